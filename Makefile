@@ -1,0 +1,126 @@
+# warmbox — build, set-up, tests.
+#
+#   make              bin/warmboxd and bin/warmbox
+#   make run          install what is missing, start a Docker engine if none
+#                     answers, build the images, run warmboxd in the foreground
+#   make test         the same set-up, then every test (unit + integration)
+#   make check        unit tests under ASan/UBSan (= make unit SANITIZE=address,undefined)
+#   make images       build the sandbox images offline
+#   make fuzz         run each fuzzer for FUZZ_SECONDS (clang, libFuzzer)
+#   make install      PREFIX=/usr/local
+#
+# SANITIZE=address,undefined builds everything into build-san/ instead.
+
+VERSION      := 0.1.0
+PREFIX       ?= /usr/local
+CC           ?= cc
+PKGS         := libevent libevent_openssl libcurl libcjson libseccomp sqlite3 libcrypto libssl
+SANITIZE     ?=
+BUILD        := build$(if $(SANITIZE),-san)
+BIN          := $(if $(SANITIZE),$(BUILD)/bin,bin)
+PROFILES_DIR ?= $(CURDIR)/profiles
+FUZZ_SECONDS ?= 60
+
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+WARN    := -Wall -Wextra -Werror -Wformat=2 -Wno-format-nonliteral -Wvla -Wmissing-prototypes \
+           -Wstrict-prototypes -Wno-unused-parameter
+HARDEN  := -D_FORTIFY_SOURCE=2 -fstack-protector-strong -fPIE
+CFLAGS  ?= -O2 -g
+ifneq ($(SANITIZE),)
+  CFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=$(SANITIZE) -fno-sanitize-recover=all
+  LDFLAGS += -fsanitize=$(SANITIZE)
+endif
+ALL_CFLAGS := -std=gnu11 $(WARN) $(HARDEN) $(CFLAGS) -Iinclude $(PKG_CFLAGS) -MMD -MP \
+              -DWB_VERSION='"$(VERSION)"' -DWB_DEFAULT_PROFILES_DIR='"$(PROFILES_DIR)"'
+ALL_LDFLAGS := -pie -Wl,-z,relro,-z,now $(LDFLAGS)
+LIBS := $(PKG_LIBS) -lm
+
+# One library per module; the programs are thin.
+COMMON_SRC  := common/wb.c
+ENGINE_SRC  := engine/engine.c engine/attach.c engine/proto.c
+PROFILE_SRC := profiles/profile.c
+SCHED_SRC   := scheduler/config.c scheduler/request.c scheduler/exec.c scheduler/http.c
+LIB_SRC     := $(COMMON_SRC) $(ENGINE_SRC) $(PROFILE_SRC) $(SCHED_SRC)
+LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/%.o)
+
+UNIT_SRC  := $(wildcard tests/unit/test_*.c)
+UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+FUZZ_SRC  := $(wildcard tests/fuzz/fuzz_*.c)
+
+.PHONY: all run test unit integration check images fuzz bench install clean setup format
+.DEFAULT_GOAL := all
+
+all: $(BIN)/warmboxd $(BIN)/warmbox
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(BUILD)/libwarmbox.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BIN)/warmboxd: $(BUILD)/scheduler/main.o $(BUILD)/libwarmbox.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $^ $(LIBS) -o $@
+
+$(BIN)/warmbox: $(BUILD)/cli/warmbox.o $(BUILD)/libwarmbox.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $^ $(LIBS) -o $@
+
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/tap.h $(BUILD)/libwarmbox.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Ischeduler -Iengine $(ALL_LDFLAGS) $< $(BUILD)/libwarmbox.a $(LIBS) -o $@
+
+# ---- set-up and running ------------------------------------------------
+
+# Installs missing Debian packages (as root), starts dockerd when no engine
+# answers and we may, builds the sandbox images.
+setup:
+	@scripts/setup.sh
+
+images:
+	@scripts/setup.sh --images-only
+
+run: setup all
+	@scripts/run.sh
+
+# ---- tests ------------------------------------------------------------
+
+unit: $(UNIT_BIN)
+	prove -f $(UNIT_BIN)
+
+check:
+	$(MAKE) unit SANITIZE=address,undefined
+
+integration: all
+	prove -f -e python3 tests/integration/test_*.py
+
+# One prove run, so that the last line is the whole summary.
+test: setup all $(UNIT_BIN)
+	$(MAKE) check
+	prove -f $(UNIT_BIN) tests/integration/test_*.py
+
+fuzz:
+	@scripts/fuzz.sh $(FUZZ_SECONDS)
+
+bench: setup all
+	python3 tests/bench/bench_exec.py
+
+# ---- install ------------------------------------------------------------
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/warmbox/profiles
+	install -m 0755 bin/warmboxd bin/warmbox $(DESTDIR)$(PREFIX)/bin/
+	cp -r profiles/python profiles/javascript $(DESTDIR)$(PREFIX)/share/warmbox/profiles/
+	install -m 0755 profiles/build-image.sh $(DESTDIR)$(PREFIX)/share/warmbox/profiles/
+
+format:
+	clang-format -i $(LIB_SRC) scheduler/main.c cli/warmbox.c include/warmbox/*.h
+
+clean:
+	rm -rf build build-san bin
+
+-include $(LIB_OBJ:.o=.d) $(BUILD)/scheduler/main.d $(BUILD)/cli/warmbox.d

@@ -1,0 +1,422 @@
+/* cli/warmbox.c: the warmbox command, a thin client of warmboxd's HTTP API.
+ *
+ *   warmbox run LANGUAGE (-c CODE | FILE | -) [--stdin FILE] [--timeout MS]
+ *                        [--memory MB] [-- ARGS...]
+ *   warmbox languages
+ *
+ * The daemon is found through --url or WARMBOX_URL (unix:/path.sock or
+ * http://host:port); WARMBOX_TOKEN, when set, is sent as a bearer token. */
+#define _GNU_SOURCE
+#include "warmbox/wb.h"
+
+#include <cjson/cJSON.h>
+#include <curl/curl.h>
+#include <errno.h>
+#include <string.h>
+
+/* Exit codes of `warmbox run` when the program's own code is not the
+ * answer: they follow timeout(1) and the shell's 128+signal. */
+enum
+{
+  EXIT_USAGE = 2,
+  EXIT_SANDBOX = 125,  /* the daemon refused or failed */
+  EXIT_TIMEOUT = 124,
+  EXIT_OOM = 137,
+};
+
+static const char usage_text[]
+    = "Usage: warmbox [--url URL] COMMAND ...\n"
+      "\n"
+      "  warmbox run LANGUAGE -c CODE [OPTIONS] [-- ARGS...]\n"
+      "  warmbox run LANGUAGE FILE|- [OPTIONS] [-- ARGS...]   (- reads the code from stdin)\n"
+      "      --stdin FILE|-    feed FILE (or this stdin) to the program's stdin\n"
+      "      --timeout MS      wall-clock limit\n"
+      "      --memory MB       memory limit\n"
+      "      --json            print the daemon's JSON answer instead\n"
+      "    Prints the program's stdout and stderr and exits with its exit code;\n"
+      "    124 on timeout, 137 when out of memory, 125 when the sandbox refused or failed.\n"
+      "  warmbox languages     list the languages and their limits\n"
+      "\n"
+      "The daemon: --url or WARMBOX_URL (unix:/path.sock or http://host:port).\n"
+      "WARMBOX_TOKEN is sent as a bearer token when set.\n";
+
+static int
+read_stream (FILE *f, wb_buf_t *out)
+{
+  char chunk[65536];
+  size_t n;
+
+  while ((n = fread (chunk, 1, sizeof chunk, f)) > 0)
+    if (wb_buf_append (out, chunk, n) < 0)
+      return -1;
+  return ferror (f) ? -1 : 0;
+}
+
+static int
+read_path (const char *path, wb_buf_t *out)
+{
+  FILE *f;
+  int rc;
+
+  if (strcmp (path, "-") == 0)
+    return read_stream (stdin, out);
+  f = fopen (path, "rbe");
+  if (f == NULL)
+    return -1;
+  rc = read_stream (f, out);
+  fclose (f);
+  return rc;
+}
+
+static const char *
+default_url (char *buf, size_t len)
+{
+  const char *env = getenv ("WARMBOX_URL");
+  const char *xdg = getenv ("XDG_RUNTIME_DIR");
+
+  if (env && *env)
+    return env;
+  if (geteuid () == 0)
+    return "unix:/run/warmbox/warmbox.sock";
+  if (xdg && *xdg)
+    snprintf (buf, len, "unix:%s/warmbox.sock", xdg);
+  else
+    snprintf (buf, len, "unix:/tmp/warmbox-%u.sock", (unsigned) geteuid ());
+  return buf;
+}
+
+static size_t
+collect_cb (char *ptr, size_t size, size_t nmemb, void *userdata)
+{
+  return wb_buf_append (userdata, ptr, size * nmemb) < 0 ? 0 : size * nmemb;
+}
+
+/* One request to the daemon.  Returns the HTTP status, or -1 with a
+ * message on stderr when the daemon could not be reached. */
+static long
+call_daemon (const char *url, const char *method, const char *path, const wb_buf_t *body,
+             wb_buf_t *reply)
+{
+  CURL *easy = curl_easy_init ();
+  struct curl_slist *headers = NULL;
+  cleanup_buf wb_buf_t full = WB_BUF_INIT;
+  cleanup_buf wb_buf_t auth = WB_BUF_INIT;
+  const char *token = getenv ("WARMBOX_TOKEN");
+  char errbuf[CURL_ERROR_SIZE] = "";
+  long status = -1;
+  CURLcode rc;
+
+  if (easy == NULL)
+    return -1;
+  if (strncmp (url, "unix:", 5) == 0)
+    {
+      curl_easy_setopt (easy, CURLOPT_UNIX_SOCKET_PATH, url + 5);
+      wb_buf_printf (&full, "http://localhost%s", path);
+    }
+  else
+    {
+      size_t l = strlen (url);
+      wb_buf_printf (&full, "%.*s%s", (int) (l && url[l - 1] == '/' ? l - 1 : l), url, path);
+    }
+  headers = curl_slist_append (headers, "Content-Type: application/json");
+  if (token && *token)
+    {
+      wb_buf_printf (&auth, "Authorization: Bearer %s", token);
+      headers = curl_slist_append (headers, auth.data);
+    }
+  curl_easy_setopt (easy, CURLOPT_URL, full.data);
+  curl_easy_setopt (easy, CURLOPT_CUSTOMREQUEST, method);
+  curl_easy_setopt (easy, CURLOPT_HTTPHEADER, headers);
+  curl_easy_setopt (easy, CURLOPT_WRITEFUNCTION, collect_cb);
+  curl_easy_setopt (easy, CURLOPT_WRITEDATA, reply);
+  curl_easy_setopt (easy, CURLOPT_ERRORBUFFER, errbuf);
+  curl_easy_setopt (easy, CURLOPT_NOSIGNAL, 1L);
+  if (body)
+    {
+      curl_easy_setopt (easy, CURLOPT_POSTFIELDS, body->data);
+      curl_easy_setopt (easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t) body->len);
+    }
+  rc = curl_easy_perform (easy);
+  if (rc != CURLE_OK)
+    fprintf (stderr, "warmbox: cannot reach the daemon at %s: %s\n", url,
+             errbuf[0] ? errbuf : curl_easy_strerror (rc));
+  else
+    curl_easy_getinfo (easy, CURLINFO_RESPONSE_CODE, &status);
+  curl_slist_free_all (headers);
+  curl_easy_cleanup (easy);
+  return status;
+}
+
+static void
+print_api_error (long status, const wb_buf_t *reply)
+{
+  cJSON *root = cJSON_ParseWithLength (reply->data ? reply->data : "", reply->len);
+  cJSON *e = cJSON_GetObjectItemCaseSensitive (root, "error");
+  const char *msg = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (e, "message"));
+
+  fprintf (stderr, "warmbox: %s (HTTP %ld)\n", msg ? msg : "the daemon refused the request",
+           status);
+  cJSON_Delete (root);
+}
+
+/* Write one captured stream to fd, decoding base64 when the daemon had to
+ * use it (output that is not UTF-8, or holds NUL). */
+static int
+emit_stream (cJSON *root, const char *name, FILE *to)
+{
+  char key[32];
+  const char *data = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (root, name));
+  const char *enc;
+  cleanup_buf wb_buf_t raw = WB_BUF_INIT;
+
+  snprintf (key, sizeof key, "%s_encoding", name);
+  enc = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (root, key));
+  if (data == NULL)
+    return 0;
+  if (enc && strcmp (enc, "base64") == 0)
+    {
+      if (wb_base64_decode (&raw, data, strlen (data)) < 0)
+        return -1;
+    }
+  else if (wb_buf_append_str (&raw, data) < 0)
+    return -1;
+  if (raw.len && fwrite (raw.data, 1, raw.len, to) != raw.len)
+    return -1;
+  return fflush (to) == 0 ? 0 : -1;
+}
+
+static int
+cmd_run (const char *url, int argc, char **argv)
+{
+  const char *code_arg = NULL, *stdin_path = NULL, *language, *file = NULL;
+  long timeout = 0, memory = 0;
+  bool json_out = false;
+  cleanup_buf wb_buf_t code = WB_BUF_INIT;
+  cleanup_buf wb_buf_t in = WB_BUF_INIT;
+  cleanup_buf wb_buf_t body = WB_BUF_INIT;
+  cleanup_buf wb_buf_t reply = WB_BUF_INIT;
+  cJSON *root;
+  const char *status;
+  long http;
+  int i, first_arg, exit_code;
+
+  /* argv[0] is "run".  Options may come anywhere before "--"; the first
+   * operand is the language, the second the code file. */
+  language = NULL;
+  for (i = 1; i < argc; i++)
+    {
+      const char *a = argv[i];
+      bool has_value = i + 1 < argc;
+      if (strcmp (a, "--") == 0)
+        {
+          i++;
+          break;
+        }
+      if (strcmp (a, "-c") == 0 && has_value)
+        code_arg = argv[++i];
+      else if (strcmp (a, "--stdin") == 0 && has_value)
+        stdin_path = argv[++i];
+      else if (strcmp (a, "--timeout") == 0 && has_value)
+        timeout = strtol (argv[++i], NULL, 10);
+      else if (strcmp (a, "--memory") == 0 && has_value)
+        memory = strtol (argv[++i], NULL, 10);
+      else if (strcmp (a, "--json") == 0)
+        json_out = true;
+      else if (a[0] == '-' && a[1] != '\0')
+        {
+          fprintf (stderr, "warmbox run: unknown or incomplete option %s\n%s", a, usage_text);
+          return EXIT_USAGE;
+        }
+      else if (language == NULL)
+        language = a;
+      else if (file == NULL && code_arg == NULL)
+        file = a;
+      else
+        {
+          fprintf (stderr, "warmbox run: unexpected %s (program arguments go after --)\n", a);
+          return EXIT_USAGE;
+        }
+    }
+  first_arg = i;
+  if (language == NULL)
+    {
+      fputs ("warmbox run: name a language\n", stderr);
+      return EXIT_USAGE;
+    }
+  if (code_arg == NULL && file == NULL)
+    {
+      fputs ("warmbox run: give -c CODE, a FILE, or - for stdin\n", stderr);
+      return EXIT_USAGE;
+    }
+  if (file)
+    {
+      if (read_path (file, &code) < 0)
+        {
+          fprintf (stderr, "warmbox run: cannot read %s: %s\n", file, strerror (errno));
+          return EXIT_USAGE;
+        }
+    }
+  else if (wb_buf_append_str (&code, code_arg) < 0)
+    return EXIT_SANDBOX;
+  if (stdin_path)
+    {
+      if (file && strcmp (file, "-") == 0 && strcmp (stdin_path, "-") == 0)
+        {
+          fputs ("warmbox run: stdin cannot carry both the code and the program's input\n", stderr);
+          return EXIT_USAGE;
+        }
+      if (read_path (stdin_path, &in) < 0)
+        {
+          fprintf (stderr, "warmbox run: cannot read %s: %s\n", stdin_path, strerror (errno));
+          return EXIT_USAGE;
+        }
+    }
+  if (!wb_utf8_valid (code.data ? code.data : "", code.len) || memchr (code.data ? code.data : "", 0, code.len))
+    {
+      fputs ("warmbox run: the code must be UTF-8 text without NUL bytes\n", stderr);
+      return EXIT_USAGE;
+    }
+
+  wb_buf_append_str (&body, "{\"language\":");
+  wb_json_append_string (&body, language, strlen (language));
+  wb_buf_append_str (&body, ",\"code\":");
+  wb_json_append_string (&body, code.data ? code.data : "", code.len);
+  if (in.len)
+    {
+      wb_buf_append_str (&body, ",\"stdin_base64\":\"");
+      wb_base64_encode (&body, in.data, in.len);
+      wb_buf_append_str (&body, "\"");
+    }
+  if (first_arg < argc)
+    {
+      wb_buf_append_str (&body, ",\"args\":[");
+      for (i = first_arg; i < argc; i++)
+        {
+          if (i > first_arg)
+            wb_buf_append_str (&body, ",");
+          wb_json_append_string (&body, argv[i], strlen (argv[i]));
+        }
+      wb_buf_append_str (&body, "]");
+    }
+  if (timeout > 0)
+    wb_buf_printf (&body, ",\"timeout_ms\":%ld", timeout);
+  if (memory > 0)
+    wb_buf_printf (&body, ",\"memory_mb\":%ld", memory);
+  if (wb_buf_append_str (&body, "}") < 0)
+    return EXIT_SANDBOX;
+
+  http = call_daemon (url, "POST", "/v1/executions", &body, &reply);
+  if (http < 0)
+    return EXIT_SANDBOX;
+  if (http != 200)
+    {
+      print_api_error (http, &reply);
+      return EXIT_SANDBOX;
+    }
+  if (json_out)
+    {
+      fwrite (reply.data, 1, reply.len, stdout);
+      return 0;
+    }
+  root = cJSON_ParseWithLength (reply.data, reply.len);
+  if (root == NULL)
+    {
+      fputs ("warmbox: the daemon's answer is not JSON\n", stderr);
+      return EXIT_SANDBOX;
+    }
+  if (emit_stream (root, "stdout", stdout) < 0 || emit_stream (root, "stderr", stderr) < 0)
+    fputs ("warmbox: could not write the program's output\n", stderr);
+  status = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (root, "status"));
+  cJSON *ec = cJSON_GetObjectItemCaseSensitive (root, "exit_code");
+  exit_code = cJSON_IsNumber (ec) ? (int) ec->valuedouble : EXIT_SANDBOX;
+  if (status == NULL || strcmp (status, "ok") != 0)
+    {
+      const char *why = status ? status : "error";
+      if (cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (root, "stdout_truncated"))
+          || cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (root, "stderr_truncated")))
+        fputs ("\nwarmbox: output was cut at its limit\n", stderr);
+      fprintf (stderr, "warmbox: %s\n",
+               strcmp (why, "timeout") == 0        ? "the program ran out of time and was killed"
+               : strcmp (why, "oom") == 0          ? "the program ran out of memory and was killed"
+               : strcmp (why, "output_limit") == 0 ? "the program's output hit its limit; it was killed"
+                                                   : "the sandbox failed while the program ran");
+      exit_code = strcmp (why, "timeout") == 0 ? EXIT_TIMEOUT
+                  : strcmp (why, "oom") == 0   ? EXIT_OOM
+                                               : EXIT_SANDBOX;
+    }
+  cJSON_Delete (root);
+  return exit_code & 0xff;
+}
+
+static int
+cmd_languages (const char *url)
+{
+  cleanup_buf wb_buf_t reply = WB_BUF_INIT;
+  long http = call_daemon (url, "GET", "/v1/languages", NULL, &reply);
+  cJSON *root, *item;
+
+  if (http < 0)
+    return EXIT_SANDBOX;
+  if (http != 200)
+    {
+      print_api_error (http, &reply);
+      return EXIT_SANDBOX;
+    }
+  root = cJSON_ParseWithLength (reply.data, reply.len);
+  printf ("%-12s %-10s %-8s %s\n", "LANGUAGE", "VERSION", "RUNTIME", "READY");
+  cJSON_ArrayForEach (item, cJSON_GetObjectItemCaseSensitive (root, "languages"))
+  {
+    const char *l = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (item, "language"));
+    const char *v = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (item, "version"));
+    const char *r = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (item, "runtime"));
+    printf ("%-12s %-10s %-8s %s\n", l ? l : "?", v ? v : "?", r ? r : "?",
+            cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (item, "ready")) ? "yes" : "no");
+  }
+  cJSON_Delete (root);
+  return 0;
+}
+
+int
+main (int argc, char **argv)
+{
+  char buf[512];
+  const char *url = NULL;
+  int i = 1, rc;
+
+  while (i < argc && argv[i][0] == '-')
+    {
+      if (strcmp (argv[i], "--url") == 0 && i + 1 < argc)
+        url = argv[i + 1], i += 2;
+      else if (strncmp (argv[i], "--url=", 6) == 0)
+        url = argv[i] + 6, i++;
+      else if (strcmp (argv[i], "-h") == 0 || strcmp (argv[i], "--help") == 0)
+        {
+          fputs (usage_text, stdout);
+          return 0;
+        }
+      else
+        {
+          fprintf (stderr, "warmbox: unknown option %s\n%s", argv[i], usage_text);
+          return EXIT_USAGE;
+        }
+    }
+  if (i >= argc)
+    {
+      fputs (usage_text, stderr);
+      return EXIT_USAGE;
+    }
+  if (url == NULL)
+    url = default_url (buf, sizeof buf);
+  curl_global_init (CURL_GLOBAL_DEFAULT);
+  if (strcmp (argv[i], "run") == 0)
+    rc = cmd_run (url, argc - i, argv + i);
+  else if (strcmp (argv[i], "languages") == 0)
+    rc = cmd_languages (url);
+  else
+    {
+      fprintf (stderr, "warmbox: unknown command %s\n%s", argv[i], usage_text);
+      rc = EXIT_USAGE;
+    }
+  curl_global_cleanup ();
+  return rc;
+}

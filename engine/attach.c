@@ -1,0 +1,379 @@
+/* engine/attach.c: the hijacked attach stream.
+ *
+ * libcurl cannot hand over a connection after "101 UPGRADED", so the attach
+ * request is written by hand on a bufferevent of its own (plain socket, or
+ * OpenSSL for a TLS endpoint).  Bytes that arrive in the same read as the
+ * end of the response head are already stream data and are kept.
+ *
+ * Callbacks into the owner may free the attach (eng_attach_free); we mark it
+ * dead and free it when our own handler unwinds. */
+#define _GNU_SOURCE
+#include "engine_int.h"
+
+#include <errno.h>
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/bufferevent_ssl.h>
+#include <fcntl.h>
+#include <openssl/err.h>
+#include <string.h>
+
+struct eng_attach
+{
+  eng_t *eng;
+  struct bufferevent *bev;
+  eng_attach_cbs_t cbs;
+  void *arg;
+  wb_buf_t head;  /* response head while waiting for 101 */
+  eng_demux_t demux;
+  bool upgraded;
+  bool close_stdin_pending;
+  bool stdin_closed;
+  bool ended;
+  bool paused;
+  bool dead;
+  int busy;
+};
+
+static void
+attach_destroy (eng_attach_t *a)
+{
+  if (a->bev)
+    bufferevent_free (a->bev);
+  wb_buf_free (&a->head);
+  a->eng->n_attach--;
+  free (a);
+}
+
+static void
+attach_end (eng_attach_t *a, int rc, const wb_err_t *err)
+{
+  if (a->ended)
+    return;
+  a->ended = true;
+  bufferevent_disable (a->bev, EV_READ | EV_WRITE);
+  a->cbs.on_end (a->arg, rc, err);
+}
+
+static void
+deliver (void *arg, int stream, const char *data, size_t len)
+{
+  eng_attach_t *a = arg;
+  if (!a->dead && !a->paused && stream != ENG_STREAM_STDIN)
+    a->cbs.on_data (a->arg, stream, data, len);
+}
+
+static void
+feed_stream (eng_attach_t *a, const char *data, size_t len)
+{
+  wb_err_t err;
+
+  if (len == 0 || a->paused)
+    return;
+  if (eng_demux_feed (&a->demux, data, len, deliver, a) < 0)
+    {
+      wb_error (&err, WB_E_ENGINE, "attach: malformed multiplexed stream");
+      attach_end (a, -1, &err);
+    }
+}
+
+static void
+handle_head (eng_attach_t *a)
+{
+  int status = 0;
+  size_t head_len = 0;
+  wb_err_t err;
+  int r = eng_hijack_parse_head (a->head.data, a->head.len, &status, &head_len);
+
+  if (r == 0)
+    return;
+  if (r < 0)
+    {
+      wb_error (&err, WB_E_ENGINE, "attach: engine sent a malformed response head");
+      attach_end (a, -1, &err);
+      return;
+    }
+  if (status != 101)
+    {
+      /* The error body normally arrives with the head; take what is here. */
+      eng_http_error (&err, status, "attach", a->head.data + head_len, a->head.len - head_len);
+      attach_end (a, -1, &err);
+      return;
+    }
+  a->upgraded = true;
+  a->cbs.on_ready (a->arg);
+  if (a->dead || a->ended)
+    return;
+  feed_stream (a, a->head.data + head_len, a->head.len - head_len);
+  wb_buf_free (&a->head);
+}
+
+static void
+read_cb (struct bufferevent *bev, void *arg)
+{
+  eng_attach_t *a = arg;
+  struct evbuffer *in = bufferevent_get_input (bev);
+  wb_err_t err;
+
+  a->busy++;
+  while (!a->dead && !a->ended && evbuffer_get_length (in) > 0)
+    {
+      char chunk[16384];
+      int n = evbuffer_remove (in, chunk, sizeof chunk);
+      if (n <= 0)
+        break;
+      if (a->upgraded)
+        {
+          feed_stream (a, chunk, (size_t) n);
+          continue;
+        }
+      if (wb_buf_append (&a->head, chunk, (size_t) n) < 0)
+        {
+          wb_error (&err, WB_E_NOMEM, "attach: out of memory");
+          attach_end (a, -1, &err);
+          break;
+        }
+      handle_head (a);
+    }
+  if (a->paused)
+    evbuffer_drain (in, evbuffer_get_length (in));
+  if (--a->busy == 0 && a->dead)
+    attach_destroy (a);
+}
+
+static void
+do_shutdown_write (eng_attach_t *a)
+{
+  evutil_socket_t fd = bufferevent_getfd (a->bev);
+
+  a->close_stdin_pending = false;
+  a->stdin_closed = true;
+  /* For TLS this ends the TCP stream without close_notify; the engine's
+   * reader sees EOF at a record boundary, which is what a CLI's CloseWrite
+   * amounts to for the attached process. */
+  if (fd >= 0 && shutdown (fd, SHUT_WR) < 0 && errno != ENOTCONN)
+    wb_debug ("attach: shutdown: %s", strerror (errno));
+}
+
+static void
+write_cb (struct bufferevent *bev, void *arg)
+{
+  eng_attach_t *a = arg;
+
+  if (a->close_stdin_pending && evbuffer_get_length (bufferevent_get_output (bev)) == 0)
+    do_shutdown_write (a);
+}
+
+static void
+send_request (eng_attach_t *a, const char *path)
+{
+  evbuffer_add_printf (bufferevent_get_output (a->bev),
+                       "POST %s HTTP/1.1\r\n"
+                       "Host: %s\r\n"
+                       "User-Agent: warmbox\r\n"
+                       "Content-Type: text/plain\r\n"
+                       "Content-Length: 0\r\n"
+                       "Connection: Upgrade\r\n"
+                       "Upgrade: tcp\r\n"
+                       "\r\n",
+                       path, a->eng->host);
+}
+
+static void
+event_cb (struct bufferevent *bev, short what, void *arg)
+{
+  eng_attach_t *a = arg;
+  wb_err_t err;
+
+  (void) bev;
+  a->busy++;
+  if (what & BEV_EVENT_CONNECTED)
+    goto out;
+  if (what & BEV_EVENT_EOF)
+    {
+      /* Whatever is still buffered was delivered by read_cb already. */
+      if (!a->upgraded)
+        {
+          wb_error (&err, WB_E_ENGINE_DOWN, "attach: engine closed the connection early");
+          attach_end (a, -1, &err);
+        }
+      else if (!eng_demux_idle (&a->demux) && !a->paused)
+        {
+          wb_error (&err, WB_E_ENGINE, "attach: stream ended inside a frame");
+          attach_end (a, -1, &err);
+        }
+      else
+        attach_end (a, 0, NULL);
+    }
+  else if (what & BEV_EVENT_ERROR)
+    {
+      int e = EVUTIL_SOCKET_ERROR ();
+      unsigned long ssl_e = bufferevent_get_openssl_error (a->bev);
+      if (ssl_e)
+        wb_error (&err, WB_E_ENGINE_DOWN, "attach: TLS: %s", ERR_reason_error_string (ssl_e));
+      else
+        wb_error_errno (&err, WB_E_ENGINE_DOWN, e, "attach: connection to the engine failed");
+      attach_end (a, -1, &err);
+    }
+out:
+  if (--a->busy == 0 && a->dead)
+    attach_destroy (a);
+}
+
+static SSL_CTX *
+attach_ssl_ctx (eng_t *eng, wb_err_t *err)
+{
+  SSL_CTX *ctx;
+
+  if (eng->ssl_ctx)
+    return eng->ssl_ctx;
+  ctx = SSL_CTX_new (TLS_client_method ());
+  if (ctx == NULL)
+    {
+      wb_error (err, WB_E_NOMEM, "attach: SSL_CTX_new failed");
+      return NULL;
+    }
+  SSL_CTX_set_min_proto_version (ctx, TLS1_2_VERSION);
+  SSL_CTX_set_verify (ctx, SSL_VERIFY_PEER, NULL);
+  if ((eng->tls_ca ? SSL_CTX_load_verify_locations (ctx, eng->tls_ca, NULL)
+                   : SSL_CTX_set_default_verify_paths (ctx))
+          != 1
+      || SSL_CTX_use_certificate_chain_file (ctx, eng->tls_cert) != 1
+      || SSL_CTX_use_PrivateKey_file (ctx, eng->tls_key, SSL_FILETYPE_PEM) != 1)
+    {
+      wb_error (err, WB_E_INVALID, "attach: loading TLS files: %s",
+                ERR_reason_error_string (ERR_get_error ()));
+      SSL_CTX_free (ctx);
+      return NULL;
+    }
+  eng->ssl_ctx = ctx;
+  return ctx;
+}
+
+eng_attach_t *
+eng_attach_open (eng_t *eng, const char *id, const eng_attach_cbs_t *cbs, void *arg, wb_err_t *err)
+{
+  eng_attach_t *a;
+  struct sockaddr_un sun;
+  const struct sockaddr *sa;
+  int salen;
+  char path[512];
+
+  for (const char *p = id; *p; p++)
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')
+          || *p == '_' || *p == '-' || *p == '.'))
+      {
+        wb_error (err, WB_E_INVALID, "attach: invalid container id");
+        return NULL;
+      }
+  snprintf (path, sizeof path,
+            "/v%s/containers/%s/attach?stream=1&stdin=1&stdout=1&stderr=1", eng->api_version, id);
+
+  a = calloc (1, sizeof *a);
+  if (a == NULL)
+    {
+      wb_error (err, WB_E_NOMEM, "attach: out of memory");
+      return NULL;
+    }
+  a->eng = eng;
+  a->cbs = *cbs;
+  a->arg = arg;
+  eng_demux_init (&a->demux);
+
+  if (eng->tls)
+    {
+      SSL_CTX *ctx = attach_ssl_ctx (eng, err);
+      SSL *ssl;
+      if (ctx == NULL)
+        goto fail;
+      ssl = SSL_new (ctx);
+      if (ssl == NULL)
+        {
+          wb_error (err, WB_E_NOMEM, "attach: SSL_new failed");
+          goto fail;
+        }
+      SSL_set1_host (ssl, eng->host);
+      SSL_set_tlsext_host_name (ssl, eng->host);
+      a->bev = bufferevent_openssl_socket_new (eng->base, -1, ssl, BUFFEREVENT_SSL_CONNECTING,
+                                               BEV_OPT_CLOSE_ON_FREE);
+      if (a->bev == NULL)
+        SSL_free (ssl);
+    }
+  else
+    a->bev = bufferevent_socket_new (eng->base, -1, BEV_OPT_CLOSE_ON_FREE);
+  if (a->bev == NULL)
+    {
+      wb_error (err, WB_E_NOMEM, "attach: cannot create a bufferevent");
+      goto fail;
+    }
+  bufferevent_setcb (a->bev, read_cb, write_cb, event_cb, a);
+  bufferevent_enable (a->bev, EV_READ | EV_WRITE);
+
+  if (eng->unix_path)
+    {
+      memset (&sun, 0, sizeof sun);
+      sun.sun_family = AF_UNIX;
+      snprintf (sun.sun_path, sizeof sun.sun_path, "%s", eng->unix_path);
+      sa = (const struct sockaddr *) &sun;
+      salen = (int) sizeof sun;
+    }
+  else
+    {
+      sa = (const struct sockaddr *) &eng->addr;
+      salen = (int) eng->addr_len;
+    }
+  eng->n_attach++;
+  send_request (a, path);
+  /* For unix sockets the connect completes (or fails) at once; a failure is
+   * reported through event_cb on the next loop pass, never re-entrantly. */
+  if (bufferevent_socket_connect (a->bev, sa, salen) < 0)
+    {
+      wb_error_errno (err, WB_E_ENGINE_DOWN, errno, "attach: cannot connect to the engine");
+      a->bev = (bufferevent_free (a->bev), NULL);
+      eng->n_attach--;
+      goto fail;
+    }
+  return a;
+
+fail:
+  if (a->bev)
+    bufferevent_free (a->bev);
+  free (a);
+  return NULL;
+}
+
+int
+eng_attach_write (eng_attach_t *a, const void *data, size_t len)
+{
+  if (a->ended || a->stdin_closed || a->close_stdin_pending)
+    return -1;
+  return bufferevent_write (a->bev, data, len) == 0 ? 0 : -1;
+}
+
+void
+eng_attach_close_stdin (eng_attach_t *a)
+{
+  if (a->ended || a->stdin_closed)
+    return;
+  a->close_stdin_pending = true;
+  if (evbuffer_get_length (bufferevent_get_output (a->bev)) == 0)
+    do_shutdown_write (a);
+}
+
+void
+eng_attach_pause (eng_attach_t *a)
+{
+  a->paused = true;
+}
+
+void
+eng_attach_free (eng_attach_t *a)
+{
+  if (a == NULL || a->dead)
+    return;
+  a->dead = true;
+  if (a->busy == 0)
+    attach_destroy (a);
+  else
+    bufferevent_disable (a->bev, EV_READ | EV_WRITE);
+}

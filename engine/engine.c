@@ -1,0 +1,846 @@
+/* engine/engine.c: Engine API requests over one libcurl multi handle driven
+ * by the libevent base (the hiperfifo pattern).
+ *
+ * curl tells us which sockets to watch (socket_cb) and when to wake up
+ * (timer_cb); those callbacks only touch libevent, never libcurl.  On every
+ * socket or timer event we call curl_multi_socket_action and then drain
+ * curl_multi_info_read, completing each finished request. */
+#define _GNU_SOURCE
+#include "engine_int.h"
+
+#include <cjson/cJSON.h>
+#include <netdb.h>
+#include <string.h>
+#include <strings.h>
+
+#define ENG_API_MAX "1.41"
+#define ENG_API_MIN_MINOR 40
+#define ENG_BODY_MAX (4 * 1024 * 1024)
+
+typedef enum req_kind
+{
+  REQ_PING,
+  REQ_IMAGE_INSPECT,
+  REQ_CREATE,
+  REQ_START,
+  REQ_WAIT,
+  REQ_KILL,
+  REQ_INSPECT,
+  REQ_REMOVE,
+  REQ_LIST,
+} req_kind_t;
+
+struct eng_req
+{
+  eng_t *eng;
+  struct eng_req *prev, *next;
+  req_kind_t kind;
+  CURL *easy;
+  struct curl_slist *headers;
+  char *post_body;
+  wb_buf_t body;
+  char api_header[16];
+  char errbuf[CURL_ERROR_SIZE];
+  eng_cb cb;
+  void *arg;
+  eng_armed_cb armed_cb;
+  struct event *armed_ev; /* defers armed_cb out of curl's header callback */
+  bool in_callback;
+  bool cancelled;
+};
+
+/* Per-socket state handed to curl with curl_multi_assign. */
+typedef struct sock_watch
+{
+  eng_t *eng;
+  struct event *ev;
+  curl_socket_t fd;
+} sock_watch_t;
+
+const char *
+eng_default_endpoint (const char *cfg_endpoint)
+{
+  const char *env;
+
+  if (cfg_endpoint && *cfg_endpoint)
+    return cfg_endpoint;
+  env = getenv ("DOCKER_HOST");
+  if (env && *env)
+    return env;
+  return "unix:///var/run/docker.sock";
+}
+
+/* ---- curl <-> libevent ----------------------------------------------- */
+
+static void check_multi_info (eng_t *eng);
+
+static void
+event_cb (evutil_socket_t fd, short kind, void *arg)
+{
+  eng_t *eng = arg;
+  int action = ((kind & EV_READ) ? CURL_CSELECT_IN : 0) | ((kind & EV_WRITE) ? CURL_CSELECT_OUT : 0);
+  int running;
+
+  curl_multi_socket_action (eng->multi, fd, action, &running);
+  check_multi_info (eng);
+}
+
+static void
+timer_event_cb (evutil_socket_t fd, short kind, void *arg)
+{
+  eng_t *eng = arg;
+  int running;
+
+  (void) fd;
+  (void) kind;
+  curl_multi_socket_action (eng->multi, CURL_SOCKET_TIMEOUT, 0, &running);
+  check_multi_info (eng);
+}
+
+static int
+multi_timer_cb (CURLM *multi, long timeout_ms, void *userp)
+{
+  eng_t *eng = userp;
+  struct timeval tv;
+
+  (void) multi;
+  if (timeout_ms < 0)
+    {
+      evtimer_del (eng->timer);
+      return 0;
+    }
+  tv.tv_sec = timeout_ms / 1000;
+  tv.tv_usec = (timeout_ms % 1000) * 1000;
+  evtimer_add (eng->timer, &tv);
+  return 0;
+}
+
+static int
+multi_socket_cb (CURL *easy, curl_socket_t fd, int what, void *userp, void *socketp)
+{
+  eng_t *eng = userp;
+  sock_watch_t *w = socketp;
+  short kind;
+
+  (void) easy;
+  if (what == CURL_POLL_REMOVE)
+    {
+      if (w)
+        {
+          event_free (w->ev);
+          free (w);
+          curl_multi_assign (eng->multi, fd, NULL);
+        }
+      return 0;
+    }
+  kind = (short) (((what & CURL_POLL_IN) ? EV_READ : 0) | ((what & CURL_POLL_OUT) ? EV_WRITE : 0)
+                  | EV_PERSIST);
+  if (w == NULL)
+    {
+      w = calloc (1, sizeof *w);
+      if (w == NULL)
+        return -1;
+      w->eng = eng;
+      w->fd = fd;
+      curl_multi_assign (eng->multi, fd, w);
+    }
+  else
+    {
+      event_del (w->ev);
+      event_free (w->ev);
+    }
+  w->ev = event_new (eng->base, fd, kind, event_cb, eng);
+  if (w->ev == NULL)
+    return -1;
+  event_add (w->ev, NULL);
+  return 0;
+}
+
+/* ---- requests -------------------------------------------------------- */
+
+static void
+req_unlink_free (eng_req_t *req)
+{
+  eng_t *eng = req->eng;
+
+  if (req->easy)
+    {
+      curl_multi_remove_handle (eng->multi, req->easy);
+      curl_easy_cleanup (req->easy);
+    }
+  if (req->prev)
+    req->prev->next = req->next;
+  else
+    eng->reqs = req->next;
+  if (req->next)
+    req->next->prev = req->prev;
+  if (req->armed_ev)
+    event_free (req->armed_ev);
+  curl_slist_free_all (req->headers);
+  free (req->post_body);
+  wb_buf_free (&req->body);
+  free (req);
+}
+
+static void
+armed_event_cb (evutil_socket_t fd, short kind, void *arg)
+{
+  eng_req_t *req = arg;
+
+  (void) fd;
+  (void) kind;
+  req->armed_cb (req->arg);
+}
+
+void
+eng_req_cancel (eng_req_t *req)
+{
+  if (req == NULL || req->in_callback)
+    return;
+  req_unlink_free (req);
+}
+
+static size_t
+write_cb (char *ptr, size_t size, size_t nmemb, void *userdata)
+{
+  eng_req_t *req = userdata;
+  size_t n = size * nmemb;
+
+  /* A reply this large is not one we asked for; failing the write makes
+   * curl end the transfer with CURLE_WRITE_ERROR. */
+  if (req->body.len + n > ENG_BODY_MAX || wb_buf_append (&req->body, ptr, n) < 0)
+    return 0;
+  return n;
+}
+
+static size_t
+header_cb (char *ptr, size_t size, size_t nmemb, void *userdata)
+{
+  eng_req_t *req = userdata;
+  size_t n = size * nmemb;
+  static const char name[] = "api-version:";
+
+  /* The blank line after a 2xx head of a wait: the engine has registered
+   * it.  libcurl forbids calling it back from here, so defer. */
+  if (req->armed_ev && n == 2 && ptr[0] == '\r' && ptr[1] == '\n')
+    {
+      long status = 0;
+      curl_easy_getinfo (req->easy, CURLINFO_RESPONSE_CODE, &status);
+      if (status >= 200 && status <= 299)
+        event_active (req->armed_ev, EV_TIMEOUT, 0);
+    }
+
+  if (n > sizeof name && strncasecmp (ptr, name, sizeof name - 1) == 0)
+    {
+      const char *v = ptr + sizeof name - 1;
+      size_t vlen = n - (sizeof name - 1);
+      while (vlen && (*v == ' ' || *v == '\t'))
+        v++, vlen--;
+      while (vlen && (v[vlen - 1] == '\r' || v[vlen - 1] == '\n' || v[vlen - 1] == ' '))
+        vlen--;
+      if (vlen < sizeof req->api_header)
+        {
+          memcpy (req->api_header, v, vlen);
+          req->api_header[vlen] = '\0';
+        }
+    }
+  return n;
+}
+
+int
+eng_http_error (wb_err_t *err, long status, const char *what, const char *body, size_t body_len)
+{
+  cJSON *json = NULL;
+  const char *msg = NULL;
+  int ret;
+
+  if (body && body_len)
+    json = cJSON_ParseWithLength (body, body_len);
+  if (json)
+    msg = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (json, "message"));
+  ret = wb_error (err, status == 404 ? WB_E_NOT_FOUND : WB_E_ENGINE, "%s: engine answered %ld: %s",
+                  what, status, msg ? msg : "(no message)");
+  if (err)
+    err->engine_status = (int) status;
+  cJSON_Delete (json);
+  return ret;
+}
+
+static const char *
+req_what (req_kind_t kind)
+{
+  switch (kind)
+    {
+    case REQ_PING: return "ping";
+    case REQ_IMAGE_INSPECT: return "image inspect";
+    case REQ_CREATE: return "container create";
+    case REQ_START: return "container start";
+    case REQ_WAIT: return "container wait";
+    case REQ_KILL: return "container kill";
+    case REQ_INSPECT: return "container inspect";
+    case REQ_REMOVE: return "container remove";
+    case REQ_LIST: return "container list";
+    }
+  return "request";
+}
+
+static bool
+api_version_ok (const char *v, int *minor)
+{
+  int maj = 0, min = 0;
+  char tail;
+
+  if (sscanf (v, "%d.%d%c", &maj, &min, &tail) != 2 || maj != 1)
+    return false;
+  *minor = min;
+  return true;
+}
+
+/* Turn a finished transfer into an eng_result_t for the caller. */
+static void
+req_complete (eng_req_t *req, CURLcode code)
+{
+  eng_t *eng = req->eng;
+  eng_result_t res;
+  cJSON *json = NULL;
+  const char **ids = NULL;
+  long status = 0;
+  const char *what = req_what (req->kind);
+
+  memset (&res, 0, sizeof res);
+  if (code != CURLE_OK)
+    {
+      res.rc = wb_error (&res.err,
+                         code == CURLE_WRITE_ERROR ? WB_E_ENGINE : WB_E_ENGINE_DOWN,
+                         "%s: %s%s%s", what, curl_easy_strerror (code),
+                         req->errbuf[0] ? ": " : "", req->errbuf);
+      goto done;
+    }
+  curl_easy_getinfo (req->easy, CURLINFO_RESPONSE_CODE, &status);
+  res.http_status = status;
+
+  /* Statuses that mean "already where you wanted it". */
+  if ((req->kind == REQ_KILL && (status == 409 || status == 404))
+      || (req->kind == REQ_REMOVE && status == 404))
+    goto done;
+  if (status < 200 || status > 299)
+    {
+      res.rc = eng_http_error (&res.err, status, what, req->body.data, req->body.len);
+      goto done;
+    }
+  if (req->kind == REQ_START && status == 304)
+    {
+      res.rc = wb_error (&res.err, WB_E_ENGINE, "container start: already started");
+      goto done;
+    }
+
+  if (req->kind == REQ_PING)
+    {
+      int minor = 0;
+      if (req->api_header[0] == '\0' || !api_version_ok (req->api_header, &minor))
+        {
+          res.rc = wb_error (&res.err, WB_E_ENGINE, "ping: engine sent no usable API-Version");
+          goto done;
+        }
+      if (minor < ENG_API_MIN_MINOR)
+        {
+          res.rc = wb_error (&res.err, WB_E_ENGINE, "ping: engine API %s is older than 1.%d",
+                             req->api_header, ENG_API_MIN_MINOR);
+          goto done;
+        }
+      int our_minor = 0;
+      api_version_ok (ENG_API_MAX, &our_minor);
+      snprintf (eng->api_version, sizeof eng->api_version, "1.%d",
+                minor < our_minor ? minor : our_minor);
+      res.api_version = eng->api_version;
+      goto done;
+    }
+  if (req->kind == REQ_START || req->kind == REQ_KILL || req->kind == REQ_REMOVE)
+    goto done;
+
+  json = cJSON_ParseWithLength (req->body.data ? req->body.data : "", req->body.len);
+  if (json == NULL)
+    {
+      res.rc = wb_error (&res.err, WB_E_ENGINE, "%s: reply is not JSON", what);
+      goto done;
+    }
+  switch (req->kind)
+    {
+    case REQ_IMAGE_INSPECT:
+    case REQ_CREATE:
+      res.id = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (json, "Id"));
+      if (res.id == NULL || *res.id == '\0')
+        res.rc = wb_error (&res.err, WB_E_ENGINE, "%s: reply has no Id", what);
+      break;
+    case REQ_WAIT:
+      {
+        cJSON *sc = cJSON_GetObjectItemCaseSensitive (json, "StatusCode");
+        cJSON *e = cJSON_GetObjectItemCaseSensitive (json, "Error");
+        const char *emsg = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (e, "Message"));
+        if (!cJSON_IsNumber (sc))
+          res.rc = wb_error (&res.err, WB_E_ENGINE, "container wait: reply has no StatusCode");
+        else if (emsg && *emsg)
+          res.rc = wb_error (&res.err, WB_E_ENGINE, "container wait: %s", emsg);
+        else
+          res.exit_code = (long) sc->valuedouble;
+        break;
+      }
+    case REQ_INSPECT:
+      {
+        cJSON *state = cJSON_GetObjectItemCaseSensitive (json, "State");
+        cJSON *ec = cJSON_GetObjectItemCaseSensitive (state, "ExitCode");
+        if (!cJSON_IsObject (state) || !cJSON_IsNumber (ec))
+          {
+            res.rc = wb_error (&res.err, WB_E_ENGINE, "container inspect: reply has no State");
+            break;
+          }
+        res.exit_code = (long) ec->valuedouble;
+        res.oom_killed = cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (state, "OOMKilled"));
+        res.running = cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (state, "Running"));
+        break;
+      }
+    case REQ_LIST:
+      {
+        int n = cJSON_GetArraySize (json), k = 0;
+        cJSON *item;
+        if (!cJSON_IsArray (json))
+          {
+            res.rc = wb_error (&res.err, WB_E_ENGINE, "container list: reply is not an array");
+            break;
+          }
+        ids = calloc ((size_t) n + 1, sizeof *ids);
+        if (ids == NULL)
+          {
+            res.rc = wb_error (&res.err, WB_E_NOMEM, "container list: out of memory");
+            break;
+          }
+        cJSON_ArrayForEach (item, json)
+        {
+          const char *id = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (item, "Id"));
+          if (id)
+            ids[k++] = id;
+        }
+        res.ids = ids;
+        res.n_ids = (size_t) k;
+        break;
+      }
+    default:
+      break;
+    }
+
+done:
+  if (res.rc < 0)
+    wb_debug ("%s failed: %s", what, res.err.msg);
+  req->in_callback = true;
+  req->cb (req->arg, &res);
+  req->in_callback = false;
+  free (ids);
+  cJSON_Delete (json);
+  req_unlink_free (req);
+}
+
+static void
+check_multi_info (eng_t *eng)
+{
+  CURLMsg *msg;
+  int left;
+
+  while ((msg = curl_multi_info_read (eng->multi, &left)))
+    {
+      eng_req_t *req = NULL;
+
+      if (msg->msg != CURLMSG_DONE)
+        continue;
+      curl_easy_getinfo (msg->easy_handle, CURLINFO_PRIVATE, (char **) &req);
+      if (req)
+        req_complete (req, msg->data.result);
+    }
+}
+
+/* Build and queue one request.  path is relative to the versioned prefix,
+ * e.g. "/containers/create"; unversioned when kind is REQ_PING. */
+static eng_req_t *
+req_start (eng_t *eng, req_kind_t kind, const char *method, const char *path,
+           const char *json_body, long timeout_ms, eng_cb cb, void *arg, wb_err_t *err)
+{
+  eng_req_t *req;
+  cleanup_buf wb_buf_t url = WB_BUF_INIT;
+  CURLMcode mc;
+
+  req = calloc (1, sizeof *req);
+  if (req == NULL)
+    {
+      wb_error (err, WB_E_NOMEM, "%s: out of memory", req_what (kind));
+      return NULL;
+    }
+  req->eng = eng;
+  req->kind = kind;
+  req->cb = cb;
+  req->arg = arg;
+  req->easy = curl_easy_init ();
+  if (req->easy == NULL)
+    goto oom;
+  if (kind == REQ_PING)
+    {
+      if (wb_buf_printf (&url, "%s%s", eng->base_url, path) < 0)
+        goto oom;
+    }
+  else if (wb_buf_printf (&url, "%s/v%s%s", eng->base_url, eng->api_version, path) < 0)
+    goto oom;
+
+  curl_easy_setopt (req->easy, CURLOPT_URL, url.data);
+  curl_easy_setopt (req->easy, CURLOPT_CUSTOMREQUEST, method);
+  curl_easy_setopt (req->easy, CURLOPT_PRIVATE, req);
+  curl_easy_setopt (req->easy, CURLOPT_WRITEFUNCTION, write_cb);
+  curl_easy_setopt (req->easy, CURLOPT_WRITEDATA, req);
+  curl_easy_setopt (req->easy, CURLOPT_HEADERFUNCTION, header_cb);
+  curl_easy_setopt (req->easy, CURLOPT_HEADERDATA, req);
+  curl_easy_setopt (req->easy, CURLOPT_ERRORBUFFER, req->errbuf);
+  curl_easy_setopt (req->easy, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt (req->easy, CURLOPT_CONNECTTIMEOUT_MS, 5000L);
+  curl_easy_setopt (req->easy, CURLOPT_TIMEOUT_MS, timeout_ms);
+  curl_easy_setopt (req->easy, CURLOPT_PROTOCOLS_STR, eng->tls ? "https" : "http");
+  if (eng->unix_path)
+    curl_easy_setopt (req->easy, CURLOPT_UNIX_SOCKET_PATH, eng->unix_path);
+  if (eng->tls)
+    {
+      if (eng->tls_ca)
+        curl_easy_setopt (req->easy, CURLOPT_CAINFO, eng->tls_ca);
+      curl_easy_setopt (req->easy, CURLOPT_SSLCERT, eng->tls_cert);
+      curl_easy_setopt (req->easy, CURLOPT_SSLKEY, eng->tls_key);
+    }
+  if (json_body)
+    {
+      req->post_body = strdup (json_body);
+      if (req->post_body == NULL)
+        goto oom;
+      curl_easy_setopt (req->easy, CURLOPT_POSTFIELDS, req->post_body);
+      curl_easy_setopt (req->easy, CURLOPT_POSTFIELDSIZE, (long) strlen (req->post_body));
+      req->headers = curl_slist_append (NULL, "Content-Type: application/json");
+      if (req->headers == NULL)
+        goto oom;
+    }
+  else if (strcmp (method, "POST") == 0)
+    {
+      curl_easy_setopt (req->easy, CURLOPT_POSTFIELDS, "");
+      curl_easy_setopt (req->easy, CURLOPT_POSTFIELDSIZE, 0L);
+    }
+  if (req->headers)
+    curl_easy_setopt (req->easy, CURLOPT_HTTPHEADER, req->headers);
+
+  /* Linked before adding: curl may complete it during a later
+   * socket_action, and req_unlink_free expects it in the list. */
+  req->next = eng->reqs;
+  if (eng->reqs)
+    eng->reqs->prev = req;
+  eng->reqs = req;
+  mc = curl_multi_add_handle (eng->multi, req->easy);
+  if (mc != CURLM_OK)
+    {
+      wb_error (err, WB_E_INTERNAL, "%s: %s", req_what (kind), curl_multi_strerror (mc));
+      req_unlink_free (req);
+      return NULL;
+    }
+  return req;
+
+oom:
+  wb_error (err, WB_E_NOMEM, "%s: out of memory", req_what (kind));
+  if (req->easy)
+    curl_easy_cleanup (req->easy);
+  curl_slist_free_all (req->headers);
+  free (req->post_body);
+  free (req);
+  return NULL;
+}
+
+/* Container ids and image names go into paths: allow only what they may
+ * hold so nothing can smuggle a query or another path segment in. */
+static bool
+path_component_ok (const char *s)
+{
+  if (s == NULL || *s == '\0' || strlen (s) > 256)
+    return false;
+  for (const char *p = s; *p; p++)
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')
+          || *p == '.' || *p == '-' || *p == '_' || *p == ':' || *p == '/' || *p == '@'))
+      return false;
+  return strstr (s, "..") == NULL;
+}
+
+#define CHECK_ID(what, s)                                                      \
+  do                                                                           \
+    {                                                                          \
+      if (!path_component_ok (s))                                              \
+        {                                                                      \
+          wb_error (err, WB_E_INVALID, "%s: invalid name", what);              \
+          return NULL;                                                         \
+        }                                                                      \
+    }                                                                          \
+  while (0)
+
+eng_req_t *
+eng_ping (eng_t *eng, eng_cb cb, void *arg, wb_err_t *err)
+{
+  return req_start (eng, REQ_PING, "GET", "/_ping", NULL, 5000, cb, arg, err);
+}
+
+eng_req_t *
+eng_image_inspect (eng_t *eng, const char *name, eng_cb cb, void *arg, wb_err_t *err)
+{
+  char path[400];
+  CHECK_ID ("image inspect", name);
+  snprintf (path, sizeof path, "/images/%s/json", name);
+  return req_start (eng, REQ_IMAGE_INSPECT, "GET", path, NULL, eng->request_timeout_ms, cb, arg,
+                    err);
+}
+
+eng_req_t *
+eng_container_create (eng_t *eng, const char *body_json, eng_cb cb, void *arg, wb_err_t *err)
+{
+  return req_start (eng, REQ_CREATE, "POST", "/containers/create", body_json,
+                    eng->request_timeout_ms, cb, arg, err);
+}
+
+eng_req_t *
+eng_container_start (eng_t *eng, const char *id, eng_cb cb, void *arg, wb_err_t *err)
+{
+  char path[400];
+  CHECK_ID ("container start", id);
+  snprintf (path, sizeof path, "/containers/%s/start", id);
+  return req_start (eng, REQ_START, "POST", path, NULL, eng->request_timeout_ms, cb, arg, err);
+}
+
+eng_req_t *
+eng_container_wait (eng_t *eng, const char *id, eng_armed_cb armed, eng_cb cb, void *arg,
+                    wb_err_t *err)
+{
+  char path[400];
+  eng_req_t *req;
+
+  CHECK_ID ("container wait", id);
+  snprintf (path, sizeof path, "/containers/%s/wait?condition=next-exit", id);
+  req = req_start (eng, REQ_WAIT, "POST", path, NULL, 0, cb, arg, err);
+  if (req && armed)
+    {
+      req->armed_cb = armed;
+      req->armed_ev = evtimer_new (eng->base, armed_event_cb, req);
+      if (req->armed_ev == NULL)
+        {
+          req_unlink_free (req);
+          wb_error (err, WB_E_NOMEM, "container wait: out of memory");
+          return NULL;
+        }
+    }
+  return req;
+}
+
+eng_req_t *
+eng_container_kill (eng_t *eng, const char *id, const char *signal, eng_cb cb, void *arg,
+                    wb_err_t *err)
+{
+  char path[400];
+  CHECK_ID ("container kill", id);
+  CHECK_ID ("container kill", signal);
+  snprintf (path, sizeof path, "/containers/%s/kill?signal=%s", id, signal);
+  return req_start (eng, REQ_KILL, "POST", path, NULL, eng->request_timeout_ms, cb, arg, err);
+}
+
+eng_req_t *
+eng_container_inspect (eng_t *eng, const char *id, eng_cb cb, void *arg, wb_err_t *err)
+{
+  char path[400];
+  CHECK_ID ("container inspect", id);
+  snprintf (path, sizeof path, "/containers/%s/json", id);
+  return req_start (eng, REQ_INSPECT, "GET", path, NULL, eng->request_timeout_ms, cb, arg, err);
+}
+
+eng_req_t *
+eng_container_remove (eng_t *eng, const char *id, eng_cb cb, void *arg, wb_err_t *err)
+{
+  char path[400];
+  CHECK_ID ("container remove", id);
+  snprintf (path, sizeof path, "/containers/%s?force=1&v=1", id);
+  return req_start (eng, REQ_REMOVE, "DELETE", path, NULL, eng->request_timeout_ms, cb, arg, err);
+}
+
+eng_req_t *
+eng_container_list (eng_t *eng, const char *label, eng_cb cb, void *arg, wb_err_t *err)
+{
+  cleanup_buf wb_buf_t filter = WB_BUF_INIT;
+  cleanup_buf wb_buf_t path = WB_BUF_INIT;
+  char *escaped;
+  eng_req_t *req;
+
+  if (wb_buf_append_str (&filter, "{\"label\":[") < 0
+      || wb_json_append_string (&filter, label, strlen (label)) < 0
+      || wb_buf_append_str (&filter, "]}") < 0)
+    {
+      wb_error (err, WB_E_NOMEM, "container list: out of memory");
+      return NULL;
+    }
+  escaped = curl_easy_escape (NULL, filter.data, (int) filter.len);
+  if (escaped == NULL || wb_buf_printf (&path, "/containers/json?all=1&filters=%s", escaped) < 0)
+    {
+      curl_free (escaped);
+      wb_error (err, WB_E_NOMEM, "container list: out of memory");
+      return NULL;
+    }
+  curl_free (escaped);
+  req = req_start (eng, REQ_LIST, "GET", path.data, NULL, eng->request_timeout_ms, cb, arg, err);
+  return req;
+}
+
+/* ---- lifecycle ------------------------------------------------------- */
+
+static int
+parse_endpoint (eng_t *eng, const char *endpoint, wb_err_t *err)
+{
+  const char *rest;
+  char host[256];
+  const char *colon;
+  char port[16];
+  struct addrinfo hints, *ai = NULL;
+  int rc;
+
+  if (strncmp (endpoint, "unix://", 7) == 0 || strncmp (endpoint, "unix:", 5) == 0)
+    {
+      rest = endpoint + (strncmp (endpoint, "unix://", 7) == 0 ? 7 : 5);
+      if (*rest != '/' || strlen (rest) >= sizeof ((struct sockaddr_un *) 0)->sun_path)
+        return wb_error (err, WB_E_INVALID, "engine endpoint %s: need an absolute socket path",
+                         endpoint);
+      eng->unix_path = strdup (rest);
+      eng->base_url = strdup ("http://localhost");
+      eng->host = strdup ("localhost");
+      return eng->unix_path && eng->base_url && eng->host ? 0 : wb_error (err, WB_E_NOMEM, "oom");
+    }
+  if (strncmp (endpoint, "tcp://", 6) == 0)
+    rest = endpoint + 6;
+  else if (strncmp (endpoint, "http://", 7) == 0)
+    rest = endpoint + 7;
+  else if (strncmp (endpoint, "https://", 8) == 0)
+    rest = endpoint + 8, eng->tls = true;
+  else
+    return wb_error (err, WB_E_INVALID, "engine endpoint %s: use unix:///path or tcp://host:port",
+                     endpoint);
+  if (eng->tls_cert)
+    eng->tls = true;
+  if (eng->tls && (eng->tls_cert == NULL || eng->tls_key == NULL))
+    return wb_error (err, WB_E_INVALID,
+                     "engine endpoint %s: TLS needs a client certificate and key", endpoint);
+
+  colon = strrchr (rest, ':');
+  if (colon == NULL || colon == rest || strlen (colon + 1) == 0 || strlen (colon + 1) >= sizeof port
+      || (size_t) (colon - rest) >= sizeof host)
+    return wb_error (err, WB_E_INVALID, "engine endpoint %s: need host:port", endpoint);
+  memcpy (host, rest, (size_t) (colon - rest));
+  host[colon - rest] = '\0';
+  snprintf (port, sizeof port, "%s", colon + 1);
+  {
+    size_t pl = strlen (port);
+    if (pl && port[pl - 1] == '/')
+      port[pl - 1] = '\0';
+  }
+  /* Resolved once, at start-up: attach streams connect to this address
+   * without blocking the loop on a lookup. */
+  memset (&hints, 0, sizeof hints);
+  hints.ai_socktype = SOCK_STREAM;
+  rc = getaddrinfo (host, port, &hints, &ai);
+  if (rc != 0 || ai == NULL)
+    return wb_error (err, WB_E_INVALID, "engine endpoint %s: %s", endpoint, gai_strerror (rc));
+  memcpy (&eng->addr, ai->ai_addr, ai->ai_addrlen);
+  eng->addr_len = ai->ai_addrlen;
+  freeaddrinfo (ai);
+  eng->host = strdup (host);
+  {
+    wb_buf_t url = WB_BUF_INIT;
+    if (wb_buf_printf (&url, "%s://%s:%s", eng->tls ? "https" : "http", host, port) < 0)
+      return wb_error (err, WB_E_NOMEM, "oom");
+    eng->base_url = wb_buf_steal (&url);
+  }
+  return eng->host && eng->base_url ? 0 : wb_error (err, WB_E_NOMEM, "oom");
+}
+
+static char *
+strdup_or_null (const char *s)
+{
+  return s && *s ? strdup (s) : NULL;
+}
+
+int
+eng_new (struct event_base *base, const eng_config_t *cfg, eng_t **out, wb_err_t *err)
+{
+  eng_t *eng;
+  static bool curl_ready;
+
+  if (!curl_ready)
+    {
+      if (curl_global_init (CURL_GLOBAL_DEFAULT) != CURLE_OK)
+        return wb_error (err, WB_E_INTERNAL, "curl_global_init failed");
+      curl_ready = true;
+    }
+  eng = calloc (1, sizeof *eng);
+  if (eng == NULL)
+    return wb_error (err, WB_E_NOMEM, "engine: out of memory");
+  eng->base = base;
+  eng->request_timeout_ms = cfg->request_timeout_ms > 0 ? cfg->request_timeout_ms : 30000;
+  snprintf (eng->api_version, sizeof eng->api_version, "%s", ENG_API_MAX);
+  eng->tls_ca = strdup_or_null (cfg->tls_ca);
+  eng->tls_cert = strdup_or_null (cfg->tls_cert);
+  eng->tls_key = strdup_or_null (cfg->tls_key);
+  if (parse_endpoint (eng, eng_default_endpoint (cfg->endpoint), err) < 0)
+    goto fail;
+  eng->multi = curl_multi_init ();
+  eng->timer = evtimer_new (base, timer_event_cb, eng);
+  if (eng->multi == NULL || eng->timer == NULL)
+    {
+      wb_error (err, WB_E_NOMEM, "engine: out of memory");
+      goto fail;
+    }
+  curl_multi_setopt (eng->multi, CURLMOPT_SOCKETFUNCTION, multi_socket_cb);
+  curl_multi_setopt (eng->multi, CURLMOPT_SOCKETDATA, eng);
+  curl_multi_setopt (eng->multi, CURLMOPT_TIMERFUNCTION, multi_timer_cb);
+  curl_multi_setopt (eng->multi, CURLMOPT_TIMERDATA, eng);
+  *out = eng;
+  return 0;
+
+fail:
+  eng_free (eng);
+  return -1;
+}
+
+void
+eng_free (eng_t *eng)
+{
+  if (eng == NULL)
+    return;
+  while (eng->reqs)
+    req_unlink_free (eng->reqs);
+  if (eng->multi)
+    curl_multi_cleanup (eng->multi);
+  if (eng->timer)
+    event_free (eng->timer);
+  if (eng->ssl_ctx)
+    SSL_CTX_free (eng->ssl_ctx);
+  free (eng->unix_path);
+  free (eng->base_url);
+  free (eng->host);
+  free (eng->tls_ca);
+  free (eng->tls_cert);
+  free (eng->tls_key);
+  free (eng);
+}
+
+const char *
+eng_api_version (const eng_t *eng)
+{
+  return eng->api_version;
+}
+
+size_t
+eng_pending (const eng_t *eng)
+{
+  size_t n = eng->n_attach;
+  for (eng_req_t *r = eng->reqs; r; r = r->next)
+    n++;
+  return n;
+}

@@ -1,0 +1,178 @@
+/* engine: warmbox's Docker Engine API client.
+ *
+ * One eng_t per event base.  Requests go through one libcurl multi handle
+ * driven by that base (curl's hiperfifo pattern); the hijacked attach stream
+ * is a bufferevent on a socket of its own (plain or TLS).  Nothing here
+ * blocks, and nothing here knows about pools, profiles or executions.
+ *
+ * Every engine failure is mapped once, here, to a wb_code_t:
+ *   cannot connect / connection lost / timed out -> WB_E_ENGINE_DOWN
+ *   404 from the engine                          -> WB_E_NOT_FOUND
+ *   any other non-2xx                            -> WB_E_ENGINE
+ * The engine's own message goes into err->msg, which is for the log only.
+ *
+ * Callbacks run on the event loop.  A callback may start new requests and may
+ * cancel other requests; cancelling the request whose callback is running is
+ * a no-op (it is freed when the callback returns).
+ */
+#ifndef WARMBOX_ENGINE_H
+#define WARMBOX_ENGINE_H
+
+#include "warmbox/wb.h"
+
+struct event_base;
+typedef struct eng eng_t;
+typedef struct eng_req eng_req_t;
+typedef struct eng_attach eng_attach_t;
+
+typedef struct eng_config
+{
+  /* "unix:///var/run/docker.sock", "unix:/path", "tcp://host:port".  With
+   * tls_cert set a tcp endpoint speaks TLS with that client certificate. */
+  const char *endpoint;
+  const char *tls_ca;   /* CA bundle to verify the engine; NULL: system CAs */
+  const char *tls_cert; /* client certificate (PEM) */
+  const char *tls_key;  /* client key (PEM) */
+  long request_timeout_ms; /* per request except wait; 0: 30 s */
+} eng_config_t;
+
+/* Resolve the endpoint: cfg_endpoint if not NULL/empty, else $DOCKER_HOST,
+ * else unix:///var/run/docker.sock.  Never fails; the string is static or
+ * belongs to the environment / caller. */
+const char *eng_default_endpoint (const char *cfg_endpoint);
+
+/* Create a client.  Does no I/O.  The config strings are copied.
+ * On error returns -1 with *out untouched (bad endpoint, no memory). */
+int eng_new (struct event_base *base, const eng_config_t *cfg, eng_t **out, wb_err_t *err);
+/* Cancel every pending request (their callbacks are not called), close every
+ * attach stream and free the client.  NULL is a no-op. */
+void eng_free (eng_t *eng);
+
+/* The negotiated API version, e.g. "1.41" (the default before a ping). */
+const char *eng_api_version (const eng_t *eng);
+/* Number of requests and attach streams in flight. */
+size_t eng_pending (const eng_t *eng);
+
+/* What a finished request produced.  Which fields are set depends on the
+ * operation; all pointers are valid only during the callback. */
+typedef struct eng_result
+{
+  int rc;           /* 0 or -1 */
+  wb_err_t err;     /* set when rc < 0 */
+  long http_status; /* the engine's HTTP status, 0 if none */
+  const char *id;   /* create: container id; image inspect: image id */
+  long exit_code;   /* wait: StatusCode; inspect: State.ExitCode */
+  bool oom_killed;  /* inspect */
+  bool running;     /* inspect */
+  const char *api_version; /* ping */
+  const char *const *ids;  /* list: container ids */
+  size_t n_ids;            /* list */
+} eng_result_t;
+
+typedef void (*eng_cb) (void *arg, const eng_result_t *res);
+
+/* Each operation returns a handle that stays valid until its callback has
+ * returned or it is cancelled; NULL when the request could not even be
+ * queued (no memory), in which case the callback is never called and err is
+ * set.  The callback is always called exactly once otherwise. */
+
+/* GET /_ping: negotiates the API version (min of engine's and ours). */
+eng_req_t *eng_ping (eng_t *eng, eng_cb cb, void *arg, wb_err_t *err);
+/* GET /images/{name}/json -> res->id = "sha256:...". */
+eng_req_t *eng_image_inspect (eng_t *eng, const char *name, eng_cb cb, void *arg, wb_err_t *err);
+/* POST /containers/create with a JSON body -> res->id. */
+eng_req_t *eng_container_create (eng_t *eng, const char *body_json, eng_cb cb, void *arg,
+                                 wb_err_t *err);
+/* POST /containers/{id}/start.  304 (already started) is an error: a pool
+ * container must never be started twice. */
+eng_req_t *eng_container_start (eng_t *eng, const char *id, eng_cb cb, void *arg, wb_err_t *err);
+/* POST /containers/{id}/wait?condition=next-exit -> res->exit_code.  No
+ * request timeout: it ends when the container exits.  The engine sends the
+ * response head as soon as the wait is registered: armed (if not NULL) runs
+ * then, on a later loop pass, and only then may start be sent without
+ * racing a fast exit. */
+typedef void (*eng_armed_cb) (void *arg);
+eng_req_t *eng_container_wait (eng_t *eng, const char *id, eng_armed_cb armed, eng_cb cb,
+                               void *arg, wb_err_t *err);
+/* POST /containers/{id}/kill?signal=SIG.  A container that is not running
+ * (409) or gone (404) counts as success. */
+eng_req_t *eng_container_kill (eng_t *eng, const char *id, const char *signal, eng_cb cb,
+                               void *arg, wb_err_t *err);
+/* GET /containers/{id}/json -> exit_code, oom_killed, running. */
+eng_req_t *eng_container_inspect (eng_t *eng, const char *id, eng_cb cb, void *arg,
+                                  wb_err_t *err);
+/* DELETE /containers/{id}?force=1&v=1.  Already gone (404) counts as
+ * success. */
+eng_req_t *eng_container_remove (eng_t *eng, const char *id, eng_cb cb, void *arg, wb_err_t *err);
+/* GET /containers/json?all=1&filters={"label":[label]} -> ids. */
+eng_req_t *eng_container_list (eng_t *eng, const char *label, eng_cb cb, void *arg, wb_err_t *err);
+
+/* Cancel: the callback will not be called.  NULL is a no-op; cancelling from
+ * within the request's own callback is a no-op. */
+void eng_req_cancel (eng_req_t *req);
+
+/* ---- hijacked attach ------------------------------------------------- */
+
+enum
+{
+  ENG_STREAM_STDIN = 0,
+  ENG_STREAM_STDOUT = 1,
+  ENG_STREAM_STDERR = 2,
+};
+
+typedef struct eng_attach_cbs
+{
+  /* The engine answered 101: stdin may be written, start may be sent. */
+  void (*on_ready) (void *arg);
+  /* Demultiplexed output. */
+  void (*on_data) (void *arg, int stream, const char *data, size_t len);
+  /* The stream ended: rc 0 on EOF after on_ready, -1 with err otherwise.
+   * Called once; the attach must still be freed with eng_attach_free. */
+  void (*on_end) (void *arg, int rc, const wb_err_t *err);
+} eng_attach_cbs_t;
+
+/* Open POST /containers/{id}/attach?stream=1&stdin=1&stdout=1&stderr=1 with
+ * Upgrade: tcp.  Returns NULL with err set when the socket cannot even be
+ * opened; otherwise exactly one of on_end follows (maybe after on_ready). */
+eng_attach_t *eng_attach_open (eng_t *eng, const char *id, const eng_attach_cbs_t *cbs,
+                               void *arg, wb_err_t *err);
+/* Queue bytes for the container's stdin.  -1 if the stream is closed or
+ * memory runs out. */
+int eng_attach_write (eng_attach_t *a, const void *data, size_t len);
+/* Half-close stdin once everything queued is written (shutdown(SHUT_WR)),
+ * which the container sees as EOF. */
+void eng_attach_close_stdin (eng_attach_t *a);
+/* Stop delivering output (the caller no longer wants it).  Can't fail. */
+void eng_attach_pause (eng_attach_t *a);
+/* Close the socket and free; no callback runs afterwards.  NULL is a no-op. */
+void eng_attach_free (eng_attach_t *a);
+
+/* ---- pure protocol helpers (no I/O; fuzzed) -------------------------- */
+
+/* Parse the HTTP response head of a hijack request in buf[0..len).
+ * Returns 1 when the head is complete (*status and *head_len set: bytes past
+ * head_len are stream data), 0 when more bytes are needed, -1 when the bytes
+ * are not an HTTP response head or the head exceeds 16 KiB. */
+int eng_hijack_parse_head (const char *buf, size_t len, int *status, size_t *head_len);
+
+/* The 8-byte-header multiplexed stream: [type, 0, 0, 0, size (4 bytes BE)]
+ * followed by size bytes.  Types 0, 1, 2 are stdin, stdout, stderr. */
+typedef struct eng_demux
+{
+  unsigned char head[8];
+  size_t head_have;
+  uint32_t remaining;
+  int stream;
+} eng_demux_t;
+
+typedef void (*eng_demux_cb) (void *arg, int stream, const char *data, size_t len);
+
+void eng_demux_init (eng_demux_t *d);
+/* Feed bytes; calls cb for each payload piece (possibly split across
+ * feeds).  Returns 0, or -1 on a header with an unknown stream type (the
+ * demuxer is then unusable). */
+int eng_demux_feed (eng_demux_t *d, const char *data, size_t len, eng_demux_cb cb, void *arg);
+/* True when the stream stopped at a frame boundary. */
+bool eng_demux_idle (const eng_demux_t *d);
+
+#endif

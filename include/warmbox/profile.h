@@ -1,0 +1,86 @@
+/* profiles: per-language execution profiles and the hardened container spec.
+ *
+ * A profile folder (profiles/<language>/) holds profile.json (image, argv,
+ * runtime, user, default and maximum limits) and the seccomp allowlist its
+ * "seccomp" key names.  Loading checks every syscall name with libseccomp, so
+ * a typo stops the daemon at start-up instead of weakening a sandbox.
+ *
+ * The profile hash is the SHA-256 of the profile file's bytes followed by the
+ * seccomp file's bytes: editing either one changes the pool key.
+ */
+#ifndef WARMBOX_PROFILE_H
+#define WARMBOX_PROFILE_H
+
+#include "warmbox/wb.h"
+
+typedef struct prof_limits
+{
+  uint32_t timeout_ms;   /* wall clock, enforced by the daemon with SIGKILL */
+  uint32_t memory_mb;    /* Memory == MemorySwap */
+  double cpus;           /* NanoCpus = cpus * 1e9 */
+  uint32_t pids;         /* PidsLimit, and the nproc ulimit */
+  uint32_t tmpfs_mb;     /* size of the noexec /tmp */
+  uint64_t output_bytes; /* per stream; past it the container is killed */
+  uint64_t code_bytes;   /* largest accepted code */
+  uint64_t stdin_bytes;  /* largest accepted stdin */
+  uint32_t nofile;       /* RLIMIT_NOFILE */
+  uint32_t fsize_mb;     /* RLIMIT_FSIZE */
+} prof_limits_t;
+
+typedef struct prof
+{
+  char *language;     /* "python" */
+  char *version;      /* interpreter version, informational */
+  char *image;        /* image reference, e.g. "warmbox/python:latest" */
+  char *runtime;      /* "runc", "runsc", ... */
+  char **argv;        /* NULL-terminated; the bootstrap reading the frame */
+  size_t argc;
+  char *seccomp_json; /* the allowlist, compact JSON, inlined into SecurityOpt */
+  char hash[65];      /* SHA-256 of profile.json bytes + seccomp bytes */
+  prof_limits_t def;  /* applied to fields a request leaves out */
+  prof_limits_t max;  /* a request above any of these is refused */
+} prof_t;
+
+typedef struct prof_set
+{
+  prof_t **items;
+  size_t n;
+} prof_set_t;
+
+/* Parse a profile from memory (no I/O): json is profile.json, seccomp the
+ * allowlist it names.  On error returns -1, *out untouched, err says which
+ * key or syscall is wrong.  The caller owns *out (prof_free). */
+int prof_parse (const char *json, size_t json_len, const char *seccomp, size_t seccomp_len,
+                prof_t **out, wb_err_t *err);
+/* Read dir/profile.json and the seccomp file it names (relative to dir). */
+int prof_load_file (const char *dir, prof_t **out, wb_err_t *err);
+/* Load every dir/<name>/profile.json.  Fails on the first bad profile, with
+ * the file in the message; an empty folder is an error too. */
+int prof_load_dir (const char *dir, prof_set_t **out, wb_err_t *err);
+void prof_free (prof_t *p);
+void prof_set_free (prof_set_t *set);
+/* The profile for a language, or NULL.  Can't fail. */
+const prof_t *prof_find (const prof_set_t *set, const char *language);
+
+/* Check a seccomp JSON document: known actions, every syscall name resolved
+ * by libseccomp for the host architecture.  -1 with the name in err. */
+int prof_seccomp_check (const char *json, size_t len, wb_err_t *err);
+
+/* What a container is created with besides the profile. */
+typedef struct prof_spec_extra
+{
+  const char *image_id;    /* "sha256:..." (pin the exact image) */
+  const char *instance_id; /* warmbox.instance label */
+  const char *pool_key;    /* warmbox.pool label */
+  uint32_t uid;            /* non-root uid:gid the program runs as */
+  const char *const *args; /* extra program arguments, may be NULL */
+  size_t n_args;
+} prof_spec_extra_t;
+
+/* Append the Engine API create body for this profile with limits lim (which
+ * must already be within p->max) to out: every hardening setting of
+ * DESIGN.md.  -1 on allocation failure. */
+int prof_container_spec (const prof_t *p, const prof_limits_t *lim, const prof_spec_extra_t *x,
+                         wb_buf_t *out, wb_err_t *err);
+
+#endif

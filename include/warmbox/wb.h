@@ -1,0 +1,172 @@
+/* warmbox shared helpers: errors, logging, byte buffers, cleanup attributes.
+ *
+ * Every module uses these and nothing else for the three concerns.  The
+ * conventions (borrowed from crun):
+ *   - a fallible function returns int, < 0 on error, and takes a trailing
+ *     wb_err_t *err that it fills with a code and a message built where the
+ *     failure happened;
+ *   - callers add context with wb_err_wrap() on the way up;
+ *   - foreign error codes (CURLcode, sqlite rc, -errno of libseccomp, a NULL
+ *     from cJSON) are converted once, in the module that calls that library.
+ */
+#ifndef WARMBOX_WB_H
+#define WARMBOX_WB_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#define WB_LIKELY(x) __builtin_expect (!!(x), 1)
+#define WB_UNLIKELY(x) __builtin_expect (!!(x), 0)
+#define WB_ARRAY_SIZE(a) (sizeof (a) / sizeof ((a)[0]))
+
+/* ---- errors ---------------------------------------------------------- */
+
+/* What went wrong, in the terms an API client may see.  The scheduler maps
+ * each code to one HTTP status; the message of an engine error is for the
+ * daemon's log only (it may carry image names or engine versions). */
+typedef enum wb_code
+{
+  WB_OK = 0,
+  WB_E_INVALID,      /* malformed or out-of-range input (400) */
+  WB_E_NOT_FOUND,    /* unknown language, id, path (404) */
+  WB_E_TOO_LARGE,    /* body or code over its cap (413) */
+  WB_E_BUSY,         /* capacity exhausted, retry later (503) */
+  WB_E_ENGINE_DOWN,  /* the container engine cannot be reached (503) */
+  WB_E_ENGINE,       /* the engine answered with an error (502) */
+  WB_E_NOMEM,        /* allocation failed (500) */
+  WB_E_IO,           /* local I/O failed (500) */
+  WB_E_INTERNAL,     /* a bug or an unexpected state (500) */
+  WB_E_CANCELLED,    /* the operation was abandoned (client gone, shutdown) */
+} wb_code_t;
+
+typedef struct wb_err
+{
+  wb_code_t code;
+  int engine_status; /* HTTP status the engine returned, 0 if none */
+  char msg[512];
+} wb_err_t;
+
+/* Fill *err (if not NULL) and return -1.  Never fails. */
+int wb_error (wb_err_t *err, wb_code_t code, const char *fmt, ...)
+    __attribute__ ((format (printf, 3, 4)));
+/* Same, appending ": strerror(errnum)". */
+int wb_error_errno (wb_err_t *err, wb_code_t code, int errnum, const char *fmt, ...)
+    __attribute__ ((format (printf, 4, 5)));
+/* Prefix the message with context ("creating container: ...").  Returns -1. */
+int wb_err_wrap (wb_err_t *err, const char *fmt, ...) __attribute__ ((format (printf, 2, 3)));
+/* Short stable name of a code, e.g. "invalid_request".  Never NULL. */
+const char *wb_code_name (wb_code_t code);
+/* The HTTP status that code maps to.  Never fails. */
+int wb_code_http_status (wb_code_t code);
+
+/* ---- logging --------------------------------------------------------- */
+
+/* One line per call on stderr: time, level, function, message.  Never pass
+ * user code, stdin, output or tokens to these. */
+typedef enum wb_log_level
+{
+  WB_LOG_DEBUG = 0,
+  WB_LOG_INFO,
+  WB_LOG_WARN,
+  WB_LOG_ERROR,
+} wb_log_level_t;
+
+void wb_log_set_level (wb_log_level_t level);
+wb_log_level_t wb_log_get_level (void);
+void wb_log_at (wb_log_level_t level, const char *func, const char *fmt, ...)
+    __attribute__ ((format (printf, 3, 4)));
+
+#define wb_debug(...)                                                          \
+  do                                                                           \
+    {                                                                          \
+      if (wb_log_get_level () <= WB_LOG_DEBUG)                                 \
+        wb_log_at (WB_LOG_DEBUG, __func__, __VA_ARGS__);                       \
+    }                                                                          \
+  while (0)
+#define wb_info(...) wb_log_at (WB_LOG_INFO, __func__, __VA_ARGS__)
+#define wb_warn(...) wb_log_at (WB_LOG_WARN, __func__, __VA_ARGS__)
+#define wb_log_error(...) wb_log_at (WB_LOG_ERROR, __func__, __VA_ARGS__)
+
+/* ---- byte buffers ---------------------------------------------------- */
+
+/* A growable byte string, always NUL-terminated past len (so it can be
+ * handed to C string APIs when it holds text).  Owns data. */
+typedef struct wb_buf
+{
+  char *data;
+  size_t len;
+  size_t cap;
+} wb_buf_t;
+
+#define WB_BUF_INIT {NULL, 0, 0}
+
+/* Append; on allocation failure returns -1 and leaves the buffer unaltered. */
+int wb_buf_append (wb_buf_t *b, const void *data, size_t len);
+int wb_buf_append_str (wb_buf_t *b, const char *s);
+int wb_buf_printf (wb_buf_t *b, const char *fmt, ...) __attribute__ ((format (printf, 2, 3)));
+/* Make room for n more bytes; -1 on allocation failure. */
+int wb_buf_reserve (wb_buf_t *b, size_t n);
+/* Drop the first n bytes (n <= len).  Can't fail. */
+void wb_buf_consume (wb_buf_t *b, size_t n);
+void wb_buf_reset (wb_buf_t *b);
+void wb_buf_free (wb_buf_t *b);
+/* Hand over ownership of the data (NUL-terminated, never NULL unless
+ * allocation failed); the buffer is left empty. */
+char *wb_buf_steal (wb_buf_t *b);
+
+/* ---- JSON and text helpers ------------------------------------------- */
+
+/* Append s[0..len) as a JSON string literal (quotes included), escaping
+ * control characters, quotes, backslashes and NUL as \u0000.  The input must
+ * be valid UTF-8 (check with wb_utf8_valid); -1 on allocation failure. */
+int wb_json_append_string (wb_buf_t *b, const char *s, size_t len);
+/* True when s[0..len) is well-formed UTF-8 (no overlongs, no surrogates). */
+bool wb_utf8_valid (const char *s, size_t len);
+/* Standard base64 with padding.  -1 on allocation failure / bad input. */
+int wb_base64_encode (wb_buf_t *out, const void *data, size_t len);
+int wb_base64_decode (wb_buf_t *out, const char *s, size_t len);
+/* Lower-case hex SHA-256 of data into out[65].  Can't fail. */
+void wb_sha256_hex (const void *data, size_t len, char out[65]);
+/* Random lower-case hex of 2*nbytes chars into out (NUL-terminated);
+ * -1 if the kernel's random source fails. */
+int wb_random_hex (char *out, size_t nbytes);
+/* Monotonic clock in milliseconds / microseconds. */
+uint64_t wb_now_ms (void);
+uint64_t wb_now_us (void);
+
+/* ---- cleanup attributes ---------------------------------------------- */
+
+static inline void
+wb_cleanup_freep (void *p)
+{
+  free (*(void **) p);
+}
+static inline void
+wb_cleanup_closep (int *fd)
+{
+  if (*fd >= 0)
+    close (*fd);
+}
+static inline void
+wb_cleanup_bufp (wb_buf_t *b)
+{
+  wb_buf_free (b);
+}
+static inline void
+wb_cleanup_filep (FILE **f)
+{
+  if (*f)
+    fclose (*f);
+}
+
+#define cleanup_free __attribute__ ((cleanup (wb_cleanup_freep)))
+#define cleanup_close __attribute__ ((cleanup (wb_cleanup_closep)))
+#define cleanup_buf __attribute__ ((cleanup (wb_cleanup_bufp)))
+#define cleanup_file __attribute__ ((cleanup (wb_cleanup_filep)))
+
+#endif

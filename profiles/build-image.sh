@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# Build a warmbox sandbox image offline from the host's own interpreter.
+#
+#   profiles/build-image.sh python|javascript
+#
+# The root filesystem holds the interpreter, exactly its runtime closure
+# (shared libraries found with ldd, the standard library), the bootstrap, and
+# nothing else: no shell, no package manager, no setuid files.  It is packed
+# as a reproducible tar (sorted, fixed times and owners) and imported with
+# `docker import`, tagged warmbox/<language>:<version> and :latest and
+# labelled with the tar's SHA-256, so a rebuild with nothing changed reuses
+# the existing image.  Needs a docker CLI that reaches the engine
+# (DOCKER_HOST is honoured).
+set -euo pipefail
+
+lang=${1:?usage: build-image.sh python|javascript}
+here=$(cd "$(dirname "$0")" && pwd)
+docker=${DOCKER:-docker}
+
+case "$lang" in
+python)
+  interp=/usr/bin/python3
+  real=$(readlink -f "$interp")
+  version=$("$real" -c 'import sys; print("%d.%d.%d" % sys.version_info[:3])')
+  stdlib=$("$real" -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
+  roots=("$interp" "$real" "$stdlib")
+  bootstrap=bootstrap.py
+  ;;
+javascript)
+  interp=$(command -v node || true)
+  [ -n "$interp" ] || { echo "build-image: node is not installed" >&2; exit 1; }
+  real=$(readlink -f "$interp")
+  version=$("$real" --version | sed 's/^v//')
+  roots=("$real")
+  [ "$interp" = /usr/bin/node ] || roots+=("$interp")
+  bootstrap=bootstrap.js
+  ;;
+*)
+  echo "build-image: unknown language $lang" >&2
+  exit 2
+  ;;
+esac
+
+stage=$(mktemp -d /tmp/warmbox-image.XXXXXX)
+trap 'rm -rf "$stage"' EXIT
+root=$stage/rootfs
+mkdir -p "$root"/{usr/bin,usr/lib,usr/lib64,etc,tmp,proc,sys,dev,warmbox}
+# Debian 12 is merged-/usr: keep the same shape so ELF interpreter and
+# library paths that name /lib or /lib64 resolve.
+ln -s usr/bin "$root/bin"
+ln -s usr/lib "$root/lib"
+ln -s usr/lib64 "$root/lib64"
+
+# Copy one path (file, symlink or folder) into the root at the same place,
+# following symlinks so both the link and its target exist.
+copy_path() {
+  local p=$1
+  while [ -L "$p" ]; do
+    local dest=$root$(dirname "$p")
+    mkdir -p "$dest"
+    [ -e "$root$p" ] || [ -L "$root$p" ] || cp -P "$p" "$dest/"
+    local t
+    t=$(readlink "$p")
+    case "$t" in /*) p=$t ;; *) p=$(dirname "$p")/$t ;; esac
+  done
+  p=$(readlink -f "$p")
+  case "$p" in /lib/* | /lib64/* | /bin/*) p=/usr$p ;; esac
+  mkdir -p "$root$(dirname "$p")"
+  if [ -d "$p" ]; then
+    # The standard library minus what never runs in a sandbox: its test
+    # suite, GUI toolkits, installers.
+    (cd "$(dirname "$p")" && tar -cf - \
+      --exclude='test' --exclude='tests' --exclude='idlelib' --exclude='tkinter' \
+      --exclude='turtledemo' --exclude='ensurepip' --exclude='__phello__' \
+      --exclude='site-packages' --exclude='dist-packages' \
+      "$(basename "$p")") | tar -xf - -C "$root$(dirname "$p")"
+  else
+    [ -e "$root$p" ] || cp -p "$p" "$root$p"
+  fi
+}
+
+for r in "${roots[@]}"; do copy_path "$r"; done
+
+# The shared-library closure of every ELF file in the root.
+libs=$(find "$root" -type f \( -perm -u+x -o -name '*.so*' \) -print0 |
+  while IFS= read -r -d '' f; do
+    head -c 4 "$f" 2>/dev/null | grep -q 'ELF' || continue
+    orig=${f#"$root"}
+    [ -e "$orig" ] || continue
+    ldd "$orig" 2>/dev/null | awk '/=>/ && $3 ~ /^\// {print $3} /^\t\/.*\(0x/ {print $1}'
+  done | sort -u)
+for l in $libs; do copy_path "$l"; done
+copy_path /lib64/ld-linux-x86-64.so.2
+
+cp "$here/$lang/$bootstrap" "$root/warmbox/$bootstrap"
+printf 'root:x:0:0:root:/root:/nonexistent\nnobody:x:65534:65534:nobody:/nonexistent:/nonexistent\n' >"$root/etc/passwd"
+printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
+chmod 1777 "$root/tmp"
+
+# Nothing that could lend privilege or a shell.
+find "$root" -perm /6000 -type f -exec chmod ug-s {} +
+for bad in sh bash dash busybox apt apt-get dpkg pip pip3 npm; do
+  if [ -e "$root/usr/bin/$bad" ]; then
+    echo "build-image: $bad ended up in the image" >&2
+    exit 1
+  fi
+done
+
+tarball=$stage/rootfs.tar
+tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner \
+  --mode='u-s,g-s,go-w' --format=gnu -C "$root" -cf "$tarball" .
+sum=$(sha256sum "$tarball" | cut -d' ' -f1)
+
+repo=warmbox/$lang
+have=$("$docker" image inspect --format '{{ index .Config.Labels "warmbox.content" }}' "$repo:latest" 2>/dev/null || true)
+if [ "$have" = "$sum" ]; then
+  "$docker" tag "$repo:latest" "$repo:$version"
+  echo "build-image: $repo:$version is up to date (content $sum)"
+  exit 0
+fi
+"$docker" import \
+  --change "LABEL warmbox.content=$sum" \
+  --change "LABEL warmbox.language=$lang" \
+  --change "LABEL warmbox.version=$version" \
+  --change "USER 65534:65534" \
+  --change "WORKDIR /tmp" \
+  --change "CMD [\"$interp\"]" \
+  "$tarball" "$repo:$version" >/dev/null
+"$docker" tag "$repo:$version" "$repo:latest"
+size=$(du -sh "$tarball" | cut -f1)
+echo "build-image: built $repo:$version ($size, content $sum)"

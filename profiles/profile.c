@@ -1,0 +1,522 @@
+/* profiles/profile.c: load profiles, check seccomp allowlists, build the
+ * hardened container spec.  See include/warmbox/profile.h. */
+#define _GNU_SOURCE
+#include "warmbox/profile.h"
+
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <seccomp.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define PROFILE_FILE_MAX (1024 * 1024)
+
+static inline void
+cleanup_jsonp (cJSON **j)
+{
+  cJSON_Delete (*j);
+}
+#define cleanup_json __attribute__ ((cleanup (cleanup_jsonp)))
+
+void
+prof_free (prof_t *p)
+{
+  if (p == NULL)
+    return;
+  free (p->language);
+  free (p->version);
+  free (p->image);
+  free (p->runtime);
+  if (p->argv)
+    for (size_t i = 0; i < p->argc; i++)
+      free (p->argv[i]);
+  free (p->argv);
+  free (p->seccomp_json);
+  free (p);
+}
+
+void
+prof_set_free (prof_set_t *set)
+{
+  if (set == NULL)
+    return;
+  for (size_t i = 0; i < set->n; i++)
+    prof_free (set->items[i]);
+  free (set->items);
+  free (set);
+}
+
+const prof_t *
+prof_find (const prof_set_t *set, const char *language)
+{
+  if (set == NULL || language == NULL)
+    return NULL;
+  for (size_t i = 0; i < set->n; i++)
+    if (strcmp (set->items[i]->language, language) == 0)
+      return set->items[i];
+  return NULL;
+}
+
+/* ---- seccomp --------------------------------------------------------- */
+
+static bool
+action_known (const char *a)
+{
+  static const char *known[] = {"SCMP_ACT_ALLOW",       "SCMP_ACT_ERRNO",       "SCMP_ACT_KILL",
+                                "SCMP_ACT_KILL_THREAD", "SCMP_ACT_KILL_PROCESS", "SCMP_ACT_TRAP",
+                                "SCMP_ACT_LOG"};
+  for (size_t i = 0; i < WB_ARRAY_SIZE (known); i++)
+    if (strcmp (a, known[i]) == 0)
+      return true;
+  return false;
+}
+
+int
+prof_seccomp_check (const char *json, size_t len, wb_err_t *err)
+{
+  cleanup_json cJSON *root = cJSON_ParseWithLength (json, len);
+  cJSON *rule;
+  const char *def;
+  size_t n_names = 0;
+
+  if (root == NULL || !cJSON_IsObject (root))
+    return wb_error (err, WB_E_INVALID, "seccomp: not a JSON object");
+  def = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (root, "defaultAction"));
+  if (def == NULL || !action_known (def))
+    return wb_error (err, WB_E_INVALID, "seccomp: defaultAction missing or unknown");
+  if (strcmp (def, "SCMP_ACT_ALLOW") == 0 || strcmp (def, "SCMP_ACT_LOG") == 0)
+    return wb_error (err, WB_E_INVALID, "seccomp: defaultAction must deny (allowlists only)");
+  cJSON *syscalls = cJSON_GetObjectItemCaseSensitive (root, "syscalls");
+  if (!cJSON_IsArray (syscalls))
+    return wb_error (err, WB_E_INVALID, "seccomp: \"syscalls\" must be an array");
+  cJSON_ArrayForEach (rule, syscalls)
+  {
+    cJSON *names = cJSON_GetObjectItemCaseSensitive (rule, "names"), *name;
+    const char *action = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (rule, "action"));
+    if (action == NULL || !action_known (action))
+      return wb_error (err, WB_E_INVALID, "seccomp: a rule has a missing or unknown action");
+    if (!cJSON_IsArray (names) || cJSON_GetArraySize (names) == 0)
+      return wb_error (err, WB_E_INVALID, "seccomp: a rule has no \"names\" array");
+    cJSON_ArrayForEach (name, names)
+    {
+      const char *s = cJSON_GetStringValue (name);
+      if (s == NULL)
+        return wb_error (err, WB_E_INVALID, "seccomp: a syscall name is not a string");
+      if (seccomp_syscall_resolve_name (s) == __NR_SCMP_ERROR)
+        return wb_error (err, WB_E_INVALID, "seccomp: unknown syscall \"%s\"", s);
+      n_names++;
+    }
+  }
+  if (n_names == 0)
+    return wb_error (err, WB_E_INVALID, "seccomp: the allowlist names no syscall");
+  return 0;
+}
+
+/* ---- profile.json ---------------------------------------------------- */
+
+static char *
+dup_string_key (cJSON *obj, const char *key, wb_err_t *err)
+{
+  cJSON *item = cJSON_GetObjectItemCaseSensitive (obj, key);
+  const char *s = cJSON_GetStringValue (item);
+  char *copy;
+
+  if (s == NULL || *s == '\0')
+    {
+      wb_error (err, WB_E_INVALID, "profile: \"%s\" must be a non-empty string", key);
+      return NULL;
+    }
+  copy = strdup (s);
+  if (copy == NULL)
+    wb_error (err, WB_E_NOMEM, "profile: out of memory");
+  return copy;
+}
+
+static int
+get_uint (cJSON *obj, const char *where, const char *key, double lo, double hi, double *out,
+          wb_err_t *err)
+{
+  cJSON *item = cJSON_GetObjectItemCaseSensitive (obj, key);
+  if (!cJSON_IsNumber (item) || !isfinite (item->valuedouble) || item->valuedouble < lo
+      || item->valuedouble > hi)
+    return wb_error (err, WB_E_INVALID, "profile: %s.%s must be a number in [%g, %g]", where, key,
+                     lo, hi);
+  *out = item->valuedouble;
+  return 0;
+}
+
+static int
+parse_limits (cJSON *obj, const char *where, prof_limits_t *l, wb_err_t *err)
+{
+  double v;
+
+  if (!cJSON_IsObject (obj))
+    return wb_error (err, WB_E_INVALID, "profile: \"limits.%s\" must be an object", where);
+#define U(key, lo, hi, field, type)                                            \
+  if (get_uint (obj, where, key, lo, hi, &v, err) < 0)                         \
+    return -1;                                                                 \
+  l->field = (type) v;
+  U ("timeout_ms", 1, 3600000, timeout_ms, uint32_t);
+  U ("memory_mb", 6, 65536, memory_mb, uint32_t);
+  U ("pids", 4, 32768, pids, uint32_t);
+  U ("tmpfs_mb", 1, 65536, tmpfs_mb, uint32_t);
+  U ("output_bytes", 1, 1073741824.0, output_bytes, uint64_t);
+  U ("code_bytes", 1, 67108864.0, code_bytes, uint64_t);
+  U ("stdin_bytes", 0, 67108864.0, stdin_bytes, uint64_t);
+  U ("nofile", 16, 1048576, nofile, uint32_t);
+  U ("fsize_mb", 1, 65536, fsize_mb, uint32_t);
+#undef U
+  if (get_uint (obj, where, "cpus", 0.01, 256, &v, err) < 0)
+    return -1;
+  l->cpus = v;
+  return 0;
+}
+
+static int
+limits_within (const prof_limits_t *d, const prof_limits_t *m, wb_err_t *err)
+{
+#define CHECK(f)                                                               \
+  if (d->f > m->f)                                                             \
+    return wb_error (err, WB_E_INVALID, "profile: limits.default." #f " exceeds limits.max." #f);
+  CHECK (timeout_ms);
+  CHECK (memory_mb);
+  CHECK (cpus);
+  CHECK (pids);
+  CHECK (tmpfs_mb);
+  CHECK (output_bytes);
+  CHECK (code_bytes);
+  CHECK (stdin_bytes);
+  CHECK (nofile);
+  CHECK (fsize_mb);
+#undef CHECK
+  return 0;
+}
+
+static bool
+language_name_ok (const char *s)
+{
+  if (*s == '\0' || strlen (s) > 32)
+    return false;
+  for (; *s; s++)
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_' || *s == '-'))
+      return false;
+  return true;
+}
+
+int
+prof_parse (const char *json, size_t json_len, const char *seccomp, size_t seccomp_len,
+            prof_t **out, wb_err_t *err)
+{
+  cleanup_json cJSON *root = NULL;
+  cleanup_json cJSON *sc = NULL;
+  cJSON *argv, *limits, *item;
+  prof_t *p;
+  cleanup_buf wb_buf_t both = WB_BUF_INIT;
+
+  root = cJSON_ParseWithLength (json, json_len);
+  if (root == NULL || !cJSON_IsObject (root))
+    return wb_error (err, WB_E_INVALID, "profile: not a JSON object");
+  if (prof_seccomp_check (seccomp, seccomp_len, err) < 0)
+    return -1;
+  sc = cJSON_ParseWithLength (seccomp, seccomp_len);
+  if (sc == NULL)
+    return wb_error (err, WB_E_INVALID, "seccomp: not JSON");
+
+  p = calloc (1, sizeof *p);
+  if (p == NULL)
+    return wb_error (err, WB_E_NOMEM, "profile: out of memory");
+  if ((p->language = dup_string_key (root, "language", err)) == NULL
+      || (p->image = dup_string_key (root, "image", err)) == NULL
+      || (p->version = dup_string_key (root, "version", err)) == NULL)
+    goto fail;
+  if (!language_name_ok (p->language))
+    {
+      wb_error (err, WB_E_INVALID, "profile: language must match [a-z0-9_-]{1,32}");
+      goto fail;
+    }
+  if (cJSON_GetObjectItemCaseSensitive (root, "runtime") == NULL)
+    p->runtime = strdup ("runc");
+  else
+    p->runtime = dup_string_key (root, "runtime", err);
+  if (p->runtime == NULL)
+    goto fail;
+
+  argv = cJSON_GetObjectItemCaseSensitive (root, "argv");
+  if (!cJSON_IsArray (argv) || cJSON_GetArraySize (argv) == 0 || cJSON_GetArraySize (argv) > 64)
+    {
+      wb_error (err, WB_E_INVALID, "profile: \"argv\" must be an array of 1 to 64 strings");
+      goto fail;
+    }
+  p->argv = calloc ((size_t) cJSON_GetArraySize (argv) + 1, sizeof *p->argv);
+  if (p->argv == NULL)
+    goto oom;
+  cJSON_ArrayForEach (item, argv)
+  {
+    const char *s = cJSON_GetStringValue (item);
+    if (s == NULL)
+      {
+        wb_error (err, WB_E_INVALID, "profile: \"argv\" must hold strings only");
+        goto fail;
+      }
+    if ((p->argv[p->argc++] = strdup (s)) == NULL)
+      goto oom;
+  }
+
+  limits = cJSON_GetObjectItemCaseSensitive (root, "limits");
+  if (parse_limits (cJSON_GetObjectItemCaseSensitive (limits, "default"), "default", &p->def, err)
+          < 0
+      || parse_limits (cJSON_GetObjectItemCaseSensitive (limits, "max"), "max", &p->max, err) < 0
+      || limits_within (&p->def, &p->max, err) < 0)
+    goto fail;
+
+  p->seccomp_json = cJSON_PrintUnformatted (sc);
+  if (p->seccomp_json == NULL)
+    goto oom;
+  if (wb_buf_append (&both, json, json_len) < 0 || wb_buf_append (&both, seccomp, seccomp_len) < 0)
+    goto oom;
+  wb_sha256_hex (both.data, both.len, p->hash);
+  *out = p;
+  return 0;
+
+oom:
+  wb_error (err, WB_E_NOMEM, "profile: out of memory");
+fail:
+  prof_free (p);
+  return -1;
+}
+
+static int
+read_file (const char *path, size_t max, wb_buf_t *out, wb_err_t *err)
+{
+  cleanup_file FILE *f = fopen (path, "re");
+  char chunk[8192];
+  size_t n;
+
+  if (f == NULL)
+    return wb_error_errno (err, WB_E_IO, errno, "open %s", path);
+  while ((n = fread (chunk, 1, sizeof chunk, f)) > 0)
+    {
+      if (out->len + n > max)
+        return wb_error (err, WB_E_TOO_LARGE, "%s: larger than %zu bytes", path, max);
+      if (wb_buf_append (out, chunk, n) < 0)
+        return wb_error (err, WB_E_NOMEM, "%s: out of memory", path);
+    }
+  if (ferror (f))
+    return wb_error_errno (err, WB_E_IO, errno, "read %s", path);
+  return 0;
+}
+
+int
+prof_load_file (const char *dir, prof_t **out, wb_err_t *err)
+{
+  cleanup_buf wb_buf_t path = WB_BUF_INIT;
+  cleanup_buf wb_buf_t json = WB_BUF_INIT;
+  cleanup_buf wb_buf_t sc = WB_BUF_INIT;
+  cleanup_json cJSON *root = NULL;
+  const char *sc_name;
+
+  if (wb_buf_printf (&path, "%s/profile.json", dir) < 0)
+    return wb_error (err, WB_E_NOMEM, "out of memory");
+  if (read_file (path.data, PROFILE_FILE_MAX, &json, err) < 0)
+    return -1;
+  root = cJSON_ParseWithLength (json.data, json.len);
+  sc_name = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (root, "seccomp"));
+  if (sc_name == NULL || strchr (sc_name, '/') != NULL || *sc_name == '.')
+    return wb_error (err, WB_E_INVALID, "%s: \"seccomp\" must name a file in the same folder",
+                     path.data);
+  wb_buf_reset (&path);
+  if (wb_buf_printf (&path, "%s/%s", dir, sc_name) < 0)
+    return wb_error (err, WB_E_NOMEM, "out of memory");
+  if (read_file (path.data, PROFILE_FILE_MAX, &sc, err) < 0)
+    return -1;
+  if (prof_parse (json.data, json.len, sc.data, sc.len, out, err) < 0)
+    return wb_err_wrap (err, "%s", dir);
+  return 0;
+}
+
+static int
+cmp_prof (const void *a, const void *b)
+{
+  return strcmp ((*(prof_t *const *) a)->language, (*(prof_t *const *) b)->language);
+}
+
+int
+prof_load_dir (const char *dir, prof_set_t **out, wb_err_t *err)
+{
+  DIR *d = opendir (dir);
+  struct dirent *de;
+  prof_set_t *set;
+
+  if (d == NULL)
+    return wb_error_errno (err, WB_E_IO, errno, "profiles folder %s", dir);
+  set = calloc (1, sizeof *set);
+  if (set == NULL)
+    {
+      closedir (d);
+      return wb_error (err, WB_E_NOMEM, "out of memory");
+    }
+  while ((de = readdir (d)))
+    {
+      cleanup_buf wb_buf_t sub = WB_BUF_INIT;
+      cleanup_buf wb_buf_t probe = WB_BUF_INIT;
+      struct stat st;
+      prof_t *p = NULL, **items;
+
+      if (de->d_name[0] == '.')
+        continue;
+      if (wb_buf_printf (&sub, "%s/%s", dir, de->d_name) < 0
+          || wb_buf_printf (&probe, "%s/profile.json", sub.data) < 0)
+        goto oom;
+      if (stat (probe.data, &st) < 0)
+        continue; /* not a profile folder */
+      if (prof_load_file (sub.data, &p, err) < 0)
+        goto fail;
+      if (prof_find (set, p->language))
+        {
+          wb_error (err, WB_E_INVALID, "%s: language %s is defined twice", sub.data, p->language);
+          prof_free (p);
+          goto fail;
+        }
+      items = realloc (set->items, (set->n + 1) * sizeof *items);
+      if (items == NULL)
+        {
+          prof_free (p);
+          goto oom;
+        }
+      set->items = items;
+      set->items[set->n++] = p;
+    }
+  closedir (d);
+  d = NULL;
+  if (set->n == 0)
+    {
+      wb_error (err, WB_E_INVALID, "profiles folder %s holds no profile", dir);
+      goto fail;
+    }
+  qsort (set->items, set->n, sizeof *set->items, cmp_prof);
+  *out = set;
+  return 0;
+
+oom:
+  wb_error (err, WB_E_NOMEM, "out of memory");
+fail:
+  if (d)
+    closedir (d);
+  prof_set_free (set);
+  return -1;
+}
+
+/* ---- container spec -------------------------------------------------- */
+
+static cJSON *
+ulimit (const char *name, double value)
+{
+  cJSON *u = cJSON_CreateObject ();
+  if (u == NULL)
+    return NULL;
+  cJSON_AddStringToObject (u, "Name", name);
+  cJSON_AddNumberToObject (u, "Soft", value);
+  cJSON_AddNumberToObject (u, "Hard", value);
+  return u;
+}
+
+int
+prof_container_spec (const prof_t *p, const prof_limits_t *lim, const prof_spec_extra_t *x,
+                     wb_buf_t *out, wb_err_t *err)
+{
+  cleanup_json cJSON *root = cJSON_CreateObject ();
+  cJSON *cmd, *env, *labels, *hc, *tmpfs, *capdrop, *secopt, *ulimits, *logcfg;
+  char user[32], tmpfs_opts[128];
+  cleanup_buf wb_buf_t seccomp_opt = WB_BUF_INIT;
+  char *text;
+  double mem = (double) lim->memory_mb * 1024.0 * 1024.0;
+  /* CPU seconds: the wall limit at full use of every allowed CPU, plus one;
+   * the wall-clock SIGKILL normally comes first. */
+  double cpu_s = ceil ((double) p->max.timeout_ms / 1000.0 * (lim->cpus < 1 ? 1 : lim->cpus)) + 1;
+
+  if (root == NULL)
+    goto oom;
+  snprintf (user, sizeof user, "%u:%u", x->uid, x->uid);
+  snprintf (tmpfs_opts, sizeof tmpfs_opts, "rw,noexec,nosuid,nodev,size=%um,mode=1777",
+            lim->tmpfs_mb);
+  if (wb_buf_printf (&seccomp_opt, "seccomp=%s", p->seccomp_json) < 0)
+    goto oom;
+
+  cJSON_AddStringToObject (root, "Image", x->image_id);
+  cJSON_AddStringToObject (root, "Hostname", "sandbox");
+  cJSON_AddStringToObject (root, "User", user);
+  cJSON_AddStringToObject (root, "WorkingDir", "/tmp");
+  cmd = cJSON_AddArrayToObject (root, "Cmd");
+  env = cJSON_AddArrayToObject (root, "Env");
+  labels = cJSON_AddObjectToObject (root, "Labels");
+  if (cmd == NULL || env == NULL || labels == NULL)
+    goto oom;
+  for (size_t i = 0; i < p->argc; i++)
+    cJSON_AddItemToArray (cmd, cJSON_CreateString (p->argv[i]));
+  for (size_t i = 0; i < x->n_args; i++)
+    cJSON_AddItemToArray (cmd, cJSON_CreateString (x->args[i]));
+  cJSON_AddItemToArray (env, cJSON_CreateString ("HOME=/tmp"));
+  cJSON_AddItemToArray (env, cJSON_CreateString ("TMPDIR=/tmp"));
+  cJSON_AddItemToArray (env, cJSON_CreateString ("LANG=C.UTF-8"));
+  cJSON_AddItemToArray (env, cJSON_CreateString ("PATH=/usr/bin:/bin"));
+  cJSON_AddStringToObject (labels, "warmbox.instance", x->instance_id);
+  cJSON_AddStringToObject (labels, "warmbox.pool", x->pool_key);
+  cJSON_AddStringToObject (labels, "warmbox.language", p->language);
+  /* The frame goes to stdin; the container sees EOF when we half-close. */
+  cJSON_AddBoolToObject (root, "AttachStdin", true);
+  cJSON_AddBoolToObject (root, "AttachStdout", true);
+  cJSON_AddBoolToObject (root, "AttachStderr", true);
+  cJSON_AddBoolToObject (root, "OpenStdin", true);
+  cJSON_AddBoolToObject (root, "StdinOnce", true);
+  cJSON_AddBoolToObject (root, "Tty", false);
+  cJSON_AddBoolToObject (root, "NetworkDisabled", true);
+
+  hc = cJSON_AddObjectToObject (root, "HostConfig");
+  if (hc == NULL)
+    goto oom;
+  cJSON_AddStringToObject (hc, "NetworkMode", "none");
+  cJSON_AddBoolToObject (hc, "ReadonlyRootfs", true);
+  tmpfs = cJSON_AddObjectToObject (hc, "Tmpfs");
+  capdrop = cJSON_AddArrayToObject (hc, "CapDrop");
+  secopt = cJSON_AddArrayToObject (hc, "SecurityOpt");
+  ulimits = cJSON_AddArrayToObject (hc, "Ulimits");
+  logcfg = cJSON_AddObjectToObject (hc, "LogConfig");
+  if (tmpfs == NULL || capdrop == NULL || secopt == NULL || ulimits == NULL || logcfg == NULL)
+    goto oom;
+  cJSON_AddStringToObject (tmpfs, "/tmp", tmpfs_opts);
+  cJSON_AddItemToArray (capdrop, cJSON_CreateString ("ALL"));
+  cJSON_AddItemToArray (secopt, cJSON_CreateString ("no-new-privileges"));
+  cJSON_AddItemToArray (secopt, cJSON_CreateString (seccomp_opt.data));
+  cJSON_AddNumberToObject (hc, "PidsLimit", lim->pids);
+  cJSON_AddNumberToObject (hc, "Memory", mem);
+  cJSON_AddNumberToObject (hc, "MemorySwap", mem);
+  cJSON_AddNumberToObject (hc, "NanoCpus", round (lim->cpus * 1e9));
+  cJSON_AddItemToArray (ulimits, ulimit ("nofile", lim->nofile));
+  /* RLIMIT_NPROC counts per uid on the host; each container runs under a
+   * uid of its own, so this bounds this container alone. */
+  cJSON_AddItemToArray (ulimits, ulimit ("nproc", lim->pids));
+  cJSON_AddItemToArray (ulimits, ulimit ("fsize", (double) lim->fsize_mb * 1024 * 1024));
+  cJSON_AddItemToArray (ulimits, ulimit ("cpu", cpu_s));
+  cJSON_AddItemToArray (ulimits, ulimit ("core", 0));
+  cJSON_AddBoolToObject (hc, "Init", true);
+  cJSON_AddStringToObject (logcfg, "Type", "none");
+  cJSON_AddStringToObject (hc, "Runtime", p->runtime);
+  cJSON_AddStringToObject (hc, "IpcMode", "private");
+  cJSON_AddBoolToObject (hc, "AutoRemove", false);
+
+  text = cJSON_PrintUnformatted (root);
+  if (text == NULL)
+    goto oom;
+  if (wb_buf_append_str (out, text) < 0)
+    {
+      cJSON_free (text);
+      goto oom;
+    }
+  cJSON_free (text);
+  return 0;
+
+oom:
+  return wb_error (err, WB_E_NOMEM, "container spec: out of memory");
+}

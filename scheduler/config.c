@@ -1,0 +1,203 @@
+/* scheduler/config.c: warmboxd's configuration: defaults, then a JSON file,
+ * then command-line flags (applied by main.c).
+ *
+ *   {"listen": ["unix:/run/warmbox/warmbox.sock", "127.0.0.1:8080"],
+ *    "engine": {"endpoint": "unix:///var/run/docker.sock",
+ *               "tls_ca": "...", "tls_cert": "...", "tls_key": "..."},
+ *    "profiles_dir": "/usr/local/share/warmbox/profiles",
+ *    "max_concurrent": 64, "shutdown_grace_ms": 30000,
+ *    "max_body_bytes": 50331648}
+ */
+#define _GNU_SOURCE
+#include "sched.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#ifndef WB_DEFAULT_PROFILES_DIR
+#define WB_DEFAULT_PROFILES_DIR "/usr/local/share/warmbox/profiles"
+#endif
+#define CONFIG_FILE_MAX (1024 * 1024)
+
+void
+sched_config_clear (sched_config_t *cfg)
+{
+  for (size_t i = 0; i < cfg->n_listen; i++)
+    free (cfg->listen[i]);
+  free (cfg->engine_endpoint);
+  free (cfg->engine_tls_ca);
+  free (cfg->engine_tls_cert);
+  free (cfg->engine_tls_key);
+  free (cfg->profiles_dir);
+  memset (cfg, 0, sizeof *cfg);
+}
+
+int
+sched_config_defaults (sched_config_t *cfg, wb_err_t *err)
+{
+  memset (cfg, 0, sizeof *cfg);
+  cfg->profiles_dir = strdup (WB_DEFAULT_PROFILES_DIR);
+  cfg->max_concurrent = 64;
+  cfg->shutdown_grace_ms = 30000;
+  cfg->max_body_bytes = 48u * 1024 * 1024;
+  if (cfg->profiles_dir == NULL)
+    return wb_error (err, WB_E_NOMEM, "out of memory");
+  return 0;
+}
+
+int
+sched_config_add_listen (sched_config_t *cfg, const char *addr, wb_err_t *err)
+{
+  char *copy;
+
+  if (cfg->n_listen >= SCHED_MAX_LISTEN)
+    return wb_error (err, WB_E_INVALID, "at most %d listeners", SCHED_MAX_LISTEN);
+  if (addr == NULL || *addr == '\0')
+    return wb_error (err, WB_E_INVALID, "an empty listen address");
+  copy = strdup (addr);
+  if (copy == NULL)
+    return wb_error (err, WB_E_NOMEM, "out of memory");
+  cfg->listen[cfg->n_listen++] = copy;
+  return 0;
+}
+
+static int
+set_string (char **dst, cJSON *item, const char *key, wb_err_t *err)
+{
+  char *copy;
+
+  if (!cJSON_IsString (item) || item->valuestring[0] == '\0')
+    return wb_error (err, WB_E_INVALID, "\"%s\" must be a non-empty string", key);
+  copy = strdup (item->valuestring);
+  if (copy == NULL)
+    return wb_error (err, WB_E_NOMEM, "out of memory");
+  free (*dst);
+  *dst = copy;
+  return 0;
+}
+
+static int
+set_uint (uint64_t *dst, cJSON *item, const char *key, double lo, double hi, wb_err_t *err)
+{
+  if (!cJSON_IsNumber (item) || !isfinite (item->valuedouble) || item->valuedouble < lo
+      || item->valuedouble > hi || item->valuedouble != floor (item->valuedouble))
+    return wb_error (err, WB_E_INVALID, "\"%s\" must be a whole number in [%.0f, %.0f]", key, lo,
+                     hi);
+  *dst = (uint64_t) item->valuedouble;
+  return 0;
+}
+
+int
+sched_config_parse (sched_config_t *cfg, const char *json, size_t len, wb_err_t *err)
+{
+  cJSON *root = cJSON_ParseWithLength (json, len), *item;
+  int ret = -1;
+  uint64_t v;
+
+  if (root == NULL || !cJSON_IsObject (root))
+    {
+      wb_error (err, WB_E_INVALID, "not a JSON object");
+      goto out;
+    }
+  cJSON_ArrayForEach (item, root)
+  {
+    const char *k = item->string ? item->string : "";
+    if (strcmp (k, "listen") == 0)
+      {
+        cJSON *a;
+        if (!cJSON_IsArray (item))
+          {
+            wb_error (err, WB_E_INVALID, "\"listen\" must be an array of addresses");
+            goto out;
+          }
+        for (size_t i = 0; i < cfg->n_listen; i++)
+          free (cfg->listen[i]);
+        cfg->n_listen = 0;
+        cJSON_ArrayForEach (a, item)
+        {
+          if (!cJSON_IsString (a) || sched_config_add_listen (cfg, a->valuestring, err) < 0)
+            {
+              if (!cJSON_IsString (a))
+                wb_error (err, WB_E_INVALID, "\"listen\" must hold strings");
+              goto out;
+            }
+        }
+      }
+    else if (strcmp (k, "engine") == 0)
+      {
+        cJSON *e;
+        if (!cJSON_IsObject (item))
+          {
+            wb_error (err, WB_E_INVALID, "\"engine\" must be an object");
+            goto out;
+          }
+        cJSON_ArrayForEach (e, item)
+        {
+          const char *ek = e->string ? e->string : "";
+          char **dst = strcmp (ek, "endpoint") == 0   ? &cfg->engine_endpoint
+                       : strcmp (ek, "tls_ca") == 0   ? &cfg->engine_tls_ca
+                       : strcmp (ek, "tls_cert") == 0 ? &cfg->engine_tls_cert
+                       : strcmp (ek, "tls_key") == 0  ? &cfg->engine_tls_key
+                                                      : NULL;
+          if (dst == NULL)
+            {
+              wb_error (err, WB_E_INVALID, "unknown key \"engine.%.64s\"", ek);
+              goto out;
+            }
+          if (set_string (dst, e, ek, err) < 0)
+            goto out;
+        }
+      }
+    else if (strcmp (k, "profiles_dir") == 0)
+      {
+        if (set_string (&cfg->profiles_dir, item, k, err) < 0)
+          goto out;
+      }
+    else if (strcmp (k, "max_concurrent") == 0)
+      {
+        if (set_uint (&v, item, k, 1, 100000, err) < 0)
+          goto out;
+        cfg->max_concurrent = (uint32_t) v;
+      }
+    else if (strcmp (k, "shutdown_grace_ms") == 0)
+      {
+        if (set_uint (&v, item, k, 0, 3600000, err) < 0)
+          goto out;
+        cfg->shutdown_grace_ms = (uint32_t) v;
+      }
+    else if (strcmp (k, "max_body_bytes") == 0)
+      {
+        if (set_uint (&cfg->max_body_bytes, item, k, 1024, 1073741824.0, err) < 0)
+          goto out;
+      }
+    else
+      {
+        wb_error (err, WB_E_INVALID, "unknown key \"%.64s\"", k);
+        goto out;
+      }
+  }
+  ret = 0;
+out:
+  cJSON_Delete (root);
+  return ret;
+}
+
+int
+sched_config_load (sched_config_t *cfg, const char *path, wb_err_t *err)
+{
+  cleanup_file FILE *f = fopen (path, "re");
+  cleanup_buf wb_buf_t text = WB_BUF_INIT;
+  char chunk[8192];
+  size_t n;
+
+  if (f == NULL)
+    return wb_error_errno (err, WB_E_IO, errno, "config %s", path);
+  while ((n = fread (chunk, 1, sizeof chunk, f)) > 0)
+    if (text.len + n > CONFIG_FILE_MAX || wb_buf_append (&text, chunk, n) < 0)
+      return wb_error (err, WB_E_TOO_LARGE, "config %s: too large", path);
+  if (sched_config_parse (cfg, text.data ? text.data : "", text.len, err) < 0)
+    return wb_err_wrap (err, "config %s", path);
+  return 0;
+}

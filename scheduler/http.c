@@ -1,0 +1,406 @@
+/* scheduler/http.c: the HTTP API on evhttp.
+ *
+ *   POST /v1/executions   run code (see docs/api.md)
+ *   GET  /v1/languages    the languages and their limits
+ *   GET  /healthz         the daemon answers
+ *
+ * Every handler ends in exactly one reply, through reply_json/reply_error.
+ * Error bodies carry a code and a sentence written for the client; the
+ * engine's own words (image names, paths, versions) go to the log only. */
+#define _GNU_SOURCE
+#include "sched.h"
+
+#include <errno.h>
+#include <event2/buffer.h>
+#include <event2/event.h>
+#include <event2/http.h>
+#include <event2/keyvalq_struct.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+
+/* One POST /v1/executions in flight. */
+typedef struct http_call
+{
+  sched_ctx_t *ctx;
+  struct evhttp_request *req;
+  struct evhttp_connection *conn;
+  sched_exec_t *ex;
+} http_call_t;
+
+static void
+reply_json (struct evhttp_request *req, int status, const char *body, size_t len)
+{
+  struct evbuffer *buf = evbuffer_new ();
+  struct evkeyvalq *h = evhttp_request_get_output_headers (req);
+
+  evhttp_add_header (h, "Content-Type", "application/json");
+  evhttp_add_header (h, "Cache-Control", "no-store");
+  if (status == 503 || status == 429)
+    evhttp_add_header (h, "Retry-After", "1");
+  if (buf == NULL || evbuffer_add (buf, body, len) < 0)
+    {
+      evhttp_send_error (req, 500, "out of memory");
+      if (buf)
+        evbuffer_free (buf);
+      return;
+    }
+  evhttp_send_reply (req, status, status == 200 ? "OK" : "Error", buf);
+  evbuffer_free (buf);
+}
+
+/* What the client may read about an error.  Errors from our own checks
+ * (bad input, limits, capacity) are worded for clients already; anything
+ * the engine or the host said is replaced by a fixed sentence. */
+static const char *
+client_message (const wb_err_t *err)
+{
+  switch (err->code)
+    {
+    case WB_E_INVALID:
+    case WB_E_NOT_FOUND:
+    case WB_E_TOO_LARGE:
+    case WB_E_BUSY:
+      return err->msg;
+    case WB_E_ENGINE_DOWN:
+      return "the container engine is unavailable; try again later";
+    case WB_E_ENGINE:
+      return "the sandbox could not be prepared; try again later";
+    case WB_E_CANCELLED:
+      return "the request was cancelled";
+    default:
+      return "internal error";
+    }
+}
+
+static void
+reply_error (struct evhttp_request *req, const wb_err_t *err)
+{
+  cleanup_buf wb_buf_t body = WB_BUF_INIT;
+  const char *msg = client_message (err);
+  int status = wb_code_http_status (err->code);
+
+  if (status >= 500)
+    wb_warn ("%d %s: %s", status, wb_code_name (err->code), err->msg);
+  if (wb_buf_printf (&body, "{\"error\":{\"code\":\"%s\",\"message\":", wb_code_name (err->code)) < 0
+      || wb_json_append_string (&body, msg, strlen (msg)) < 0 || wb_buf_append_str (&body, "}}\n") < 0)
+    {
+      evhttp_send_error (req, 500, "out of memory");
+      return;
+    }
+  reply_json (req, status, body.data, body.len);
+}
+
+static int
+append_stream (wb_buf_t *out, const char *name, const wb_buf_t *data)
+{
+  const char *p = data->data ? data->data : "";
+  bool text = wb_utf8_valid (p, data->len) && memchr (p, '\0', data->len) == NULL;
+
+  if (wb_buf_printf (out, ",\"%s\":", name) < 0)
+    return -1;
+  if (text)
+    {
+      if (wb_json_append_string (out, p, data->len) < 0)
+        return -1;
+    }
+  else
+    {
+      if (wb_buf_append_str (out, "\"") < 0 || wb_base64_encode (out, p, data->len) < 0
+          || wb_buf_append_str (out, "\"") < 0)
+        return -1;
+    }
+  return wb_buf_printf (out, ",\"%s_encoding\":\"%s\"", name, text ? "utf-8" : "base64");
+}
+
+int
+sched_result_json (const sched_result_t *res, wb_buf_t *out)
+{
+  if (wb_buf_printf (out, "{\"id\":\"%s\",\"language\":\"%s\",\"status\":\"%s\"", res->id,
+                     res->language, sched_status_name (res->status))
+      < 0)
+    return -1;
+  if ((res->exit_code >= 0 ? wb_buf_printf (out, ",\"exit_code\":%d", res->exit_code)
+                           : wb_buf_append_str (out, ",\"exit_code\":null"))
+      < 0)
+    return -1;
+  if (append_stream (out, "stdout", &res->out) < 0 || append_stream (out, "stderr", &res->err) < 0)
+    return -1;
+  if (wb_buf_printf (out,
+                     ",\"stdout_truncated\":%s,\"stderr_truncated\":%s,\"duration_ms\":%llu,"
+                     "\"total_ms\":%llu,\"code_sha256\":\"%s\",\"pool_hit\":%s",
+                     res->out_truncated ? "true" : "false", res->err_truncated ? "true" : "false",
+                     (unsigned long long) res->duration_ms, (unsigned long long) res->total_ms,
+                     res->code_sha256, res->pool_hit ? "true" : "false")
+      < 0)
+    return -1;
+  if (res->error
+      && (wb_buf_append_str (out, ",\"error\":") < 0
+          || wb_json_append_string (out, res->error, strlen (res->error)) < 0))
+    return -1;
+  return wb_buf_append_str (out, "}\n");
+}
+
+/* ---- POST /v1/executions --------------------------------------------- */
+
+static void
+client_gone_cb (struct evhttp_connection *conn, void *arg)
+{
+  http_call_t *call = arg;
+
+  (void) conn;
+  /* The request object dies with the connection: never touch it again. */
+  sched_exec_cancel (call->ex);
+  free (call);
+}
+
+static void
+exec_done_cb (void *arg, const sched_result_t *res, const wb_err_t *err)
+{
+  http_call_t *call = arg;
+  cleanup_buf wb_buf_t body = WB_BUF_INIT;
+
+  evhttp_connection_set_closecb (call->conn, NULL, NULL);
+  if (res == NULL)
+    reply_error (call->req, err);
+  else if (sched_result_json (res, &body) < 0)
+    {
+      wb_err_t e;
+      wb_error (&e, WB_E_NOMEM, "out of memory encoding the result");
+      reply_error (call->req, &e);
+    }
+  else
+    reply_json (call->req, 200, body.data, body.len);
+  free (call);
+}
+
+static void
+handle_execute (struct evhttp_request *req, sched_ctx_t *ctx)
+{
+  struct evbuffer *in = evhttp_request_get_input_buffer (req);
+  size_t len = evbuffer_get_length (in);
+  const char *body = len ? (const char *) evbuffer_pullup (in, -1) : NULL;
+  sched_request_t parsed;
+  http_call_t *call;
+  wb_err_t err;
+
+  if (sched_request_parse (body, len, ctx->profiles, &parsed, &err) < 0)
+    {
+      reply_error (req, &err);
+      return;
+    }
+  /* The body held the code: it is not needed past this point. */
+  if (body)
+    explicit_bzero ((void *) body, len);
+  evbuffer_drain (in, len);
+
+  call = calloc (1, sizeof *call);
+  if (call == NULL)
+    {
+      sched_request_clear (&parsed);
+      wb_error (&err, WB_E_NOMEM, "out of memory");
+      reply_error (req, &err);
+      return;
+    }
+  call->ctx = ctx;
+  call->req = req;
+  call->conn = evhttp_request_get_connection (req);
+  call->ex = sched_exec_start (ctx, &parsed, exec_done_cb, call, &err);
+  if (call->ex == NULL)
+    {
+      free (call);
+      reply_error (req, &err);
+      return;
+    }
+  evhttp_connection_set_closecb (call->conn, client_gone_cb, call);
+}
+
+/* ---- small endpoints ------------------------------------------------- */
+
+static void
+handle_languages (struct evhttp_request *req, sched_ctx_t *ctx)
+{
+  cleanup_buf wb_buf_t body = WB_BUF_INIT;
+  int bad = wb_buf_append_str (&body, "{\"languages\":[");
+
+  for (size_t i = 0; i < ctx->profiles->n && bad == 0; i++)
+    {
+      const prof_t *p = ctx->profiles->items[i];
+      bad = wb_buf_printf (
+          &body,
+          "%s{\"language\":\"%s\",\"version\":\"%s\",\"runtime\":\"%s\",\"ready\":%s,"
+          "\"default\":{\"timeout_ms\":%u,\"memory_mb\":%u},"
+          "\"max\":{\"timeout_ms\":%u,\"memory_mb\":%u,\"code_bytes\":%llu,\"stdin_bytes\":%llu,"
+          "\"output_bytes\":%llu}}",
+          i ? "," : "", p->language, p->version, p->runtime, ctx->image_ids[i] ? "true" : "false",
+          p->def.timeout_ms, p->def.memory_mb, p->max.timeout_ms, p->max.memory_mb,
+          (unsigned long long) p->max.code_bytes, (unsigned long long) p->max.stdin_bytes,
+          (unsigned long long) p->def.output_bytes);
+    }
+  if (bad < 0 || wb_buf_append_str (&body, "]}\n") < 0)
+    {
+      evhttp_send_error (req, 500, "out of memory");
+      return;
+    }
+  reply_json (req, 200, body.data, body.len);
+}
+
+static void
+route (struct evhttp_request *req, void *arg)
+{
+  sched_ctx_t *ctx = arg;
+  const char *path = evhttp_uri_get_path (evhttp_request_get_evhttp_uri (req));
+  enum evhttp_cmd_type cmd = evhttp_request_get_command (req);
+  wb_err_t err;
+
+  if (path == NULL)
+    path = "/";
+  if (strcmp (path, "/v1/executions") == 0)
+    {
+      if (cmd == EVHTTP_REQ_POST)
+        handle_execute (req, ctx);
+      else
+        {
+          wb_error (&err, WB_E_INVALID, "use POST on /v1/executions");
+          reply_error (req, &err);
+        }
+      return;
+    }
+  if (strcmp (path, "/v1/languages") == 0 && cmd == EVHTTP_REQ_GET)
+    {
+      handle_languages (req, ctx);
+      return;
+    }
+  if (strcmp (path, "/healthz") == 0 && cmd == EVHTTP_REQ_GET)
+    {
+      static const char ok[] = "{\"status\":\"ok\"}\n";
+      reply_json (req, 200, ok, sizeof ok - 1);
+      return;
+    }
+  wb_error (&err, WB_E_NOT_FOUND, "no such endpoint");
+  reply_error (req, &err);
+}
+
+/* ---- listeners ------------------------------------------------------- */
+
+static int
+listen_unix (struct evhttp *http, const char *path, wb_err_t *err)
+{
+  struct sockaddr_un sun;
+  struct stat st;
+  int fd;
+
+  if (strlen (path) >= sizeof sun.sun_path)
+    return wb_error (err, WB_E_INVALID, "listen unix:%s: path too long", path);
+  /* Replace a stale socket left by a dead daemon, never any other file. */
+  if (lstat (path, &st) == 0)
+    {
+      if (!S_ISSOCK (st.st_mode))
+        return wb_error (err, WB_E_INVALID, "listen unix:%s: exists and is not a socket", path);
+      unlink (path);
+    }
+  fd = socket (AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (fd < 0)
+    return wb_error_errno (err, WB_E_IO, errno, "listen unix:%s: socket", path);
+  memset (&sun, 0, sizeof sun);
+  sun.sun_family = AF_UNIX;
+  memcpy (sun.sun_path, path, strlen (path) + 1);
+  /* 0660: the owner and its group may call the API; nobody else. */
+  mode_t old = umask (0117);
+  int rc = bind (fd, (struct sockaddr *) &sun, sizeof sun);
+  umask (old);
+  if (rc < 0 || listen (fd, 128) < 0)
+    {
+      int e = errno;
+      close (fd);
+      return wb_error_errno (err, WB_E_IO, e, "listen unix:%s", path);
+    }
+  if (evhttp_accept_socket (http, fd) < 0)
+    {
+      close (fd);
+      return wb_error (err, WB_E_IO, "listen unix:%s: evhttp refused the socket", path);
+    }
+  wb_info ("listening on unix:%s", path);
+  return 0;
+}
+
+static bool
+host_is_loopback (const char *host)
+{
+  struct in_addr a4;
+  struct in6_addr a6;
+
+  if (strcmp (host, "localhost") == 0)
+    return true;
+  if (inet_pton (AF_INET, host, &a4) == 1)
+    return (ntohl (a4.s_addr) >> 24) == 127;
+  if (inet_pton (AF_INET6, host, &a6) == 1)
+    return IN6_IS_ADDR_LOOPBACK (&a6);
+  return false;
+}
+
+static int
+listen_tcp (sched_ctx_t *ctx, struct evhttp *http, const char *addr, wb_err_t *err)
+{
+  char host[256];
+  const char *colon = strrchr (addr, ':');
+  long port;
+  char *end;
+
+  if (colon == NULL || (size_t) (colon - addr) >= sizeof host || colon == addr)
+    return wb_error (err, WB_E_INVALID, "listen %s: use unix:/path or host:port", addr);
+  memcpy (host, addr, (size_t) (colon - addr));
+  host[colon - addr] = '\0';
+  if (host[0] == '[' && host[strlen (host) - 1] == ']')
+    {
+      memmove (host, host + 1, strlen (host));
+      host[strlen (host) - 1] = '\0';
+    }
+  port = strtol (colon + 1, &end, 10);
+  if (*end != '\0' || port < 1 || port > 65535)
+    return wb_error (err, WB_E_INVALID, "listen %s: bad port", addr);
+  /* Without tokens a TCP listener would hand a sandbox to anyone who can
+   * reach the port: allowed only when asked for, and only on loopback. */
+  if (!ctx->cfg.insecure_no_auth)
+    return wb_error (err, WB_E_INVALID,
+                     "listen %s: a TCP listener needs API tokens; pass --insecure-no-auth to run "
+                     "one without (loopback only)",
+                     addr);
+  if (!host_is_loopback (host))
+    return wb_error (err, WB_E_INVALID,
+                     "listen %s: --insecure-no-auth allows loopback addresses only", addr);
+  if (evhttp_bind_socket (http, host, (ev_uint16_t) port) < 0)
+    return wb_error_errno (err, WB_E_IO, errno, "listen %s", addr);
+  wb_info ("listening on http://%s (no authentication)", addr);
+  return 0;
+}
+
+int
+sched_http_start (sched_ctx_t *ctx, struct evhttp **out, wb_err_t *err)
+{
+  struct evhttp *http = evhttp_new (ctx->base);
+
+  if (http == NULL)
+    return wb_error (err, WB_E_NOMEM, "evhttp_new failed");
+  evhttp_set_max_body_size (http, (ev_ssize_t) ctx->cfg.max_body_bytes);
+  evhttp_set_max_headers_size (http, 64 * 1024);
+  evhttp_set_timeout (http, 120);
+  evhttp_set_allowed_methods (http, EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_HEAD);
+  evhttp_set_gencb (http, route, ctx);
+  for (size_t i = 0; i < ctx->cfg.n_listen; i++)
+    {
+      const char *a = ctx->cfg.listen[i];
+      int rc = strncmp (a, "unix:", 5) == 0 ? listen_unix (http, a + 5, err)
+                                            : listen_tcp (ctx, http, a, err);
+      if (rc < 0)
+        {
+          evhttp_free (http);
+          return -1;
+        }
+    }
+  *out = http;
+  return 0;
+}

@@ -1,0 +1,296 @@
+/* scheduler/main.c: warmboxd.  Thin: flags, config, the event loop,
+ * signals.  The work lives in exec.c and http.c. */
+#define _GNU_SOURCE
+#include "sched.h"
+
+#include <errno.h>
+#include <event2/event.h>
+#include <event2/http.h>
+#include <getopt.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#ifndef WB_VERSION
+#define WB_VERSION "0.1.0"
+#endif
+
+static const char usage_text[]
+    = "Usage: warmboxd [OPTIONS]\n"
+      "Run untrusted code in hardened, disposable containers behind an HTTP API.\n"
+      "\n"
+      "  -c, --config FILE       JSON configuration (see docs/operators.md)\n"
+      "  -l, --listen ADDR       unix:/path.sock or host:port; repeatable; replaces the\n"
+      "                          configured listeners (default: unix:/run/warmbox/warmbox.sock\n"
+      "                          as root, else $XDG_RUNTIME_DIR/warmbox.sock)\n"
+      "      --engine ENDPOINT   unix:///var/run/docker.sock, tcp://host:port (default:\n"
+      "                          config, else $DOCKER_HOST, else the local socket)\n"
+      "      --profiles DIR      folder of language profiles\n"
+      "      --insecure-no-auth  allow a TCP listener without API tokens (loopback only)\n"
+      "      --check-config      load config and profiles, report, and exit\n"
+      "  -v, --verbose           debug logging\n"
+      "      --version           print the version and exit\n"
+      "  -h, --help              this text\n";
+
+static sched_ctx_t ctx;
+static struct evhttp *http;
+static struct event *sig_term, *sig_int, *drain_timer, *ping_timer;
+static uint64_t drain_started_ms;
+
+static int
+default_listen (sched_config_t *cfg, wb_err_t *err)
+{
+  const char *xdg = getenv ("XDG_RUNTIME_DIR");
+  char path[512];
+
+  if (geteuid () == 0)
+    {
+      if (mkdir ("/run/warmbox", 0750) < 0 && errno != EEXIST)
+        return wb_error_errno (err, WB_E_IO, errno, "mkdir /run/warmbox");
+      snprintf (path, sizeof path, "unix:/run/warmbox/warmbox.sock");
+    }
+  else if (xdg && *xdg)
+    snprintf (path, sizeof path, "unix:%s/warmbox.sock", xdg);
+  else
+    snprintf (path, sizeof path, "unix:/tmp/warmbox-%u.sock", (unsigned) geteuid ());
+  return sched_config_add_listen (cfg, path, err);
+}
+
+static void
+drain_check_cb (evutil_socket_t fd, short what, void *arg)
+{
+  (void) fd;
+  (void) what;
+  (void) arg;
+  if (ctx.n_running == 0 && ctx.n_cleanup == 0)
+    {
+      wb_info ("drained; exiting");
+      event_base_loopbreak (ctx.base);
+      return;
+    }
+  if (wb_now_ms () - drain_started_ms > ctx.cfg.shutdown_grace_ms + 15000)
+    {
+      wb_warn ("grace period over with %zu executions and %zu removals pending; exiting",
+               ctx.n_running, ctx.n_cleanup);
+      event_base_loopbreak (ctx.base);
+    }
+}
+
+static void
+signal_cb (evutil_socket_t sig, short what, void *arg)
+{
+  struct timeval tv = {0, 100 * 1000};
+
+  (void) what;
+  (void) arg;
+  if (ctx.draining)
+    {
+      wb_warn ("second signal: exiting now");
+      event_base_loopbreak (ctx.base);
+      return;
+    }
+  wb_info ("signal %d: no new executions; finishing %zu in flight", (int) sig, ctx.n_running);
+  ctx.draining = true;
+  drain_started_ms = wb_now_ms ();
+  if (http)
+    {
+      /* Stop accepting: in-flight requests keep their connections. */
+      evhttp_free (http);
+      http = NULL;
+    }
+  drain_timer = event_new (ctx.base, -1, EV_PERSIST, drain_check_cb, NULL);
+  if (drain_timer)
+    event_add (drain_timer, &tv);
+  else
+    event_base_loopbreak (ctx.base);
+}
+
+static void
+pinged_cb (void *arg, const eng_result_t *r)
+{
+  (void) arg;
+  if (r->rc < 0)
+    {
+      if (ctx.engine_ok || arg)
+        wb_warn ("container engine unreachable: %s", r->err.msg);
+      ctx.engine_ok = false;
+      return;
+    }
+  if (!ctx.engine_ok)
+    {
+      wb_info ("container engine answers, API %s", r->api_version);
+      ctx.engine_ok = true;
+      sched_images_refresh (&ctx);
+    }
+}
+
+static void
+ping_timer_cb (evutil_socket_t fd, short what, void *arg)
+{
+  wb_err_t err;
+
+  (void) fd;
+  (void) what;
+  if (eng_ping (ctx.eng, pinged_cb, arg, &err) == NULL)
+    wb_warn ("%s", err.msg);
+}
+
+int
+main (int argc, char **argv)
+{
+  static const struct option opts[] = {
+    {"config", required_argument, NULL, 'c'},
+    {"listen", required_argument, NULL, 'l'},
+    {"engine", required_argument, NULL, 'E'},
+    {"profiles", required_argument, NULL, 'P'},
+    {"insecure-no-auth", no_argument, NULL, 'I'},
+    {"check-config", no_argument, NULL, 'C'},
+    {"verbose", no_argument, NULL, 'v'},
+    {"version", no_argument, NULL, 'V'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+  };
+  const char *config_path = NULL, *engine = NULL, *profiles = NULL;
+  const char *listen_flags[SCHED_MAX_LISTEN];
+  size_t n_listen_flags = 0;
+  bool check_only = false, insecure = false;
+  eng_config_t ecfg;
+  struct timeval ping_every = {5, 0};
+  wb_err_t err;
+  int c, status = 1;
+
+  while ((c = getopt_long (argc, argv, "c:l:vh", opts, NULL)) != -1)
+    switch (c)
+      {
+      case 'c': config_path = optarg; break;
+      case 'l':
+        if (n_listen_flags == SCHED_MAX_LISTEN)
+          {
+            fprintf (stderr, "warmboxd: at most %d --listen\n", SCHED_MAX_LISTEN);
+            return 2;
+          }
+        listen_flags[n_listen_flags++] = optarg;
+        break;
+      case 'E': engine = optarg; break;
+      case 'P': profiles = optarg; break;
+      case 'I': insecure = true; break;
+      case 'C': check_only = true; break;
+      case 'v': wb_log_set_level (WB_LOG_DEBUG); break;
+      case 'V': printf ("warmboxd %s\n", WB_VERSION); return 0;
+      case 'h': fputs (usage_text, stdout); return 0;
+      default: fputs (usage_text, stderr); return 2;
+      }
+  if (optind < argc)
+    {
+      fprintf (stderr, "warmboxd: unexpected argument %s\n%s", argv[optind], usage_text);
+      return 2;
+    }
+
+  if (sched_config_defaults (&ctx.cfg, &err) < 0
+      || (config_path && sched_config_load (&ctx.cfg, config_path, &err) < 0))
+    goto fatal;
+  if (n_listen_flags)
+    {
+      for (size_t i = 0; i < ctx.cfg.n_listen; i++)
+        free (ctx.cfg.listen[i]);
+      ctx.cfg.n_listen = 0;
+      for (size_t i = 0; i < n_listen_flags; i++)
+        if (sched_config_add_listen (&ctx.cfg, listen_flags[i], &err) < 0)
+          goto fatal;
+    }
+  if (engine)
+    {
+      free (ctx.cfg.engine_endpoint);
+      ctx.cfg.engine_endpoint = strdup (engine);
+    }
+  if (profiles)
+    {
+      free (ctx.cfg.profiles_dir);
+      ctx.cfg.profiles_dir = strdup (profiles);
+    }
+  ctx.cfg.insecure_no_auth = insecure;
+
+  if (prof_load_dir (ctx.cfg.profiles_dir, &ctx.profiles, &err) < 0)
+    goto fatal;
+  if (check_only)
+    {
+      for (size_t i = 0; i < ctx.profiles->n; i++)
+        printf ("profile %s: image %s, runtime %s, hash %s\n", ctx.profiles->items[i]->language,
+                ctx.profiles->items[i]->image, ctx.profiles->items[i]->runtime,
+                ctx.profiles->items[i]->hash);
+      printf ("configuration OK\n");
+      status = 0;
+      goto out;
+    }
+  if (ctx.cfg.n_listen == 0 && default_listen (&ctx.cfg, &err) < 0)
+    goto fatal;
+
+  ctx.image_ids = calloc (ctx.profiles->n, sizeof *ctx.image_ids);
+  if (wb_random_hex (ctx.instance_id, 16) < 0 || ctx.image_ids == NULL)
+    {
+      wb_error (&err, WB_E_INTERNAL, "cannot initialise (random source or memory)");
+      goto fatal;
+    }
+  signal (SIGPIPE, SIG_IGN);
+  ctx.base = event_base_new ();
+  if (ctx.base == NULL)
+    {
+      wb_error (&err, WB_E_INTERNAL, "event_base_new failed");
+      goto fatal;
+    }
+  memset (&ecfg, 0, sizeof ecfg);
+  ecfg.endpoint = ctx.cfg.engine_endpoint;
+  ecfg.tls_ca = ctx.cfg.engine_tls_ca;
+  ecfg.tls_cert = ctx.cfg.engine_tls_cert;
+  ecfg.tls_key = ctx.cfg.engine_tls_key;
+  if (eng_new (ctx.base, &ecfg, &ctx.eng, &err) < 0)
+    goto fatal;
+  if (sched_http_start (&ctx, &http, &err) < 0)
+    goto fatal;
+
+  sig_term = evsignal_new (ctx.base, SIGTERM, signal_cb, NULL);
+  sig_int = evsignal_new (ctx.base, SIGINT, signal_cb, NULL);
+  ping_timer = event_new (ctx.base, -1, EV_PERSIST, ping_timer_cb, NULL);
+  if (!sig_term || !sig_int || !ping_timer || event_add (sig_term, NULL) < 0
+      || event_add (sig_int, NULL) < 0 || event_add (ping_timer, &ping_every) < 0)
+    {
+      wb_error (&err, WB_E_INTERNAL, "cannot install signal handlers");
+      goto fatal;
+    }
+  /* First ping now; its arg marks it as the one that logs a failure. */
+  if (eng_ping (ctx.eng, pinged_cb, &ctx, &err) == NULL)
+    goto fatal;
+  wb_info ("warmboxd %s instance %s, %zu languages, engine %s", WB_VERSION, ctx.instance_id,
+           ctx.profiles->n, eng_default_endpoint (ctx.cfg.engine_endpoint));
+
+  event_base_dispatch (ctx.base);
+  status = 0;
+  goto out;
+
+fatal:
+  fprintf (stderr, "warmboxd: %s\n", err.msg);
+out:
+  if (http)
+    evhttp_free (http);
+  if (sig_term)
+    event_free (sig_term);
+  if (sig_int)
+    event_free (sig_int);
+  if (drain_timer)
+    event_free (drain_timer);
+  if (ping_timer)
+    event_free (ping_timer);
+  eng_free (ctx.eng);
+  if (ctx.image_ids)
+    for (size_t i = 0; i < ctx.profiles->n; i++)
+      free (ctx.image_ids[i]);
+  free (ctx.image_ids);
+  prof_set_free (ctx.profiles);
+  for (size_t i = 0; i < ctx.cfg.n_listen; i++)
+    if (strncmp (ctx.cfg.listen[i], "unix:", 5) == 0 && status == 0 && !check_only)
+      unlink (ctx.cfg.listen[i] + 5);
+  sched_config_clear (&ctx.cfg);
+  if (ctx.base)
+    event_base_free (ctx.base);
+  return status;
+}
