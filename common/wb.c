@@ -181,6 +181,7 @@ wb_buf_reserve (wb_buf_t *b, size_t n)
     return -1;
   b->data = p;
   b->cap = cap;
+  b->data[b->len] = '\0';
   return 0;
 }
 

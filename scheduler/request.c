@@ -46,6 +46,35 @@ optional_uint (cJSON *root, const char *key, uint32_t lo, uint32_t max, uint32_t
   return 0;
 }
 
+/* True when a JSON string in body holds the escape \u0000.  cJSON would
+ * accept it and silently cut the string there, so we look first.  A
+ * tokenizer's worth of state is enough: inside a string a backslash takes
+ * the next character with it, so "\\u0000" (the text \u0000) is no NUL. */
+static bool
+json_has_nul_escape (const char *s, size_t len)
+{
+  bool in_string = false;
+
+  for (size_t i = 0; i < len; i++)
+    {
+      if (!in_string)
+        {
+          if (s[i] == '"')
+            in_string = true;
+          continue;
+        }
+      if (s[i] == '"')
+        in_string = false;
+      else if (s[i] == '\\' && i + 1 < len)
+        {
+          if (s[i + 1] == 'u' && len - i >= 6 && memcmp (s + i + 2, "0000", 4) == 0)
+            return true;
+          i++;
+        }
+    }
+  return false;
+}
+
 int
 sched_request_parse (const char *body, size_t len, const prof_set_t *profiles,
                      sched_request_t *out, wb_err_t *err)
@@ -60,13 +89,13 @@ sched_request_parse (const char *body, size_t len, const prof_set_t *profiles,
   memset (out, 0, sizeof *out);
   if (body == NULL || len == 0)
     return wb_error (err, WB_E_INVALID, "the request body is empty; send a JSON object");
+  if (json_has_nul_escape (body, len))
+    return wb_error (err, WB_E_INVALID,
+                     "strings in this API cannot hold NUL (\\u0000); send binary stdin as "
+                     "stdin_base64");
   root = cJSON_ParseWithLength (body, len);
   if (root == NULL)
     {
-      if (memmem (body, len, "\\u0000", 6))
-        return wb_error (err, WB_E_INVALID,
-                         "the body is not valid JSON for this API: strings cannot hold NUL "
-                         "(\\u0000); send binary stdin as stdin_base64");
       const char *at = cJSON_GetErrorPtr ();
       size_t off = at && at >= body && at <= body + len ? (size_t) (at - body) : 0;
       return wb_error (err, WB_E_INVALID, "the body is not valid JSON (near byte %zu)", off);

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Make this machine ready to build, run and test warmbox:
+#   1. as root, install the Debian packages that are missing (nothing when
+#      all are present; apt-get update only when something is missing);
+#   2. make sure a Docker engine answers: when none does and we are root,
+#      start dockerd --bridge=none --iptables=false and remember its pid in
+#      /run/warmbox-dockerd.pid (a dockerd we did not start is left alone);
+#   3. build the sandbox images offline (profiles/build-image.sh).
+#
+#   scripts/setup.sh [--images-only]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+images_only=false
+[ "${1:-}" = "--images-only" ] && images_only=true
+
+say() { printf 'setup: %s\n' "$*" >&2; }
+
+packages=(gcc make pkg-config libc6-dev libevent-dev libcurl4-openssl-dev libcjson-dev
+  libseccomp-dev libsqlite3-dev libssl-dev sqlite3 docker.io python3 curl ca-certificates
+  perl tar coreutils)
+
+install_packages() {
+  local missing=()
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  # JavaScript runs the host's node: Debian's nodejs when none is installed.
+  command -v node >/dev/null 2>&1 || missing+=(nodejs)
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if [ "$(id -u)" != 0 ]; then
+    say "missing packages: ${missing[*]} (run as root, or install them)"
+    exit 1
+  fi
+  say "installing: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >/dev/null
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+engine_answers() {
+  local host=${DOCKER_HOST:-unix:///var/run/docker.sock}
+  case "$host" in
+  unix://*) curl -fsS --max-time 3 --unix-socket "${host#unix://}" http://localhost/_ping >/dev/null 2>&1 ;;
+  tcp://*) curl -fsS --max-time 3 "http://${host#tcp://}/_ping" >/dev/null 2>&1 ;;
+  *) return 1 ;;
+  esac
+}
+
+ensure_engine() {
+  engine_answers && return 0
+  if [ -n "${DOCKER_HOST:-}" ] && [ "${DOCKER_HOST}" != unix:///var/run/docker.sock ]; then
+    say "DOCKER_HOST=$DOCKER_HOST does not answer"
+    exit 1
+  fi
+  if [ "$(id -u)" != 0 ] || ! command -v dockerd >/dev/null 2>&1; then
+    say "no Docker engine answers at /var/run/docker.sock and I cannot start one (not root, or no dockerd)"
+    exit 1
+  fi
+  say "starting dockerd --bridge=none --iptables=false (log: /var/log/warmbox-dockerd.log)"
+  mkdir -p /var/log
+  setsid dockerd --bridge=none --iptables=false >>/var/log/warmbox-dockerd.log 2>&1 </dev/null &
+  echo $! >/run/warmbox-dockerd.pid
+  for _ in $(seq 1 120); do
+    engine_answers && { say "dockerd answers (pid $(cat /run/warmbox-dockerd.pid))"; return 0; }
+    kill -0 "$(cat /run/warmbox-dockerd.pid)" 2>/dev/null || break
+    sleep 0.5
+  done
+  say "dockerd did not come up; last lines of its log:"
+  tail -20 /var/log/warmbox-dockerd.log >&2
+  exit 1
+}
+
+$images_only || install_packages
+ensure_engine
+for dir in profiles/*/; do
+  [ -f "$dir/profile.json" ] || continue
+  profiles/build-image.sh "$(basename "$dir")"
+done

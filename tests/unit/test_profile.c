@@ -1,0 +1,147 @@
+/* Profiles: loading, seccomp name checks, and the container spec carrying
+ * every hardening setting of DESIGN.md. */
+#include <cjson/cJSON.h>
+
+#include "tap.h"
+#include "warmbox/profile.h"
+
+static const char *minimal_seccomp
+    = "{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"syscalls\":[{\"names\":[\"read\",\"write\"],"
+      "\"action\":\"SCMP_ACT_ALLOW\"}]}";
+
+static const char *minimal_profile
+    = "{\"language\":\"py\",\"version\":\"1\",\"image\":\"img:1\",\"argv\":[\"/x\"],"
+      "\"seccomp\":\"s.json\",\"limits\":{"
+      "\"default\":{\"timeout_ms\":1000,\"memory_mb\":64,\"cpus\":1,\"pids\":16,\"tmpfs_mb\":8,"
+      "\"output_bytes\":100,\"code_bytes\":100,\"stdin_bytes\":100,\"nofile\":64,\"fsize_mb\":1},"
+      "\"max\":{\"timeout_ms\":2000,\"memory_mb\":128,\"cpus\":2,\"pids\":32,\"tmpfs_mb\":16,"
+      "\"output_bytes\":200,\"code_bytes\":200,\"stdin_bytes\":200,\"nofile\":128,\"fsize_mb\":2}}}";
+
+static void
+test_seccomp_check (void)
+{
+  wb_err_t err;
+  ok (prof_seccomp_check (minimal_seccomp, strlen (minimal_seccomp), &err) == 0, "a small allowlist passes");
+  const char *typo = "{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"syscalls\":[{\"names\":[\"read\",\"wrte\"],"
+                     "\"action\":\"SCMP_ACT_ALLOW\"}]}";
+  ok (prof_seccomp_check (typo, strlen (typo), &err) < 0 && strstr (err.msg, "wrte"),
+      "an unknown syscall is named in the error");
+  const char *allow = "{\"defaultAction\":\"SCMP_ACT_ALLOW\",\"syscalls\":[{\"names\":[\"read\"],"
+                      "\"action\":\"SCMP_ACT_ERRNO\"}]}";
+  ok (prof_seccomp_check (allow, strlen (allow), &err) < 0, "a default-allow profile is refused");
+  const char *badact = "{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"syscalls\":[{\"names\":[\"read\"],"
+                       "\"action\":\"ALLOW_ALL\"}]}";
+  ok (prof_seccomp_check (badact, strlen (badact), &err) < 0, "an unknown action is refused");
+}
+
+static void
+test_parse (void)
+{
+  prof_t *p = NULL;
+  wb_err_t err;
+  ok (prof_parse (minimal_profile, strlen (minimal_profile), minimal_seccomp,
+                  strlen (minimal_seccomp), &p, &err)
+          == 0,
+      "minimal profile parses");
+  if (p)
+    {
+      is_str (p->runtime, "runc", "runtime defaults to runc");
+      is_int (p->max.memory_mb, 128, "max memory read");
+      is_int (strlen (p->hash), 64, "hash is hex SHA-256");
+      prof_t *q = NULL;
+      char other[2048];
+      snprintf (other, sizeof other, "%s ", minimal_profile);
+      prof_parse (other, strlen (other), minimal_seccomp, strlen (minimal_seccomp), &q, &err);
+      ok (q && strcmp (p->hash, q->hash) != 0, "any byte of change changes the hash");
+      prof_free (q);
+    }
+  prof_free (p);
+  char bad[2048];
+  const char *from = "\"default\":{\"timeout_ms\":1000";
+  const char *at = strstr (minimal_profile, from);
+  snprintf (bad, sizeof bad, "%.*s\"default\":{\"timeout_ms\":5000%s", (int) (at - minimal_profile),
+            minimal_profile, at + strlen (from));
+  p = NULL;
+  ok (prof_parse (bad, strlen (bad), minimal_seccomp, strlen (minimal_seccomp), &p, &err) < 0
+          && strstr (err.msg, "timeout_ms"),
+      "a default above its max is refused");
+  ok (prof_parse ("[]", 2, minimal_seccomp, strlen (minimal_seccomp), &p, &err) < 0, "not an object");
+}
+
+static cJSON *
+get (cJSON *o, const char *path)
+{
+  char buf[256], *save = NULL;
+  snprintf (buf, sizeof buf, "%s", path);
+  for (char *k = strtok_r (buf, ".", &save); k && o; k = strtok_r (NULL, ".", &save))
+    o = cJSON_GetObjectItemCaseSensitive (o, k);
+  return o;
+}
+
+static int
+array_has (cJSON *a, const char *prefix)
+{
+  cJSON *it;
+  cJSON_ArrayForEach (it, a) if (cJSON_IsString (it) && strncmp (it->valuestring, prefix, strlen (prefix)) == 0) return 1;
+  return 0;
+}
+
+static void
+test_real_profiles_and_spec (void)
+{
+  prof_set_t *set = NULL;
+  wb_err_t err;
+  ok (prof_load_dir (WB_DEFAULT_PROFILES_DIR, &set, &err) == 0, "the shipped profiles load: %s",
+      set ? "" : err.msg);
+  if (set == NULL)
+    return;
+  ok (prof_find (set, "python") && prof_find (set, "javascript"), "python and javascript exist");
+  const prof_t *p = prof_find (set, "python");
+  wb_buf_t spec = WB_BUF_INIT;
+  const char *args[] = {"a1", "a 2"};
+  prof_spec_extra_t x = {"sha256:abc", "inst", "python/x/y", 23456, args, 2};
+  ok (prof_container_spec (p, &p->def, &x, &spec, &err) == 0, "spec builds");
+  cJSON *j = cJSON_Parse (spec.data);
+  ok (j != NULL, "spec is JSON");
+  is_str (cJSON_GetStringValue (get (j, "HostConfig.NetworkMode")), "none", "NetworkMode none");
+  ok (cJSON_IsTrue (get (j, "NetworkDisabled")), "NetworkDisabled");
+  ok (cJSON_IsTrue (get (j, "HostConfig.ReadonlyRootfs")), "ReadonlyRootfs");
+  const char *tmpfs = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (get (j, "HostConfig.Tmpfs"), "/tmp"));
+  ok (tmpfs && strstr (tmpfs, "noexec") && strstr (tmpfs, "nosuid") && strstr (tmpfs, "nodev")
+          && strstr (tmpfs, "size=64m"),
+      "tmpfs /tmp noexec,nosuid,nodev,size");
+  ok (array_has (get (j, "HostConfig.CapDrop"), "ALL"), "CapDrop ALL");
+  ok (array_has (get (j, "HostConfig.SecurityOpt"), "no-new-privileges"), "no-new-privileges");
+  ok (array_has (get (j, "HostConfig.SecurityOpt"), "seccomp={"), "seccomp inline JSON");
+  ok (cJSON_GetNumberValue (get (j, "HostConfig.PidsLimit")) == p->def.pids, "PidsLimit");
+  ok (cJSON_GetNumberValue (get (j, "HostConfig.Memory")) == p->def.memory_mb * 1048576.0
+          && cJSON_GetNumberValue (get (j, "HostConfig.MemorySwap"))
+                 == cJSON_GetNumberValue (get (j, "HostConfig.Memory")),
+      "Memory == MemorySwap");
+  ok (cJSON_GetNumberValue (get (j, "HostConfig.NanoCpus")) == 1e9, "NanoCpus");
+  ok (cJSON_GetArraySize (get (j, "HostConfig.Ulimits")) >= 4, "Ulimits cpu/nofile/nproc/fsize");
+  is_str (cJSON_GetStringValue (get (j, "User")), "23456:23456", "non-root User");
+  ok (cJSON_IsTrue (get (j, "HostConfig.Init")), "Init");
+  is_str (cJSON_GetStringValue (get (j, "HostConfig.LogConfig.Type")), "none", "LogConfig none");
+  ok (!cJSON_IsTrue (get (j, "HostConfig.AutoRemove")), "no AutoRemove");
+  is_str (cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (get (j, "Labels"), "warmbox.instance")), "inst", "instance label");
+  is_str (cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (get (j, "Labels"), "warmbox.pool")), "python/x/y", "pool label");
+  ok (cJSON_IsTrue (get (j, "OpenStdin")) && cJSON_IsTrue (get (j, "StdinOnce")) && !cJSON_IsTrue (get (j, "Tty")),
+      "OpenStdin, StdinOnce, no Tty");
+  cJSON *cmd = get (j, "Cmd");
+  int n = cJSON_GetArraySize (cmd);
+  ok (n == (int) p->argc + 2 && strcmp (cJSON_GetArrayItem (cmd, n - 1)->valuestring, "a 2") == 0,
+      "args follow the bootstrap argv, unsplit");
+  cJSON_Delete (j);
+  wb_buf_free (&spec);
+  prof_set_free (set);
+}
+
+int
+main (void)
+{
+  test_seccomp_check ();
+  test_parse ();
+  test_real_profiles_and_spec ();
+  return tap_done ();
+}

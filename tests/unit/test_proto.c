@@ -1,0 +1,104 @@
+/* Engine wire formats: the hijack response head and the 8-byte-header
+ * multiplexed stream, fed in every possible split. */
+#include "tap.h"
+#include "warmbox/engine.h"
+
+typedef struct sink
+{
+  wb_buf_t out, err;
+} sink_t;
+
+static void
+collect (void *arg, int stream, const char *data, size_t len)
+{
+  sink_t *s = arg;
+  wb_buf_append (stream == ENG_STREAM_STDERR ? &s->err : &s->out, data, len);
+}
+
+static size_t
+frame (unsigned char *dst, int type, const char *data, uint32_t len)
+{
+  dst[0] = (unsigned char) type;
+  dst[1] = dst[2] = dst[3] = 0;
+  dst[4] = (unsigned char) (len >> 24);
+  dst[5] = (unsigned char) (len >> 16);
+  dst[6] = (unsigned char) (len >> 8);
+  dst[7] = (unsigned char) len;
+  memcpy (dst + 8, data, len);
+  return 8 + len;
+}
+
+static void
+test_hijack (void)
+{
+  const char ok101[] = "HTTP/1.1 101 UPGRADED\r\nContent-Type: application/vnd.docker.raw-stream\r\n"
+                       "Connection: Upgrade\r\nUpgrade: tcp\r\n\r\n\x01\0\0\0";
+  int status = 0;
+  size_t head = 0;
+  is_int (eng_hijack_parse_head (ok101, sizeof ok101 - 1, &status, &head), 1, "101 head parses");
+  is_int (status, 101, "status 101");
+  is_int (head, sizeof ok101 - 1 - 4, "bytes past the head are left as stream data");
+  int partial_ok = 1;
+  for (size_t cut = 0; cut < sizeof ok101 - 1 - 4; cut++)
+    if (eng_hijack_parse_head (ok101, cut, &status, &head) != 0)
+      partial_ok = 0;
+  ok (partial_ok, "every prefix of the head asks for more bytes");
+  const char e404[] = "HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\n\r\n{\"message\":\"x\"}";
+  ok (eng_hijack_parse_head (e404, sizeof e404 - 1, &status, &head) == 1 && status == 404,
+      "an error status is reported");
+  ok (eng_hijack_parse_head ("SSH-2.0-x\r\n\r\n", 13, &status, &head) == -1, "not HTTP");
+  ok (eng_hijack_parse_head ("HTTP/1.1 1x1 U\r\n\r\n", 18, &status, &head) == -1, "bad status digits");
+  ok (eng_hijack_parse_head ("HTTP/1.1 099 U\r\n\r\n", 18, &status, &head) == -1, "status below 100");
+  static char huge[20000];
+  memcpy (huge, "HTTP/1.1 101 U\r\n", 16);
+  memset (huge + 16, 'a', sizeof huge - 16);
+  ok (eng_hijack_parse_head (huge, sizeof huge, &status, &head) == -1, "a head over 16 KiB is refused");
+}
+
+static void
+test_demux (void)
+{
+  unsigned char stream[256];
+  size_t n = 0;
+  n += frame (stream + n, 1, "hello ", 6);
+  n += frame (stream + n, 2, "oops\0\xff", 6);
+  n += frame (stream + n, 1, "", 0);
+  n += frame (stream + n, 1, "world", 5);
+
+  int all_ok = 1;
+  for (size_t a = 0; a <= n; a++)
+    for (size_t b = a; b <= n; b++)
+      {
+        eng_demux_t d;
+        sink_t s = {WB_BUF_INIT, WB_BUF_INIT};
+        eng_demux_init (&d);
+        eng_demux_feed (&d, (char *) stream, a, collect, &s);
+        eng_demux_feed (&d, (char *) stream + a, b - a, collect, &s);
+        eng_demux_feed (&d, (char *) stream + b, n - b, collect, &s);
+        if (s.out.len != 11 || memcmp (s.out.data, "hello world", 11) != 0 || s.err.len != 6
+            || memcmp (s.err.data, "oops\0\xff", 6) != 0 || !eng_demux_idle (&d))
+          all_ok = 0;
+        wb_buf_free (&s.out);
+        wb_buf_free (&s.err);
+      }
+  ok (all_ok, "every split into three feeds gives the same streams, byte-exact");
+
+  eng_demux_t d;
+  sink_t s = {WB_BUF_INIT, WB_BUF_INIT};
+  eng_demux_init (&d);
+  unsigned char bad[8] = {3, 0, 0, 0, 0, 0, 0, 1};
+  ok (eng_demux_feed (&d, (char *) bad, 8, collect, &s) == -1, "stream type 3 is refused");
+  eng_demux_init (&d);
+  eng_demux_feed (&d, (char *) stream, 10, collect, &s);
+  ok (!eng_demux_idle (&d), "stopping inside a frame is not idle");
+  wb_buf_free (&s.out);
+  wb_buf_free (&s.err);
+}
+
+int
+main (void)
+{
+  test_hijack ();
+  test_demux ();
+  return tap_done ();
+}

@@ -1,0 +1,197 @@
+/* POST /v1/executions parsing and validation, the stdin frame, the config
+ * file, and the result encoding. */
+#include "sched.h"
+#include "tap.h"
+
+static prof_set_t *set;
+
+static int
+parse (const char *body, sched_request_t *req, wb_err_t *err)
+{
+  return sched_request_parse (body, strlen (body), set, req, err);
+}
+
+static void
+expect_error (const char *body, wb_code_t code, const char *needle, const char *what)
+{
+  sched_request_t req;
+  wb_err_t err = {0};
+  int rc = parse (body, &req, &err);
+  if (!ok (rc < 0 && err.code == code && (needle == NULL || strstr (err.msg, needle)), "%s", what))
+    printf ("#   rc %d code %s msg %s\n", rc, wb_code_name (err.code), err.msg);
+  ok (req.code == NULL && req.args == NULL, "%s: nothing left allocated", what);
+}
+
+static void
+test_valid (void)
+{
+  sched_request_t req;
+  wb_err_t err;
+  ok (parse ("{\"language\":\"python\",\"code\":\"print(1)\",\"stdin\":\"in\",\"args\":[\"a\",\"b c\"],"
+             "\"timeout_ms\":1500,\"memory_mb\":128}",
+             &req, &err)
+          == 0,
+      "a full request parses");
+  is_str (req.code, "print(1)", "code");
+  ok (req.stdin_len == 2 && memcmp (req.stdin_data, "in", 2) == 0, "stdin");
+  ok (req.n_args == 2 && strcmp (req.args[1], "b c") == 0, "args");
+  is_int (req.limits.timeout_ms, 1500, "timeout override");
+  is_int (req.limits.memory_mb, 128, "memory override");
+  is_int (req.limits.pids, req.profile->def.pids, "other limits from the profile's defaults");
+  sched_request_clear (&req);
+
+  ok (parse ("{\"language\":\"javascript\",\"code\":\"\",\"stdin_base64\":\"AP8A\"}", &req, &err) == 0,
+      "binary stdin as base64");
+  ok (req.stdin_len == 3 && memcmp (req.stdin_data, "\0\xff\0", 3) == 0, "decoded byte-exact");
+  is_int (req.limits.timeout_ms, req.profile->def.timeout_ms, "default timeout");
+  sched_request_clear (&req);
+}
+
+static void
+test_invalid (void)
+{
+  char big[2 * 1024 * 1024];
+  const prof_t *py = prof_find (set, "python");
+
+  expect_error ("", WB_E_INVALID, "empty", "empty body");
+  expect_error ("{\"language\":", WB_E_INVALID, "not valid JSON", "truncated JSON");
+  expect_error ("[1,2]", WB_E_INVALID, "object", "not an object");
+  expect_error ("{\"language\":\"cobol\",\"code\":\"x\"}", WB_E_NOT_FOUND, "cobol", "unknown language");
+  expect_error ("{\"code\":\"x\"}", WB_E_INVALID, "language", "language missing");
+  expect_error ("{\"language\":\"python\"}", WB_E_INVALID, "code", "code missing");
+  expect_error ("{\"language\":\"python\",\"code\":5}", WB_E_INVALID, "code", "code not a string");
+  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"timeout\":5}", WB_E_INVALID, "timeout",
+                "a misspelt field is refused");
+  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"timeout_ms\":99999999}", WB_E_INVALID,
+                "maximum", "timeout above the profile's maximum");
+  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"memory_mb\":1e9}", WB_E_INVALID, "maximum",
+                "memory above the profile's maximum");
+  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"timeout_ms\":1.5}", WB_E_INVALID, "whole",
+                "fractional timeout");
+  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"timeout_ms\":0}", WB_E_INVALID, "least",
+                "zero timeout");
+  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"stdin\":\"a\",\"stdin_base64\":\"YQ==\"}",
+                WB_E_INVALID, "either", "stdin and stdin_base64 together");
+  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"stdin_base64\":\"%%%\"}", WB_E_INVALID,
+                "base64", "bad base64");
+  expect_error ("{\"language\":\"python\",\"code\":\"a\\u0000b\"}", WB_E_INVALID, "stdin_base64",
+                "NUL in a string says how to send binary");
+  sched_request_t lit;
+  wb_err_t lit_err;
+  ok (parse ("{\"language\":\"python\",\"code\":\"print('\\\\u0000')\"}", &lit, &lit_err) == 0
+          && strcmp (lit.code, "print('\\u0000')") == 0,
+      "the text \\u0000 in code (an escaped backslash) is kept, not taken for NUL");
+  sched_request_clear (&lit);
+  expect_error ("{\"language\":\"python\",\"code\":\"\xff\xfe\"}", WB_E_INVALID, "UTF-8",
+                "code that is not UTF-8");
+  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"args\":[1]}", WB_E_INVALID, "strings",
+                "non-string arg");
+
+  /* Code one byte over the maximum. */
+  size_t n = (size_t) py->max.code_bytes + 1;
+  int off = snprintf (big, sizeof big, "{\"language\":\"python\",\"code\":\"");
+  memset (big + off, 'x', n);
+  snprintf (big + off + n, sizeof big - off - n, "\"}");
+  expect_error (big, WB_E_TOO_LARGE, "maximum", "code over the maximum is 413");
+  /* Exactly the maximum is fine. */
+  big[off + n - 1] = '"';
+  big[off + n] = '}';
+  big[off + n + 1] = '\0';
+  sched_request_t req;
+  wb_err_t err;
+  ok (parse (big, &req, &err) == 0 && req.code_len == n - 1, "code of exactly the maximum is accepted");
+  sched_request_clear (&req);
+
+  /* Huge argv. */
+  wb_buf_t args = WB_BUF_INIT;
+  wb_buf_append_str (&args, "{\"language\":\"python\",\"code\":\"x\",\"args\":[");
+  for (int i = 0; i < 300; i++)
+    wb_buf_printf (&args, "%s\"a\"", i ? "," : "");
+  wb_buf_append_str (&args, "]}");
+  expect_error (args.data, WB_E_INVALID, "at most", "more than 256 args");
+  wb_buf_reset (&args);
+  wb_buf_append_str (&args, "{\"language\":\"python\",\"code\":\"x\",\"args\":[\"");
+  for (int i = 0; i < 5000; i++)
+    wb_buf_append_str (&args, "a");
+  wb_buf_append_str (&args, "\"]}");
+  expect_error (args.data, WB_E_TOO_LARGE, "bytes", "one arg over 4096 bytes");
+  wb_buf_free (&args);
+}
+
+static void
+test_frame (void)
+{
+  wb_buf_t f = WB_BUF_INIT;
+  size_t off = 0, len = 0;
+  sched_frame_build ("print(1)", 8, "in\0put", 6, &f);
+  ok (f.len == 2 + 8 + 6 && memcmp (f.data, "8\nprint(1)in\0put", f.len) == 0, "frame layout");
+  ok (sched_frame_parse (f.data, f.len, &off, &len) == 1 && off == 2 && len == 8, "frame parses back");
+  ok (sched_frame_parse (f.data, 5, &off, &len) == 0, "a short frame asks for more");
+  ok (sched_frame_parse ("x\n", 2, &off, &len) == -1, "a non-digit length is malformed");
+  ok (sched_frame_parse ("\n", 1, &off, &len) == -1, "an empty length is malformed");
+  ok (sched_frame_parse ("99999999999999999999999\n", 24, &off, &len) == -1, "an absurd length");
+  wb_buf_reset (&f);
+  sched_frame_build ("", 0, "", 0, &f);
+  ok (sched_frame_parse (f.data, f.len, &off, &len) == 1 && len == 0, "empty code");
+  wb_buf_free (&f);
+}
+
+static void
+test_config (void)
+{
+  sched_config_t cfg;
+  wb_err_t err;
+  sched_config_defaults (&cfg, &err);
+  const char *good = "{\"listen\":[\"unix:/tmp/x.sock\",\"127.0.0.1:9\"],\"engine\":{\"endpoint\":"
+                     "\"unix:///run/d.sock\"},\"max_concurrent\":4}";
+  ok (sched_config_parse (&cfg, good, strlen (good), &err) == 0, "a config parses");
+  ok (cfg.n_listen == 2 && strcmp (cfg.listen[1], "127.0.0.1:9") == 0, "listeners");
+  is_str (cfg.engine_endpoint, "unix:///run/d.sock", "engine endpoint");
+  is_int (cfg.max_concurrent, 4, "max_concurrent");
+  ok (sched_config_parse (&cfg, "{\"lisen\":[]}", 12, &err) < 0 && strstr (err.msg, "lisen"),
+      "an unknown key is named");
+  ok (sched_config_parse (&cfg, "{\"engine\":{\"endpoit\":\"x\"}}", 26, &err) < 0,
+      "an unknown engine key is refused");
+  ok (sched_config_parse (&cfg, "{\"max_concurrent\":0}", 20, &err) < 0, "out of range");
+  sched_config_clear (&cfg);
+}
+
+static void
+test_result_json (void)
+{
+  sched_result_t res;
+  wb_buf_t out = WB_BUF_INIT;
+  memset (&res, 0, sizeof res);
+  snprintf (res.id, sizeof res.id, "00000000-0000-0000-0000-000000000000");
+  res.language = "python";
+  res.status = SCHED_ST_OK;
+  wb_buf_append (&res.out, "h\xc3\xa9llo\n", 7);
+  wb_buf_append (&res.err, "a\0\xff", 3);
+  sched_result_json (&res, &out);
+  ok (strstr (out.data, "\"stdout\":\"h\xc3\xa9llo\\n\",\"stdout_encoding\":\"utf-8\"") != NULL,
+      "UTF-8 output stays text");
+  ok (strstr (out.data, "\"stderr\":\"YQD/\",\"stderr_encoding\":\"base64\"") != NULL,
+      "NUL or invalid UTF-8 goes base64, byte-exact");
+  ok (strstr (out.data, "\"exit_code\":0") != NULL, "exit code");
+  wb_buf_free (&out);
+  wb_buf_free (&res.out);
+  wb_buf_free (&res.err);
+}
+
+int
+main (void)
+{
+  wb_err_t err;
+  if (prof_load_dir (WB_DEFAULT_PROFILES_DIR, &set, &err) < 0)
+    {
+      printf ("Bail out! %s\n", err.msg);
+      return 1;
+    }
+  test_valid ();
+  test_invalid ();
+  test_frame ();
+  test_config ();
+  test_result_json ();
+  prof_set_free (set);
+  return tap_done ();
+}

@@ -1,0 +1,107 @@
+/* Shared helpers: buffers, JSON strings, UTF-8, base64, SHA-256, errors. */
+#include "tap.h"
+#include "warmbox/wb.h"
+
+static void
+test_buf (void)
+{
+  wb_buf_t b = WB_BUF_INIT;
+  ok (wb_buf_append (&b, "abc", 3) == 0 && b.len == 3 && b.data[3] == '\0', "append keeps NUL");
+  wb_buf_printf (&b, "-%d-", 42);
+  is_str (b.data, "abc-42-", "printf appends");
+  wb_buf_consume (&b, 2);
+  is_str (b.data, "c-42-", "consume drops the head");
+  char *s = wb_buf_steal (&b);
+  ok (s && strcmp (s, "c-42-") == 0 && b.data == NULL && b.len == 0, "steal empties the buffer");
+  free (s);
+  s = wb_buf_steal (&b);
+  ok (s && s[0] == '\0', "steal of an empty buffer gives an empty string");
+  free (s);
+  for (int i = 0; i < 100000; i++)
+    wb_buf_append (&b, "x", 1);
+  is_int (b.len, 100000, "grows to 100000 bytes");
+  wb_buf_free (&b);
+}
+
+static void
+test_json (void)
+{
+  wb_buf_t b = WB_BUF_INIT;
+  const char in[] = "a\"b\\c\n\t\x01\x7f\0z\xc3\xa9";
+  wb_json_append_string (&b, in, sizeof in - 1);
+  is_str (b.data, "\"a\\\"b\\\\c\\n\\t\\u0001\\u007f\\u0000z\xc3\xa9\"", "escapes quotes, controls, NUL");
+  wb_buf_free (&b);
+}
+
+static void
+test_utf8 (void)
+{
+  ok (wb_utf8_valid ("plain", 5), "ASCII is UTF-8");
+  ok (wb_utf8_valid ("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", 9), "2-, 3- and 4-byte sequences");
+  ok (!wb_utf8_valid ("\xff", 1), "0xff is not UTF-8");
+  ok (!wb_utf8_valid ("\xc3", 1), "truncated sequence");
+  ok (!wb_utf8_valid ("\xc0\xaf", 2), "overlong slash");
+  ok (!wb_utf8_valid ("\xed\xa0\x80", 3), "UTF-16 surrogate");
+  ok (!wb_utf8_valid ("\xf4\x90\x80\x80", 4), "above U+10FFFF");
+  ok (wb_utf8_valid ("a\0b", 3), "NUL is valid UTF-8 (callers check it apart)");
+}
+
+static void
+test_base64 (void)
+{
+  const char *vec[][2] = {{"", ""}, {"f", "Zg=="}, {"fo", "Zm8="}, {"foo", "Zm9v"},
+                          {"foob", "Zm9vYg=="}, {"fooba", "Zm9vYmE="}, {"foobar", "Zm9vYmFy"}};
+  for (size_t i = 0; i < WB_ARRAY_SIZE (vec); i++)
+    {
+      wb_buf_t e = WB_BUF_INIT, d = WB_BUF_INIT;
+      wb_base64_encode (&e, vec[i][0], strlen (vec[i][0]));
+      is_str (e.data ? e.data : "", vec[i][1], "base64(\"%s\")", vec[i][0]);
+      ok (wb_base64_decode (&d, vec[i][1], strlen (vec[i][1])) == 0
+              && d.len == strlen (vec[i][0]) && memcmp (d.data ? d.data : "", vec[i][0], d.len) == 0,
+          "decode \"%s\"", vec[i][1]);
+      wb_buf_free (&e);
+      wb_buf_free (&d);
+    }
+  unsigned char all[256];
+  for (int i = 0; i < 256; i++)
+    all[i] = (unsigned char) i;
+  wb_buf_t e = WB_BUF_INIT, d = WB_BUF_INIT;
+  wb_base64_encode (&e, all, sizeof all);
+  wb_base64_decode (&d, e.data, e.len);
+  ok (d.len == 256 && memcmp (d.data, all, 256) == 0, "every byte value round-trips");
+  wb_buf_reset (&d);
+  ok (wb_base64_decode (&d, "Zm9", 3) < 0, "length not a multiple of 4 refused");
+  ok (wb_base64_decode (&d, "Zm=v", 4) < 0, "data after padding refused");
+  ok (wb_base64_decode (&d, "Z!9v", 4) < 0, "bad character refused");
+  wb_buf_free (&e);
+  wb_buf_free (&d);
+}
+
+static void
+test_sha_err (void)
+{
+  char hex[65];
+  wb_sha256_hex ("abc", 3, hex);
+  is_str (hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad", "sha256(abc)");
+  wb_err_t err;
+  ok (wb_error (&err, WB_E_INVALID, "bad %s", "thing") == -1, "wb_error returns -1");
+  wb_err_wrap (&err, "while %s", "parsing");
+  is_str (err.msg, "while parsing: bad thing", "wrap prefixes context");
+  is_int (wb_code_http_status (WB_E_TOO_LARGE), 413, "too large is 413");
+  is_int (wb_code_http_status (WB_E_ENGINE_DOWN), 503, "engine down is 503");
+  char r1[33], r2[33];
+  ok (wb_random_hex (r1, 16) == 0 && wb_random_hex (r2, 16) == 0 && strcmp (r1, r2) != 0
+          && strlen (r1) == 32,
+      "random ids differ");
+}
+
+int
+main (void)
+{
+  test_buf ();
+  test_json ();
+  test_utf8 ();
+  test_base64 ();
+  test_sha_err ();
+  return tap_done ();
+}
