@@ -97,8 +97,11 @@ printf 'root:x:0:0:root:/root:/nonexistent\nnobody:x:65534:65534:nobody:/nonexis
 printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
 chmod 1777 "$root/tmp"
 
-# Nothing that could lend privilege or a shell.
+# Nothing that could lend privilege or a shell, nothing writable by others
+# but /tmp (whose mode Docker copies onto the tmpfs mounted there).
 find "$root" -perm /6000 -type f -exec chmod ug-s {} +
+find "$root" \( -type f -o -type d \) -perm /022 ! -path "$root/tmp" -exec chmod go-w {} +
+chmod 1777 "$root/tmp"
 for bad in sh bash dash busybox apt apt-get dpkg pip pip3 npm; do
   if [ -e "$root/usr/bin/$bad" ]; then
     echo "build-image: $bad ended up in the image" >&2
@@ -108,7 +111,7 @@ done
 
 tarball=$stage/rootfs.tar
 tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner \
-  --mode='u-s,g-s,go-w' --format=gnu -C "$root" -cf "$tarball" .
+  --mode='u-s,g-s' --format=gnu -C "$root" -cf "$tarball" .
 sum=$(sha256sum "$tarball" | cut -d' ' -f1)
 
 repo=warmbox/$lang

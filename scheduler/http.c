@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <event2/buffer.h>
+#include <event2/bufferevent.h>
 #include <event2/event.h>
 #include <event2/http.h>
 #include <event2/keyvalq_struct.h>
@@ -28,6 +29,7 @@ typedef struct http_call
   sched_ctx_t *ctx;
   struct evhttp_request *req;
   struct evhttp_connection *conn;
+  struct event *watch; /* EV_CLOSED on the client's socket while we run */
   sched_exec_t *ex;
 } http_call_t;
 
@@ -147,6 +149,15 @@ sched_result_json (const sched_result_t *res, wb_buf_t *out)
 /* ---- POST /v1/executions --------------------------------------------- */
 
 static void
+call_free (http_call_t *call)
+{
+  if (call->watch)
+    event_free (call->watch);
+  free (call);
+}
+
+/* evhttp noticed the connection end (error, timeout). */
+static void
 client_gone_cb (struct evhttp_connection *conn, void *arg)
 {
   http_call_t *call = arg;
@@ -154,7 +165,41 @@ client_gone_cb (struct evhttp_connection *conn, void *arg)
   (void) conn;
   /* The request object dies with the connection: never touch it again. */
   sched_exec_cancel (call->ex);
-  free (call);
+  call_free (call);
+}
+
+/* The peer hung up while its execution runs.  evhttp reads nothing from a
+ * connection whose request it is handling, so it would only find out when
+ * the reply fails; by then the container would have run to its deadline.
+ * (A client that half-closes its side counts as gone too.) */
+static void
+client_closed_cb (evutil_socket_t fd, short what, void *arg)
+{
+  http_call_t *call = arg;
+  struct evhttp_connection *conn = call->conn;
+
+  (void) fd;
+  (void) what;
+  evhttp_connection_set_closecb (conn, NULL, NULL);
+  sched_exec_cancel (call->ex);
+  call_free (call);
+  evhttp_connection_free (conn); /* frees the pending request too */
+}
+
+static void
+watch_client (http_call_t *call)
+{
+  struct bufferevent *bev = evhttp_connection_get_bufferevent (call->conn);
+  evutil_socket_t fd = bev ? bufferevent_getfd (bev) : -1;
+
+  if (fd < 0 || !(event_base_get_features (call->ctx->base) & EV_FEATURE_EARLY_CLOSE))
+    return;
+  call->watch = event_new (call->ctx->base, fd, EV_CLOSED, client_closed_cb, call);
+  if (call->watch && event_add (call->watch, NULL) < 0)
+    {
+      event_free (call->watch);
+      call->watch = NULL;
+    }
 }
 
 static void
@@ -164,6 +209,11 @@ exec_done_cb (void *arg, const sched_result_t *res, const wb_err_t *err)
   cleanup_buf wb_buf_t body = WB_BUF_INIT;
 
   evhttp_connection_set_closecb (call->conn, NULL, NULL);
+  if (call->watch)
+    {
+      event_free (call->watch);
+      call->watch = NULL;
+    }
   if (res == NULL)
     reply_error (call->req, err);
   else if (sched_result_json (res, &body) < 0)
@@ -174,7 +224,7 @@ exec_done_cb (void *arg, const sched_result_t *res, const wb_err_t *err)
     }
   else
     reply_json (call->req, 200, body.data, body.len);
-  free (call);
+  call_free (call);
 }
 
 static void
@@ -216,6 +266,7 @@ handle_execute (struct evhttp_request *req, sched_ctx_t *ctx)
       return;
     }
   evhttp_connection_set_closecb (call->conn, client_gone_cb, call);
+  watch_client (call);
 }
 
 /* ---- small endpoints ------------------------------------------------- */

@@ -1,0 +1,253 @@
+#!/usr/bin/env python3
+"""One hardened execution end to end, against a real Docker engine.
+
+Covers issue 2's "must show": byte-exact streams, exit codes, stdin, args;
+the sandbox as seen from inside; timeout, OOM and output limit; every bad
+input answered with a clear JSON error; no labelled container left behind.
+"""
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wbtest import WARMBOX, Daemon, Tap, stream, wait_until  # noqa: E402
+
+t = Tap()
+d = Daemon(tcp=True)
+t.diag("warmboxd instance %s" % d.instance)
+
+
+def run(lang, code, **kw):
+    st, res = d.run(lang, code, **kw)
+    if st != 200:
+        t.diag("HTTP %s: %s" % (st, res))
+    return st, res
+
+
+# ---- streams, exit codes, stdin, args -----------------------------------
+
+st, r = run("python", r"""
+import sys
+sys.stdout.buffer.write(b"out\x00\xff\xfe\n")
+sys.stderr.buffer.write(b"err\x00")
+sys.stdout.buffer.write(b"more")
+sys.exit(7)
+""")
+t.is_eq(st, 200, "python: HTTP 200")
+t.is_eq(r.get("status"), "ok", "python: status ok")
+t.is_eq(r.get("exit_code"), 7, "python: exit code 7")
+t.is_eq(stream(r, "stdout"), b"out\x00\xff\xfe\nmore", "python: stdout byte-exact with NUL and non-UTF-8")
+t.is_eq(stream(r, "stderr"), b"err\x00", "python: stderr separate and byte-exact")
+t.is_eq(r.get("stdout_encoding"), "base64", "non-UTF-8 output comes back as base64")
+t.ok(len(r.get("code_sha256", "")) == 64, "code_sha256 reported")
+
+st, r = run("python", "print('h\u00e9llo')")
+t.is_eq((r.get("stdout"), r.get("stdout_encoding")), ("h\u00e9llo\n", "utf-8"), "UTF-8 output stays text")
+
+st, r = run("javascript", r"""
+process.stdout.write(Buffer.from([0x6a, 0x73, 0x00, 0xff]));
+process.stderr.write('js err\n');
+process.exitCode = 5;
+""")
+t.is_eq((r.get("status"), r.get("exit_code")), ("ok", 5), "javascript: exit code 5")
+t.is_eq(stream(r, "stdout"), b"js\x00\xff", "javascript: stdout byte-exact")
+t.is_eq(stream(r, "stderr"), b"js err\n", "javascript: stderr separate")
+
+st, r = run("python", "import sys\ndata = sys.stdin.buffer.read()\nprint(data.hex(), sys.argv[1:])",
+            stdin_base64="AP8KYWJj", args=["one", "two words", "--flag"])
+t.is_eq(r.get("stdout"), "00ff0a616263 ['one', 'two words', '--flag']\n",
+        "python: the program's own stdin (binary) and args")
+
+st, r = run("javascript", "const s = require('fs').readFileSync(0, 'utf8');"
+            "console.log(JSON.stringify([s, process.argv.slice(2)]))",
+            stdin="line1\nline2", args=["x y"])
+t.is_eq(r.get("stdout"), '["line1\\nline2",["x y"]]\n', "javascript: stdin and args")
+
+st, r = run("python", "raise ValueError('boom')")
+t.ok(r.get("exit_code") == 1 and "ValueError: boom" in r.get("stderr", "")
+     and 'File "main.py", line 1' in r.get("stderr", "") and "bootstrap" not in r.get("stderr", ""),
+     "python: a traceback names main.py, not the bootstrap", r.get("stderr"))
+
+# ---- seen from inside ----------------------------------------------------
+
+host_listener = socket.socket()
+host_listener.bind(("127.0.0.1", 0))
+host_listener.listen(8)
+host_listener.setblocking(False)
+port = host_listener.getsockname()[1]
+
+inside = r"""
+import json, os, socket, subprocess, shutil
+status = dict(l.split(":\t", 1) for l in open("/proc/self/status").read().splitlines() if ":\t" in l)
+out = {"uid": os.getuid(), "gid": os.getgid(),
+       "CapEff": status["CapEff"].strip(), "CapPrm": status["CapPrm"].strip(),
+       "NoNewPrivs": status["NoNewPrivs"].strip(), "Seccomp": status["Seccomp"].strip(),
+       "net": sorted(os.listdir("/sys/class/net"))}
+try:
+    open("/warmbox-write-test", "w").write("x"); out["write_root"] = "allowed"
+except OSError as e:
+    out["write_root"] = e.__class__.__name__
+try:
+    open("/usr/lib/x", "w"); out["write_usr"] = "allowed"
+except OSError as e:
+    out["write_usr"] = e.__class__.__name__
+shutil.copy("/usr/bin/python3", "/tmp/py")
+os.chmod("/tmp/py", 0o755)
+try:
+    subprocess.run(["/tmp/py", "-c", "pass"]); out["exec_tmp"] = "allowed"
+except OSError as e:
+    out["exec_tmp"] = e.__class__.__name__
+try:
+    socket.create_connection(("127.0.0.1", PORT), timeout=3); out["host_loopback"] = "connected"
+except OSError as e:
+    out["host_loopback"] = e.__class__.__name__
+routes = open("/proc/net/route").read().splitlines()[1:]
+out["routes"] = len(routes)
+out["shell"] = any(os.path.exists(p) for p in ("/bin/sh", "/bin/bash", "/usr/bin/sh"))
+print(json.dumps(out))
+""".replace("PORT", str(port))
+st, r = run("python", inside)
+try:
+    seen = json.loads(r.get("stdout", ""))
+except ValueError:
+    seen = {}
+    t.diag("inside probe failed: %s" % r)
+t.ok(seen.get("uid", 0) != 0 and seen.get("gid", 0) != 0, "inside: uid and gid are not 0", seen)
+t.is_eq(seen.get("CapEff"), "0000000000000000", "inside: CapEff is 0")
+t.is_eq(seen.get("CapPrm"), "0000000000000000", "inside: CapPrm is 0")
+t.is_eq(seen.get("NoNewPrivs"), "1", "inside: NoNewPrivs 1")
+t.is_eq(seen.get("Seccomp"), "2", "inside: Seccomp 2 (filter)")
+t.is_eq(seen.get("net"), ["lo"], "inside: only lo in /sys/class/net")
+t.is_eq(seen.get("routes"), 0, "inside: no routes")
+t.ok(seen.get("write_root") in ("OSError", "PermissionError"), "inside: writing under / fails", seen)
+t.ok(seen.get("write_usr") in ("OSError", "PermissionError"), "inside: writing /usr fails", seen)
+t.is_eq(seen.get("exec_tmp"), "PermissionError", "inside: executing a file from /tmp fails")
+t.ok(seen.get("host_loopback") in ("ConnectionRefusedError", "OSError", "TimeoutError"),
+     "inside: the host's 127.0.0.1 listener cannot be reached", seen)
+try:
+    host_listener.accept()
+    t.ok(False, "host: the listener received no connection")
+except BlockingIOError:
+    t.ok(True, "host: the listener received no connection")
+host_listener.close()
+t.is_eq(seen.get("shell"), False, "inside: the image has no shell")
+
+# ---- limits --------------------------------------------------------------
+
+started = time.time()
+st, r = run("python", "while True: pass", timeout_ms=1000)
+t.is_eq(r.get("status"), "timeout", "busy loop with a 1 s limit ends 'timeout'")
+t.ok(wait_until(lambda: d.our_containers() == [], timeout=20),
+     "after the timeout the container is gone", d.our_containers())
+
+st, r = run("javascript", "for(;;){}", timeout_ms=1000)
+t.is_eq(r.get("status"), "timeout", "javascript busy loop ends 'timeout'")
+
+st, r = run("python", "b = bytearray(1 << 30)\nb[::4096] = b'x' * len(b[::4096])\nprint(len(b))",
+            memory_mb=128)
+t.is_eq(r.get("status"), "oom", "1 GiB under a 128 MiB limit ends 'oom'")
+
+st, r = run("python", "import sys\nchunk = b'y' * 65536\nfor _ in range(1600): sys.stdout.buffer.write(chunk)")
+cap = 1048576
+t.is_eq(r.get("status"), "output_limit", "printing 100 MB ends 'output_limit'")
+t.is_eq(len(stream(r, "stdout")), cap, "stdout capped at exactly the limit")
+t.is_eq(r.get("stdout_truncated"), True, "stdout_truncated is true")
+t.is_eq(r.get("stderr_truncated"), False, "stderr_truncated is false")
+
+st, r = run("python", "import sys\nwhile True: sys.stderr.write('e' * 10000)")
+t.ok(r.get("status") == "output_limit" and len(stream(r, "stderr")) == cap and r.get("stderr_truncated"),
+     "a stderr flood is capped too", {k: r.get(k) for k in ("status", "stderr_truncated")})
+
+# ---- bad input -----------------------------------------------------------
+
+
+def expect_error(status, code, what, **kw):
+    st, body = d.request("POST", "/v1/executions", **kw)
+    err = body.get("error", {}) if isinstance(body, dict) else {}
+    t.ok(st == status and err.get("code") == code and err.get("message"),
+         "%s: %d %s with a message" % (what, status, code), (st, body))
+    return body
+
+
+expect_error(400, "invalid_request", "malformed JSON", raw=b'{"language": "python", "code": ')
+expect_error(400, "invalid_request", "not an object", raw=b'["python"]')
+expect_error(404, "not_found", "unknown language", body={"language": "brainfuck", "code": "+"})
+expect_error(413, "too_large", "code over the maximum", body={"language": "python", "code": "#" * (1024 * 1024 + 1)})
+expect_error(400, "invalid_request", "timeout above the maximum",
+             body={"language": "python", "code": "1", "timeout_ms": 3600000})
+expect_error(400, "invalid_request", "memory above the maximum",
+             body={"language": "python", "code": "1", "memory_mb": 100000})
+expect_error(400, "invalid_request", "a misspelt field", body={"language": "python", "code": "1", "timeoutms": 5})
+st, body = d.request("GET", "/v1/nothing-here")
+t.is_eq((st, body.get("error", {}).get("code")), (404, "not_found"), "unknown endpoint: 404 JSON")
+st, body = d.request("GET", "/v1/executions")
+t.is_eq(st, 400, "GET on /v1/executions is refused")
+
+# The TCP listener answers too (loopback, --insecure-no-auth).
+import http.client  # noqa: E402
+c = http.client.HTTPConnection("127.0.0.1", d.port, timeout=60)
+c.request("POST", "/v1/executions", body=json.dumps({"language": "python", "code": "print(2+2)"}),
+          headers={"Content-Type": "application/json"})
+resp = c.getresponse()
+body = json.loads(resp.read())
+c.close()
+t.is_eq((resp.status, body.get("stdout")), (200, "4\n"), "the loopback TCP listener runs code")
+
+# Engine unreachable: a second daemon pointed at a socket nobody serves.
+down = Daemon(engine="unix:///nonexistent/warmbox-test-docker.sock")
+st, body = down.run("python", "print(1)")
+err = body.get("error", {})
+t.ok(st == 503 and err.get("code") == "engine_unavailable", "engine unreachable: 503 engine_unavailable", (st, body))
+t.ok("/" not in err.get("message", "/") and "docker" not in json.dumps(body).lower(),
+     "the error body names no path and no engine", body)
+t.is_eq(down.stop(), 0, "the daemon without an engine still exits cleanly")
+
+# ---- the client goes away mid-run -----------------------------------------
+
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.connect(d.sock)
+payload = json.dumps({"language": "python", "code": "import time\ntime.sleep(30)", "timeout_ms": 40000}).encode()
+s.sendall(b"POST /v1/executions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+          b"Content-Length: %d\r\n\r\n" % len(payload) + payload)
+t.ok(wait_until(lambda: len(d.our_containers()) == 1, timeout=20), "a long run has its container")
+s.close()
+t.ok(wait_until(lambda: d.our_containers() == [], timeout=15),
+     "client gone: the container is removed long before its 30 s would end", d.our_containers())
+st, r = run("python", "print('still fine')")
+t.is_eq(r.get("stdout"), "still fine\n", "the daemon serves the next request")
+
+# ---- the CLI --------------------------------------------------------------
+
+env = dict(os.environ, WARMBOX_URL="unix:" + d.sock)
+p = subprocess.run([WARMBOX, "run", "python", "-c", "import sys; print(6*7); sys.stderr.write('e'); sys.exit(4)"],
+                   capture_output=True, env=env, timeout=120)
+t.is_eq((p.returncode, p.stdout, p.stderr), (4, b"42\n", b"e"), "warmbox run -c: streams and exit code")
+p = subprocess.run([WARMBOX, "run", "javascript", "-", "--", "arg"], input=b"console.log(process.argv[2])",
+                   capture_output=True, env=env, timeout=120)
+t.is_eq((p.returncode, p.stdout), (0, b"arg\n"), "warmbox run javascript - (code on stdin) with args")
+p = subprocess.run([WARMBOX, "run", "python", "-c", "import sys; sys.stdout.buffer.write(b'\\x00\\xff')"],
+                   capture_output=True, env=env, timeout=120)
+t.is_eq(p.stdout, b"\x00\xff", "warmbox run writes binary output byte-exact")
+p = subprocess.run([WARMBOX, "run", "python", "-c", "while 1: pass", "--timeout", "500"],
+                   capture_output=True, env=env, timeout=120)
+t.is_eq(p.returncode, 124, "warmbox run: timeout exits 124")
+p = subprocess.run([WARMBOX, "run", "ruby", "-c", "1"], capture_output=True, env=env, timeout=120)
+t.ok(p.returncode == 125 and b"unknown language" in p.stderr, "warmbox run: unknown language explained", p.stderr)
+
+# ---- the code never reaches the log -----------------------------------------
+
+marker = "WB-MARKER-" + os.urandom(8).hex()
+run("python", "x = '%s'\nprint(len(x))" % marker, stdin=marker)
+run("python", "raise SystemExit('%s')" % marker)
+
+# ---- shutdown ----------------------------------------------------------------
+
+rc = d.stop()
+t.is_eq(rc, 0, "SIGTERM: warmboxd exits 0")
+t.is_eq(d.our_containers(), [], "no container with this daemon's label remains")
+log = d.read_log()
+t.ok(marker not in log, "neither code nor stdin appears in the daemon's log")
+t.done()

@@ -1,0 +1,188 @@
+"""Helpers for warmbox's integration tests (Python standard library only).
+
+Each test program starts its own warmboxd on a private Unix socket, talks to
+it over HTTP, asks the Docker engine about containers by warmbox label only,
+prints TAP, and stops the daemon it started, by pid.
+"""
+import base64
+import http.client
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+WARMBOXD = os.path.join(ROOT, "bin", "warmboxd")
+WARMBOX = os.path.join(ROOT, "bin", "warmbox")
+
+
+class UnixHTTPConnection(http.client.HTTPConnection):
+    def __init__(self, path, timeout=120):
+        super().__init__("localhost", timeout=timeout)
+        self.unix_path = path
+
+    def connect(self):
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.settimeout(self.timeout)
+        s.connect(self.unix_path)
+        self.sock = s
+
+
+def docker_socket():
+    host = os.environ.get("DOCKER_HOST", "unix:///var/run/docker.sock")
+    if not host.startswith("unix://"):
+        raise SystemExit("Bail out! these tests need DOCKER_HOST to be a unix socket")
+    return host[len("unix://"):]
+
+
+def docker_api(method, path, body=None):
+    conn = UnixHTTPConnection(docker_socket(), timeout=60)
+    try:
+        data = json.dumps(body).encode() if body is not None else None
+        conn.request(method, path, body=data, headers={"Content-Type": "application/json"})
+        resp = conn.getresponse()
+        raw = resp.read()
+        return resp.status, (json.loads(raw) if raw else None)
+    finally:
+        conn.close()
+
+
+def containers_with_label(label):
+    """Ids of all containers (any state) carrying label (key or key=value)."""
+    filters = json.dumps({"label": [label]})
+    from urllib.parse import quote
+    status, body = docker_api("GET", "/containers/json?all=1&filters=" + quote(filters))
+    if status != 200:
+        raise RuntimeError("docker list: %s %s" % (status, body))
+    return [c["Id"] for c in body]
+
+
+class Tap:
+    def __init__(self):
+        self.n = 0
+        self.failed = 0
+
+    def ok(self, cond, name, diag=None):
+        self.n += 1
+        print("%sok %d - %s" % ("" if cond else "not ", self.n, name), flush=True)
+        if not cond:
+            self.failed += 1
+            if diag is not None:
+                for line in str(diag).splitlines()[:20]:
+                    print("#   " + line, flush=True)
+        return cond
+
+    def is_eq(self, got, want, name):
+        return self.ok(got == want, name, "got %r\nwant %r" % (got, want))
+
+    def diag(self, msg):
+        for line in str(msg).splitlines():
+            print("# " + line, flush=True)
+
+    def done(self):
+        print("1..%d" % self.n, flush=True)
+        sys.exit(1 if self.failed else 0)
+
+
+class Daemon:
+    """A warmboxd of our own: started here, stopped here, by pid."""
+
+    def __init__(self, extra_args=(), tcp=False, engine=None):
+        self.dir = tempfile.mkdtemp(prefix="warmbox-test-")
+        self.sock = os.path.join(self.dir, "wb.sock")
+        self.log_path = os.path.join(self.dir, "warmboxd.log")
+        args = [WARMBOXD, "--listen", "unix:" + self.sock]
+        self.port = None
+        if tcp:
+            s = socket.socket()
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+            s.close()
+            args += ["--listen", "127.0.0.1:%d" % self.port, "--insecure-no-auth"]
+        if engine:
+            args += ["--engine", engine]
+        args += list(extra_args)
+        self.log = open(self.log_path, "wb")
+        self.proc = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT,
+                                     stdin=subprocess.DEVNULL)
+        self.instance = None
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError("warmboxd exited early:\n" + self.read_log())
+            m = re.search(r"instance ([0-9a-f]{32})", self.read_log())
+            if m and os.path.exists(self.sock):
+                self.instance = m.group(1)
+                break
+            time.sleep(0.05)
+        if self.instance is None:
+            self.stop()
+            raise RuntimeError("warmboxd did not come up:\n" + self.read_log())
+        # Wait until the images are resolved, so the first test is not the
+        # one that pays for it.
+        deadline = time.time() + 30
+        while time.time() < deadline and engine is None:
+            st, body = self.request("GET", "/v1/languages")
+            if st == 200 and all(l["ready"] for l in body["languages"]):
+                break
+            time.sleep(0.1)
+
+    def read_log(self):
+        with open(self.log_path, "rb") as f:
+            return f.read().decode("utf-8", "replace")
+
+    def request(self, method, path, body=None, raw=None, timeout=120):
+        conn = UnixHTTPConnection(self.sock, timeout=timeout)
+        try:
+            data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+            conn.request(method, path, body=data, headers={"Content-Type": "application/json"})
+            resp = conn.getresponse()
+            text = resp.read()
+            try:
+                parsed = json.loads(text)
+            except ValueError:
+                parsed = {"_raw": text}
+            return resp.status, parsed
+        finally:
+            conn.close()
+
+    def run(self, language, code, **kw):
+        body = {"language": language, "code": code}
+        body.update(kw)
+        return self.request("POST", "/v1/executions", body)
+
+    def our_containers(self):
+        return containers_with_label("warmbox.instance=" + self.instance)
+
+    def stop(self, sig=signal.SIGTERM, timeout=60):
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            try:
+                self.proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
+        return self.proc.returncode
+
+
+def stream(result, name):
+    """The bytes of result[name], decoded per result[name + '_encoding']."""
+    data = result.get(name, "")
+    if result.get(name + "_encoding") == "base64":
+        return base64.b64decode(data)
+    return data.encode("utf-8")
+
+
+def wait_until(pred, timeout=20, step=0.2):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if pred():
+            return True
+        time.sleep(step)
+    return pred()
