@@ -145,12 +145,20 @@ static void
 do_shutdown_write (eng_attach_t *a)
 {
   evutil_socket_t fd = bufferevent_getfd (a->bev);
+  SSL *ssl = a->eng->tls ? bufferevent_openssl_get_ssl (a->bev) : NULL;
 
   a->close_stdin_pending = false;
   a->stdin_closed = true;
-  /* For TLS this ends the TCP stream without close_notify; the engine's
-   * reader sees EOF at a record boundary, which is what a CLI's CloseWrite
-   * amounts to for the attached process. */
+  if (ssl)
+    {
+      /* TLS: send close_notify, as the Docker CLI's CloseWrite does; the
+       * engine reads EOF and we go on reading its output (a one-way
+       * shutdown: SSL_read keeps working until the peer closes). */
+      ERR_clear_error ();
+      if (SSL_shutdown (ssl) < 0)
+        wb_debug ("attach: SSL_shutdown: %s", ERR_reason_error_string (ERR_get_error ()));
+      return;
+    }
   if (fd >= 0 && shutdown (fd, SHUT_WR) < 0 && errno != ENOTCONN)
     wb_debug ("attach: shutdown: %s", strerror (errno));
 }

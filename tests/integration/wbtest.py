@@ -92,7 +92,7 @@ class Tap:
 class Daemon:
     """A warmboxd of our own: started here, stopped here, by pid."""
 
-    def __init__(self, extra_args=(), tcp=False, engine=None):
+    def __init__(self, extra_args=(), tcp=False, engine=None, wait_ready=None):
         self.dir = tempfile.mkdtemp(prefix="warmbox-test-")
         self.sock = os.path.join(self.dir, "wb.sock")
         self.log_path = os.path.join(self.dir, "warmboxd.log")
@@ -126,7 +126,9 @@ class Daemon:
         # Wait until the images are resolved, so the first test is not the
         # one that pays for it.
         deadline = time.time() + 30
-        while time.time() < deadline and engine is None:
+        if wait_ready is None:
+            wait_ready = engine is None
+        while time.time() < deadline and wait_ready:
             st, body = self.request("GET", "/v1/languages")
             if st == 200 and all(l["ready"] for l in body["languages"]):
                 break
