@@ -46,8 +46,10 @@ LIB_SRC     := $(COMMON_SRC) $(ENGINE_SRC) $(PROFILE_SRC) $(SCHED_SRC)
 LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/%.o)
 
 UNIT_SRC  := $(wildcard tests/unit/test_*.c)
-UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 FUZZ_SRC  := $(wildcard tests/fuzz/fuzz_*.c)
+# Each fuzz harness also builds as a replay test over its committed corpus.
+UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%) \
+             $(FUZZ_SRC:tests/fuzz/fuzz_%.c=$(BUILD)/tests/replay_%)
 
 .PHONY: all run test unit integration check images fuzz bench install clean setup format
 .DEFAULT_GOAL := all
@@ -72,7 +74,12 @@ $(BIN)/warmbox: $(BUILD)/cli/warmbox.o $(BUILD)/libwarmbox.a
 
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/tap.h $(BUILD)/libwarmbox.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Ischeduler -Iengine $(ALL_LDFLAGS) $< $(BUILD)/libwarmbox.a $(LIBS) -o $@
+	$(CC) $(ALL_CFLAGS) -iquote scheduler -iquote engine $(ALL_LDFLAGS) $< $(BUILD)/libwarmbox.a $(LIBS) -o $@
+
+$(BUILD)/tests/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(BUILD)/libwarmbox.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -iquote scheduler -iquote engine -DCORPUS_DIR='"$(CURDIR)/tests/fuzz/corpus/$*"' \
+	  $(ALL_LDFLAGS) $< tests/fuzz/replay.c $(BUILD)/libwarmbox.a $(LIBS) -o $@
 
 # ---- set-up and running ------------------------------------------------
 

@@ -9,7 +9,7 @@
  *    "max_body_bytes": 50331648}
  */
 #define _GNU_SOURCE
-#include "sched.h"
+#include "scheduler.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>

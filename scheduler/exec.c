@@ -11,7 +11,7 @@
  * calling it.  The reply goes out before the container is removed; the
  * removal is tracked by the daemon (ctx->n_cleanup), not by the execution. */
 #define _GNU_SOURCE
-#include "sched.h"
+#include "scheduler.h"
 
 #include <event2/event.h>
 #include <string.h>

@@ -8,7 +8,7 @@
  * Error bodies carry a code and a sentence written for the client; the
  * engine's own words (image names, paths, versions) go to the log only. */
 #define _GNU_SOURCE
-#include "sched.h"
+#include "scheduler.h"
 
 #include <errno.h>
 #include <event2/buffer.h>

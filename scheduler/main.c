@@ -1,7 +1,7 @@
 /* scheduler/main.c: warmboxd.  Thin: flags, config, the event loop,
  * signals.  The work lives in exec.c and http.c. */
 #define _GNU_SOURCE
-#include "sched.h"
+#include "scheduler.h"
 
 #include <errno.h>
 #include <event2/event.h>

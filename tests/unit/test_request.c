@@ -1,6 +1,6 @@
 /* POST /v1/executions parsing and validation, the stdin frame, the config
  * file, and the result encoding. */
-#include "sched.h"
+#include "scheduler.h"
 #include "tap.h"
 
 static prof_set_t *set;

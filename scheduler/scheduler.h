@@ -1,4 +1,4 @@
-/* scheduler/sched.h: warmboxd's internals, shared by the files of
+/* scheduler/scheduler.h: warmboxd's internals, shared by the files of
  * scheduler/ only.  Other modules never include this. */
 #ifndef WARMBOX_SCHED_H
 #define WARMBOX_SCHED_H

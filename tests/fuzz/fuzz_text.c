@@ -1,0 +1,34 @@
+/* Fuzz the text helpers: base64 round trips, UTF-8 validation, JSON string
+ * escaping (whose output must parse back to the input). */
+#include "warmbox/wb.h"
+
+#include <cjson/cJSON.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
+
+int
+LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
+{
+  wb_buf_t enc = WB_BUF_INIT, dec = WB_BUF_INIT, js = WB_BUF_INIT;
+
+  wb_base64_encode (&enc, data, size);
+  if (wb_base64_decode (&dec, enc.data ? enc.data : "", enc.len) < 0 || dec.len != size
+      || (size && memcmp (dec.data, data, size)))
+    abort ();
+  wb_buf_reset (&dec);
+  wb_base64_decode (&dec, (const char *) data, size);
+  if (wb_utf8_valid ((const char *) data, size) && !memchr (data, 0, size))
+    {
+      wb_json_append_string (&js, (const char *) data, size);
+      cJSON *j = cJSON_ParseWithLength (js.data, js.len);
+      if (j == NULL || !cJSON_IsString (j) || strlen (j->valuestring) != size
+          || memcmp (j->valuestring, data, size))
+        abort ();
+      cJSON_Delete (j);
+    }
+  wb_buf_free (&enc);
+  wb_buf_free (&dec);
+  wb_buf_free (&js);
+  return 0;
+}
