@@ -51,7 +51,7 @@ FUZZ_SRC  := $(wildcard tests/fuzz/fuzz_*.c)
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%) \
              $(FUZZ_SRC:tests/fuzz/fuzz_%.c=$(BUILD)/tests/replay_%)
 
-.PHONY: all run test unit integration check images fuzz bench install clean setup format
+.PHONY: all run test unit integration check images fuzz install clean setup format
 .DEFAULT_GOAL := all
 
 all: $(BIN)/warmboxd $(BIN)/warmbox
@@ -112,9 +112,6 @@ test: setup all $(UNIT_BIN)
 
 fuzz:
 	@scripts/fuzz.sh $(FUZZ_SECONDS)
-
-bench: setup all
-	python3 tests/bench/bench_exec.py
 
 # ---- install ------------------------------------------------------------
 
