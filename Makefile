@@ -51,7 +51,7 @@ FUZZ_SRC  := $(wildcard tests/fuzz/fuzz_*.c)
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%) \
              $(FUZZ_SRC:tests/fuzz/fuzz_%.c=$(BUILD)/tests/replay_%)
 
-.PHONY: all run test unit integration check images fuzz install clean setup format
+.PHONY: all run test unit unit-bin integration check images fuzz install clean setup format
 .DEFAULT_GOAL := all
 
 all: $(BIN)/warmboxd $(BIN)/warmbox
@@ -91,7 +91,10 @@ setup:
 images:
 	@scripts/setup.sh --images-only
 
-run: setup all
+# After set-up a fresh make reads pkg-config again: on a new machine the
+# libraries were only just installed.
+run: setup
+	$(MAKE) all
 	@scripts/run.sh
 
 # ---- tests ------------------------------------------------------------
@@ -106,9 +109,12 @@ integration: all
 	prove -f -e python3 tests/integration/test_*.py
 
 # One prove run, so that the last line is the whole summary.
-test: setup all $(UNIT_BIN)
+test: setup
+	$(MAKE) all unit-bin
 	$(MAKE) check
 	prove -f $(UNIT_BIN) tests/integration/test_*.py
+
+unit-bin: $(UNIT_BIN)
 
 fuzz:
 	@scripts/fuzz.sh $(FUZZ_SECONDS)

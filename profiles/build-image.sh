@@ -121,6 +121,7 @@ if [ "$have" = "$sum" ]; then
   echo "build-image: $repo:$version is up to date (content $sum)"
   exit 0
 fi
+old=$("$docker" image inspect --format '{{.Id}}' "$repo:latest" 2>/dev/null || true)
 "$docker" import \
   --change "LABEL warmbox.content=$sum" \
   --change "LABEL warmbox.language=$lang" \
@@ -130,5 +131,9 @@ fi
   --change "CMD [\"$interp\"]" \
   "$tarball" "$repo:$version" >/dev/null
 "$docker" tag "$repo:$version" "$repo:latest"
+# The previous build, unless containers still use it (then the engine keeps it).
+if [ -n "$old" ] && [ "$old" != "$("$docker" image inspect --format '{{.Id}}' "$repo:latest")" ]; then
+  "$docker" rmi "$old" >/dev/null 2>&1 || true
+fi
 size=$(du -sh "$tarball" | cut -f1)
 echo "build-image: built $repo:$version ($size, content $sum)"
