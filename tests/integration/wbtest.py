@@ -17,8 +17,10 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-WARMBOXD = os.path.join(ROOT, "bin", "warmboxd")
-WARMBOX = os.path.join(ROOT, "bin", "warmbox")
+# make test SANITIZE=... points WARMBOX_BIN at the sanitizer build.
+BIN = os.environ.get("WARMBOX_BIN") or os.path.join(ROOT, "bin")
+WARMBOXD = os.path.join(BIN, "warmboxd")
+WARMBOX = os.path.join(BIN, "warmbox")
 
 
 class UnixHTTPConnection(http.client.HTTPConnection):
