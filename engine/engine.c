@@ -601,25 +601,34 @@ eng_container_create (eng_t *eng, const char *body_json, eng_cb cb, void *arg, w
                     eng->request_timeout_ms, cb, arg, err);
 }
 
+/* An operation on one container: "/containers/{id}{suffix}". */
+static eng_req_t *
+container_op (eng_t *eng, req_kind_t kind, const char *method, const char *id, const char *suffix,
+              long timeout_ms, eng_cb cb, void *arg, wb_err_t *err)
+{
+  char path[400];
+
+  if (!path_component_ok (id) || strchr (id, '/') != NULL)
+    {
+      wb_error (err, WB_E_INVALID, "%s: invalid container id", req_what (kind));
+      return NULL;
+    }
+  snprintf (path, sizeof path, "/containers/%s%s", id, suffix);
+  return req_start (eng, kind, method, path, NULL, timeout_ms, cb, arg, err);
+}
+
 eng_req_t *
 eng_container_start (eng_t *eng, const char *id, eng_cb cb, void *arg, wb_err_t *err)
 {
-  char path[400];
-  CHECK_ID ("container start", id);
-  snprintf (path, sizeof path, "/containers/%s/start", id);
-  return req_start (eng, REQ_START, "POST", path, NULL, eng->request_timeout_ms, cb, arg, err);
+  return container_op (eng, REQ_START, "POST", id, "/start", eng->request_timeout_ms, cb, arg, err);
 }
 
 eng_req_t *
 eng_container_wait (eng_t *eng, const char *id, eng_armed_cb armed, eng_cb cb, void *arg,
                     wb_err_t *err)
 {
-  char path[400];
-  eng_req_t *req;
-
-  CHECK_ID ("container wait", id);
-  snprintf (path, sizeof path, "/containers/%s/wait?condition=next-exit", id);
-  req = req_start (eng, REQ_WAIT, "POST", path, NULL, 0, cb, arg, err);
+  eng_req_t *req = container_op (eng, REQ_WAIT, "POST", id, "/wait?condition=next-exit", 0, cb,
+                                 arg, err);
   if (req && armed)
     {
       req->armed_cb = armed;
@@ -638,29 +647,24 @@ eng_req_t *
 eng_container_kill (eng_t *eng, const char *id, const char *signal, eng_cb cb, void *arg,
                     wb_err_t *err)
 {
-  char path[400];
-  CHECK_ID ("container kill", id);
+  char suffix[64];
+
   CHECK_ID ("container kill", signal);
-  snprintf (path, sizeof path, "/containers/%s/kill?signal=%s", id, signal);
-  return req_start (eng, REQ_KILL, "POST", path, NULL, eng->request_timeout_ms, cb, arg, err);
+  snprintf (suffix, sizeof suffix, "/kill?signal=%s", signal);
+  return container_op (eng, REQ_KILL, "POST", id, suffix, eng->request_timeout_ms, cb, arg, err);
 }
 
 eng_req_t *
 eng_container_inspect (eng_t *eng, const char *id, eng_cb cb, void *arg, wb_err_t *err)
 {
-  char path[400];
-  CHECK_ID ("container inspect", id);
-  snprintf (path, sizeof path, "/containers/%s/json", id);
-  return req_start (eng, REQ_INSPECT, "GET", path, NULL, eng->request_timeout_ms, cb, arg, err);
+  return container_op (eng, REQ_INSPECT, "GET", id, "/json", eng->request_timeout_ms, cb, arg, err);
 }
 
 eng_req_t *
 eng_container_remove (eng_t *eng, const char *id, eng_cb cb, void *arg, wb_err_t *err)
 {
-  char path[400];
-  CHECK_ID ("container remove", id);
-  snprintf (path, sizeof path, "/containers/%s?force=1&v=1", id);
-  return req_start (eng, REQ_REMOVE, "DELETE", path, NULL, eng->request_timeout_ms, cb, arg, err);
+  return container_op (eng, REQ_REMOVE, "DELETE", id, "?force=1&v=1", eng->request_timeout_ms, cb,
+                       arg, err);
 }
 
 eng_req_t *
