@@ -41,8 +41,10 @@ LIBS := $(PKG_LIBS) -lm
 COMMON_SRC  := common/wb.c
 ENGINE_SRC  := engine/engine.c engine/attach.c engine/proto.c
 PROFILE_SRC := profiles/profile.c
-SCHED_SRC   := scheduler/config.c scheduler/request.c scheduler/exec.c scheduler/http.c
-LIB_SRC     := $(COMMON_SRC) $(ENGINE_SRC) $(PROFILE_SRC) $(SCHED_SRC)
+POOL_SRC    := pool/pool.c
+SCHED_SRC   := scheduler/config.c scheduler/request.c scheduler/exec.c scheduler/http.c \
+               scheduler/startgate.c scheduler/metrics.c
+LIB_SRC     := $(COMMON_SRC) $(ENGINE_SRC) $(PROFILE_SRC) $(POOL_SRC) $(SCHED_SRC)
 LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/%.o)
 
 UNIT_SRC  := $(wildcard tests/unit/test_*.c)

@@ -43,6 +43,7 @@ struct eng_req
   char errbuf[CURL_ERROR_SIZE];
   eng_cb cb;
   void *arg;
+  char *value_key; /* list: label whose values to return */
   eng_armed_cb armed_cb;
   struct event *armed_ev; /* defers armed_cb out of curl's header callback */
   bool in_callback;
@@ -178,6 +179,7 @@ req_unlink_free (eng_req_t *req)
     event_free (req->armed_ev);
   curl_slist_free_all (req->headers);
   free (req->post_body);
+  free (req->value_key);
   wb_buf_free (&req->body);
   free (req);
 }
@@ -303,7 +305,7 @@ req_complete (eng_req_t *req, CURLcode code)
   eng_t *eng = req->eng;
   eng_result_t res;
   cJSON *json = NULL;
-  const char **ids = NULL;
+  const char **ids = NULL, **values = NULL;
   long status = 0;
   const char *what = req_what (req->kind);
 
@@ -409,7 +411,8 @@ req_complete (eng_req_t *req, CURLcode code)
             break;
           }
         ids = calloc ((size_t) n + 1, sizeof *ids);
-        if (ids == NULL)
+        values = calloc ((size_t) n + 1, sizeof *values);
+        if (ids == NULL || values == NULL)
           {
             res.rc = wb_error (&res.err, WB_E_NOMEM, "container list: out of memory");
             break;
@@ -417,10 +420,16 @@ req_complete (eng_req_t *req, CURLcode code)
         cJSON_ArrayForEach (item, json)
         {
           const char *id = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (item, "Id"));
-          if (id)
-            ids[k++] = id;
+          cJSON *labels = cJSON_GetObjectItemCaseSensitive (item, "Labels");
+          if (id == NULL)
+            continue;
+          values[k] = req->value_key ? cJSON_GetStringValue (
+                          cJSON_GetObjectItemCaseSensitive (labels, req->value_key))
+                                     : NULL;
+          ids[k++] = id;
         }
         res.ids = ids;
+        res.values = values;
         res.n_ids = (size_t) k;
         break;
       }
@@ -435,6 +444,7 @@ done:
   req->cb (req->arg, &res);
   req->in_callback = false;
   free (ids);
+  free (values);
   cJSON_Delete (json);
   req_unlink_free (req);
 }
@@ -668,7 +678,8 @@ eng_container_remove (eng_t *eng, const char *id, eng_cb cb, void *arg, wb_err_t
 }
 
 eng_req_t *
-eng_container_list (eng_t *eng, const char *label, eng_cb cb, void *arg, wb_err_t *err)
+eng_container_list (eng_t *eng, const char *label, const char *value_key, eng_cb cb, void *arg,
+                    wb_err_t *err)
 {
   cleanup_buf wb_buf_t filter = WB_BUF_INIT;
   cleanup_buf wb_buf_t path = WB_BUF_INIT;
@@ -691,6 +702,12 @@ eng_container_list (eng_t *eng, const char *label, eng_cb cb, void *arg, wb_err_
     }
   curl_free (escaped);
   req = req_start (eng, REQ_LIST, "GET", path.data, NULL, eng->request_timeout_ms, cb, arg, err);
+  if (req && value_key && (req->value_key = strdup (value_key)) == NULL)
+    {
+      req_unlink_free (req);
+      wb_error (err, WB_E_NOMEM, "container list: out of memory");
+      return NULL;
+    }
   return req;
 }
 

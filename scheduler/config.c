@@ -6,7 +6,11 @@
  *               "tls_ca": "...", "tls_cert": "...", "tls_key": "..."},
  *    "profiles_dir": "/usr/local/share/warmbox/profiles",
  *    "max_concurrent": 64, "shutdown_grace_ms": 30000,
- *    "max_body_bytes": 50331648}
+ *    "max_body_bytes": 50331648,
+ *    "max_containers": 64, "create_concurrency": 2, "queue_max": 256,
+ *    "image_refresh_ms": 10000,
+ *    "pools": {"default": {"min_ready": 2, "max_ready": 8},
+ *              "python": {"min_ready": 4, "max_ready": 16}}}
  */
 #define _GNU_SOURCE
 #include "scheduler.h"
@@ -42,6 +46,13 @@ sched_config_defaults (sched_config_t *cfg, wb_err_t *err)
   cfg->max_concurrent = 64;
   cfg->shutdown_grace_ms = 30000;
   cfg->max_body_bytes = 48u * 1024 * 1024;
+  cfg->max_containers = 64;
+  cfg->create_concurrency = 2;
+  cfg->queue_max = 256;
+  cfg->image_refresh_ms = 10000;
+  snprintf (cfg->pool_default.language, sizeof cfg->pool_default.language, "default");
+  cfg->pool_default.min_ready = 2;
+  cfg->pool_default.max_ready = 8;
   if (cfg->profiles_dir == NULL)
     return wb_error (err, WB_E_NOMEM, "out of memory");
   return 0;
@@ -86,6 +97,67 @@ set_uint (uint64_t *dst, cJSON *item, const char *key, double lo, double hi, wb_
     return wb_error (err, WB_E_INVALID, "\"%s\" must be a whole number in [%.0f, %.0f]", key, lo,
                      hi);
   *dst = (uint64_t) item->valuedouble;
+  return 0;
+}
+
+const sched_pool_config_t *
+sched_config_pool (const sched_config_t *cfg, const char *language)
+{
+  for (size_t i = 0; i < cfg->n_pools; i++)
+    if (strcmp (cfg->pools[i].language, language) == 0)
+      return &cfg->pools[i];
+  return &cfg->pool_default;
+}
+
+static int
+parse_pools (sched_config_t *cfg, cJSON *pools, wb_err_t *err)
+{
+  cJSON *entry;
+  uint64_t v;
+
+  if (!cJSON_IsObject (pools))
+    return wb_error (err, WB_E_INVALID, "\"pools\" must be an object of languages");
+  cJSON_ArrayForEach (entry, pools)
+  {
+    const char *lang = entry->string ? entry->string : "";
+    sched_pool_config_t pc, *dst;
+    cJSON *item;
+
+    if (*lang == '\0' || strlen (lang) >= sizeof pc.language || !cJSON_IsObject (entry))
+      return wb_error (err, WB_E_INVALID, "\"pools.%.32s\" must be an object", lang);
+    pc = strcmp (lang, "default") == 0 ? cfg->pool_default : *sched_config_pool (cfg, lang);
+    snprintf (pc.language, sizeof pc.language, "%s", lang);
+    cJSON_ArrayForEach (item, entry)
+    {
+      const char *k = item->string ? item->string : "";
+      if (strcmp (k, "min_ready") == 0 || strcmp (k, "max_ready") == 0)
+        {
+          if (set_uint (&v, item, k, 0, 1000, err) < 0)
+            return wb_err_wrap (err, "pools.%s", lang);
+          *(strcmp (k, "min_ready") == 0 ? &pc.min_ready : &pc.max_ready) = (uint32_t) v;
+        }
+      else
+        return wb_error (err, WB_E_INVALID, "unknown key \"pools.%s.%.32s\"", lang, k);
+    }
+    if (pc.max_ready < pc.min_ready)
+      return wb_error (err, WB_E_INVALID, "pools.%s: max_ready is below min_ready", lang);
+    if (strcmp (lang, "default") == 0)
+      {
+        cfg->pool_default = pc;
+        continue;
+      }
+    dst = NULL;
+    for (size_t i = 0; i < cfg->n_pools; i++)
+      if (strcmp (cfg->pools[i].language, lang) == 0)
+        dst = &cfg->pools[i];
+    if (dst == NULL)
+      {
+        if (cfg->n_pools == SCHED_MAX_POOL_CFG)
+          return wb_error (err, WB_E_INVALID, "at most %d pools entries", SCHED_MAX_POOL_CFG);
+        dst = &cfg->pools[cfg->n_pools++];
+      }
+    *dst = pc;
+  }
   return 0;
 }
 
@@ -170,6 +242,22 @@ sched_config_parse (sched_config_t *cfg, const char *json, size_t len, wb_err_t 
     else if (strcmp (k, "max_body_bytes") == 0)
       {
         if (set_uint (&cfg->max_body_bytes, item, k, 1024, 1073741824.0, err) < 0)
+          goto out;
+      }
+    else if (strcmp (k, "max_containers") == 0 || strcmp (k, "create_concurrency") == 0
+             || strcmp (k, "queue_max") == 0 || strcmp (k, "image_refresh_ms") == 0)
+      {
+        uint32_t *dst = strcmp (k, "max_containers") == 0       ? &cfg->max_containers
+                        : strcmp (k, "create_concurrency") == 0 ? &cfg->create_concurrency
+                        : strcmp (k, "queue_max") == 0          ? &cfg->queue_max
+                                                                : &cfg->image_refresh_ms;
+        if (set_uint (&v, item, k, strcmp (k, "queue_max") == 0 ? 0 : 1, 3600000, err) < 0)
+          goto out;
+        *dst = (uint32_t) v;
+      }
+    else if (strcmp (k, "pools") == 0)
+      {
+        if (parse_pools (cfg, item, err) < 0)
           goto out;
       }
     else

@@ -1,15 +1,22 @@
 /* scheduler/exec.c: one execution, from a validated request to a result.
  *
- *   image id -> create -> attach (101) + wait armed -> start -> frame on
- *   stdin, half-close -> demuxed output (capped) -> exit from wait
- *   [-> inspect for OOMKilled] -> reply -> remove
+ *   container (pool hit, or queued for the pool, or a create of its own)
+ *   -> attach (101) + wait armed -> start gate -> start -> frame on stdin,
+ *   half-close -> demuxed output (capped) -> exit from wait
+ *   [-> inspect for OOMKilled] -> reply -> release (removed, pool refills)
+ *
+ * A request takes its container from its language's pool unless it needs a
+ * container the pool cannot hold (program args are part of the container's
+ * command; a non-default memory limit is part of its cgroup): then it
+ * creates its own, which is the cold path.
  *
  * The wall-clock deadline runs from the moment start is sent; at the
  * deadline the container gets SIGKILL, and a grace timer after it ends the
  * execution even if the engine never answers.  Every engine callback may be
  * the last one: finish() frees the execution, so nothing touches `ex` after
  * calling it.  The reply goes out before the container is removed; the
- * removal is tracked by the daemon (ctx->n_cleanup), not by the execution. */
+ * removal belongs to the pool manager (retried while the engine is away),
+ * not to the execution. */
 #define _GNU_SOURCE
 #include "scheduler.h"
 
@@ -31,6 +38,11 @@ struct sched_exec
   size_t profile_index;
 
   char container_id[80];
+  pool_t *pool;        /* the container came from here; NULL: our own create */
+  pool_waiter_t *waiter;
+  struct event *queue_deadline;
+  start_waiter_t *gate_waiter;
+  bool in_gate;        /* holds a start slot */
   eng_req_t *op;       /* image inspect / create / start / inspect */
   eng_req_t *wait_req;
   eng_req_t *kill_req;
@@ -45,7 +57,7 @@ struct sched_exec
   bool have_exit;
   wb_err_t run_err;    /* what went wrong after start, for the log */
   bool run_failed;
-  uint64_t t_admit_us, t_start_us, t_exit_us;
+  uint64_t t_admit_us, t_container_us, t_start_us, t_started_us, t_exit_us;
 };
 
 const char *
@@ -62,47 +74,6 @@ sched_status_name (sched_status_t st)
   return "error";
 }
 
-/* ---- removal, owned by the daemon ------------------------------------ */
-
-typedef struct removal
-{
-  sched_ctx_t *ctx;
-  char id[80];
-} removal_t;
-
-static void
-removed_cb (void *arg, const eng_result_t *r)
-{
-  removal_t *rm = arg;
-
-  if (r->rc < 0)
-    wb_warn ("container %.12s not removed: %s (left for the reaper)", rm->id, r->err.msg);
-  rm->ctx->n_cleanup--;
-  free (rm);
-}
-
-static void
-remove_container (sched_ctx_t *ctx, const char *id)
-{
-  removal_t *rm = calloc (1, sizeof *rm);
-  wb_err_t err;
-
-  if (rm == NULL)
-    {
-      wb_log_error ("container %.12s not removed: out of memory", id);
-      return;
-    }
-  rm->ctx = ctx;
-  snprintf (rm->id, sizeof rm->id, "%s", id);
-  if (eng_container_remove (ctx->eng, rm->id, removed_cb, rm, &err) == NULL)
-    {
-      wb_log_error ("container %.12s not removed: %s", id, err.msg);
-      free (rm);
-      return;
-    }
-  ctx->n_cleanup++;
-}
-
 /* ---- ending ---------------------------------------------------------- */
 
 static void
@@ -114,12 +85,22 @@ exec_free (sched_exec_t *ex)
   eng_req_cancel (ex->wait_req);
   eng_req_cancel (ex->kill_req);
   eng_attach_free (ex->attach);
+  pool_waiter_cancel (ex->waiter);
+  if (ex->gate_waiter)
+    startgate_cancel (&ctx->gate, ex->gate_waiter);
+  if (ex->in_gate)
+    startgate_leave (&ctx->gate);
+  pool_mgr_set_yield (ctx->pools, ctx->gate.queued > 0);
   if (ex->deadline)
     event_free (ex->deadline);
   if (ex->grace)
     event_free (ex->grace);
-  if (ex->container_id[0])
-    remove_container (ctx, ex->container_id);
+  if (ex->queue_deadline)
+    event_free (ex->queue_deadline);
+  if (ex->container_id[0] && ex->pool)
+    pool_release (ex->pool, ex->container_id);
+  else if (ex->container_id[0])
+    pool_mgr_remove (ctx->pools, ex->container_id);
   sched_request_clear (&ex->req);
   wb_buf_free (&ex->res.out);
   wb_buf_free (&ex->res.err);
@@ -132,6 +113,7 @@ static void
 fail (sched_exec_t *ex, const wb_err_t *err)
 {
   wb_warn ("execution %s failed before it ran: %s", ex->res.id, err->msg);
+  metrics_count_status (&ex->ctx->metrics, ex->res.language, "refused");
   if (!ex->cancelled && ex->cb)
     ex->cb (ex->cb_arg, NULL, err);
   exec_free (ex);
@@ -157,9 +139,13 @@ finish (sched_exec_t *ex)
   res->exit_code = ex->have_exit ? (int) ex->exit_code : -1;
   res->duration_ms = ((ex->t_exit_us ? ex->t_exit_us : now) - ex->t_start_us) / 1000;
   res->total_ms = (now - ex->t_admit_us) / 1000;
-  wb_info ("execution %s language=%s status=%s exit=%d duration_ms=%llu total_ms=%llu",
-           res->id, res->language, sched_status_name (res->status), res->exit_code,
+  wb_info ("execution %s language=%s status=%s exit=%d pool_hit=%d duration_ms=%llu "
+           "total_ms=%llu",
+           res->id, res->language, sched_status_name (res->status), res->exit_code, res->pool_hit,
            (unsigned long long) res->duration_ms, (unsigned long long) res->total_ms);
+  metrics_count_status (&ex->ctx->metrics, res->language, sched_status_name (res->status));
+  metrics_observe (&ex->ctx->metrics, res->language, M_RUN, (double) res->duration_ms / 1000.0);
+  metrics_observe (&ex->ctx->metrics, res->language, M_TOTAL, (double) (now - ex->t_admit_us) / 1e6);
   if (!ex->cancelled && ex->cb)
     ex->cb (ex->cb_arg, res, NULL);
   exec_free (ex);
@@ -374,6 +360,10 @@ started_cb (void *arg, const eng_result_t *r)
   wb_err_t err;
 
   ex->op = NULL;
+  ex->in_gate = false;
+  ex->t_started_us = wb_now_us ();
+  startgate_leave (&ex->ctx->gate);
+  pool_mgr_set_yield (ex->ctx->pools, ex->ctx->gate.queued > 0);
   if (r->rc < 0)
     {
       err = r->err;
@@ -382,6 +372,8 @@ started_cb (void *arg, const eng_result_t *r)
       return;
     }
   ex->started = true;
+  metrics_observe (&ex->ctx->metrics, ex->res.language, M_START,
+                   (double) (ex->t_started_us - ex->t_start_us) / 1e6);
   /* The code and stdin go straight from memory to the socket. */
   if (sched_frame_build (ex->req.code, ex->req.code_len, ex->req.stdin_data, ex->req.stdin_len,
                          &frame)
@@ -400,13 +392,12 @@ started_cb (void *arg, const eng_result_t *r)
 }
 
 static void
-maybe_start (sched_exec_t *ex)
+send_start (sched_exec_t *ex)
 {
   struct timeval tv;
   wb_err_t err;
 
-  if (!ex->attach_ready || !ex->wait_armed || ex->op || ex->started)
-    return;
+  ex->in_gate = true;
   ex->t_start_us = wb_now_us ();
   ex->op = eng_container_start (ex->ctx->eng, ex->container_id, started_cb, ex, &err);
   if (ex->op == NULL)
@@ -422,6 +413,38 @@ maybe_start (sched_exec_t *ex)
       wb_error (&err, WB_E_NOMEM, "cannot arm the deadline");
       fail (ex, &err);
     }
+}
+
+static void
+gate_open_cb (void *arg)
+{
+  sched_exec_t *ex = arg;
+
+  ex->gate_waiter = NULL;
+  send_start (ex);
+}
+
+/* Attach answered and wait is armed: take a start slot, or queue for one. */
+static void
+maybe_start (sched_exec_t *ex)
+{
+  sched_ctx_t *ctx = ex->ctx;
+  wb_err_t err;
+  int r;
+
+  if (!ex->attach_ready || !ex->wait_armed || ex->op || ex->started || ex->in_gate
+      || ex->gate_waiter)
+    return;
+  r = startgate_enter (&ctx->gate, gate_open_cb, ex, &ex->gate_waiter);
+  if (r < 0)
+    {
+      wb_error (&err, WB_E_NOMEM, "out of memory");
+      fail (ex, &err);
+      return;
+    }
+  pool_mgr_set_yield (ctx->pools, ctx->gate.queued > 0);
+  if (r == 1)
+    send_start (ex);
 }
 
 static void
@@ -441,6 +464,95 @@ on_wait_armed (void *arg)
 }
 
 static const eng_attach_cbs_t attach_cbs = {on_attach_ready, on_data, on_attach_end};
+
+/* ex->container_id is ours now: attach and arm the wait together. */
+static int
+have_container (sched_exec_t *ex, wb_err_t *err)
+{
+  ex->t_container_us = wb_now_us ();
+  metrics_observe (&ex->ctx->metrics, ex->res.language, M_QUEUE_WAIT,
+                   (double) (ex->t_container_us - ex->t_admit_us) / 1e6);
+  ex->attach = eng_attach_open (ex->ctx->eng, ex->container_id, &attach_cbs, ex, err);
+  if (ex->attach == NULL)
+    return -1;
+  ex->wait_req = eng_container_wait (ex->ctx->eng, ex->container_id, on_wait_armed, wait_cb, ex,
+                                     err);
+  return ex->wait_req ? 0 : -1;
+}
+
+/* ---- the pool path --------------------------------------------------- */
+
+static void
+acquired_cb (void *arg, char *id, const wb_err_t *perr)
+{
+  sched_exec_t *ex = arg;
+  wb_err_t err;
+
+  ex->waiter = NULL;
+  if (ex->queue_deadline)
+    evtimer_del (ex->queue_deadline);
+  if (id == NULL)
+    {
+      err = *perr;
+      fail (ex, &err);
+      return;
+    }
+  snprintf (ex->container_id, sizeof ex->container_id, "%s", id);
+  free (id);
+  if (have_container (ex, &err) < 0)
+    fail (ex, &err);
+}
+
+static void
+queue_deadline_cb (evutil_socket_t fd, short what, void *arg)
+{
+  sched_exec_t *ex = arg;
+  wb_err_t err;
+
+  (void) fd;
+  (void) what;
+  pool_waiter_cancel (ex->waiter);
+  ex->waiter = NULL;
+  wb_error (&err, WB_E_BUSY, "no sandbox became free within the request's %u ms",
+            ex->req.limits.timeout_ms);
+  fail (ex, &err);
+}
+
+/* The pool this request can use, or NULL for a container of its own. */
+static pool_t *
+pool_for (sched_exec_t *ex)
+{
+  const sched_request_t *r = &ex->req;
+
+  if (r->n_args > 0 || r->limits.memory_mb != r->profile->def.memory_mb)
+    return NULL;
+  return pool_mgr_find (ex->ctx->pools, r->profile->language);
+}
+
+/* Take a container from the pool: at once on a hit, else queued.
+ * -1 with err when refused (nothing to report through the callback). */
+static int
+acquire (sched_exec_t *ex, wb_err_t *err)
+{
+  char *id = NULL;
+  struct timeval tv = {ex->req.limits.timeout_ms / 1000, (ex->req.limits.timeout_ms % 1000) * 1000};
+  int r = pool_acquire (ex->pool, acquired_cb, ex, &id, &ex->waiter, err);
+
+  if (r < 0)
+    return -1;
+  if (r == 1)
+    {
+      ex->res.pool_hit = true;
+      snprintf (ex->container_id, sizeof ex->container_id, "%s", id);
+      free (id);
+      return have_container (ex, err);
+    }
+  /* Queued: bounded by the request's deadline. */
+  ex->queue_deadline = evtimer_new (ex->ctx->base, queue_deadline_cb, ex);
+  if (ex->queue_deadline == NULL || evtimer_add (ex->queue_deadline, &tv) < 0)
+    return wb_error (err, WB_E_NOMEM, "cannot arm the queue deadline");
+  return 0;
+}
 
 /* ---- create ---------------------------------------------------------- */
 
@@ -471,15 +583,7 @@ created_cb (void *arg, const eng_result_t *r)
       exec_free (ex);
       return;
     }
-  ex->attach = eng_attach_open (ex->ctx->eng, ex->container_id, &attach_cbs, ex, &err);
-  if (ex->attach == NULL)
-    {
-      fail (ex, &err);
-      return;
-    }
-  ex->wait_req = eng_container_wait (ex->ctx->eng, ex->container_id, on_wait_armed, wait_cb, ex,
-                                     &err);
-  if (ex->wait_req == NULL)
+  if (have_container (ex, &err) < 0)
     fail (ex, &err);
 }
 
@@ -590,6 +694,17 @@ sched_exec_start (sched_ctx_t *ctx, sched_request_t *req, sched_exec_done_cb cb,
       ex->profile_index = i;
   ctx->n_running++;
 
+  ex->pool = pool_for (ex);
+  if (ex->pool)
+    {
+      if (acquire (ex, err) == 0)
+        return ex;
+      /* Refused, or the hit could not even be attached: nothing was
+       * reported; a container we hold goes back through exec_free. */
+      ex->cb = NULL;
+      exec_free (ex);
+      return NULL;
+    }
   if (ctx->image_ids[ex->profile_index] == NULL)
     ex->op = eng_image_inspect (ctx->eng, ex->req.profile->image, image_cb, ex, err);
   else
@@ -618,7 +733,41 @@ sched_exec_cancel (sched_exec_t *ex)
   exec_free (ex);
 }
 
-/* ---- image ids ------------------------------------------------------- */
+/* ---- image ids and pools --------------------------------------------- */
+
+void
+sched_pool_update (sched_ctx_t *ctx, size_t i)
+{
+  const prof_t *p = ctx->profiles->items[i];
+  const sched_pool_config_t *pc = sched_config_pool (&ctx->cfg, p->language);
+  cleanup_buf wb_buf_t body = WB_BUF_INIT;
+  prof_spec_extra_t x;
+  pool_spec_t spec;
+  wb_err_t err;
+
+  if (ctx->image_ids[i] == NULL || ctx->draining)
+    return;
+  /* Labels and the uid are stamped by the pool for each container. */
+  memset (&x, 0, sizeof x);
+  x.image_id = ctx->image_ids[i];
+  x.instance_id = ctx->instance_id;
+  x.pool_key = "";
+  x.uid = UID_FIRST;
+  if (prof_container_spec (p, &p->def, &x, &body, &err) < 0)
+    {
+      wb_log_error ("pool for %s: %s", p->language, err.msg);
+      return;
+    }
+  memset (&spec, 0, sizeof spec);
+  spec.language = p->language;
+  spec.image_id = ctx->image_ids[i];
+  spec.profile_hash = p->hash;
+  spec.create_body = body.data;
+  spec.min_ready = pc->min_ready;
+  spec.max_ready = pc->max_ready;
+  if (pool_mgr_ensure (ctx->pools, &spec, &err) == NULL)
+    wb_log_error ("pool for %s: %s", p->language, err.msg);
+}
 
 typedef struct image_lookup
 {
@@ -638,7 +787,8 @@ image_refreshed_cb (void *arg, const eng_result_t *r)
              p->language, r->err.msg);
   else
     {
-      char *id = strdup (r->id);
+      bool changed = ctx->image_ids[lk->index] == NULL || strcmp (ctx->image_ids[lk->index], r->id) != 0;
+      char *id = changed ? strdup (r->id) : NULL;
       if (id)
         {
           free (ctx->image_ids[lk->index]);
@@ -646,6 +796,8 @@ image_refreshed_cb (void *arg, const eng_result_t *r)
           wb_info ("language %s: image %s is %.19s, profile %.12s", p->language, p->image, id,
                    p->hash);
         }
+      if (changed || pool_mgr_find (ctx->pools, p->language) == NULL)
+        sched_pool_update (ctx, lk->index);
     }
   free (lk);
 }

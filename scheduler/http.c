@@ -300,6 +300,66 @@ handle_languages (struct evhttp_request *req, sched_ctx_t *ctx)
 }
 
 static void
+handle_pools (struct evhttp_request *req, sched_ctx_t *ctx)
+{
+  cleanup_buf wb_buf_t body = WB_BUF_INIT;
+  const pool_stats_t *st;
+  size_t n = pool_mgr_stats (ctx->pools, &st);
+  int bad = wb_buf_append_str (&body, "{\"pools\":[");
+
+  for (size_t i = 0; i < n && bad == 0; i++)
+    {
+      const pool_stats_t *s = &st[i];
+      bad |= wb_buf_printf (
+          &body,
+          "%s{\"language\":\"%s\",\"image_id\":\"%s\",\"profile_hash\":\"%s\",\"key\":\"%s\","
+          "\"draining\":%s,\"min_ready\":%u,\"max_ready\":%u,\"target\":%u,\"ready\":%u,"
+          "\"creating\":%u,\"in_use\":%u,\"waiting\":%u,\"hits\":%llu,\"misses\":%llu,"
+          "\"created\":%llu,\"create_failures\":%llu,\"destroyed\":%llu,"
+          "\"arrival_rate\":%.3f,\"replenish_ms\":%.1f,\"last_error\":",
+          i ? "," : "", s->language, s->image_id, s->profile_hash, s->key,
+          s->draining ? "true" : "false", s->min_ready, s->max_ready, s->target, s->ready,
+          s->creating, s->in_use, s->waiting, (unsigned long long) s->hits,
+          (unsigned long long) s->misses, (unsigned long long) s->created,
+          (unsigned long long) s->create_failures, (unsigned long long) s->destroyed,
+          s->arrival_rate, s->create_ms);
+      /* The engine's words are for operators; this endpoint is theirs. */
+      bad |= s->last_error[0] ? wb_json_append_string (&body, s->last_error, strlen (s->last_error))
+                              : wb_buf_append_str (&body, "null");
+      bad |= wb_buf_append_str (&body, "}");
+    }
+  bad |= wb_buf_printf (&body, "],\"start_limit\":%u,\"starts_queued\":%u}\n", ctx->gate.limit,
+                        ctx->gate.queued);
+  if (bad)
+    {
+      evhttp_send_error (req, 500, "out of memory");
+      return;
+    }
+  reply_json (req, 200, body.data, body.len);
+}
+
+static void
+handle_metrics (struct evhttp_request *req, sched_ctx_t *ctx)
+{
+  cleanup_buf wb_buf_t body = WB_BUF_INIT;
+  const pool_stats_t *st;
+  size_t n = pool_mgr_stats (ctx->pools, &st);
+  struct evbuffer *buf;
+
+  if (metrics_render (&ctx->metrics, st, n, &ctx->gate, ctx->n_running, &body) < 0
+      || (buf = evbuffer_new ()) == NULL)
+    {
+      evhttp_send_error (req, 500, "out of memory");
+      return;
+    }
+  evbuffer_add (buf, body.data, body.len);
+  evhttp_add_header (evhttp_request_get_output_headers (req), "Content-Type",
+                     "text/plain; version=0.0.4");
+  evhttp_send_reply (req, 200, "OK", buf);
+  evbuffer_free (buf);
+}
+
+static void
 route (struct evhttp_request *req, void *arg)
 {
   sched_ctx_t *ctx = arg;
@@ -327,8 +387,32 @@ route (struct evhttp_request *req, void *arg)
     }
   if (strcmp (path, "/healthz") == 0 && cmd == EVHTTP_REQ_GET)
     {
-      static const char ok[] = "{\"status\":\"ok\"}\n";
-      reply_json (req, 200, ok, sizeof ok - 1);
+      static const char ok[] = "{\"status\":\"ok\",\"engine\":\"up\"}\n";
+      static const char down[] = "{\"status\":\"ok\",\"engine\":\"down\"}\n";
+      if (ctx->engine_ok)
+        reply_json (req, 200, ok, sizeof ok - 1);
+      else
+        reply_json (req, 200, down, sizeof down - 1);
+      return;
+    }
+  if (strcmp (path, "/readyz") == 0 && cmd == EVHTTP_REQ_GET)
+    {
+      static const char ready[] = "{\"ready\":true}\n";
+      static const char not_ready[] = "{\"ready\":false}\n";
+      if (ctx->engine_ok && !ctx->draining && pool_mgr_ready (ctx->pools))
+        reply_json (req, 200, ready, sizeof ready - 1);
+      else
+        reply_json (req, 503, not_ready, sizeof not_ready - 1);
+      return;
+    }
+  if (strcmp (path, "/v1/pools") == 0 && cmd == EVHTTP_REQ_GET)
+    {
+      handle_pools (req, ctx);
+      return;
+    }
+  if (strcmp (path, "/metrics") == 0 && cmd == EVHTTP_REQ_GET)
+    {
+      handle_metrics (req, ctx);
       return;
     }
   wb_error (&err, WB_E_NOT_FOUND, "no such endpoint");

@@ -34,7 +34,8 @@ static const char usage_text[]
 
 static sched_ctx_t ctx;
 static struct evhttp *http;
-static struct event *sig_term, *sig_int, *drain_timer, *ping_timer;
+static struct event *sig_term, *sig_int, *drain_timer, *ping_timer, *image_timer;
+static bool pools_drained;
 static uint64_t drain_started_ms;
 
 static int
@@ -62,7 +63,15 @@ drain_check_cb (evutil_socket_t fd, short what, void *arg)
   (void) fd;
   (void) what;
   (void) arg;
-  if (ctx.n_running == 0 && ctx.n_cleanup == 0)
+  if (ctx.n_running == 0 && !pools_drained)
+    {
+      /* Executions are done: the never-started containers go too. */
+      size_t n = pool_mgr_drain_all (ctx.pools);
+      pools_drained = true;
+      if (n)
+        wb_info ("removing %zu ready containers", n);
+    }
+  if (ctx.n_running == 0 && pools_drained && pool_mgr_busy (ctx.pools) == 0)
     {
       wb_info ("drained; exiting");
       event_base_loopbreak (ctx.base);
@@ -71,7 +80,7 @@ drain_check_cb (evutil_socket_t fd, short what, void *arg)
   if (wb_now_ms () - drain_started_ms > ctx.cfg.shutdown_grace_ms + 15000)
     {
       wb_warn ("grace period over with %zu executions and %zu removals pending; exiting",
-               ctx.n_running, ctx.n_cleanup);
+               ctx.n_running, pool_mgr_busy (ctx.pools));
       event_base_loopbreak (ctx.base);
     }
 }
@@ -118,10 +127,27 @@ pinged_cb (void *arg, const eng_result_t *r)
     }
   if (!ctx.engine_ok)
     {
+      static bool reaped;
       wb_info ("container engine answers, API %s", r->api_version);
       ctx.engine_ok = true;
+      if (!reaped)
+        {
+          pool_mgr_reap_orphans (ctx.pools);
+          reaped = true;
+        }
       sched_images_refresh (&ctx);
     }
+}
+
+/* Tags move when images are rebuilt: a new id makes a new pool. */
+static void
+image_timer_cb (evutil_socket_t fd, short what, void *arg)
+{
+  (void) fd;
+  (void) what;
+  (void) arg;
+  if (ctx.engine_ok && !ctx.draining)
+    sched_images_refresh (&ctx);
 }
 
 static void
@@ -155,7 +181,8 @@ main (int argc, char **argv)
   size_t n_listen_flags = 0;
   bool check_only = false, insecure = false;
   eng_config_t ecfg;
-  struct timeval ping_every = {5, 0};
+  struct timeval ping_every = {5, 0}, image_every;
+  pool_mgr_config_t pcfg;
   wb_err_t err;
   int c, status = 1;
 
@@ -245,14 +272,26 @@ main (int argc, char **argv)
   ecfg.tls_key = ctx.cfg.engine_tls_key;
   if (eng_new (ctx.base, &ecfg, &ctx.eng, &err) < 0)
     goto fatal;
+  memset (&pcfg, 0, sizeof pcfg);
+  pcfg.instance_id = ctx.instance_id;
+  pcfg.max_containers = ctx.cfg.max_containers;
+  pcfg.create_concurrency = ctx.cfg.create_concurrency;
+  pcfg.max_waiters = ctx.cfg.queue_max;
+  if (pool_mgr_new (ctx.base, ctx.eng, &pcfg, &ctx.pools, &err) < 0)
+    goto fatal;
+  startgate_init (&ctx.gate, 2);
   if (sched_http_start (&ctx, &http, &err) < 0)
     goto fatal;
 
   sig_term = evsignal_new (ctx.base, SIGTERM, signal_cb, NULL);
   sig_int = evsignal_new (ctx.base, SIGINT, signal_cb, NULL);
   ping_timer = event_new (ctx.base, -1, EV_PERSIST, ping_timer_cb, NULL);
-  if (!sig_term || !sig_int || !ping_timer || event_add (sig_term, NULL) < 0
-      || event_add (sig_int, NULL) < 0 || event_add (ping_timer, &ping_every) < 0)
+  image_timer = event_new (ctx.base, -1, EV_PERSIST, image_timer_cb, NULL);
+  image_every.tv_sec = ctx.cfg.image_refresh_ms / 1000;
+  image_every.tv_usec = (ctx.cfg.image_refresh_ms % 1000) * 1000;
+  if (!sig_term || !sig_int || !ping_timer || !image_timer || event_add (sig_term, NULL) < 0
+      || event_add (sig_int, NULL) < 0 || event_add (ping_timer, &ping_every) < 0
+      || event_add (image_timer, &image_every) < 0)
     {
       wb_error (&err, WB_E_INTERNAL, "cannot install signal handlers");
       goto fatal;
@@ -280,6 +319,10 @@ out:
     event_free (drain_timer);
   if (ping_timer)
     event_free (ping_timer);
+  if (image_timer)
+    event_free (image_timer);
+  startgate_clear (&ctx.gate);
+  pool_mgr_free (ctx.pools);
   eng_free (ctx.eng);
   if (ctx.image_ids)
     for (size_t i = 0; i < ctx.profiles->n; i++)

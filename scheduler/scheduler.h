@@ -4,6 +4,7 @@
 #define WARMBOX_SCHED_H
 
 #include "warmbox/engine.h"
+#include "warmbox/pool.h"
 #include "warmbox/profile.h"
 #include "warmbox/wb.h"
 
@@ -13,6 +14,14 @@ struct evhttp;
 /* ---- configuration (config.c) ---------------------------------------- */
 
 #define SCHED_MAX_LISTEN 8
+#define SCHED_MAX_POOL_CFG 32
+
+/* pools.<language> (or pools.default) */
+typedef struct sched_pool_config
+{
+  char language[33];
+  uint32_t min_ready, max_ready;
+} sched_pool_config_t;
 
 typedef struct sched_config
 {
@@ -25,7 +34,17 @@ typedef struct sched_config
   uint32_t max_concurrent;        /* executions in flight before 503 */
   uint32_t shutdown_grace_ms;
   uint64_t max_body_bytes;
+  uint32_t max_containers;        /* global cap: created + running */
+  uint32_t create_concurrency;    /* pool creates in flight */
+  uint32_t queue_max;             /* requests waiting per pool */
+  uint32_t image_refresh_ms;      /* how often image tags are re-resolved */
+  sched_pool_config_t pool_default;
+  sched_pool_config_t pools[SCHED_MAX_POOL_CFG];
+  size_t n_pools;
 } sched_config_t;
+
+/* The sizes configured for a language (its own entry, else the default). */
+const sched_pool_config_t *sched_config_pool (const sched_config_t *cfg, const char *language);
 
 /* Defaults good enough to run with no file.  Can't fail except on memory. */
 int sched_config_defaults (sched_config_t *cfg, wb_err_t *err);
@@ -114,6 +133,71 @@ sched_exec_t *sched_exec_start (sched_ctx_t *ctx, sched_request_t *req, sched_ex
  * removed as soon as the engine allows.  Can't fail. */
 void sched_exec_cancel (sched_exec_t *ex);
 
+/* ---- start gate (startgate.c) ---------------------------------------- */
+
+typedef struct start_waiter start_waiter_t;
+typedef void (*startgate_cb) (void *arg);
+
+typedef struct startgate
+{
+  uint32_t limit, in_flight, queued;
+  start_waiter_t *head, *tail;
+  int direction;
+  uint64_t window_start_us;
+  uint32_t window_done;
+  double last_tput;
+  bool saw_backlog;
+  uint64_t completed;
+} startgate_t;
+
+void startgate_init (startgate_t *g, uint32_t initial);
+/* Admit now (returns 1), or queue (returns 0, *w set, cb runs when a slot
+ * frees), or -1 on allocation failure. */
+int startgate_enter (startgate_t *g, startgate_cb cb, void *arg, start_waiter_t **w);
+void startgate_cancel (startgate_t *g, start_waiter_t *w);
+/* A start finished (either way); may admit queued ones. */
+void startgate_leave (startgate_t *g);
+void startgate_clear (startgate_t *g);
+
+/* ---- metrics (metrics.c) --------------------------------------------- */
+
+#define METRICS_BUCKETS 13
+#define METRICS_MAX_LANGS 32
+
+typedef enum metrics_hist
+{
+  M_QUEUE_WAIT,
+  M_START,
+  M_RUN,
+  M_TOTAL,
+  METRICS_N_HIST
+} metrics_hist_t;
+
+typedef struct metrics_lang
+{
+  char language[33];
+  struct
+  {
+    uint64_t bucket[METRICS_BUCKETS];
+    uint64_t count;
+    double sum;
+  } hist[METRICS_N_HIST];
+  const char *status_name[8];
+  uint64_t status_count[8];
+} metrics_lang_t;
+
+typedef struct metrics
+{
+  metrics_lang_t langs[METRICS_MAX_LANGS];
+  size_t n_langs;
+} metrics_t;
+
+void metrics_observe (metrics_t *m, const char *language, metrics_hist_t h, double seconds);
+/* status must be a static string. */
+void metrics_count_status (metrics_t *m, const char *language, const char *status);
+int metrics_render (const metrics_t *m, const pool_stats_t *pools, size_t n_pools,
+                    const startgate_t *gate, size_t running, wb_buf_t *out);
+
 /* ---- daemon context (main.c / exec.c) -------------------------------- */
 
 struct sched_ctx
@@ -125,12 +209,17 @@ struct sched_ctx
   char instance_id[33];
   uint32_t next_uid;
   size_t n_running;   /* executions in flight */
-  size_t n_cleanup;   /* container removals in flight */
   bool draining;      /* SIGTERM seen: refuse new work */
   bool engine_ok;     /* last ping answered */
   /* Image ids resolved per profile (same order as profiles->items). */
   char **image_ids;
+  pool_mgr_t *pools;
+  startgate_t gate;
+  metrics_t metrics;
 };
+
+/* (Re)make the pool of profile i for its resolved image id. */
+void sched_pool_update (sched_ctx_t *ctx, size_t i);
 
 /* Resolve (or re-resolve) every profile's image id.  Async; done is called
  * on the loop when all answered. */

@@ -66,6 +66,7 @@ typedef struct eng_result
   bool running;     /* inspect */
   const char *api_version; /* ping */
   const char *const *ids;  /* list: container ids */
+  const char *const *values; /* list: each one's value of the asked label, or NULL */
   size_t n_ids;            /* list */
 } eng_result_t;
 
@@ -104,8 +105,10 @@ eng_req_t *eng_container_inspect (eng_t *eng, const char *id, eng_cb cb, void *a
 /* DELETE /containers/{id}?force=1&v=1.  Already gone (404) counts as
  * success. */
 eng_req_t *eng_container_remove (eng_t *eng, const char *id, eng_cb cb, void *arg, wb_err_t *err);
-/* GET /containers/json?all=1&filters={"label":[label]} -> ids. */
-eng_req_t *eng_container_list (eng_t *eng, const char *label, eng_cb cb, void *arg, wb_err_t *err);
+/* GET /containers/json?all=1&filters={"label":[label]} -> ids, and in
+ * values each container's value of label value_key (may be NULL). */
+eng_req_t *eng_container_list (eng_t *eng, const char *label, const char *value_key, eng_cb cb,
+                               void *arg, wb_err_t *err);
 
 /* Cancel: the callback will not be called.  NULL is a no-op; cancelling from
  * within the request's own callback is a no-op. */

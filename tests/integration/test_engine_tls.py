@@ -95,8 +95,8 @@ t.is_eq(r.get("status"), "timeout", "a timeout over TLS kills the container")
 st, r = d.run("python", "import sys\nwhile True: sys.stdout.write('x' * 65536)")
 t.is_eq(r.get("status"), "output_limit", "the output limit over TLS")
 t.is_eq(d.stop(), 0, "the TLS daemon exits 0")
-t.ok(wait_until(lambda: d.our_containers() == [], timeout=20), "no labelled container left",
-     d.our_containers())
+t.ok(wait_until(lambda: d.our_containers() == [], timeout=20),
+     "no labelled container left (pools drained too)", d.our_containers())
 
 # A client certificate from a CA the engine does not trust: refused.
 bad = Daemon(extra_args=["--config", config("bad", "stranger.pem", "stranger.key")], wait_ready=False)

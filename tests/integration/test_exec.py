@@ -140,8 +140,8 @@ t.is_eq(seen.get("shell"), False, "inside: the image has no shell")
 started = time.time()
 st, r = run("python", "while True: pass", timeout_ms=1000)
 t.is_eq(r.get("status"), "timeout", "busy loop with a 1 s limit ends 'timeout'")
-t.ok(wait_until(lambda: d.our_containers() == [], timeout=20),
-     "after the timeout the container is gone", d.our_containers())
+t.ok(wait_until(lambda: d.our_running() == [], timeout=20),
+     "after the timeout the container is gone", d.our_running())
 
 st, r = run("javascript", "for(;;){}", timeout_ms=1000)
 t.is_eq(r.get("status"), "timeout", "javascript busy loop ends 'timeout'")
@@ -212,10 +212,10 @@ s.connect(d.sock)
 payload = json.dumps({"language": "python", "code": "import time\ntime.sleep(30)", "timeout_ms": 40000}).encode()
 s.sendall(b"POST /v1/executions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
           b"Content-Length: %d\r\n\r\n" % len(payload) + payload)
-t.ok(wait_until(lambda: len(d.our_containers()) == 1, timeout=20), "a long run has its container")
+t.ok(wait_until(lambda: len(d.our_containers("running")) == 1, timeout=20), "a long run has its container")
 s.close()
-t.ok(wait_until(lambda: d.our_containers() == [], timeout=15),
-     "client gone: the container is removed long before its 30 s would end", d.our_containers())
+t.ok(wait_until(lambda: d.our_running() == [], timeout=15),
+     "client gone: the container is removed long before its 30 s would end", d.our_running())
 st, r = run("python", "print('still fine')")
 t.is_eq(r.get("stdout"), "still fine\n", "the daemon serves the next request")
 

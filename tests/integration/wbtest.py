@@ -54,9 +54,13 @@ def docker_api(method, path, body=None):
         conn.close()
 
 
-def containers_with_label(label):
-    """Ids of all containers (any state) carrying label (key or key=value)."""
-    filters = json.dumps({"label": [label]})
+def containers_with_label(label, status=None):
+    """Ids of containers carrying label (key or key=value), in any state or
+    in the given one ("created" = a pool's never-started ones, "running")."""
+    f = {"label": [label]}
+    if status:
+        f["status"] = [status]
+    filters = json.dumps(f)
     from urllib.parse import quote
     status, body = docker_api("GET", "/containers/json?all=1&filters=" + quote(filters))
     if status != 200:
@@ -160,8 +164,13 @@ class Daemon:
         body.update(kw)
         return self.request("POST", "/v1/executions", body)
 
-    def our_containers(self):
-        return containers_with_label("warmbox.instance=" + self.instance)
+    def our_containers(self, status=None):
+        return containers_with_label("warmbox.instance=" + self.instance, status)
+
+    def our_running(self):
+        """Containers that are running or stopped: everything but the
+        pools' never-started ones."""
+        return [c for c in self.our_containers() if c not in self.our_containers("created")]
 
     def stop(self, sig=signal.SIGTERM, timeout=60):
         if self.proc.poll() is None:

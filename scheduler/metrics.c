@@ -1,0 +1,136 @@
+/* scheduler/metrics.c: counters and histograms in Prometheus text format.
+ * Histograms are fixed-bucket, per language; nothing here allocates after
+ * a language's first observation. */
+#define _GNU_SOURCE
+#include "scheduler.h"
+
+#include <string.h>
+
+static const double bucket_le[METRICS_BUCKETS]
+    = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60};
+
+static const char *const hist_names[METRICS_N_HIST] = {
+  [M_QUEUE_WAIT] = "warmbox_queue_wait_seconds",
+  [M_START] = "warmbox_start_seconds",
+  [M_RUN] = "warmbox_run_seconds",
+  [M_TOTAL] = "warmbox_execution_seconds",
+};
+static const char *const hist_help[METRICS_N_HIST] = {
+  [M_QUEUE_WAIT] = "Time an execution waited for a container.",
+  [M_START] = "Time from sending start to the engine's answer.",
+  [M_RUN] = "Time from start to exit.",
+  [M_TOTAL] = "Time from admission to reply.",
+};
+
+static metrics_lang_t *
+lang_slot (metrics_t *m, const char *language)
+{
+  for (size_t i = 0; i < m->n_langs; i++)
+    if (strcmp (m->langs[i].language, language) == 0)
+      return &m->langs[i];
+  if (m->n_langs == METRICS_MAX_LANGS)
+    return NULL;
+  metrics_lang_t *l = &m->langs[m->n_langs++];
+  memset (l, 0, sizeof *l);
+  snprintf (l->language, sizeof l->language, "%s", language);
+  return l;
+}
+
+void
+metrics_observe (metrics_t *m, const char *language, metrics_hist_t h, double seconds)
+{
+  metrics_lang_t *l = lang_slot (m, language);
+  if (l == NULL || seconds < 0)
+    return;
+  for (int b = 0; b < METRICS_BUCKETS; b++)
+    if (seconds <= bucket_le[b])
+      l->hist[h].bucket[b]++;
+  l->hist[h].count++;
+  l->hist[h].sum += seconds;
+}
+
+void
+metrics_count_status (metrics_t *m, const char *language, const char *status)
+{
+  metrics_lang_t *l = lang_slot (m, language);
+  if (l == NULL)
+    return;
+  for (size_t i = 0; i < WB_ARRAY_SIZE (l->status_name); i++)
+    {
+      if (l->status_name[i] == NULL)
+        l->status_name[i] = status; /* static strings only */
+      if (strcmp (l->status_name[i], status) == 0)
+        {
+          l->status_count[i]++;
+          return;
+        }
+    }
+}
+
+int
+metrics_render (const metrics_t *m, const pool_stats_t *pools, size_t n_pools,
+                const startgate_t *gate, size_t running, wb_buf_t *out)
+{
+  int bad = 0;
+
+  for (int h = 0; h < METRICS_N_HIST; h++)
+    {
+      bad |= wb_buf_printf (out, "# HELP %s %s\n# TYPE %s histogram\n", hist_names[h], hist_help[h],
+                            hist_names[h]);
+      for (size_t i = 0; i < m->n_langs; i++)
+        {
+          const metrics_lang_t *l = &m->langs[i];
+          for (int b = 0; b < METRICS_BUCKETS; b++)
+            bad |= wb_buf_printf (out, "%s_bucket{language=\"%s\",le=\"%g\"} %llu\n", hist_names[h],
+                                  l->language, bucket_le[b],
+                                  (unsigned long long) l->hist[h].bucket[b]);
+          bad |= wb_buf_printf (out, "%s_bucket{language=\"%s\",le=\"+Inf\"} %llu\n", hist_names[h],
+                                l->language, (unsigned long long) l->hist[h].count);
+          bad |= wb_buf_printf (out, "%s_sum{language=\"%s\"} %.6f\n%s_count{language=\"%s\"} %llu\n",
+                                hist_names[h], l->language, l->hist[h].sum, hist_names[h],
+                                l->language, (unsigned long long) l->hist[h].count);
+        }
+    }
+  bad |= wb_buf_append_str (out, "# HELP warmbox_executions_total Executions by final status.\n"
+                                 "# TYPE warmbox_executions_total counter\n");
+  for (size_t i = 0; i < m->n_langs; i++)
+    for (size_t k = 0; k < WB_ARRAY_SIZE (m->langs[i].status_name) && m->langs[i].status_name[k]; k++)
+      bad |= wb_buf_printf (out, "warmbox_executions_total{language=\"%s\",status=\"%s\"} %llu\n",
+                            m->langs[i].language, m->langs[i].status_name[k],
+                            (unsigned long long) m->langs[i].status_count[k]);
+
+#define POOL_METRIC(name, type, help, fmt, expr)                                             \
+  bad |= wb_buf_printf (out, "# HELP " name " " help "\n# TYPE " name " " type "\n");      \
+  for (size_t i = 0; i < n_pools; i++)                                                      \
+    bad |= wb_buf_printf (out, name "{language=\"%s\",pool=\"%s\",draining=\"%s\"} " fmt "\n", \
+                          pools[i].language, pools[i].key, pools[i].draining ? "true" : "false", \
+                          expr);
+  POOL_METRIC ("warmbox_pool_ready", "gauge", "Never-started containers ready.", "%u", pools[i].ready)
+  POOL_METRIC ("warmbox_pool_creating", "gauge", "Creates in flight.", "%u", pools[i].creating)
+  POOL_METRIC ("warmbox_pool_in_use", "gauge", "Containers handed out.", "%u", pools[i].in_use)
+  POOL_METRIC ("warmbox_pool_waiting", "gauge", "Requests waiting for a container.", "%u",
+               pools[i].waiting)
+  POOL_METRIC ("warmbox_pool_target", "gauge", "Ready target.", "%u", pools[i].target)
+  POOL_METRIC ("warmbox_pool_hits_total", "counter", "Requests served from ready containers.",
+               "%llu", (unsigned long long) pools[i].hits)
+  POOL_METRIC ("warmbox_pool_misses_total", "counter", "Requests that had to wait.", "%llu",
+               (unsigned long long) pools[i].misses)
+  POOL_METRIC ("warmbox_pool_created_total", "counter", "Containers created.", "%llu",
+               (unsigned long long) pools[i].created)
+  POOL_METRIC ("warmbox_pool_create_failures_total", "counter", "Creates that failed.", "%llu",
+               (unsigned long long) pools[i].create_failures)
+  POOL_METRIC ("warmbox_pool_replenish_seconds", "gauge", "Smoothed time to create a container.",
+               "%.4f", pools[i].create_ms / 1000.0)
+  POOL_METRIC ("warmbox_pool_arrival_rate", "gauge", "Smoothed requests per second.", "%.4f",
+               pools[i].arrival_rate)
+#undef POOL_METRIC
+  bad |= wb_buf_printf (out,
+                        "# HELP warmbox_start_limit Starts allowed in flight (adaptive).\n"
+                        "# TYPE warmbox_start_limit gauge\nwarmbox_start_limit %u\n"
+                        "# HELP warmbox_starts_queued Starts waiting for the gate.\n"
+                        "# TYPE warmbox_starts_queued gauge\nwarmbox_starts_queued %u\n"
+                        "# HELP warmbox_executions_running Executions in flight.\n"
+                        "# TYPE warmbox_executions_running gauge\nwarmbox_executions_running %zu\n",
+                        gate->limit, gate->queued, running);
+  return bad ? -1 : 0;
+}
