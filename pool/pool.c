@@ -674,6 +674,21 @@ drain_pool (pool_t *p)
   p->ready_tail = NULL;
 }
 
+void
+pool_mgr_retire (pool_mgr_t *mgr, const char *language)
+{
+  pool_t *p = pool_mgr_find (mgr, language);
+  wb_err_t e;
+
+  if (p == NULL)
+    return;
+  wb_info ("pool %s: language no longer served; draining", p->key);
+  wb_error (&e, WB_E_NOT_FOUND, "language %s is no longer served", language);
+  drain_pool (p);
+  fail_waiters (p, &e);
+  maybe_reap_pool (p);
+}
+
 pool_t *
 pool_mgr_find (pool_mgr_t *mgr, const char *language)
 {

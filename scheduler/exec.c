@@ -35,7 +35,7 @@ struct sched_exec
   sched_result_t res;
   sched_exec_done_cb cb;
   void *cb_arg;
-  size_t profile_index;
+  char image_id[80];   /* the image its own container is created from */
 
   char container_id[80];
   pool_t *pool;        /* the container came from here; NULL: our own create */
@@ -566,13 +566,10 @@ created_cb (void *arg, const eng_result_t *r)
   if (r->rc < 0)
     {
       err = r->err;
+      /* An image that went away is our setup's fault, not the client's;
+       * the periodic image refresh resolves the tag again. */
       if (err.code == WB_E_NOT_FOUND)
-        {
-          /* The image went away under us: resolve it again next time. */
-          free (ex->ctx->image_ids[ex->profile_index]);
-          ex->ctx->image_ids[ex->profile_index] = NULL;
-          err.code = WB_E_ENGINE;
-        }
+        err.code = WB_E_ENGINE;
       wb_err_wrap (&err, "creating container");
       fail (ex, &err);
       return;
@@ -597,10 +594,9 @@ create (sched_exec_t *ex, wb_err_t *err)
   char pool_key[200];
   prof_spec_extra_t x;
 
-  snprintf (pool_key, sizeof pool_key, "%s/%.19s/%.12s", p->language,
-            ctx->image_ids[ex->profile_index], p->hash);
+  snprintf (pool_key, sizeof pool_key, "%s/%.19s/%.12s", p->language, ex->image_id, p->hash);
   memset (&x, 0, sizeof x);
-  x.image_id = ctx->image_ids[ex->profile_index];
+  x.image_id = ex->image_id;
   x.instance_id = ctx->instance_id;
   x.pool_key = pool_key;
   x.uid = UID_FIRST + (ctx->next_uid++ % UID_COUNT);
@@ -628,14 +624,7 @@ image_cb (void *arg, const eng_result_t *r)
       fail (ex, &err);
       return;
     }
-  free (ex->ctx->image_ids[ex->profile_index]);
-  ex->ctx->image_ids[ex->profile_index] = strdup (r->id);
-  if (ex->ctx->image_ids[ex->profile_index] == NULL)
-    {
-      wb_error (&err, WB_E_NOMEM, "out of memory");
-      fail (ex, &err);
-      return;
-    }
+  snprintf (ex->image_id, sizeof ex->image_id, "%s", r->id);
   if (ex->cancelled)
     {
       exec_free (ex);
@@ -690,8 +679,8 @@ sched_exec_start (sched_ctx_t *ctx, sched_request_t *req, sched_exec_done_cb cb,
   uuid_from_hex (hex, ex->res.id);
   wb_sha256_hex (ex->req.code, ex->req.code_len, ex->res.code_sha256);
   for (size_t i = 0; i < ctx->profiles->n; i++)
-    if (ctx->profiles->items[i] == ex->req.profile)
-      ex->profile_index = i;
+    if (ctx->profiles->items[i] == ex->req.profile && ctx->image_ids[i])
+      snprintf (ex->image_id, sizeof ex->image_id, "%s", ctx->image_ids[i]);
   ctx->n_running++;
 
   ex->pool = pool_for (ex);
@@ -705,7 +694,7 @@ sched_exec_start (sched_ctx_t *ctx, sched_request_t *req, sched_exec_done_cb cb,
       exec_free (ex);
       return NULL;
     }
-  if (ctx->image_ids[ex->profile_index] == NULL)
+  if (ex->image_id[0] == '\0')
     ex->op = eng_image_inspect (ctx->eng, ex->req.profile->image, image_cb, ex, err);
   else
     create (ex, err);
@@ -769,10 +758,13 @@ sched_pool_update (sched_ctx_t *ctx, size_t i)
     wb_log_error ("pool for %s: %s", p->language, err.msg);
 }
 
+/* Carries the language, not an index: a SIGHUP may replace the profile
+ * set while the lookup is in flight. */
 typedef struct image_lookup
 {
   sched_ctx_t *ctx;
-  size_t index;
+  char language[33];
+  char image[256];
 } image_lookup_t;
 
 static void
@@ -780,24 +772,34 @@ image_refreshed_cb (void *arg, const eng_result_t *r)
 {
   image_lookup_t *lk = arg;
   sched_ctx_t *ctx = lk->ctx;
-  const prof_t *p = ctx->profiles->items[lk->index];
+  const prof_t *p = NULL;
+  size_t index = 0;
+
+  for (size_t i = 0; i < ctx->profiles->n; i++)
+    if (strcmp (ctx->profiles->items[i]->language, lk->language) == 0)
+      p = ctx->profiles->items[i], index = i;
+  if (p == NULL || strcmp (p->image, lk->image) != 0)
+    {
+      free (lk); /* the profile changed meanwhile; its own lookup follows */
+      return;
+    }
 
   if (r->rc < 0)
     wb_warn ("sandbox image %s for %s is not usable: %s (build it with `make images`)", p->image,
              p->language, r->err.msg);
   else
     {
-      bool changed = ctx->image_ids[lk->index] == NULL || strcmp (ctx->image_ids[lk->index], r->id) != 0;
+      bool changed = ctx->image_ids[index] == NULL || strcmp (ctx->image_ids[index], r->id) != 0;
       char *id = changed ? strdup (r->id) : NULL;
       if (id)
         {
-          free (ctx->image_ids[lk->index]);
-          ctx->image_ids[lk->index] = id;
+          free (ctx->image_ids[index]);
+          ctx->image_ids[index] = id;
           wb_info ("language %s: image %s is %.19s, profile %.12s", p->language, p->image, id,
                    p->hash);
         }
       if (changed || pool_mgr_find (ctx->pools, p->language) == NULL)
-        sched_pool_update (ctx, lk->index);
+        sched_pool_update (ctx, index);
     }
   free (lk);
 }
@@ -812,7 +814,8 @@ sched_images_refresh (sched_ctx_t *ctx)
       if (lk == NULL)
         return;
       lk->ctx = ctx;
-      lk->index = i;
+      snprintf (lk->language, sizeof lk->language, "%s", ctx->profiles->items[i]->language);
+      snprintf (lk->image, sizeof lk->image, "%s", ctx->profiles->items[i]->image);
       if (eng_image_inspect (ctx->eng, ctx->profiles->items[i]->image, image_refreshed_cb, lk,
                              &err)
           == NULL)

@@ -34,7 +34,8 @@ static const char usage_text[]
 
 static sched_ctx_t ctx;
 static struct evhttp *http;
-static struct event *sig_term, *sig_int, *drain_timer, *ping_timer, *image_timer;
+static struct event *sig_term, *sig_int, *sig_hup, *drain_timer, *ping_timer, *image_timer;
+static const char *config_path;
 static bool pools_drained;
 static uint64_t drain_started_ms;
 
@@ -139,6 +140,79 @@ pinged_cb (void *arg, const eng_result_t *r)
     }
 }
 
+/* SIGHUP: load the profiles (and the config file's pool sizes) again.  A
+ * changed profile has a new hash, so its pool is replaced and the old one
+ * drained; a profile that fails to load leaves everything as it was. */
+static void
+reload_cb (evutil_socket_t sig, short what, void *arg)
+{
+  prof_set_t *fresh = NULL;
+  sched_config_t cfg;
+  char **ids;
+  wb_err_t err;
+
+  (void) sig;
+  (void) what;
+  (void) arg;
+  if (ctx.draining)
+    return;
+  if (prof_load_dir (ctx.cfg.profiles_dir, &fresh, &err) < 0)
+    {
+      wb_log_error ("reload refused, keeping the running profiles: %s", err.msg);
+      return;
+    }
+  if (config_path)
+    {
+      if (sched_config_defaults (&cfg, &err) < 0 || sched_config_load (&cfg, config_path, &err) < 0)
+        {
+          wb_log_error ("reload refused, keeping the running configuration: %s", err.msg);
+          sched_config_clear (&cfg);
+          prof_set_free (fresh);
+          return;
+        }
+      /* Pool sizes apply at once; listeners and the engine need a restart. */
+      ctx.cfg.pool_default = cfg.pool_default;
+      memcpy (ctx.cfg.pools, cfg.pools, sizeof cfg.pools);
+      ctx.cfg.n_pools = cfg.n_pools;
+      sched_config_clear (&cfg);
+    }
+  ids = calloc (fresh->n, sizeof *ids);
+  if (ids == NULL || (ctx.n_retired == WB_ARRAY_SIZE (ctx.retired) && ctx.n_running > 0))
+    {
+      wb_log_error ("reload refused: out of memory or too many reloads in flight");
+      free (ids);
+      prof_set_free (fresh);
+      return;
+    }
+  /* Keep resolved image ids of unchanged images; the refresh fixes the rest. */
+  for (size_t i = 0; i < fresh->n; i++)
+    for (size_t k = 0; k < ctx.profiles->n; k++)
+      if (ctx.image_ids[k] && strcmp (fresh->items[i]->language, ctx.profiles->items[k]->language) == 0
+          && strcmp (fresh->items[i]->image, ctx.profiles->items[k]->image) == 0)
+        ids[i] = strdup (ctx.image_ids[k]);
+  for (size_t k = 0; k < ctx.profiles->n; k++)
+    {
+      if (prof_find (fresh, ctx.profiles->items[k]->language) == NULL)
+        pool_mgr_retire (ctx.pools, ctx.profiles->items[k]->language);
+      free (ctx.image_ids[k]);
+    }
+  free (ctx.image_ids);
+  if (ctx.n_running == 0)
+    {
+      while (ctx.n_retired)
+        prof_set_free (ctx.retired[--ctx.n_retired]);
+      prof_set_free (ctx.profiles);
+    }
+  else
+    ctx.retired[ctx.n_retired++] = ctx.profiles;
+  ctx.profiles = fresh;
+  ctx.image_ids = ids;
+  wb_info ("reloaded: %zu languages", fresh->n);
+  for (size_t i = 0; i < fresh->n; i++)
+    sched_pool_update (&ctx, i);
+  sched_images_refresh (&ctx);
+}
+
 /* Tags move when images are rebuilt: a new id makes a new pool. */
 static void
 image_timer_cb (evutil_socket_t fd, short what, void *arg)
@@ -176,7 +250,7 @@ main (int argc, char **argv)
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
   };
-  const char *config_path = NULL, *engine = NULL, *profiles = NULL;
+  const char *engine = NULL, *profiles = NULL;
   const char *listen_flags[SCHED_MAX_LISTEN];
   size_t n_listen_flags = 0;
   bool check_only = false, insecure = false;
@@ -285,11 +359,13 @@ main (int argc, char **argv)
 
   sig_term = evsignal_new (ctx.base, SIGTERM, signal_cb, NULL);
   sig_int = evsignal_new (ctx.base, SIGINT, signal_cb, NULL);
+  sig_hup = evsignal_new (ctx.base, SIGHUP, reload_cb, NULL);
   ping_timer = event_new (ctx.base, -1, EV_PERSIST, ping_timer_cb, NULL);
   image_timer = event_new (ctx.base, -1, EV_PERSIST, image_timer_cb, NULL);
   image_every.tv_sec = ctx.cfg.image_refresh_ms / 1000;
   image_every.tv_usec = (ctx.cfg.image_refresh_ms % 1000) * 1000;
-  if (!sig_term || !sig_int || !ping_timer || !image_timer || event_add (sig_term, NULL) < 0
+  if (!sig_term || !sig_int || !sig_hup || !ping_timer || !image_timer
+      || event_add (sig_hup, NULL) < 0 || event_add (sig_term, NULL) < 0
       || event_add (sig_int, NULL) < 0 || event_add (ping_timer, &ping_every) < 0
       || event_add (image_timer, &image_every) < 0)
     {
@@ -315,6 +391,8 @@ out:
     event_free (sig_term);
   if (sig_int)
     event_free (sig_int);
+  if (sig_hup)
+    event_free (sig_hup);
   if (drain_timer)
     event_free (drain_timer);
   if (ping_timer)
@@ -329,6 +407,8 @@ out:
       free (ctx.image_ids[i]);
   free (ctx.image_ids);
   prof_set_free (ctx.profiles);
+  while (ctx.n_retired)
+    prof_set_free (ctx.retired[--ctx.n_retired]);
   for (size_t i = 0; i < ctx.cfg.n_listen; i++)
     if (strncmp (ctx.cfg.listen[i], "unix:", 5) == 0 && status == 0 && !check_only)
       unlink (ctx.cfg.listen[i] + 5);

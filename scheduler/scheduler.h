@@ -216,6 +216,10 @@ struct sched_ctx
   pool_mgr_t *pools;
   startgate_t gate;
   metrics_t metrics;
+  /* Profile sets replaced by SIGHUP: requests admitted before it still
+   * point into them.  Freed when nothing runs. */
+  prof_set_t *retired[16];
+  size_t n_retired;
 };
 
 /* (Re)make the pool of profile i for its resolved image id. */

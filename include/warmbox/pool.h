@@ -73,6 +73,8 @@ void pool_mgr_free (pool_mgr_t *mgr);
  * the same language is drained: its ready containers are removed, its
  * waiters move to the new pool.  NULL with err on allocation failure. */
 pool_t *pool_mgr_ensure (pool_mgr_t *mgr, const pool_spec_t *spec, wb_err_t *err);
+/* Drain the live pool of a language that is no longer served.  Can't fail. */
+void pool_mgr_retire (pool_mgr_t *mgr, const char *language);
 /* The live (not draining) pool of a language, or NULL. */
 pool_t *pool_mgr_find (pool_mgr_t *mgr, const char *language);
 /* While yield is true, creates wait unless a waiter needs one. */

@@ -211,6 +211,27 @@ t.ok(wait_until(lambda: containers_with_label("warmbox.pool=" + old["key"]) == [
 st, r = d.run("python", "print('after')")
 t.is_eq((r.get("stdout"), r.get("pool_hit")), ("after\n", True), "later executions run from the new pool")
 t.is_eq(live_pool(d, "python")["hits"], 1, "the hit was the new pool's")
+
+# A profile edited, then SIGHUP: a new key (new profile hash), the old pool drained.
+before_hup = live_pool(d, "python")
+prof["limits"]["default"]["pids"] = prof["limits"]["default"]["pids"] + 1
+with open(os.path.join(prof_dir, "python", "profile.json"), "w") as f:
+    json.dump(prof, f)
+d.proc.send_signal(signal.SIGHUP)
+t.ok(wait_until(lambda: (live_pool(d, "python") or {}).get("profile_hash") not in (None, before_hup["profile_hash"])
+                and pool_full(d, "python", 2), timeout=30),
+     "SIGHUP after a profile edit: a new pool under a new profile hash", pools(d))
+t.ok(wait_until(lambda: containers_with_label("warmbox.pool=" + before_hup["key"]) == [], timeout=30),
+     "the pool of the old profile is drained")
+st, r = d.run("python", "import os\nprint(open('/sys/fs/cgroup/pids.max').read().strip() if os.path.exists('/sys/fs/cgroup/pids.max') else 'n/a')")
+t.ok(st == 200 and r.get("pool_hit") is True, "executions run from the reloaded profile's pool", r)
+with open(os.path.join(prof_dir, "python", "profile.json"), "w") as f:
+    f.write("{ not json")
+d.proc.send_signal(signal.SIGHUP)
+time.sleep(1)
+st, r = d.run("python", "print('still')")
+t.ok(st == 200 and r.get("stdout") == "still\n" and "reload refused" in d.read_log(),
+     "a broken profile on SIGHUP is refused and the running ones stay", (st, r))
 t.is_eq(d.stop(), 0, "exits 0")
 t.is_eq(d.our_containers(), [], "nothing left")
 docker_api("DELETE", "/images/warmbox-test/python:latest")
