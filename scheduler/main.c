@@ -27,7 +27,7 @@ static const char usage_text[]
       "                          config, else $DOCKER_HOST, else the local socket)\n"
       "      --profiles DIR      folder of language profiles\n"
       "      --insecure-no-auth  allow a TCP listener without API tokens (loopback only)\n"
-      "      --check-config      load config and profiles, report, and exit\n"
+      "      --check-config FILE load FILE and the profiles, report, and exit\n"
       "  -v, --verbose           debug logging\n"
       "      --version           print the version and exit\n"
       "  -h, --help              this text\n";
@@ -244,7 +244,7 @@ main (int argc, char **argv)
     {"engine", required_argument, NULL, 'E'},
     {"profiles", required_argument, NULL, 'P'},
     {"insecure-no-auth", no_argument, NULL, 'I'},
-    {"check-config", no_argument, NULL, 'C'},
+    {"check-config", required_argument, NULL, 'C'},
     {"verbose", no_argument, NULL, 'v'},
     {"version", no_argument, NULL, 'V'},
     {"help", no_argument, NULL, 'h'},
@@ -275,7 +275,10 @@ main (int argc, char **argv)
       case 'E': engine = optarg; break;
       case 'P': profiles = optarg; break;
       case 'I': insecure = true; break;
-      case 'C': check_only = true; break;
+      case 'C':
+        check_only = true;
+        config_path = optarg;
+        break;
       case 'v': wb_log_set_level (WB_LOG_DEBUG); break;
       case 'V': printf ("warmboxd %s\n", WB_VERSION); return 0;
       case 'h': fputs (usage_text, stdout); return 0;
@@ -319,6 +322,14 @@ main (int argc, char **argv)
         printf ("profile %s: image %s, runtime %s, hash %s\n", ctx.profiles->items[i]->language,
                 ctx.profiles->items[i]->image, ctx.profiles->items[i]->runtime,
                 ctx.profiles->items[i]->hash);
+      for (size_t i = 0; i < ctx.profiles->n; i++)
+        {
+          const sched_pool_config_t *pc = sched_config_pool (&ctx.cfg, ctx.profiles->items[i]->language);
+          printf ("pool %s: min_ready %u, max_ready %u\n", ctx.profiles->items[i]->language,
+                  pc->min_ready, pc->max_ready);
+        }
+      printf ("max_containers %u, create_concurrency %u, queue_max %u\n", ctx.cfg.max_containers,
+              ctx.cfg.create_concurrency, ctx.cfg.queue_max);
       printf ("configuration OK\n");
       status = 0;
       goto out;
