@@ -568,8 +568,9 @@ process_start_time (long pid, unsigned long long *out)
   p = strrchr (buf, ')'); /* the command name may hold spaces */
   if (p == NULL)
     return false;
+  /* p is at the space before field 3 (state); step to the one before 22. */
   p++;
-  for (int field = 2; field < 22 && p; field++)
+  for (int field = 3; field < 22 && p; field++)
     p = strchr (p + 1, ' ');
   return p && sscanf (p, " %llu", out) == 1;
 }

@@ -60,6 +60,10 @@ reply_json (struct evhttp_request *req, int status, const char *body, size_t len
 static const char *
 client_message (const wb_err_t *err)
 {
+  /* Anything the engine said (ids, names, versions) stays in the log. */
+  if (err->engine_status != 0)
+    return err->code == WB_E_ENGINE_DOWN ? "the container engine is unavailable; try again later"
+                                         : "the sandbox could not be prepared; try again later";
   switch (err->code)
     {
     case WB_E_INVALID:
@@ -83,11 +87,13 @@ reply_error (struct evhttp_request *req, const wb_err_t *err)
 {
   cleanup_buf wb_buf_t body = WB_BUF_INIT;
   const char *msg = client_message (err);
-  int status = wb_code_http_status (err->code);
+  /* An engine's 404 is not the client's "no such thing". */
+  wb_code_t code = err->engine_status && err->code == WB_E_NOT_FOUND ? WB_E_ENGINE : err->code;
+  int status = wb_code_http_status (code);
 
   if (status >= 500)
-    wb_warn ("%d %s: %s", status, wb_code_name (err->code), err->msg);
-  if (wb_buf_printf (&body, "{\"error\":{\"code\":\"%s\",\"message\":", wb_code_name (err->code)) < 0
+    wb_warn ("%d %s: %s", status, wb_code_name (code), err->msg);
+  if (wb_buf_printf (&body, "{\"error\":{\"code\":\"%s\",\"message\":", wb_code_name (code)) < 0
       || wb_json_append_string (&body, msg, strlen (msg)) < 0 || wb_buf_append_str (&body, "}}\n") < 0)
     {
       evhttp_send_error (req, 500, "out of memory");

@@ -28,6 +28,7 @@ static const char usage_text[]
       "      --profiles DIR      folder of language profiles\n"
       "      --insecure-no-auth  allow a TCP listener without API tokens (loopback only)\n"
       "      --check-config FILE load FILE and the profiles, report, and exit\n"
+      "      --print-spec LANG   print the container create body for LANG and exit\n"
       "  -v, --verbose           debug logging\n"
       "      --version           print the version and exit\n"
       "  -h, --help              this text\n";
@@ -245,6 +246,7 @@ main (int argc, char **argv)
     {"profiles", required_argument, NULL, 'P'},
     {"insecure-no-auth", no_argument, NULL, 'I'},
     {"check-config", required_argument, NULL, 'C'},
+    {"print-spec", required_argument, NULL, 'S'},
     {"verbose", no_argument, NULL, 'v'},
     {"version", no_argument, NULL, 'V'},
     {"help", no_argument, NULL, 'h'},
@@ -254,6 +256,7 @@ main (int argc, char **argv)
   const char *listen_flags[SCHED_MAX_LISTEN];
   size_t n_listen_flags = 0;
   bool check_only = false, insecure = false;
+  const char *print_spec = NULL;
   eng_config_t ecfg;
   struct timeval ping_every = {5, 0}, image_every;
   pool_mgr_config_t pcfg;
@@ -275,6 +278,7 @@ main (int argc, char **argv)
       case 'E': engine = optarg; break;
       case 'P': profiles = optarg; break;
       case 'I': insecure = true; break;
+      case 'S': print_spec = optarg; break;
       case 'C':
         check_only = true;
         config_path = optarg;
@@ -316,6 +320,24 @@ main (int argc, char **argv)
 
   if (prof_load_dir (ctx.cfg.profiles_dir, &ctx.profiles, &err) < 0)
     goto fatal;
+  if (print_spec)
+    {
+      const prof_t *p = prof_find (ctx.profiles, print_spec);
+      prof_spec_extra_t x = {NULL, "print-spec", "", 20000, NULL, 0};
+      wb_buf_t body = WB_BUF_INIT;
+      if (p == NULL)
+        {
+          wb_error (&err, WB_E_NOT_FOUND, "no profile for language %s", print_spec);
+          goto fatal;
+        }
+      x.image_id = p->image;
+      if (prof_container_spec (p, &p->def, &x, &body, &err) < 0)
+        goto fatal;
+      printf ("%s\n", body.data);
+      wb_buf_free (&body);
+      status = 0;
+      goto out;
+    }
   if (check_only)
     {
       for (size_t i = 0; i < ctx.profiles->n; i++)

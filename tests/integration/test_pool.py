@@ -168,6 +168,12 @@ t.ok(wait_until(lambda: pool_full(d, "python", 4) and pool_full(d, "javascript",
      "a new daemon fills its pools")
 dead = d.instance
 t.is_eq(len(d.our_containers()), 6, "6 never-started containers exist")
+# A second daemon starting beside a live one must leave its containers be.
+other = Daemon(extra_args=["--config", write_config("none.json", {"pools": {"default": {"min_ready": 0, "max_ready": 0}}})])
+time.sleep(2)
+t.is_eq(len(d.our_containers()), 6, "another daemon's start-up reaps nothing of a live daemon")
+t.ok("reaper: removing" not in other.read_log(), "its reaper found no orphans")
+t.is_eq(other.stop(), 0, "that other daemon exits 0")
 d.proc.send_signal(signal.SIGKILL)
 d.proc.wait()
 d.log.close()
