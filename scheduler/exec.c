@@ -1,8 +1,8 @@
 /* scheduler/exec.c: one execution, from a validated request to a result.
  *
  *   container (pool hit, or queued for the pool, or a create of its own)
- *   -> attach (101) + wait armed -> start gate -> start -> frame on stdin,
- *   half-close -> demuxed output (capped) -> exit from wait
+ *   -> attach (101): frame on stdin, half-close; + wait armed
+ *   -> start gate -> start -> demuxed output (capped) -> exit from wait
  *   [-> inspect for OOMKilled] -> reply -> release (removed, pool refills)
  *
  * A request takes its container from its language's pool unless it needs a
@@ -52,6 +52,7 @@ struct sched_exec
 
   bool attach_ready, wait_armed, started, wait_done, attach_done;
   bool cancelled;
+  bool frame_failed;
   sched_status_t kill_reason; /* SCHED_ST_OK while we killed nothing */
   long exit_code;
   bool have_exit;
@@ -143,6 +144,14 @@ finish (sched_exec_t *ex)
            "total_ms=%llu",
            res->id, res->language, sched_status_name (res->status), res->exit_code, res->pool_hit,
            (unsigned long long) res->duration_ms, (unsigned long long) res->total_ms);
+  if (ex->t_start_us)
+    wb_debug ("execution %s phases (ms): container %.1f, attach+wait %.1f, start %.1f, run %.1f, "
+              "drain %.1f",
+              res->id, (double) (ex->t_container_us - ex->t_admit_us) / 1000.0,
+              (double) (ex->t_start_us - ex->t_container_us) / 1000.0,
+              (double) (ex->t_started_us - ex->t_start_us) / 1000.0,
+              (double) ((ex->t_exit_us ? ex->t_exit_us : now) - ex->t_started_us) / 1000.0,
+              (double) (now - (ex->t_exit_us ? ex->t_exit_us : now)) / 1000.0);
   metrics_count_status (&ex->ctx->metrics, res->language, sched_status_name (res->status));
   metrics_observe (&ex->ctx->metrics, res->language, M_RUN, (double) res->duration_ms / 1000.0);
   metrics_observe (&ex->ctx->metrics, res->language, M_TOTAL, (double) (now - ex->t_admit_us) / 1e6);
@@ -356,7 +365,6 @@ static void
 started_cb (void *arg, const eng_result_t *r)
 {
   sched_exec_t *ex = arg;
-  wb_buf_t frame = WB_BUF_INIT;
   wb_err_t err;
 
   ex->op = NULL;
@@ -374,21 +382,12 @@ started_cb (void *arg, const eng_result_t *r)
   ex->started = true;
   metrics_observe (&ex->ctx->metrics, ex->res.language, M_START,
                    (double) (ex->t_started_us - ex->t_start_us) / 1e6);
-  /* The code and stdin go straight from memory to the socket. */
-  if (sched_frame_build (ex->req.code, ex->req.code_len, ex->req.stdin_data, ex->req.stdin_len,
-                         &frame)
-          < 0
-      || eng_attach_write (ex->attach, frame.data, frame.len) < 0)
+  if (ex->frame_failed)
     {
       ex->run_failed = true;
       wb_error (&ex->run_err, WB_E_NOMEM, "could not queue the input frame");
       kill_container (ex, SCHED_ST_OK);
     }
-  /* Wipe our copy: the frame held the user's code. */
-  if (frame.data)
-    explicit_bzero (frame.data, frame.cap);
-  wb_buf_free (&frame);
-  eng_attach_close_stdin (ex->attach);
 }
 
 static void
@@ -447,11 +446,33 @@ maybe_start (sched_exec_t *ex)
     send_start (ex);
 }
 
+/* The attach is up: queue the whole input frame and half-close stdin now,
+ * before start.  The engine holds it in the container's stdin pipe, so the
+ * program finds its code the moment it reads instead of after the start
+ * round trip.  Code and stdin go from memory to the socket, nowhere else. */
+static void
+write_frame (sched_exec_t *ex)
+{
+  wb_buf_t frame = WB_BUF_INIT;
+
+  if (sched_frame_build (ex->req.code, ex->req.code_len, ex->req.stdin_data, ex->req.stdin_len,
+                         &frame)
+          < 0
+      || eng_attach_write (ex->attach, frame.data, frame.len) < 0)
+    ex->frame_failed = true; /* reported once the container runs */
+  /* Wipe our copy: the frame held the user's code. */
+  if (frame.data)
+    explicit_bzero (frame.data, frame.cap);
+  wb_buf_free (&frame);
+  eng_attach_close_stdin (ex->attach);
+}
+
 static void
 on_attach_ready (void *arg)
 {
   sched_exec_t *ex = arg;
   ex->attach_ready = true;
+  write_frame (ex);
   maybe_start (ex);
 }
 

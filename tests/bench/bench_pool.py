@@ -4,10 +4,15 @@
 Every figure here is compared with others measured in the same run on the
 same machine; nothing is compared with a number from elsewhere.
 
-  sequential   trivial Python and JavaScript programs, one at a time, through
-               the HTTP API: warm (pools full), cold (pool size 0: create,
-               start, wait, remove per request), and the floor (start + wait
-               of pre-created containers by this minimal client, no daemon)
+  sequential   trivial Python and JavaScript programs, one at a time: warm
+               (through the HTTP API, pools full), cold (through the API with
+               pool size 0: a create per request, removal after the reply),
+               seed (the seed article's way, by this minimal client: create,
+               start, wait, remove, all on the request path), and the floor
+               (start + wait of pre-created containers by this minimal
+               client, no daemon).  Every timed run follows the same idle
+               pause, so background work of the previous one is not billed
+               to the next.
   burst        16 simultaneous requests to a warm daemon vs 16 naive parallel
                start + wait on the engine
   sustained    concurrency 4 for DURATION seconds through a warm daemon vs the
@@ -97,27 +102,50 @@ def pools_full(d, n):
     return len(live) == 2 and all(p["ready"] >= n and p["creating"] == 0 for p in live)
 
 
-def sequential_daemon(d, language, n, full):
-    times, hits = [], 0
-    for _ in range(n):
-        if full:
-            wait_until(lambda: pools_full(d, full), timeout=30, step=0.05)
-        secs, hit = daemon_run(d, language)
-        times.append(secs)
-        hits += bool(hit)
-    return times, hits
+IDLE = 0.25  # seconds of quiet engine before each timed sequential run
 
 
-def sequential_floor(language, n):
+def interleaved(language, n, warm, cold):
+    """n rounds; each round times one run of every mode, in an order that
+    rotates, so the machine's drift falls on all modes alike."""
     body = spec(language)
-    times = []
-    for _ in range(n):
+    times = {"warm": [], "cold": [], "seed": [], "floor": []}
+    hits = 0
+
+    def run_warm():
+        nonlocal hits
+        wait_until(lambda: pools_full(warm, 4), timeout=30, step=0.05)
+        time.sleep(IDLE)
+        secs, hit = daemon_run(warm, language)
+        hits += bool(hit)
+        return secs
+
+    def run_cold():
+        time.sleep(IDLE)
+        return daemon_run(cold, language)[0]
+
+    def run_seed():
+        time.sleep(IDLE)
+        t0 = time.time()
         cid = floor_create(body)
+        floor_run(cid)
+        floor_remove(cid)
+        return time.time() - t0
+
+    def run_floor():
+        cid = floor_create(body)
+        time.sleep(IDLE)
         try:
-            times.append(floor_run(cid))
+            return floor_run(cid)
         finally:
             floor_remove(cid)
-    return times
+
+    modes = [("warm", run_warm), ("cold", run_cold), ("seed", run_seed), ("floor", run_floor)]
+    for i in range(n):
+        for k in range(len(modes)):
+            name, fn = modes[(i + k) % len(modes)]
+            times[name].append(fn())
+    return times, hits
 
 
 def write_config(obj):
@@ -144,12 +172,12 @@ def main():
     for lang in PROGRAMS:
         daemon_run(warm, lang)  # first-use effects (page cache) out of the way
         daemon_run(cold, lang)
-        w, hits = sequential_daemon(warm, lang, args.n, 4)
-        c, _ = sequential_daemon(cold, lang, args.n, 0)
-        f = sequential_floor(lang, args.n)
+        tm, hits = interleaved(lang, args.n, warm, cold)
+        w, c, sd, f = tm["warm"], tm["cold"], tm["seed"], tm["floor"]
         results["sequential"][lang] = {
             "warm_p50": pct(w, 50), "warm_p99": pct(w, 99), "warm_hits": hits,
             "cold_p50": pct(c, 50), "cold_p99": pct(c, 99),
+            "seed_p50": pct(sd, 50), "seed_p99": pct(sd, 99),
             "floor_p50": pct(f, 50), "floor_p99": pct(f, 99)}
     cold.stop()
 
@@ -268,12 +296,16 @@ def main():
     print("| sequential, seconds | p50 | p99 | p50 vs floor |")
     print("|---|---|---|---|")
     for lang, r in results["sequential"].items():
-        for mode in ("floor", "warm", "cold"):
+        for mode in ("floor", "warm", "cold", "seed"):
             print("| %s %s | %.3f | %.3f | %+.1f%% |" % (lang, mode, r[mode + "_p50"], r[mode + "_p99"],
                                                     100 * (r[mode + "_p50"] / r["floor_p50"] - 1)))
         print("| %s warm hits | %d of %d | | |" % (lang, r["warm_hits"], args.n))
     print()
-    print("create p50 %.3f s, remove p50 %.3f s (engine, idle)" % (results["create_p50"], results["remove_p50"]))
+    print("create p50 %.3f s, remove p50 %.3f s (engine, idle); create + remove = %.3f s"
+          % (results["create_p50"], results["remove_p50"], results["create_p50"] + results["remove_p50"]))
+    for lang, r in results["sequential"].items():
+        print("%s: warm p50 is %.3f s below seed (the article's path) and %.3f s below cold"
+              % (lang, r["seed_p50"] - r["warm_p50"], r["cold_p50"] - r["warm_p50"]))
     b = results["burst"]
     print("burst of 16: warm %.2f/s vs naive parallel %.2f/s = %.2fx (%d pool hits)"
           % (b["warm_per_s"], b["naive_per_s"], b["warm_per_s"] / b["naive_per_s"], b["warm_hits"]))
