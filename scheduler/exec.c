@@ -737,9 +737,10 @@ sched_exec_cancel (sched_exec_t *ex)
   ex->cancelled = true;
   ex->cb = NULL;
   wb_info ("execution %s: client went away; stopping it", ex->res.id);
-  if (ex->container_id[0] == '\0')
-    return; /* create (or image lookup) in flight: its callback cleans up */
-  /* Removing with force kills it too; no need to wait for anything. */
+  if (ex->container_id[0] == '\0' && ex->op != NULL)
+    return; /* its own create (or image lookup) is in flight: the callback cleans up */
+  /* Queued for the pool or the start gate: leave the queue.  Holding a
+   * container: removing with force kills it too. */
   exec_free (ex);
 }
 

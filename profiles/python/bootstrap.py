@@ -22,10 +22,9 @@ def _warmbox_read_code():
 
 
 def _warmbox_main():
-    import types
     src = _warmbox_read_code()
     sys.argv = ["main.py"] + sys.argv[1:]
-    main = types.ModuleType("__main__")
+    main = type(sys)("__main__")  # a module object, without importing types
     main.__file__ = "main.py"
     main.__builtins__ = __builtins__
     sys.modules["__main__"] = main

@@ -161,6 +161,38 @@ t.ok(all(n == 1 for n in starts.values()), "no container was started twice",
 t.ok(creates and creates <= destroys, "every container created was destroyed (%d created)" % len(creates),
      [c[:12] for c in creates - destroys][:5])
 
+# ---- the cap: a queued client that leaves costs nothing; a full queue is 503 --
+
+cap_cfg = write_config("cap.json", {"max_containers": 1, "queue_max": 1,
+                        "pools": {"default": {"min_ready": 0, "max_ready": 0}}})
+d = Daemon(extra_args=["--config", cap_cfg])
+holder = cf.ThreadPoolExecutor(1).submit(d.run, "python", "import time\ntime.sleep(6)\nprint('held')")
+t.ok(wait_until(lambda: len(d.our_containers("running")) == 1, timeout=30), "one request holds the only container")
+gone = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+gone.connect(d.sock)
+payload = json.dumps({"language": "python", "code": "print('never')"}).encode()
+gone.sendall(b"POST /v1/executions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+             b"Content-Length: %d\r\n\r\n" % len(payload) + payload)
+t.ok(wait_until(lambda: live_pool(d, "python")["waiting"] == 1, timeout=10), "a second request queues")
+t0 = time.time()
+c = UnixHTTPConnection(d.sock)
+c.request("POST", "/v1/executions", json.dumps({"language": "python", "code": "print(3)"}),
+          {"Content-Type": "application/json"})
+resp = c.getresponse()
+busy = json.loads(resp.read())
+c.close()
+t.ok(resp.status == 503 and resp.getheader("Retry-After") == "1" and busy["error"]["code"] == "busy"
+     and time.time() - t0 < 2, "cap reached and queue full: 503 busy with Retry-After at once",
+     (resp.status, busy, time.time() - t0))
+gone.close()
+t.ok(wait_until(lambda: live_pool(d, "python")["waiting"] == 0, timeout=10),
+     "the client that left while queued is dropped from the queue")
+st, r = holder.result()
+t.is_eq(r.get("stdout"), "held\n", "the holder finishes")
+time.sleep(1.5)
+t.is_eq(live_pool(d, "python")["created"], 1, "no container was created for the client that left")
+t.is_eq(d.stop(), 0, "exits 0")
+
 # ---- kill -9 with full pools, then restart: leftovers reaped -----------------
 
 d = Daemon(extra_args=["--config", cfg])
