@@ -7,6 +7,7 @@
 #   make check        unit tests under ASan/UBSan (= make unit SANITIZE=address,undefined)
 #   make images       build the sandbox images offline
 #   make fuzz         run each fuzzer for FUZZ_SECONDS (clang, libFuzzer)
+#   make bench        warm vs cold vs engine floor (tests/bench/; prints a table)
 #   make install      PREFIX=/usr/local
 #
 # SANITIZE=address,undefined builds everything into build-san/ instead.
@@ -53,7 +54,7 @@ FUZZ_SRC  := $(wildcard tests/fuzz/fuzz_*.c)
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%) \
              $(FUZZ_SRC:tests/fuzz/fuzz_%.c=$(BUILD)/tests/replay_%)
 
-.PHONY: all run test unit unit-bin integration check images fuzz install clean setup format
+.PHONY: all run test unit unit-bin integration check images fuzz bench install clean setup format
 .DEFAULT_GOAL := all
 
 all: $(BIN)/warmboxd $(BIN)/warmbox
@@ -120,6 +121,12 @@ unit-bin: $(UNIT_BIN)
 
 fuzz:
 	@scripts/fuzz.sh $(FUZZ_SECONDS)
+
+BENCH_N        ?= 30
+BENCH_DURATION ?= 60
+bench: setup
+	$(MAKE) all
+	python3 tests/bench/bench_pool.py --n $(BENCH_N) --duration $(BENCH_DURATION)
 
 # ---- install ------------------------------------------------------------
 
