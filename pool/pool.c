@@ -307,7 +307,7 @@ fail_waiters (pool_t *p, const wb_err_t *err)
   while ((w = p->wait_head))
     {
       waiter_unlink (w);
-      w->cb (w->arg, NULL, err);
+      w->cb (w->arg, NULL, NULL, err);
       free (w);
     }
 }
@@ -378,12 +378,12 @@ created_cb (void *arg, const eng_result_t *r)
           wb_err_t e;
           wb_error (&e, WB_E_NOMEM, "out of memory");
           remove_container (mgr, r->id);
-          w->cb (w->arg, NULL, &e);
+          w->cb (w->arg, NULL, NULL, &e);
         }
       else
         {
           p->n_in_use++;
-          w->cb (w->arg, id, NULL);
+          w->cb (w->arg, p, id, NULL);
         }
       free (w);
     }

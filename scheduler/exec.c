@@ -398,6 +398,7 @@ send_start (sched_exec_t *ex)
 
   ex->in_gate = true;
   ex->t_start_us = wb_now_us ();
+  evtimer_del (ex->queue_deadline); /* from here the run's own deadline rules */
   ex->op = eng_container_start (ex->ctx->eng, ex->container_id, started_cb, ex, &err);
   if (ex->op == NULL)
     {
@@ -504,26 +505,27 @@ have_container (sched_exec_t *ex, wb_err_t *err)
 /* ---- the pool path --------------------------------------------------- */
 
 static void
-acquired_cb (void *arg, char *id, const wb_err_t *perr)
+acquired_cb (void *arg, pool_t *from, char *id, const wb_err_t *perr)
 {
   sched_exec_t *ex = arg;
   wb_err_t err;
 
   ex->waiter = NULL;
-  if (ex->queue_deadline)
-    evtimer_del (ex->queue_deadline);
   if (id == NULL)
     {
       err = *perr;
       fail (ex, &err);
       return;
     }
+  ex->pool = from; /* maybe not the pool we queued on: it may have been replaced */
   snprintf (ex->container_id, sizeof ex->container_id, "%s", id);
   free (id);
   if (have_container (ex, &err) < 0)
     fail (ex, &err);
 }
 
+/* The request's deadline passed before its program started: still queued
+ * for a container, or the engine never answered the attach or the wait. */
 static void
 queue_deadline_cb (evutil_socket_t fd, short what, void *arg)
 {
@@ -532,11 +534,33 @@ queue_deadline_cb (evutil_socket_t fd, short what, void *arg)
 
   (void) fd;
   (void) what;
-  pool_waiter_cancel (ex->waiter);
-  ex->waiter = NULL;
-  wb_error (&err, WB_E_BUSY, "no sandbox became free within the request's %u ms",
-            ex->req.limits.timeout_ms);
+  if (ex->waiter)
+    {
+      pool_waiter_cancel (ex->waiter);
+      ex->waiter = NULL;
+      wb_error (&err, WB_E_BUSY, "no sandbox became free within the request's %u ms",
+                ex->req.limits.timeout_ms);
+    }
+  else if (ex->gate_waiter)
+    wb_error (&err, WB_E_BUSY, "no start slot became free within the request's %u ms",
+              ex->req.limits.timeout_ms);
+  else
+    wb_error (&err, WB_E_ENGINE_DOWN, "the engine did not prepare the container within %u ms",
+              ex->req.limits.timeout_ms);
   fail (ex, &err);
+}
+
+/* Bound everything before start by the request's own timeout. */
+static int
+arm_prestart_deadline (sched_exec_t *ex, wb_err_t *err)
+{
+  struct timeval tv = {ex->req.limits.timeout_ms / 1000, (ex->req.limits.timeout_ms % 1000) * 1000};
+
+  if (ex->queue_deadline == NULL)
+    ex->queue_deadline = evtimer_new (ex->ctx->base, queue_deadline_cb, ex);
+  if (ex->queue_deadline == NULL || evtimer_add (ex->queue_deadline, &tv) < 0)
+    return wb_error (err, WB_E_NOMEM, "cannot arm the deadline");
+  return 0;
 }
 
 /* The pool this request can use, or NULL for a container of its own. */
@@ -556,7 +580,6 @@ static int
 acquire (sched_exec_t *ex, wb_err_t *err)
 {
   char *id = NULL;
-  struct timeval tv = {ex->req.limits.timeout_ms / 1000, (ex->req.limits.timeout_ms % 1000) * 1000};
   int r = pool_acquire (ex->pool, acquired_cb, ex, &id, &ex->waiter, err);
 
   if (r < 0)
@@ -568,10 +591,6 @@ acquire (sched_exec_t *ex, wb_err_t *err)
       free (id);
       return have_container (ex, err);
     }
-  /* Queued: bounded by the request's deadline. */
-  ex->queue_deadline = evtimer_new (ex->ctx->base, queue_deadline_cb, ex);
-  if (ex->queue_deadline == NULL || evtimer_add (ex->queue_deadline, &tv) < 0)
-    return wb_error (err, WB_E_NOMEM, "cannot arm the queue deadline");
   return 0;
 }
 
@@ -704,6 +723,12 @@ sched_exec_start (sched_ctx_t *ctx, sched_request_t *req, sched_exec_done_cb cb,
       snprintf (ex->image_id, sizeof ex->image_id, "%s", ctx->image_ids[i]);
   ctx->n_running++;
 
+  if (arm_prestart_deadline (ex, err) < 0)
+    {
+      ex->cb = NULL;
+      exec_free (ex);
+      return NULL;
+    }
   ex->pool = pool_for (ex);
   if (ex->pool)
     {

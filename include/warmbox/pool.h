@@ -99,11 +99,12 @@ bool pool_mgr_ready (const pool_mgr_t *mgr);
 
 /* Acquire a container.  On a hit returns 1 with *id set (a malloc'd string
  * the caller owns) and cb is never called.  Otherwise returns 0 with *waiter
- * set: cb(arg, id, NULL) follows when a container is ready (FIFO), or
- * cb(arg, NULL, err) on failure (engine down, pool drained); the waiter is
- * freed after its callback.  -1 with err when the pool cannot take more
- * waiters (WB_E_BUSY). */
-typedef void (*pool_acquire_cb) (void *arg, char *id, const wb_err_t *err);
+ * set: cb(arg, from, id, NULL) follows when a container is ready (FIFO), or
+ * cb(arg, NULL, NULL, err) on failure (engine down, language retired); the
+ * waiter is freed after its callback.  `from` is the pool to release the
+ * container to: a waiter moves to the new pool when its pool is replaced.
+ * -1 with err when the pool cannot take more waiters (WB_E_BUSY). */
+typedef void (*pool_acquire_cb) (void *arg, pool_t *from, char *id, const wb_err_t *err);
 int pool_acquire (pool_t *pool, pool_acquire_cb cb, void *arg, char **id, pool_waiter_t **waiter,
                   wb_err_t *err);
 /* Give up waiting (deadline passed, client gone): no callback.  NULL ok. */

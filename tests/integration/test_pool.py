@@ -272,9 +272,34 @@ t.ok(st == 200 and r.get("stdout") == "still\n" and "reload refused" in d.read_l
      "a broken profile on SIGHUP is refused and the running ones stay", (st, r))
 t.is_eq(d.stop(), 0, "exits 0")
 t.is_eq(d.our_containers(), [], "nothing left")
+# A request queued on a pool that is replaced moves to the new pool, and its
+# container goes back to the pool that served it.
+with open(os.path.join(prof_dir, "python", "profile.json"), "w") as f:
+    json.dump(prof, f)
+move_cfg = write_config("move.json", {"max_containers": 1, "queue_max": 2, "image_refresh_ms": 300,
+                                      "pools": {"python": {"min_ready": 0, "max_ready": 0}}})
+d = Daemon(extra_args=["--config", move_cfg, "--profiles", prof_dir])
+runner = cf.ThreadPoolExecutor(2)
+held = runner.submit(d.run, "python", "import time\ntime.sleep(5)\nprint('held')")
+t.ok(wait_until(lambda: len(d.our_containers("running")) == 1, timeout=30), "the only container is held")
+queued = runner.submit(d.run, "python", "print('moved')")
+t.ok(wait_until(lambda: (live_pool(d, "python") or {}).get("waiting") == 1, timeout=10), "a request waits")
+st, made = docker_api("POST", "/containers/create", {"Image": "warmbox-test/python:latest", "Cmd": ["/usr/bin/python3"]})
+st, committed2 = docker_api("POST", "/commit?container=%s&repo=warmbox-test/python&tag=latest&changes=%s"
+                            % (made["Id"], quote("LABEL warmbox.test=moved-%d" % os.getpid())))
+docker_api("DELETE", "/containers/%s?force=1" % made["Id"])
+t.ok(wait_until(lambda: (live_pool(d, "python") or {}).get("image_id") == committed2.get("Id"), timeout=15),
+     "the pool is replaced while the request waits")
+t.is_eq(held.result()[1].get("stdout"), "held\n", "the holder finishes")
+st, r = queued.result()
+t.is_eq((st, r.get("stdout")), (200, "moved\n"), "the queued request runs from the new pool")
+t.ok(wait_until(lambda: all(p["in_use"] == 0 and p["waiting"] == 0 for p in pools(d)), timeout=10)
+     and len(pools(d)) == 1, "every container went back to the pool that served it", pools(d))
+t.is_eq(d.stop(), 0, "exits 0")
 docker_api("DELETE", "/images/warmbox-test/python:latest")
-if new_id:
-    docker_api("DELETE", "/images/%s" % new_id)
+for img in (new_id, committed2.get("Id")):
+    if img:
+        docker_api("DELETE", "/images/%s" % img)
 
 # ---- the engine lost under load -------------------------------------------
 
