@@ -36,16 +36,17 @@ endif
 ALL_CFLAGS := -std=gnu11 $(WARN) $(HARDEN) $(CFLAGS) -Iinclude $(PKG_CFLAGS) -MMD -MP \
               -DWB_VERSION='"$(VERSION)"' -DWB_DEFAULT_PROFILES_DIR='"$(PROFILES_DIR)"'
 ALL_LDFLAGS := -pie -Wl,-z,relro,-z,now $(LDFLAGS)
-LIBS := $(PKG_LIBS) -lm
+LIBS := $(PKG_LIBS) -lm -lpthread
 
 # One library per module; the programs are thin.
 COMMON_SRC  := common/wb.c
 ENGINE_SRC  := engine/engine.c engine/attach.c engine/proto.c
 PROFILE_SRC := profiles/profile.c
 POOL_SRC    := pool/pool.c
+STORE_SRC   := store/store.c
 SCHED_SRC   := scheduler/config.c scheduler/request.c scheduler/exec.c scheduler/http.c \
                scheduler/startgate.c scheduler/metrics.c
-LIB_SRC     := $(COMMON_SRC) $(ENGINE_SRC) $(PROFILE_SRC) $(POOL_SRC) $(SCHED_SRC)
+LIB_SRC     := $(COMMON_SRC) $(ENGINE_SRC) $(PROFILE_SRC) $(POOL_SRC) $(STORE_SRC) $(SCHED_SRC)
 LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/%.o)
 
 UNIT_SRC  := $(wildcard tests/unit/test_*.c)

@@ -96,6 +96,9 @@ typedef struct remove_op
 {
   pool_mgr_t *mgr;
   char id[80];
+  char language[33];
+  char key[160];
+  uint64_t started_us;
   uint32_t attempts;
   struct remove_op *next; /* on the retry list */
 } remove_op_t;
@@ -103,6 +106,15 @@ typedef struct remove_op
 #define REMOVE_ATTEMPTS 20 /* about 10 minutes of ticks with backoff */
 
 static void fill_soon (pool_mgr_t *mgr);
+
+static void
+emit (pool_mgr_t *mgr, const char *event, const char *language, const char *key, const char *id,
+      double ms, const char *detail)
+{
+  if (mgr->cfg.on_event)
+    mgr->cfg.on_event (mgr->cfg.event_arg, event, language, key, id ? id : "", ms,
+                       detail ? detail : "");
+}
 
 uint32_t
 pool_target (double arrivals_per_s, double create_ms, uint32_t min_ready, uint32_t max_ready)
@@ -190,6 +202,9 @@ removed_cb (void *arg, const eng_result_t *r)
   if (r->rc < 0)
     wb_log_error ("container %.12s not removed after %u tries; left for the reaper", op->id,
                   op->attempts);
+  else
+    emit (mgr, "destroyed", op->language, op->key, op->id,
+          (double) (wb_now_us () - op->started_us) / 1000.0, NULL);
   mgr->n_total--;
   free (op);
   fill_soon (mgr);
@@ -201,6 +216,7 @@ start_removal (remove_op_t *op)
   pool_mgr_t *mgr = op->mgr;
   wb_err_t err;
 
+  op->started_us = wb_now_us ();
   if (eng_container_remove (mgr->eng, op->id, removed_cb, op, &err) == NULL)
     {
       mgr->n_total--;
@@ -212,7 +228,7 @@ start_removal (remove_op_t *op)
 }
 
 static void
-remove_container (pool_mgr_t *mgr, const char *id)
+remove_as (pool_mgr_t *mgr, const char *id, const char *language, const char *key)
 {
   remove_op_t *op = calloc (1, sizeof *op);
 
@@ -224,6 +240,8 @@ remove_container (pool_mgr_t *mgr, const char *id)
     }
   op->mgr = mgr;
   snprintf (op->id, sizeof op->id, "%s", id);
+  snprintf (op->language, sizeof op->language, "%s", language);
+  snprintf (op->key, sizeof op->key, "%s", key);
   start_removal (op);
 }
 
@@ -231,7 +249,7 @@ void
 pool_mgr_remove (pool_mgr_t *mgr, const char *id)
 {
   mgr->n_total++; /* counted until removed, like the pools' own */
-  remove_container (mgr, id);
+  remove_as (mgr, id, "", "");
 }
 
 static void
@@ -346,6 +364,7 @@ created_cb (void *arg, const eng_result_t *r)
       p->create_failures++;
       snprintf (p->last_error, sizeof p->last_error, "%s", r->err.msg);
       mgr->engine_down = r->err.code == WB_E_ENGINE_DOWN;
+      emit (mgr, "create_failed", p->language, p->key, NULL, ms, r->err.msg);
       backoff (mgr);
       wb_warn ("pool %s: create failed (next try in %u ms or later): %s", p->key, mgr->backoff_ms / 2,
                r->err.msg);
@@ -361,10 +380,11 @@ created_cb (void *arg, const eng_result_t *r)
   mgr->engine_down = false;
   p->created++;
   p->create_ms = p->create_ms > 0 ? 0.8 * p->create_ms + 0.2 * ms : ms;
+  emit (mgr, "created", p->language, p->key, r->id, ms, NULL);
   if (p->draining || mgr->stopping)
     {
       p->destroyed++;
-      remove_container (mgr, r->id);
+      remove_as (mgr, r->id, p->language, p->key);
       maybe_reap_pool (p);
       return;
     }
@@ -377,12 +397,13 @@ created_cb (void *arg, const eng_result_t *r)
         {
           wb_err_t e;
           wb_error (&e, WB_E_NOMEM, "out of memory");
-          remove_container (mgr, r->id);
+          remove_as (mgr, r->id, p->language, p->key);
           w->cb (w->arg, NULL, NULL, &e);
         }
       else
         {
           p->n_in_use++;
+          emit (mgr, "handed_out", p->language, p->key, id, 0, "waited");
           w->cb (w->arg, p, id, NULL);
         }
       free (w);
@@ -393,7 +414,7 @@ created_cb (void *arg, const eng_result_t *r)
       if (n == NULL || (n->id = strdup (r->id)) == NULL)
         {
           free (n);
-          remove_container (mgr, r->id);
+          remove_as (mgr, r->id, p->language, p->key);
         }
       else
         {
@@ -662,13 +683,15 @@ drain_pool (pool_t *p)
 {
   ready_node_t *n;
 
+  if (!p->draining)
+    emit (p->mgr, "drained", p->language, p->key, NULL, -1, NULL);
   p->draining = true;
   while ((n = p->ready_head))
     {
       p->ready_head = n->next;
       p->n_ready--;
       p->destroyed++;
-      remove_container (p->mgr, n->id);
+      remove_as (p->mgr, n->id, p->language, p->key);
       free (n->id);
       free (n);
     }
@@ -804,6 +827,7 @@ pool_acquire (pool_t *p, pool_acquire_cb cb, void *arg, char **id, pool_waiter_t
       p->hits++;
       *id = n->id;
       free (n);
+      emit (mgr, "handed_out", p->language, p->key, *id, -1, "hit");
       fill_soon (mgr);
       return 1;
     }
@@ -831,7 +855,7 @@ pool_release (pool_t *p, const char *id)
 {
   p->n_in_use--;
   p->destroyed++;
-  remove_container (p->mgr, id);
+  remove_as (p->mgr, id, p->language, p->key);
   maybe_reap_pool (p);
 }
 

@@ -9,6 +9,8 @@
  *    "max_body_bytes": 50331648,
  *    "max_containers": 64, "create_concurrency": 2, "queue_max": 256,
  *    "image_refresh_ms": 10000,
+ *    "store": {"path": "/var/lib/warmbox/history.db", "retention_days": 30,
+ *              "max_backlog": 10000},
  *    "pools": {"default": {"min_ready": 2, "max_ready": 8},
  *              "python": {"min_ready": 4, "max_ready": 16}}}
  */
@@ -35,6 +37,7 @@ sched_config_clear (sched_config_t *cfg)
   free (cfg->engine_tls_cert);
   free (cfg->engine_tls_key);
   free (cfg->profiles_dir);
+  free (cfg->store_path);
   memset (cfg, 0, sizeof *cfg);
 }
 
@@ -50,6 +53,8 @@ sched_config_defaults (sched_config_t *cfg, wb_err_t *err)
   cfg->create_concurrency = 2;
   cfg->queue_max = 256;
   cfg->image_refresh_ms = 10000;
+  cfg->store_retention_days = 30;
+  cfg->store_max_backlog = 10000;
   snprintf (cfg->pool_default.language, sizeof cfg->pool_default.language, "default");
   cfg->pool_default.min_ready = 2;
   cfg->pool_default.max_ready = 8;
@@ -254,6 +259,41 @@ sched_config_parse (sched_config_t *cfg, const char *json, size_t len, wb_err_t 
         if (set_uint (&v, item, k, strcmp (k, "queue_max") == 0 ? 0 : 1, 3600000, err) < 0)
           goto out;
         *dst = (uint32_t) v;
+      }
+    else if (strcmp (k, "store") == 0)
+      {
+        cJSON *e;
+        if (!cJSON_IsObject (item))
+          {
+            wb_error (err, WB_E_INVALID, "\"store\" must be an object");
+            goto out;
+          }
+        cJSON_ArrayForEach (e, item)
+        {
+          const char *sk = e->string ? e->string : "";
+          if (strcmp (sk, "path") == 0)
+            {
+              if (set_string (&cfg->store_path, e, "store.path", err) < 0)
+                goto out;
+            }
+          else if (strcmp (sk, "retention_days") == 0)
+            {
+              if (set_uint (&v, e, "store.retention_days", 0, 36500, err) < 0)
+                goto out;
+              cfg->store_retention_days = (uint32_t) v;
+            }
+          else if (strcmp (sk, "max_backlog") == 0)
+            {
+              if (set_uint (&v, e, "store.max_backlog", 1, 10000000, err) < 0)
+                goto out;
+              cfg->store_max_backlog = (uint32_t) v;
+            }
+          else
+            {
+              wb_error (err, WB_E_INVALID, "unknown key \"store.%.64s\"", sk);
+              goto out;
+            }
+        }
       }
     else if (strcmp (k, "pools") == 0)
       {

@@ -53,6 +53,9 @@ struct sched_exec
   bool attach_ready, wait_armed, started, wait_done, attach_done;
   bool cancelled;
   bool frame_failed;
+  bool refused;          /* it never ran: the reply is refuse_err */
+  wb_err_t refuse_err;
+  char recorded_container[80]; /* for the history, after release */
   sched_status_t kill_reason; /* SCHED_ST_OK while we killed nothing */
   long exit_code;
   bool have_exit;
@@ -109,15 +112,107 @@ exec_free (sched_exec_t *ex)
   free (ex);
 }
 
+/* The container's part is over: give it back now, not after the record's
+ * commit (removal and refill need not wait for the disk). */
+static void
+release_container (sched_exec_t *ex)
+{
+  if (ex->container_id[0] && ex->pool)
+    pool_release (ex->pool, ex->container_id);
+  else if (ex->container_id[0])
+    pool_mgr_remove (ex->ctx->pools, ex->container_id);
+  ex->container_id[0] = '\0';
+}
+
+static double
+unix_at (uint64_t mono_us)
+{
+  /* Monotonic stamps to wall time, anchored now. */
+  struct timespec ts;
+  clock_gettime (CLOCK_REALTIME, &ts);
+  double wall_now = (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+  return wall_now - (double) (wb_now_us () - mono_us) / 1e6;
+}
+
+static void
+recorded_cb (void *arg, int rc)
+{
+  sched_exec_t *ex = arg;
+
+  if (rc < 0)
+    wb_log_error ("execution %s: its history record was not written", ex->res.id);
+  /* Committed (or given up at shutdown): now the client may hear. */
+  if (!ex->cancelled && ex->cb)
+    {
+      if (ex->refused)
+        ex->cb (ex->cb_arg, NULL, &ex->refuse_err);
+      else
+        ex->cb (ex->cb_arg, &ex->res, NULL);
+    }
+  exec_free (ex);
+}
+
+/* Hand the execution's row to the store; the reply waits for its commit.
+ * status_override names a refusal ("refused") instead of res->status. */
+static void
+record (sched_exec_t *ex, const char *refusal)
+{
+  sched_ctx_t *ctx = ex->ctx;
+  const sched_result_t *res = &ex->res;
+  store_execution_t rec;
+  uint64_t now = wb_now_us ();
+
+  memset (&rec, 0, sizeof rec);
+  rec.id = res->id;
+  rec.received_at = unix_at (ex->t_admit_us);
+  rec.started_at = ex->t_start_us ? unix_at (ex->t_start_us) : 0;
+  rec.finished_at = unix_at (now);
+  rec.client = "";
+  rec.language = res->language;
+  rec.image_id = ex->image_id;
+  rec.profile_hash = ex->req.profile->hash;
+  memcpy (rec.code_sha256, res->code_sha256, sizeof rec.code_sha256);
+  rec.code_bytes = res->code_bytes;
+  memcpy (rec.stdin_sha256, res->stdin_sha256, sizeof rec.stdin_sha256);
+  rec.stdin_bytes = res->stdin_bytes;
+  rec.arg_count = res->arg_count;
+  rec.status = *refusal ? "refused" : sched_status_name (res->status);
+  rec.exit_code = *refusal ? -1 : res->exit_code;
+  rec.timed_out = !*refusal && res->status == SCHED_ST_TIMEOUT;
+  rec.oom_killed = !*refusal && res->status == SCHED_ST_OOM;
+  rec.stdout_truncated = res->out_truncated;
+  rec.stderr_truncated = res->err_truncated;
+  rec.stdout_bytes = res->out.len;
+  rec.stderr_bytes = res->err.len;
+  rec.queue_ms = ex->t_container_us ? (double) (ex->t_container_us - ex->t_admit_us) / 1000.0 : -1;
+  rec.start_ms = ex->t_started_us ? (double) (ex->t_started_us - ex->t_start_us) / 1000.0 : -1;
+  rec.run_ms = ex->t_exit_us && ex->t_started_us ? (double) (ex->t_exit_us - ex->t_started_us) / 1000.0 : -1;
+  rec.total_ms = (double) (now - ex->t_admit_us) / 1000.0;
+  rec.pool_hit = res->pool_hit;
+  rec.container_id = ex->recorded_container;
+  rec.engine = ctx->engine_desc;
+  rec.error = *refusal ? refusal : (res->error ? res->error : "");
+  if (*refusal || store_submit_execution (ctx->store, &rec, recorded_cb, ex) < 0)
+    {
+      /* A refusal ran no code: its row need not hold up the answer. */
+      if (*refusal)
+        store_submit_execution (ctx->store, &rec, NULL, NULL);
+      else
+        wb_log_error ("execution %s: the history backlog is full; its record is lost", res->id);
+      recorded_cb (ex, 0);
+    }
+}
+
 /* The execution could not run: report err (unless the client left). */
 static void
 fail (sched_exec_t *ex, const wb_err_t *err)
 {
   wb_warn ("execution %s failed before it ran: %s", ex->res.id, err->msg);
   metrics_count_status (&ex->ctx->metrics, ex->res.language, "refused");
-  if (!ex->cancelled && ex->cb)
-    ex->cb (ex->cb_arg, NULL, err);
-  exec_free (ex);
+  ex->refused = true;
+  ex->refuse_err = *err;
+  release_container (ex);
+  record (ex, wb_code_name (err->code));
 }
 
 static void
@@ -155,9 +250,8 @@ finish (sched_exec_t *ex)
   metrics_count_status (&ex->ctx->metrics, res->language, sched_status_name (res->status));
   metrics_observe (&ex->ctx->metrics, res->language, M_RUN, (double) res->duration_ms / 1000.0);
   metrics_observe (&ex->ctx->metrics, res->language, M_TOTAL, (double) (now - ex->t_admit_us) / 1e6);
-  if (!ex->cancelled && ex->cb)
-    ex->cb (ex->cb_arg, res, NULL);
-  exec_free (ex);
+  release_container (ex);
+  record (ex, "");
 }
 
 static void
@@ -492,6 +586,7 @@ static int
 have_container (sched_exec_t *ex, wb_err_t *err)
 {
   ex->t_container_us = wb_now_us ();
+  snprintf (ex->recorded_container, sizeof ex->recorded_container, "%s", ex->container_id);
   metrics_observe (&ex->ctx->metrics, ex->res.language, M_QUEUE_WAIT,
                    (double) (ex->t_container_us - ex->t_admit_us) / 1e6);
   ex->attach = eng_attach_open (ex->ctx->eng, ex->container_id, &attach_cbs, ex, err);
@@ -695,6 +790,13 @@ sched_exec_start (sched_ctx_t *ctx, sched_request_t *req, sched_exec_done_cb cb,
       wb_error (err, WB_E_BUSY, "the daemon is shutting down");
       return NULL;
     }
+  if (ctx->store && !store_accepting (ctx->store))
+    {
+      /* No code runs without its record. */
+      sched_request_clear (req);
+      wb_error (err, WB_E_BUSY, "the execution history cannot be written right now; try again later");
+      return NULL;
+    }
   if (ctx->n_running >= ctx->cfg.max_concurrent)
     {
       sched_request_clear (req);
@@ -718,6 +820,11 @@ sched_exec_start (sched_ctx_t *ctx, sched_request_t *req, sched_exec_done_cb cb,
   ex->res.language = ex->req.profile->language;
   uuid_from_hex (hex, ex->res.id);
   wb_sha256_hex (ex->req.code, ex->req.code_len, ex->res.code_sha256);
+  wb_sha256_hex (ex->req.stdin_data ? ex->req.stdin_data : "", ex->req.stdin_len,
+                 ex->res.stdin_sha256);
+  ex->res.code_bytes = ex->req.code_len;
+  ex->res.stdin_bytes = ex->req.stdin_len;
+  ex->res.arg_count = (uint32_t) ex->req.n_args;
   for (size_t i = 0; i < ctx->profiles->n; i++)
     if (ctx->profiles->items[i] == ex->req.profile && ctx->image_ids[i])
       snprintf (ex->image_id, sizeof ex->image_id, "%s", ctx->image_ids[i]);

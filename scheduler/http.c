@@ -352,7 +352,27 @@ handle_metrics (struct evhttp_request *req, sched_ctx_t *ctx)
   size_t n = pool_mgr_stats (ctx->pools, &st);
   struct evbuffer *buf;
 
+  store_stats_t ss;
+  store_get_stats (ctx->store, &ss);
   if (metrics_render (&ctx->metrics, st, n, &ctx->gate, ctx->n_running, &body) < 0
+      || wb_buf_printf (&body,
+                        "# HELP warmbox_history_backlog Records waiting to be written.\n"
+                        "# TYPE warmbox_history_backlog gauge\nwarmbox_history_backlog %u\n"
+                        "# HELP warmbox_history_failing 1 while the history cannot be written.\n"
+                        "# TYPE warmbox_history_failing gauge\nwarmbox_history_failing %d\n"
+                        "# HELP warmbox_history_committed_total Execution records committed.\n"
+                        "# TYPE warmbox_history_committed_total counter\n"
+                        "warmbox_history_committed_total %llu\n"
+                        "# HELP warmbox_history_write_errors_total Failed write attempts.\n"
+                        "# TYPE warmbox_history_write_errors_total counter\n"
+                        "warmbox_history_write_errors_total %llu\n"
+                        "# HELP warmbox_history_dropped_events_total Pool events dropped (backlog full).\n"
+                        "# TYPE warmbox_history_dropped_events_total counter\n"
+                        "warmbox_history_dropped_events_total %llu\n",
+                        ss.backlog, ss.failing ? 1 : 0, (unsigned long long) ss.committed,
+                        (unsigned long long) ss.write_errors,
+                        (unsigned long long) ss.dropped_events)
+             < 0
       || (buf = evbuffer_new ()) == NULL)
     {
       evhttp_send_error (req, 500, "out of memory");

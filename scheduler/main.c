@@ -26,6 +26,8 @@ static const char usage_text[]
       "      --engine ENDPOINT   unix:///var/run/docker.sock, tcp://host:port (default:\n"
       "                          config, else $DOCKER_HOST, else the local socket)\n"
       "      --profiles DIR      folder of language profiles\n"
+      "      --store-path FILE   the execution history (SQLite; default: config, else\n"
+      "                          /var/lib/warmbox/history.db as root)\n"
       "      --insecure-no-auth  allow a TCP listener without API tokens (loopback only)\n"
       "      --check-config FILE load FILE and the profiles, report, and exit\n"
       "      --print-spec LANG   print the container create body for LANG and exit\n"
@@ -141,6 +143,16 @@ pinged_cb (void *arg, const eng_result_t *r)
     }
 }
 
+static void
+pool_event_cb (void *arg, const char *event, const char *language, const char *pool_key,
+               const char *container_id, double duration_ms, const char *detail)
+{
+  sched_ctx_t *c = arg;
+  if (c->store)
+    store_submit_pool_event (c->store, event, language, pool_key, container_id, duration_ms,
+                             detail);
+}
+
 /* SIGHUP: load the profiles (and the config file's pool sizes) again.  A
  * changed profile has a new hash, so its pool is replaced and the old one
  * drained; a profile that fails to load leaves everything as it was. */
@@ -244,6 +256,7 @@ main (int argc, char **argv)
     {"listen", required_argument, NULL, 'l'},
     {"engine", required_argument, NULL, 'E'},
     {"profiles", required_argument, NULL, 'P'},
+    {"store-path", required_argument, NULL, 'D'},
     {"insecure-no-auth", no_argument, NULL, 'I'},
     {"check-config", required_argument, NULL, 'C'},
     {"print-spec", required_argument, NULL, 'S'},
@@ -252,7 +265,7 @@ main (int argc, char **argv)
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
   };
-  const char *engine = NULL, *profiles = NULL;
+  const char *engine = NULL, *profiles = NULL, *store_path = NULL;
   const char *listen_flags[SCHED_MAX_LISTEN];
   size_t n_listen_flags = 0;
   bool check_only = false, insecure = false;
@@ -277,6 +290,7 @@ main (int argc, char **argv)
         break;
       case 'E': engine = optarg; break;
       case 'P': profiles = optarg; break;
+      case 'D': store_path = optarg; break;
       case 'I': insecure = true; break;
       case 'S': print_spec = optarg; break;
       case 'C':
@@ -317,6 +331,11 @@ main (int argc, char **argv)
       ctx.cfg.profiles_dir = strdup (profiles);
     }
   ctx.cfg.insecure_no_auth = insecure;
+  if (store_path)
+    {
+      free (ctx.cfg.store_path);
+      ctx.cfg.store_path = strdup (store_path);
+    }
 
   if (prof_load_dir (ctx.cfg.profiles_dir, &ctx.profiles, &err) < 0)
     goto fatal;
@@ -384,8 +403,21 @@ main (int argc, char **argv)
   pcfg.max_containers = ctx.cfg.max_containers;
   pcfg.create_concurrency = ctx.cfg.create_concurrency;
   pcfg.max_waiters = ctx.cfg.queue_max;
+  pcfg.on_event = pool_event_cb;
+  pcfg.event_arg = &ctx;
   if (pool_mgr_new (ctx.base, ctx.eng, &pcfg, &ctx.pools, &err) < 0)
     goto fatal;
+  {
+    char defpath[512];
+    store_config_t scfg = {ctx.cfg.store_path ? ctx.cfg.store_path
+                                              : store_default_path (defpath, sizeof defpath),
+                           ctx.cfg.store_retention_days, ctx.cfg.store_max_backlog};
+    if (store_open (ctx.base, &scfg, &ctx.store, &err) < 0)
+      goto fatal;
+    wb_info ("history: %s (retention %u days)", scfg.path, scfg.retention_days);
+  }
+  snprintf (ctx.engine_desc, sizeof ctx.engine_desc, "%s",
+            eng_default_endpoint (ctx.cfg.engine_endpoint));
   startgate_init (&ctx.gate, 2);
   if (sched_http_start (&ctx, &http, &err) < 0)
     goto fatal;
@@ -418,6 +450,10 @@ main (int argc, char **argv)
 fatal:
   fprintf (stderr, "warmboxd: %s\n", err.msg);
 out:
+  /* First the history (its last commits may still answer clients), then
+   * the listeners and their connections. */
+  store_close (ctx.store, 5000);
+  ctx.store = NULL;
   if (http)
     evhttp_free (http);
   if (sig_term)

@@ -6,6 +6,7 @@
 #include "warmbox/engine.h"
 #include "warmbox/pool.h"
 #include "warmbox/profile.h"
+#include "warmbox/store.h"
 #include "warmbox/wb.h"
 
 struct event_base;
@@ -38,6 +39,9 @@ typedef struct sched_config
   uint32_t create_concurrency;    /* pool creates in flight */
   uint32_t queue_max;             /* requests waiting per pool */
   uint32_t image_refresh_ms;      /* how often image tags are re-resolved */
+  char *store_path;               /* NULL: store_default_path () */
+  uint32_t store_retention_days;
+  uint32_t store_max_backlog;
   sched_pool_config_t pool_default;
   sched_pool_config_t pools[SCHED_MAX_POOL_CFG];
   size_t n_pools;
@@ -104,6 +108,9 @@ const char *sched_status_name (sched_status_t st);
 
 typedef struct sched_result
 {
+  char stdin_sha256[65];
+  uint64_t code_bytes, stdin_bytes;
+  uint32_t arg_count;
   char id[37];           /* execution id (uuid form) */
   sched_status_t status;
   int exit_code;         /* -1 when the program never exited by itself */
@@ -214,6 +221,8 @@ struct sched_ctx
   /* Image ids resolved per profile (same order as profiles->items). */
   char **image_ids;
   pool_mgr_t *pools;
+  store_t *store;
+  char engine_desc[160]; /* recorded with each execution */
   startgate_t gate;
   metrics_t metrics;
   /* Profile sets replaced by SIGHUP: requests admitted before it still

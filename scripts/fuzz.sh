@@ -11,7 +11,7 @@ out=build-fuzz
 mkdir -p "$out/artifacts"
 command -v clang >/dev/null || { echo "fuzz: clang is needed (apt-get install clang libclang-rt-14-dev)" >&2; exit 1; }
 pkgs="libevent libevent_openssl libcurl libcjson libseccomp sqlite3 libcrypto libssl"
-lib_src="common/wb.c engine/engine.c engine/attach.c engine/proto.c profiles/profile.c pool/pool.c
+lib_src="common/wb.c engine/engine.c engine/attach.c engine/proto.c profiles/profile.c pool/pool.c store/store.c
   scheduler/config.c scheduler/request.c scheduler/exec.c scheduler/http.c scheduler/startgate.c
   scheduler/metrics.c"
 status=0
@@ -22,7 +22,7 @@ for harness in tests/fuzz/fuzz_*.c; do
   clang -Wall -Wextra -Werror -Wno-unused-parameter -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -Iinclude -iquote scheduler -iquote engine $(pkg-config --cflags $pkgs) \
     -DWB_DEFAULT_PROFILES_DIR="\"$PWD/profiles\"" \
-    "$harness" $lib_src $(pkg-config --libs $pkgs) -lm -o "$out/fuzz_$name"
+    "$harness" $lib_src $(pkg-config --libs $pkgs) -lm -lpthread -o "$out/fuzz_$name"
   work=$out/corpus/$name
   mkdir -p "$work"
   cp -n tests/fuzz/corpus/"$name"/* "$work"/ 2>/dev/null || true

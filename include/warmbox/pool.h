@@ -34,6 +34,13 @@ typedef struct pool_mgr_config
   uint32_t max_containers;   /* global cap: created (ready or creating) + handed out */
   uint32_t create_concurrency; /* creates in flight at most (>= 1) */
   uint32_t max_waiters;      /* per pool; past it acquire answers busy */
+  /* Told of every container's life: "created", "create_failed",
+   * "handed_out", "destroyed", "drained" (a pool), with a duration in ms
+   * (-1 when none).  May be NULL.  Runs on the loop; must not call back
+   * into the pool manager. */
+  void (*on_event) (void *arg, const char *event, const char *language, const char *pool_key,
+                    const char *container_id, double duration_ms, const char *detail);
+  void *event_arg;
 } pool_mgr_config_t;
 
 /* What one pool is built from.  Strings are copied. */

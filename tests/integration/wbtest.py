@@ -102,7 +102,8 @@ class Daemon:
         self.dir = tempfile.mkdtemp(prefix="warmbox-test-")
         self.sock = os.path.join(self.dir, "wb.sock")
         self.log_path = os.path.join(self.dir, "warmboxd.log")
-        args = [WARMBOXD, "--listen", "unix:" + self.sock]
+        self.db = os.path.join(self.dir, "history.db")
+        args = [WARMBOXD, "--listen", "unix:" + self.sock, "--store-path", self.db]
         self.port = None
         if tcp:
             s = socket.socket()

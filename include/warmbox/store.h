@@ -1,0 +1,95 @@
+/* store: the execution history in SQLite.  Metadata and hashes only: the
+ * code, the stdin and the output are never written here (nor anywhere).
+ *
+ * One writer thread owns the write connection.  The event loop hands it
+ * records (store_submit_execution, store_submit_pool_event) and never
+ * touches the disk itself; the writer batches them into transactions and
+ * reports each execution's commit back on the loop, through a pipe watched
+ * by the loop's base.  WAL mode with synchronous=NORMAL: a committed row
+ * survives the daemon being killed at any moment.
+ *
+ * When the database cannot be written (disk full, locked, read-only), the
+ * writer keeps the batch and retries with backoff; records wait in a
+ * bounded backlog.  store_accepting() turns false when the backlog is full,
+ * so the scheduler refuses new executions instead of running code that
+ * would have no record.  Retention prunes old rows in small batches from
+ * the writer thread.
+ */
+#ifndef WARMBOX_STORE_H
+#define WARMBOX_STORE_H
+
+#include "warmbox/wb.h"
+
+struct event_base;
+typedef struct store store_t;
+
+/* One execution, as recorded.  Strings are copied on submit. */
+typedef struct store_execution
+{
+  const char *id;
+  double received_at, started_at, finished_at; /* Unix seconds; started_at 0 if never */
+  const char *client;                            /* token name, "" if none */
+  const char *language, *image_id, *profile_hash;
+  char code_sha256[65];
+  uint64_t code_bytes;
+  char stdin_sha256[65];
+  uint64_t stdin_bytes;
+  uint32_t arg_count;
+  const char *status;          /* ok, error, timeout, oom, output_limit, refused */
+  int exit_code;               /* -1: none */
+  bool timed_out, oom_killed, stdout_truncated, stderr_truncated, pool_hit;
+  uint64_t stdout_bytes, stderr_bytes;
+  double queue_ms, start_ms, run_ms, total_ms;
+  const char *container_id;    /* "" if none */
+  const char *engine;          /* endpoint and API version */
+  const char *error;           /* client-safe reason, "" if none */
+} store_execution_t;
+
+typedef struct store_config
+{
+  const char *path;
+  uint32_t retention_days;     /* 0: keep forever */
+  uint32_t max_backlog;        /* records waiting for the disk; 0: 10000 */
+} store_config_t;
+
+/* Open (creating and migrating as needed) and start the writer.  Blocking
+ * (start-up only).  -1 with err when the file cannot be opened or migrated. */
+int store_open (struct event_base *base, const store_config_t *cfg, store_t **out, wb_err_t *err);
+/* Stop the writer after it committed what it can (up to timeout_ms), close,
+ * free.  Completion callbacks still pending are called with rc -1. */
+void store_close (store_t *st, uint32_t timeout_ms);
+
+/* False when the backlog is full: the caller must refuse new work. */
+bool store_accepting (const store_t *st);
+/* cb(arg, 0) on the loop once the row is committed; cb(arg, -1) if the
+ * store closes first.  -1 (nothing queued, cb never called) when the
+ * backlog is full or memory runs out. */
+typedef void (*store_done_cb) (void *arg, int rc);
+int store_submit_execution (store_t *st, const store_execution_t *rec, store_done_cb cb, void *arg);
+/* Fire and forget; dropped (and counted) when the backlog is full. */
+void store_submit_pool_event (store_t *st, const char *event, const char *language,
+                              const char *pool_key, const char *container_id, double duration_ms,
+                              const char *detail);
+
+typedef struct store_stats
+{
+  uint64_t committed, write_errors, dropped_events, pruned;
+  uint32_t backlog;
+  bool failing;                /* the last write failed */
+  char last_error[256];
+} store_stats_t;
+void store_get_stats (store_t *st, store_stats_t *out);
+
+/* The schema version this build writes (PRAGMA user_version). */
+int store_schema_version (void);
+/* Migrate an open database to the current schema.  Used by store_open and
+ * by tests on old files. */
+struct sqlite3;
+int store_migrate (struct sqlite3 *db, wb_err_t *err);
+
+/* The default path: /var/lib/warmbox/history.db for root, else
+ * $XDG_STATE_HOME/warmbox/history.db or ~/.local/state/warmbox/history.db.
+ * Writes into buf; never fails (falls back to ./warmbox-history.db). */
+const char *store_default_path (char *buf, size_t len);
+
+#endif
