@@ -43,7 +43,7 @@ COMMON_SRC  := common/wb.c
 ENGINE_SRC  := engine/engine.c engine/attach.c engine/proto.c
 PROFILE_SRC := profiles/profile.c
 POOL_SRC    := pool/pool.c
-STORE_SRC   := store/store.c
+STORE_SRC   := store/store.c store/query.c
 SCHED_SRC   := scheduler/config.c scheduler/request.c scheduler/exec.c scheduler/http.c \
                scheduler/startgate.c scheduler/metrics.c
 LIB_SRC     := $(COMMON_SRC) $(ENGINE_SRC) $(PROFILE_SRC) $(POOL_SRC) $(STORE_SRC) $(SCHED_SRC)
@@ -72,7 +72,7 @@ $(BIN)/warmboxd: $(BUILD)/scheduler/main.o $(BUILD)/libwarmbox.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $^ $(LIBS) -o $@
 
-$(BIN)/warmbox: $(BUILD)/cli/warmbox.o $(BUILD)/libwarmbox.a
+$(BIN)/warmbox: $(BUILD)/cli/warmbox.o $(BUILD)/cli/history.o $(BUILD)/libwarmbox.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $^ $(LIBS) -o $@
 
@@ -138,9 +138,9 @@ install: all
 	install -m 0755 profiles/build-image.sh $(DESTDIR)$(PREFIX)/share/warmbox/profiles/
 
 format:
-	clang-format -i $(LIB_SRC) scheduler/main.c cli/warmbox.c include/warmbox/*.h
+	clang-format -i $(LIB_SRC) scheduler/main.c cli/*.c cli/*.h include/warmbox/*.h
 
 clean:
 	rm -rf build build-san bin
 
--include $(LIB_OBJ:.o=.d) $(BUILD)/scheduler/main.d $(BUILD)/cli/warmbox.d
+-include $(LIB_OBJ:.o=.d) $(BUILD)/scheduler/main.d $(BUILD)/cli/warmbox.d $(BUILD)/cli/history.d

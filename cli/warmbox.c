@@ -7,6 +7,7 @@
  * The daemon is found through --url or WARMBOX_URL (unix:/path.sock or
  * http://host:port); WARMBOX_TOKEN, when set, is sent as a bearer token. */
 #define _GNU_SOURCE
+#include "history.h"
 #include "warmbox/wb.h"
 
 #include <cjson/cJSON.h>
@@ -36,8 +37,15 @@ static const char usage_text[]
       "    Prints the program's stdout and stderr and exits with its exit code;\n"
       "    124 on timeout, 137 when out of memory, 125 when the sandbox refused or failed.\n"
       "  warmbox languages     list the languages and their limits\n"
+      "  warmbox history [--since 1h] [--language L] [--status S] [--sha256 H] [--limit N]\n"
+      "                  [--json] [--db FILE | --config FILE]\n"
+      "                        executions, newest first, from the history file\n"
+      "  warmbox plan [--window 24h] [--target-hit-rate 0.99] [--json] [--db FILE | --config FILE]\n"
+      "                        recommended pool sizes from measured history\n"
       "\n"
       "The daemon: --url or WARMBOX_URL (unix:/path.sock or http://host:port).\n"
+      "history and plan read the file of --db, else WARMBOX_DB, else store.path of\n"
+      "--config FILE, else the daemon's default (/var/lib/warmbox/history.db as root).\n"
       "WARMBOX_TOKEN is sent as a bearer token when set.\n";
 
 static int
@@ -412,6 +420,10 @@ main (int argc, char **argv)
     rc = cmd_run (url, argc - i, argv + i);
   else if (strcmp (argv[i], "languages") == 0)
     rc = cmd_languages (url);
+  else if (strcmp (argv[i], "history") == 0)
+    rc = cli_history (argc - i, argv + i);
+  else if (strcmp (argv[i], "plan") == 0)
+    rc = cli_plan (argc - i, argv + i);
   else
     {
       fprintf (stderr, "warmbox: unknown command %s\n%s", argv[i], usage_text);

@@ -11,7 +11,7 @@ out=build-fuzz
 mkdir -p "$out/artifacts"
 command -v clang >/dev/null || { echo "fuzz: clang is needed (apt-get install clang libclang-rt-14-dev)" >&2; exit 1; }
 pkgs="libevent libevent_openssl libcurl libcjson libseccomp sqlite3 libcrypto libssl"
-lib_src="common/wb.c engine/engine.c engine/attach.c engine/proto.c profiles/profile.c pool/pool.c store/store.c
+lib_src="common/wb.c engine/engine.c engine/attach.c engine/proto.c profiles/profile.c pool/pool.c store/store.c store/query.c
   scheduler/config.c scheduler/request.c scheduler/exec.c scheduler/http.c scheduler/startgate.c
   scheduler/metrics.c"
 status=0

@@ -87,6 +87,45 @@ int store_schema_version (void);
 struct sqlite3;
 int store_migrate (struct sqlite3 *db, wb_err_t *err);
 
+/* ---- reading (warmbox history, warmbox plan): no daemon needed --------- */
+
+typedef struct store_history_filter
+{
+  double since;           /* Unix seconds; 0: all */
+  const char *language;   /* NULL: any */
+  const char *status;     /* NULL: any */
+  const char *sha256;     /* code or stdin hash, NULL: any */
+  uint32_t limit;         /* 0: 50 */
+} store_history_filter_t;
+
+/* One row per execution, newest first.  Strings valid during the call. */
+typedef int (*store_row_cb) (void *arg, const store_execution_t *row);
+/* Opens path read-only.  -1 with err if it cannot be read or queried; the
+ * callback's non-zero return stops early. */
+int store_history (const char *path, const store_history_filter_t *f, store_row_cb cb, void *arg,
+                   wb_err_t *err);
+
+typedef struct store_plan_row
+{
+  char language[33];
+  uint64_t executions;
+  double mean_per_min, peak_per_min;   /* arrivals */
+  double replenish_p50_ms, replenish_p95_ms;
+  bool replenish_measured;             /* false: no "created" events; a default was assumed */
+  double hit_rate;                     /* what the sizes in force achieved */
+  uint32_t min_ready, max_ready;       /* recommended */
+  char reason[400];
+} store_plan_row_t;
+
+/* Per language over the last window_s seconds of the file's history (the
+ * window ends at the newest row).  *rows is malloc'd (caller frees).  -1
+ * with err when the file cannot be read. */
+int store_plan (const char *path, double window_s, double target_hit_rate, store_plan_row_t **rows,
+                size_t *n, wb_err_t *err);
+/* The sizing rule alone: the smallest N with P(Poisson(rate * replenish)
+ * <= N - 1) >= target, at most 10000.  Pure. */
+uint32_t store_plan_size (double rate_per_s, double replenish_s, double target_hit_rate);
+
 /* The default path: /var/lib/warmbox/history.db for root, else
  * $XDG_STATE_HOME/warmbox/history.db or ~/.local/state/warmbox/history.db.
  * Writes into buf; never fails (falls back to ./warmbox-history.db). */
