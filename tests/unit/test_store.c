@@ -1,0 +1,210 @@
+/* The history store: sizing rule, migration of an old file, the threaded
+ * write path, and the backlog when the file is locked.  Uses real SQLite
+ * files in a temporary folder and a real event base. */
+#include "tap.h"
+#include "warmbox/store.h"
+
+#include <event2/event.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static int committed, failed;
+
+static void
+on_done (void *arg, int rc)
+{
+  (void) arg;
+  if (rc == 0)
+    committed++;
+  else
+    failed++;
+}
+
+static int
+count (const char *path, const char *sql)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *s = NULL;
+  int n = -1;
+  if (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK
+      && sqlite3_prepare_v2 (db, sql, -1, &s, NULL) == SQLITE_OK && sqlite3_step (s) == SQLITE_ROW)
+    n = sqlite3_column_int (s, 0);
+  sqlite3_finalize (s);
+  sqlite3_close (db);
+  return n;
+}
+
+/* Run the loop until *counter reaches want, for at most rounds x 10 ms. */
+static void
+run_until (struct event_base *base, int *counter, int want, int rounds)
+{
+  for (int i = 0; i < rounds && *counter < want; i++)
+    {
+      struct timeval tv = {0, 10000};
+      event_base_loopexit (base, &tv);
+      event_base_dispatch (base);
+    }
+}
+
+static store_execution_t
+sample (const char *id)
+{
+  store_execution_t e;
+  memset (&e, 0, sizeof e);
+  e.id = id;
+  e.received_at = 1800000000.0;
+  e.finished_at = 1800000000.3;
+  e.client = "tests";
+  e.language = "python";
+  e.image_id = "sha256:abc";
+  e.profile_hash = "ff";
+  wb_sha256_hex ("print(1)", 8, e.code_sha256);
+  e.code_bytes = 8;
+  wb_sha256_hex ("", 0, e.stdin_sha256);
+  e.status = "ok";
+  e.exit_code = 0;
+  e.total_ms = 300;
+  e.pool_hit = true;
+  e.container_id = "c0ffee";
+  e.engine = "unix:///var/run/docker.sock";
+  e.error = "";
+  return e;
+}
+
+static void
+test_plan_size (void)
+{
+  is_int (store_plan_size (2.0, 0.5, 0.99), 5, "2/s x 0.5 s at 99%%: 5 (P(X<=4) = 0.996)");
+  is_int (store_plan_size (2.0, 0.5, 0.95), 4, "at 95%%: 4 (P(X<=3) = 0.981)");
+  is_int (store_plan_size (0, 0.5, 0.99), 0, "no traffic: 0");
+  uint32_t big = store_plan_size (1000, 1, 0.99);
+  ok (big > 1050 && big < 1090, "1000 in flight at 99%%: about 1000 + 2.33 sd (%u)", big);
+}
+
+static void
+test_migrate (const char *dir)
+{
+  char path[512], *sql = NULL;
+  sqlite3 *db = NULL;
+  wb_err_t err;
+  FILE *f = fopen ("tests/fixtures/history-v1.sql", "r");
+  long len;
+
+  snprintf (path, sizeof path, "%s/v1.db", dir);
+  if (!ok (f != NULL, "v1 fixture found"))
+    return;
+  fseek (f, 0, SEEK_END);
+  len = ftell (f);
+  rewind (f);
+  sql = calloc (1, (size_t) len + 1);
+  if (fread (sql, 1, (size_t) len, f) != (size_t) len)
+    len = 0;
+  fclose (f);
+  sqlite3_open (path, &db);
+  ok (sqlite3_exec (db, sql, NULL, NULL, NULL) == SQLITE_OK, "a version 1 file is made");
+  free (sql);
+  ok (store_migrate (db, &err) == 0, "it migrates: %s", err.msg);
+  sqlite3_close (db);
+  is_int (count (path, "PRAGMA user_version"), store_schema_version (), "now at the current version");
+  is_int (count (path, "SELECT count(*) FROM executions WHERE id = 'old-row-1' AND engine = ''"), 1,
+          "the old row is kept, new columns defaulted");
+  is_int (count (path, "SELECT count(*) FROM pool_hit_rate"), 1, "views answer on migrated data");
+  sqlite3_open (path, &db);
+  sqlite3_exec (db, "PRAGMA user_version = 99", NULL, NULL, NULL);
+  ok (store_migrate (db, &err) < 0 && strstr (err.msg, "newer"), "a file from a newer build is refused");
+  sqlite3_close (db);
+}
+
+static void
+test_write_path (const char *dir, struct event_base *base)
+{
+  char path[512], ids[120][16];
+  store_t *st = NULL;
+  wb_err_t err;
+  store_config_t cfg = {path, 30, 1000};
+
+  snprintf (path, sizeof path, "%s/sub/dir/history.db", dir);
+  ok (store_open (base, &cfg, &st, &err) == 0, "open creates folders and the file");
+  if (st == NULL)
+    return;
+  committed = failed = 0;
+  for (int i = 0; i < 100; i++)
+    {
+      store_execution_t e;
+      snprintf (ids[i], sizeof ids[i], "id-%d", i);
+      e = sample (ids[i]);
+      store_submit_execution (st, &e, on_done, NULL);
+    }
+  store_submit_pool_event (st, "created", "python", "python/x/y", "c1", 12.5, "");
+  run_until (base, &committed, 100, 1000);
+  is_int (committed, 100, "100 commits reported back on the loop");
+  is_int (count (path, "SELECT count(*) FROM executions"), 100, "100 rows on disk");
+  is_int (count (path, "PRAGMA journal_mode = wal") >= 0, 1, "readable while open");
+  store_close (st, 1000);
+  is_int (count (path, "SELECT count(*) FROM pool_events WHERE event = 'created'"), 1,
+          "the pool event is written");
+  struct stat sb;
+  stat (path, &sb);
+  is_int (sb.st_mode & 0777, 0640, "the file is 0640");
+}
+
+static void
+test_locked_backlog (const char *dir, struct event_base *base)
+{
+  char path[512], ids[8][16];
+  store_t *st = NULL;
+  sqlite3 *locker = NULL;
+  wb_err_t err;
+  store_config_t cfg = {path, 0, 3};
+  store_stats_t ss;
+
+  snprintf (path, sizeof path, "%s/locked.db", dir);
+  if (!ok (store_open (base, &cfg, &st, &err) == 0, "open a store with a backlog of 3"))
+    return;
+  sqlite3_open (path, &locker);
+  ok (sqlite3_exec (locker, "BEGIN EXCLUSIVE", NULL, NULL, NULL) == SQLITE_OK,
+      "another process locks the file");
+  committed = failed = 0;
+  for (int i = 0; i < 3; i++)
+    {
+      store_execution_t e;
+      snprintf (ids[i], sizeof ids[i], "lk-%d", i);
+      e = sample (ids[i]);
+      ok (store_submit_execution (st, &e, on_done, NULL) == 0, "record %d waits in the backlog", i);
+    }
+  ok (!store_accepting (st), "with the backlog full the store refuses new work");
+  store_execution_t e4 = sample ("lk-3");
+  ok (store_submit_execution (st, &e4, on_done, NULL) < 0, "a fourth record is refused");
+  run_until (base, &failed, 1, 100); /* nothing should arrive: wait a second */
+  is_int (committed, 0, "nothing is acknowledged while the file is locked");
+  store_get_stats (st, &ss);
+  ok (ss.failing || ss.backlog == 3, "the store knows it is failing or still trying");
+  sqlite3_exec (locker, "COMMIT", NULL, NULL, NULL);
+  sqlite3_close (locker);
+  run_until (base, &committed, 3, 1500);
+  is_int (committed, 3, "once unlocked the held records commit");
+  ok (store_accepting (st), "and new work is accepted again");
+  store_close (st, 1000);
+  is_int (count (path, "SELECT count(*) FROM executions"), 3, "3 rows, none lost");
+}
+
+int
+main (void)
+{
+  char tmpl[] = "/tmp/warmbox-store-test.XXXXXX";
+  char *dir = mkdtemp (tmpl);
+  struct event_base *base = event_base_new ();
+  char cmd[600];
+
+  test_plan_size ();
+  test_migrate (dir);
+  test_write_path (dir, base);
+  test_locked_backlog (dir, base);
+  event_base_free (base);
+  snprintf (cmd, sizeof cmd, "rm -rf '%s'", dir);
+  if (system (cmd) != 0)
+    printf ("# could not remove %s\n", dir);
+  return tap_done ();
+}
