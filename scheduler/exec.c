@@ -54,6 +54,7 @@ struct sched_exec
   bool cancelled;
   bool frame_failed;
   bool refused;          /* it never ran: the reply is refuse_err */
+  bool reserved;         /* holds room for its record in the history backlog */
   wb_err_t refuse_err;
   char recorded_container[80]; /* for the history, after release */
   sched_status_t kill_reason; /* SCHED_ST_OK while we killed nothing */
@@ -105,6 +106,8 @@ exec_free (sched_exec_t *ex)
     pool_release (ex->pool, ex->container_id);
   else if (ex->container_id[0])
     pool_mgr_remove (ctx->pools, ex->container_id);
+  if (ex->reserved)
+    store_unreserve (ctx->store);
   sched_request_clear (&ex->req);
   wb_buf_free (&ex->res.out);
   wb_buf_free (&ex->res.err);
@@ -192,14 +195,18 @@ record (sched_exec_t *ex, const char *refusal)
   rec.container_id = ex->recorded_container;
   rec.engine = ctx->engine_desc;
   rec.error = *refusal ? refusal : (res->error ? res->error : "");
-  if (*refusal || store_submit_execution (ctx->store, &rec, recorded_cb, ex) < 0)
+  /* The record uses the room reserved at admission. */
+  ex->reserved = false;
+  if (*refusal)
     {
       /* A refusal ran no code: its row need not hold up the answer. */
-      if (*refusal)
-        store_submit_execution (ctx->store, &rec, NULL, NULL);
-      else
-        wb_log_error ("execution %s: the history backlog is full; its record is lost", res->id);
+      store_submit_execution (ctx->store, &rec, NULL, NULL);
       recorded_cb (ex, 0);
+    }
+  else if (store_submit_execution (ctx->store, &rec, recorded_cb, ex) < 0)
+    {
+      wb_log_error ("execution %s: out of memory queueing its history record", res->id);
+      recorded_cb (ex, -1);
     }
 }
 
@@ -790,28 +797,30 @@ sched_exec_start (sched_ctx_t *ctx, sched_request_t *req, sched_exec_done_cb cb,
       wb_error (err, WB_E_BUSY, "the daemon is shutting down");
       return NULL;
     }
-  if (ctx->store && !store_accepting (ctx->store))
-    {
-      /* No code runs without its record. */
-      sched_request_clear (req);
-      wb_error (err, WB_E_BUSY, "the execution history cannot be written right now; try again later");
-      return NULL;
-    }
   if (ctx->n_running >= ctx->cfg.max_concurrent)
     {
       sched_request_clear (req);
       wb_error (err, WB_E_BUSY, "too many executions in flight (%zu)", ctx->n_running);
       return NULL;
     }
+  /* No code runs without room for its record: reserve it now. */
+  if (!store_reserve (ctx->store))
+    {
+      sched_request_clear (req);
+      wb_error (err, WB_E_BUSY, "the execution history cannot be written right now; try again later");
+      return NULL;
+    }
   ex = calloc (1, sizeof *ex);
   if (ex == NULL || wb_random_hex (hex, 16) < 0)
     {
       free (ex);
+      store_unreserve (ctx->store);
       sched_request_clear (req);
       wb_error (err, WB_E_NOMEM, "cannot allocate an execution");
       return NULL;
     }
   ex->ctx = ctx;
+  ex->reserved = true;
   ex->req = *req;
   memset (req, 0, sizeof *req);
   ex->cb = cb;

@@ -21,7 +21,7 @@
 #define PRUNE_EVERY_S 60
 #define PRUNE_BATCH 500
 #define RETRY_MIN_MS 50
-#define RETRY_MAX_MS 5000
+#define RETRY_MAX_MS 1000
 
 /* ---- schema ---------------------------------------------------------- */
 
@@ -228,7 +228,8 @@ struct store
   pthread_cond_t cv;
   item_t *q_head, *q_tail;
   item_t *done_head, *done_tail;
-  uint32_t backlog; /* queued + being written */
+  uint32_t backlog;  /* execution reservations + their records not yet written */
+  uint32_t events;   /* pool events not yet written */
   bool stop;
   uint64_t stop_deadline_ms;
 
@@ -293,7 +294,8 @@ enqueue (store_t *st, item_t *it)
   else
     st->q_head = it;
   st->q_tail = it;
-  st->backlog++;
+  if (it->kind == ITEM_EVENT)
+    st->events++;
   pthread_cond_signal (&st->cv);
 }
 
@@ -309,6 +311,27 @@ store_accepting (const store_t *st)
   return ok;
 }
 
+bool
+store_reserve (store_t *st)
+{
+  bool ok;
+
+  pthread_mutex_lock (&st->mu);
+  ok = st->backlog < st->max_backlog && !st->stop;
+  if (ok)
+    st->backlog++;
+  pthread_mutex_unlock (&st->mu);
+  return ok;
+}
+
+void
+store_unreserve (store_t *st)
+{
+  pthread_mutex_lock (&st->mu);
+  st->backlog--;
+  pthread_mutex_unlock (&st->mu);
+}
+
 int
 store_submit_execution (store_t *st, const store_execution_t *rec, store_done_cb cb, void *arg)
 {
@@ -317,19 +340,14 @@ store_submit_execution (store_t *st, const store_execution_t *rec, store_done_cb
   if (it == NULL || copy_execution (it, rec) < 0)
     {
       free (it);
+      store_unreserve (st);
       return -1;
     }
   it->kind = ITEM_EXEC;
   it->cb = cb;
   it->arg = arg;
   pthread_mutex_lock (&st->mu);
-  if (st->backlog >= st->max_backlog || st->stop)
-    {
-      pthread_mutex_unlock (&st->mu);
-      item_free (it);
-      return -1;
-    }
-  enqueue (st, it);
+  enqueue (st, it); /* its room was reserved at admission */
   pthread_mutex_unlock (&st->mu);
   return 0;
 }
@@ -360,7 +378,7 @@ store_submit_pool_event (store_t *st, const char *event, const char *language,
     }
   pthread_mutex_lock (&st->mu);
   if (it == NULL || !it->event || !it->language || !it->pool_key || !it->container_id
-      || !it->detail || st->backlog >= st->max_backlog || st->stop)
+      || !it->detail || st->events >= st->max_backlog || st->stop)
     {
       st->stats.dropped_events++;
       pthread_mutex_unlock (&st->mu);
@@ -534,12 +552,13 @@ deliver (store_t *st, item_t *batch, int rc)
       item_t *it = batch;
       batch = it->next;
       it->next = NULL;
-      st->backlog--;
       if (it->kind != ITEM_EXEC)
         {
+          st->events--;
           item_free (it);
           continue;
         }
+      st->backlog--;
       if (rc == 0)
         st->stats.committed++;
       it->rc = rc;

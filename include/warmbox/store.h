@@ -59,14 +59,21 @@ int store_open (struct event_base *base, const store_config_t *cfg, store_t **ou
  * free.  Completion callbacks still pending are called with rc -1. */
 void store_close (store_t *st, uint32_t timeout_ms);
 
-/* False when the backlog is full: the caller must refuse new work. */
+/* Admission: reserve room for one execution's record before its code runs.
+ * False when the backlog (reservations + records not yet written) is full:
+ * the caller must refuse the execution.  A reservation is used by
+ * store_submit_execution or given back with store_unreserve. */
+bool store_reserve (store_t *st);
+void store_unreserve (store_t *st);
+/* True when a reservation would succeed now. */
 bool store_accepting (const store_t *st);
-/* cb(arg, 0) on the loop once the row is committed; cb(arg, -1) if the
- * store closes first.  -1 (nothing queued, cb never called) when the
- * backlog is full or memory runs out. */
+/* Uses a reservation (never refused for room).  cb(arg, 0) on the loop once
+ * the row is committed; cb(arg, -1) if the store closes first.  -1 (the
+ * reservation is given back, cb never called) only when memory runs out. */
 typedef void (*store_done_cb) (void *arg, int rc);
 int store_submit_execution (store_t *st, const store_execution_t *rec, store_done_cb cb, void *arg);
-/* Fire and forget; dropped (and counted) when the backlog is full. */
+/* Fire and forget, under a bound of its own: dropped (and counted) when
+ * that is full, so pool events never crowd out execution records. */
 void store_submit_pool_event (store_t *st, const char *event, const char *language,
                               const char *pool_key, const char *container_id, double duration_ms,
                               const char *detail);

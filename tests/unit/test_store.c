@@ -135,7 +135,8 @@ test_write_path (const char *dir, struct event_base *base)
       store_execution_t e;
       snprintf (ids[i], sizeof ids[i], "id-%d", i);
       e = sample (ids[i]);
-      store_submit_execution (st, &e, on_done, NULL);
+      if (store_reserve (st))
+        store_submit_execution (st, &e, on_done, NULL);
     }
   store_submit_pool_event (st, "created", "python", "python/x/y", "c1", 12.5, "");
   run_until (base, &committed, 100, 1000);
@@ -172,11 +173,15 @@ test_locked_backlog (const char *dir, struct event_base *base)
       store_execution_t e;
       snprintf (ids[i], sizeof ids[i], "lk-%d", i);
       e = sample (ids[i]);
-      ok (store_submit_execution (st, &e, on_done, NULL) == 0, "record %d waits in the backlog", i);
+      ok (store_reserve (st) && store_submit_execution (st, &e, on_done, NULL) == 0,
+          "record %d waits in the backlog", i);
     }
   ok (!store_accepting (st), "with the backlog full the store refuses new work");
-  store_execution_t e4 = sample ("lk-3");
-  ok (store_submit_execution (st, &e4, on_done, NULL) < 0, "a fourth record is refused");
+  ok (!store_reserve (st), "a fourth execution cannot reserve room");
+  for (int i = 0; i < 5; i++)
+    store_submit_pool_event (st, "created", "python", "k", "c", 1, "");
+  store_get_stats (st, &ss);
+  is_int (ss.backlog, 3, "pool events do not take execution room");
   run_until (base, &failed, 1, 100); /* nothing should arrive: wait a second */
   is_int (committed, 0, "nothing is acknowledged while the file is locked");
   store_get_stats (st, &ss);
