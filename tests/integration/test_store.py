@@ -159,6 +159,35 @@ t.is_eq(d.stop(), 0, "exits 0")
 t.is_eq(rows(d.db, "SELECT count(*) FROM executions WHERE status = 'ok'")[0][0], 4,
         "every execution that ran has its row; the refused one never ran")
 
+# ---- the file made read-only mid-run (immutable WAL: every write fails) --------
+
+d = Daemon(extra_args=["--config", cfg])
+st, r = d.run("python", "print('before')")
+wal = d.db + "-wal"
+immutable = subprocess.run(["chattr", "+i", wal], capture_output=True).returncode == 0
+if not immutable:
+    t.ok(True, "# SKIP chattr +i is not supported here")
+else:
+    try:
+        pool = cf.ThreadPoolExecutor(2)
+        waiting = [pool.submit(d.run, "python", "print(%d)" % i) for i in range(2)]
+        t.ok(wait_until(lambda: "cannot write" in d.read_log(), timeout=20),
+             "read-only: the log says the history cannot be written")
+        st, body = d.run("python", "print('refused')")
+        t.ok(st == 503 and body.get("error", {}).get("code") == "busy",
+             "read-only: with the backlog full new executions get 503", (st, body))
+        t.ok(not any(f.done() for f in waiting), "read-only: finished executions wait for their rows")
+    finally:
+        subprocess.run(["chattr", "-i", wal])
+    done = [f.result(timeout=30) for f in waiting]
+    t.ok(all(st == 200 for st, _ in done), "writable again: the waiting replies go out", done)
+    t.ok(wait_until(lambda: d.run("python", "print('again')")[0] == 200, timeout=20),
+         "and new executions run")
+t.is_eq(d.stop(), 0, "exits 0")
+if immutable:
+    t.is_eq(rows(d.db, "SELECT count(*) FROM executions WHERE status = 'ok'")[0][0], 4,
+            "no row of an execution that ran was lost")
+
 # ---- warmbox plan on a synthetic history, confirmed by replaying it --------------
 
 rate, replenish, target = 2.0, 0.5, 0.99

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 static int committed, failed;
 
@@ -195,6 +196,44 @@ test_locked_backlog (const char *dir, struct event_base *base)
   is_int (count (path, "SELECT count(*) FROM executions"), 3, "3 rows, none lost");
 }
 
+static void
+test_retention (const char *dir, struct event_base *base)
+{
+  char path[512], ids[20][16];
+  store_t *st = NULL;
+  wb_err_t err;
+  store_config_t cfg = {path, 1, 100};
+  store_stats_t ss;
+
+  snprintf (path, sizeof path, "%s/retention.db", dir);
+  if (!ok (store_open (base, &cfg, &st, &err) == 0, "open with a retention of 1 day"))
+    return;
+  committed = 0;
+  for (int i = 0; i < 20; i++)
+    {
+      store_execution_t e;
+      snprintf (ids[i], sizeof ids[i], "r-%d", i);
+      e = sample (ids[i]);
+      /* Half are ten days old. */
+      e.received_at = (double) time (NULL) - (i % 2 ? 10 * 86400.0 : 60.0);
+      e.finished_at = e.received_at + 0.3;
+      if (store_reserve (st))
+        store_submit_execution (st, &e, on_done, NULL);
+    }
+  run_until (base, &committed, 20, 1000);
+  for (int i = 0; i < 300; i++)
+    {
+      store_get_stats (st, &ss);
+      if (ss.pruned >= 10)
+        break;
+      struct timespec ts = {0, 10 * 1000000L};
+      nanosleep (&ts, NULL);
+    }
+  is_int (ss.pruned, 10, "the writer pruned the 10 old rows when idle");
+  store_close (st, 1000);
+  is_int (count (path, "SELECT count(*) FROM executions"), 10, "the 10 recent rows stay");
+}
+
 int
 main (void)
 {
@@ -207,6 +246,7 @@ main (void)
   test_migrate (dir);
   test_write_path (dir, base);
   test_locked_backlog (dir, base);
+  test_retention (dir, base);
   event_base_free (base);
   snprintf (cmd, sizeof cmd, "rm -rf '%s'", dir);
   if (system (cmd) != 0)
