@@ -698,6 +698,20 @@ acquire (sched_exec_t *ex, wb_err_t *err)
 
 /* ---- create ---------------------------------------------------------- */
 
+/* A step of our own create failed.  An image or container the engine does
+ * not know is our setup's fault, not the client's (the periodic image
+ * refresh resolves the tag again).  Reports and frees ex. */
+static void
+fail_engine (sched_exec_t *ex, const eng_result_t *r, const char *what)
+{
+  wb_err_t err = r->err;
+
+  if (err.code == WB_E_NOT_FOUND)
+    err.code = WB_E_ENGINE;
+  wb_err_wrap (&err, "%s", what);
+  fail (ex, &err);
+}
+
 static void
 created_cb (void *arg, const eng_result_t *r)
 {
@@ -707,13 +721,7 @@ created_cb (void *arg, const eng_result_t *r)
   ex->op = NULL;
   if (r->rc < 0)
     {
-      err = r->err;
-      /* An image that went away is our setup's fault, not the client's;
-       * the periodic image refresh resolves the tag again. */
-      if (err.code == WB_E_NOT_FOUND)
-        err.code = WB_E_ENGINE;
-      wb_err_wrap (&err, "creating container");
-      fail (ex, &err);
+      fail_engine (ex, r, "creating container");
       return;
     }
   snprintf (ex->container_id, sizeof ex->container_id, "%s", r->id);
@@ -759,11 +767,7 @@ image_cb (void *arg, const eng_result_t *r)
   ex->op = NULL;
   if (r->rc < 0)
     {
-      err = r->err;
-      if (err.code == WB_E_NOT_FOUND)
-        err.code = WB_E_ENGINE; /* our setup's fault, not the client's */
-      wb_err_wrap (&err, "sandbox image for %s", ex->req.profile->language);
-      fail (ex, &err);
+      fail_engine (ex, r, "sandbox image");
       return;
     }
   snprintf (ex->image_id, sizeof ex->image_id, "%s", r->id);
