@@ -85,6 +85,8 @@ wb_code_name (wb_code_t code)
     case WB_E_IO: return "io_error";
     case WB_E_INTERNAL: return "internal_error";
     case WB_E_CANCELLED: return "cancelled";
+    case WB_E_UNAUTHORIZED: return "unauthorized";
+    case WB_E_RATE_LIMITED: return "rate_limited";
     }
   return "internal_error";
 }
@@ -102,6 +104,8 @@ wb_code_http_status (wb_code_t code)
     case WB_E_ENGINE_DOWN: return 503;
     case WB_E_ENGINE: return 502;
     case WB_E_CANCELLED: return 503;
+    case WB_E_UNAUTHORIZED: return 401;
+    case WB_E_RATE_LIMITED: return 429;
     case WB_E_NOMEM:
     case WB_E_IO:
     case WB_E_INTERNAL: return 500;

@@ -11,6 +11,8 @@
  *    "image_refresh_ms": 10000,
  *    "store": {"path": "/var/lib/warmbox/history.db", "retention_days": 30,
  *              "max_backlog": 10000},
+ *    "tokens": [{"name": "agents", "sha256": "<hex of the token>", "rate": 10,
+ *                "burst": 20, "max_concurrent": 8}],
  *    "pools": {"default": {"min_ready": 2, "max_ready": 8},
  *              "python": {"min_ready": 4, "max_ready": 16}}}
  */
@@ -299,6 +301,49 @@ sched_config_parse (sched_config_t *cfg, const char *json, size_t len, wb_err_t 
       {
         if (parse_pools (cfg, item, err) < 0)
           goto out;
+      }
+    else if (strcmp (k, "tokens") == 0)
+      {
+        cJSON *tok;
+        if (!cJSON_IsArray (item))
+          {
+            wb_error (err, WB_E_INVALID, "\"tokens\" must be an array");
+            goto out;
+          }
+        cfg->n_tokens = 0;
+        cJSON_ArrayForEach (tok, item)
+        {
+          cJSON *f;
+          const char *name = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (tok, "name"));
+          const char *hash = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (tok, "sha256"));
+          double rate = 10, burst = 20;
+          uint64_t conc = 8;
+          cJSON_ArrayForEach (f, tok)
+          {
+            const char *tk = f->string ? f->string : "";
+            if (strcmp (tk, "rate") == 0 || strcmp (tk, "burst") == 0)
+              {
+                if (!cJSON_IsNumber (f) || !(f->valuedouble > 0) || f->valuedouble > 1e6)
+                  {
+                    wb_error (err, WB_E_INVALID, "tokens[].%s must be a positive number", tk);
+                    goto out;
+                  }
+                *(strcmp (tk, "rate") == 0 ? &rate : &burst) = f->valuedouble;
+              }
+            else if (strcmp (tk, "max_concurrent") == 0)
+              {
+                if (set_uint (&conc, f, "tokens[].max_concurrent", 1, 100000, err) < 0)
+                  goto out;
+              }
+            else if (strcmp (tk, "name") != 0 && strcmp (tk, "sha256") != 0)
+              {
+                wb_error (err, WB_E_INVALID, "unknown key \"tokens[].%.32s\"", tk);
+                goto out;
+              }
+          }
+          if (sched_token_add (cfg, name, hash, rate, burst, (uint32_t) conc, err) < 0)
+            goto out;
+        }
       }
     else
       {

@@ -170,7 +170,7 @@ record (sched_exec_t *ex, const char *refusal)
   rec.received_at = unix_at (ex->t_admit_us);
   rec.started_at = ex->t_start_us ? unix_at (ex->t_start_us) : 0;
   rec.finished_at = unix_at (now);
-  rec.client = "";
+  rec.client = ex->req.client;
   rec.language = res->language;
   rec.image_id = ex->image_id;
   rec.profile_hash = ex->req.profile->hash;

@@ -18,6 +18,7 @@
 #include <event2/keyvalq_struct.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
+#include <math.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -27,6 +28,7 @@
 typedef struct http_call
 {
   sched_ctx_t *ctx;
+  long token;          /* index into the configured tokens, -1 without */
   struct evhttp_request *req;
   struct evhttp_connection *conn;
   struct event *watch; /* EV_CLOSED on the client's socket while we run */
@@ -41,8 +43,10 @@ reply_json (struct evhttp_request *req, int status, const char *body, size_t len
 
   evhttp_add_header (h, "Content-Type", "application/json");
   evhttp_add_header (h, "Cache-Control", "no-store");
-  if (status == 503 || status == 429)
+  if ((status == 503 || status == 429) && evhttp_find_header (h, "Retry-After") == NULL)
     evhttp_add_header (h, "Retry-After", "1");
+  if (status == 401)
+    evhttp_add_header (h, "WWW-Authenticate", "Bearer realm=\"warmbox\"");
   if (buf == NULL || evbuffer_add (buf, body, len) < 0)
     {
       evhttp_send_error (req, 500, "out of memory");
@@ -70,6 +74,8 @@ client_message (const wb_err_t *err)
     case WB_E_NOT_FOUND:
     case WB_E_TOO_LARGE:
     case WB_E_BUSY:
+    case WB_E_UNAUTHORIZED:
+    case WB_E_RATE_LIMITED:
       return err->msg;
     case WB_E_ENGINE_DOWN:
       return "the container engine is unavailable; try again later";
@@ -159,6 +165,8 @@ call_free (http_call_t *call)
 {
   if (call->watch)
     event_free (call->watch);
+  if (call->token >= 0)
+    call->ctx->auth.state[call->token].in_flight--;
   free (call);
 }
 
@@ -233,8 +241,37 @@ exec_done_cb (void *arg, const sched_result_t *res, const wb_err_t *err)
   call_free (call);
 }
 
+/* The token's own limits: its bucket, then its executions in flight. */
+static bool
+within_limits (struct evhttp_request *req, sched_ctx_t *ctx, const sched_token_t *t, size_t i)
+{
+  wb_err_t err;
+  double wait;
+  char secs[32];
+
+  if (ctx->auth.state[i].in_flight >= t->max_concurrent)
+    {
+      wb_error (&err, WB_E_RATE_LIMITED, "this token already has %u executions running",
+                t->max_concurrent);
+      reply_error (req, &err);
+      return false;
+    }
+  wait = sched_auth_take (&ctx->auth, t, i);
+  if (wait > 0)
+    {
+      snprintf (secs, sizeof secs, "%.0f", ceil (wait));
+      evhttp_add_header (evhttp_request_get_output_headers (req), "Retry-After", secs);
+      wb_error (&err, WB_E_RATE_LIMITED, "this token's rate of %.3g executions per second is used up",
+                t->rate);
+      reply_error (req, &err);
+      return false;
+    }
+  return true;
+}
+
 static void
-handle_execute (struct evhttp_request *req, sched_ctx_t *ctx)
+handle_execute (struct evhttp_request *req, sched_ctx_t *ctx, const sched_token_t *token,
+                size_t token_index)
 {
   struct evbuffer *in = evhttp_request_get_input_buffer (req);
   size_t len = evbuffer_get_length (in);
@@ -243,11 +280,15 @@ handle_execute (struct evhttp_request *req, sched_ctx_t *ctx)
   http_call_t *call;
   wb_err_t err;
 
+  if (token && !within_limits (req, ctx, token, token_index))
+    return;
   if (sched_request_parse (body, len, ctx->profiles, &parsed, &err) < 0)
     {
       reply_error (req, &err);
       return;
     }
+  if (token)
+    snprintf (parsed.client, sizeof parsed.client, "%s", token->name);
   /* The body held the code: it is not needed past this point. */
   if (body)
     explicit_bzero ((void *) body, len);
@@ -263,6 +304,7 @@ handle_execute (struct evhttp_request *req, sched_ctx_t *ctx)
     }
   call->ctx = ctx;
   call->req = req;
+  call->token = -1;
   call->conn = evhttp_request_get_connection (req);
   call->ex = sched_exec_start (ctx, &parsed, exec_done_cb, call, &err);
   if (call->ex == NULL)
@@ -270,6 +312,11 @@ handle_execute (struct evhttp_request *req, sched_ctx_t *ctx)
       free (call);
       reply_error (req, &err);
       return;
+    }
+  if (token)
+    {
+      call->token = (long) token_index;
+      ctx->auth.state[token_index].in_flight++;
     }
   evhttp_connection_set_closecb (call->conn, client_gone_cb, call);
   watch_client (call);
@@ -393,12 +440,28 @@ route (struct evhttp_request *req, void *arg)
   enum evhttp_cmd_type cmd = evhttp_request_get_command (req);
   wb_err_t err;
 
+  const sched_token_t *token = NULL;
+  size_t token_index = 0;
+
   if (path == NULL)
     path = "/";
+  /* With tokens configured every endpoint but the probes needs one. */
+  if (ctx->cfg.n_tokens > 0 && strcmp (path, "/healthz") != 0 && strcmp (path, "/readyz") != 0)
+    {
+      token = sched_auth_check (&ctx->cfg,
+                                evhttp_find_header (evhttp_request_get_input_headers (req),
+                                                    "Authorization"),
+                                &token_index, &err);
+      if (token == NULL)
+        {
+          reply_error (req, &err);
+          return;
+        }
+    }
   if (strcmp (path, "/v1/executions") == 0)
     {
       if (cmd == EVHTTP_REQ_POST)
-        handle_execute (req, ctx);
+        handle_execute (req, ctx, token, token_index);
       else
         {
           wb_error (&err, WB_E_INVALID, "use POST on /v1/executions");
@@ -525,6 +588,13 @@ listen_tcp (sched_ctx_t *ctx, struct evhttp *http, const char *addr, wb_err_t *e
     return wb_error (err, WB_E_INVALID, "listen %s: bad port", addr);
   /* Without tokens a TCP listener would hand a sandbox to anyone who can
    * reach the port: allowed only when asked for, and only on loopback. */
+  if (ctx->cfg.n_tokens > 0)
+    {
+      if (evhttp_bind_socket (http, host, (ev_uint16_t) port) < 0)
+        return wb_error_errno (err, WB_E_IO, errno, "listen %s", addr);
+      wb_info ("listening on http://%s (API tokens required)", addr);
+      return 0;
+    }
   if (!ctx->cfg.insecure_no_auth)
     return wb_error (err, WB_E_INVALID,
                      "listen %s: a TCP listener needs API tokens; pass --insecure-no-auth to run "

@@ -419,6 +419,7 @@ main (int argc, char **argv)
   snprintf (ctx.engine_desc, sizeof ctx.engine_desc, "%s",
             eng_default_endpoint (ctx.cfg.engine_endpoint));
   startgate_init (&ctx.gate, 2);
+  sched_auth_init (&ctx.auth, &ctx.cfg);
   if (sched_http_start (&ctx, &http, &err) < 0)
     goto fatal;
 

@@ -16,6 +16,17 @@ struct evhttp;
 
 #define SCHED_MAX_LISTEN 8
 #define SCHED_MAX_POOL_CFG 32
+#define SCHED_MAX_TOKENS 64
+
+/* tokens[]: an API client.  The token itself is never stored. */
+typedef struct sched_token
+{
+  char name[65];
+  unsigned char hash[32]; /* SHA-256 of the bearer token */
+  double rate;            /* executions per second, sustained */
+  double burst;           /* executions at once after a quiet spell */
+  uint32_t max_concurrent;
+} sched_token_t;
 
 /* pools.<language> (or pools.default) */
 typedef struct sched_pool_config
@@ -45,7 +56,36 @@ typedef struct sched_config
   sched_pool_config_t pool_default;
   sched_pool_config_t pools[SCHED_MAX_POOL_CFG];
   size_t n_pools;
+  sched_token_t tokens[SCHED_MAX_TOKENS];
+  size_t n_tokens;
 } sched_config_t;
+
+int sched_token_add (sched_config_t *cfg, const char *name, const char *sha256_hex, double rate,
+                     double burst, uint32_t max_concurrent, wb_err_t *err);
+
+/* ---- authentication and per-token limits (auth.c) -------------------- */
+
+typedef struct sched_token_state
+{
+  double tokens;        /* the bucket */
+  uint64_t last_us;
+  uint32_t in_flight;   /* executions running for this token */
+} sched_token_state_t;
+
+typedef struct sched_auth
+{
+  sched_token_state_t state[SCHED_MAX_TOKENS];
+  size_t n;
+} sched_auth_t;
+
+void sched_auth_init (sched_auth_t *a, const sched_config_t *cfg);
+/* The token an "Authorization: Bearer ..." header names, or NULL with err
+ * (WB_E_UNAUTHORIZED).  Constant time in the token compared. */
+const sched_token_t *sched_auth_check (const sched_config_t *cfg, const char *authorization,
+                                       size_t *index, wb_err_t *err);
+/* Take one execution from the token's bucket: 0 when allowed, else the
+ * seconds until it would be. */
+double sched_auth_take (sched_auth_t *a, const sched_token_t *t, size_t index);
 
 /* The sizes configured for a language (its own entry, else the default). */
 const sched_pool_config_t *sched_config_pool (const sched_config_t *cfg, const char *language);
@@ -70,6 +110,7 @@ void sched_config_clear (sched_config_t *cfg);
 typedef struct sched_request
 {
   const prof_t *profile; /* borrowed from the daemon's profile set */
+  char client[65];       /* the token's name, "" without tokens */
   char *code;
   size_t code_len;
   char *stdin_data;
@@ -222,6 +263,7 @@ struct sched_ctx
   char **image_ids;
   pool_mgr_t *pools;
   store_t *store;
+  sched_auth_t auth;
   char engine_desc[160]; /* recorded with each execution */
   startgate_t gate;
   metrics_t metrics;

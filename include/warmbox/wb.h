@@ -42,6 +42,8 @@ typedef enum wb_code
   WB_E_IO,           /* local I/O failed (500) */
   WB_E_INTERNAL,     /* a bug or an unexpected state (500) */
   WB_E_CANCELLED,    /* the operation was abandoned (client gone, shutdown) */
+  WB_E_UNAUTHORIZED, /* no valid API token (401) */
+  WB_E_RATE_LIMITED, /* the token's rate or concurrency limit (429) */
 } wb_code_t;
 
 typedef struct wb_err

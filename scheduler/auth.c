@@ -1,0 +1,143 @@
+/* scheduler/auth.c: API tokens and their limits.
+ *
+ * The config holds each token's SHA-256 (never the token), a name, and its
+ * limits: a token bucket (rate per second, burst) and a maximum number of
+ * executions in flight.  A request's bearer token is hashed and compared
+ * with every configured hash in constant time, so neither the token nor
+ * which hash matched leaks through timing.  Names are what the history and
+ * the log record. */
+#define _GNU_SOURCE
+#include "scheduler.h"
+
+#include <openssl/crypto.h>
+#include <string.h>
+#include <strings.h>
+
+static bool
+hex_to_bytes (const char *hex, unsigned char out[32])
+{
+  if (strlen (hex) != 64)
+    return false;
+  for (int i = 0; i < 32; i++)
+    {
+      unsigned v = 0;
+      for (int k = 0; k < 2; k++)
+        {
+          char c = hex[2 * i + k];
+          v <<= 4;
+          if (c >= '0' && c <= '9')
+            v |= (unsigned) (c - '0');
+          else if (c >= 'a' && c <= 'f')
+            v |= (unsigned) (c - 'a' + 10);
+          else if (c >= 'A' && c <= 'F')
+            v |= (unsigned) (c - 'A' + 10);
+          else
+            return false;
+        }
+      out[i] = (unsigned char) v;
+    }
+  return true;
+}
+
+int
+sched_token_add (sched_config_t *cfg, const char *name, const char *sha256_hex, double rate,
+                 double burst, uint32_t max_concurrent, wb_err_t *err)
+{
+  sched_token_t *t;
+
+  if (cfg->n_tokens == SCHED_MAX_TOKENS)
+    return wb_error (err, WB_E_INVALID, "at most %d tokens", SCHED_MAX_TOKENS);
+  if (name == NULL || *name == '\0' || strlen (name) >= sizeof t->name)
+    return wb_error (err, WB_E_INVALID, "a token needs a name of 1 to %zu characters",
+                     sizeof t->name - 1);
+  for (size_t i = 0; i < cfg->n_tokens; i++)
+    if (strcmp (cfg->tokens[i].name, name) == 0)
+      return wb_error (err, WB_E_INVALID, "token name %s is used twice", name);
+  t = &cfg->tokens[cfg->n_tokens];
+  memset (t, 0, sizeof *t);
+  if (sha256_hex == NULL || !hex_to_bytes (sha256_hex, t->hash))
+    return wb_error (err, WB_E_INVALID, "token %s: sha256 must be 64 hex digits", name);
+  if (!(rate > 0) || !(burst >= 1) || max_concurrent == 0)
+    return wb_error (err, WB_E_INVALID,
+                     "token %s: rate must be > 0, burst >= 1, max_concurrent >= 1", name);
+  snprintf (t->name, sizeof t->name, "%s", name);
+  t->rate = rate;
+  t->burst = burst;
+  t->max_concurrent = max_concurrent;
+  cfg->n_tokens++;
+  return 0;
+}
+
+void
+sched_auth_init (sched_auth_t *a, const sched_config_t *cfg)
+{
+  memset (a, 0, sizeof *a);
+  a->n = cfg->n_tokens;
+  for (size_t i = 0; i < a->n; i++)
+    {
+      a->state[i].tokens = cfg->tokens[i].burst;
+      a->state[i].last_us = wb_now_us ();
+    }
+}
+
+const sched_token_t *
+sched_auth_check (const sched_config_t *cfg, const char *authorization, size_t *index,
+                  wb_err_t *err)
+{
+  unsigned char digest[32];
+  char hex[65];
+  const char *tok;
+  const sched_token_t *found = NULL;
+  size_t found_i = 0;
+
+  if (authorization == NULL || strncasecmp (authorization, "Bearer ", 7) != 0)
+    {
+      wb_error (err, WB_E_UNAUTHORIZED, "send Authorization: Bearer <token>");
+      return NULL;
+    }
+  tok = authorization + 7;
+  while (*tok == ' ')
+    tok++;
+  if (*tok == '\0' || strlen (tok) > 4096)
+    {
+      wb_error (err, WB_E_UNAUTHORIZED, "the bearer token is empty or too long");
+      return NULL;
+    }
+  wb_sha256_hex (tok, strlen (tok), hex);
+  hex_to_bytes (hex, digest);
+  /* Compare with every hash, always: the time taken says nothing. */
+  for (size_t i = 0; i < cfg->n_tokens; i++)
+    if (CRYPTO_memcmp (digest, cfg->tokens[i].hash, sizeof digest) == 0)
+      {
+        found = &cfg->tokens[i];
+        found_i = i;
+      }
+  OPENSSL_cleanse (hex, sizeof hex);
+  if (found == NULL)
+    {
+      wb_error (err, WB_E_UNAUTHORIZED, "the token is not valid");
+      return NULL;
+    }
+  *index = found_i;
+  return found;
+}
+
+double
+sched_auth_take (sched_auth_t *a, const sched_token_t *t, size_t index)
+{
+  sched_token_state_t *s = &a->state[index];
+  uint64_t now = wb_now_us ();
+  double elapsed = (double) (now - s->last_us) / 1e6;
+
+  s->tokens += elapsed * t->rate;
+  if (s->tokens > t->burst)
+    s->tokens = t->burst;
+  s->last_us = now;
+  if (s->tokens >= 1.0)
+    {
+      s->tokens -= 1.0;
+      return 0;
+    }
+  /* Seconds until one whole token is back. */
+  return (1.0 - s->tokens) / t->rate;
+}

@@ -1,0 +1,50 @@
+/* API tokens: configuration, bearer checks, the token bucket. */
+#include "scheduler.h"
+#include "tap.h"
+
+int
+main (void)
+{
+  sched_config_t cfg;
+  sched_auth_t auth;
+  wb_err_t err;
+  char hex[65];
+  size_t idx = 99;
+  const sched_token_t *t;
+
+  sched_config_defaults (&cfg, &err);
+  wb_sha256_hex ("s3cret-token", 12, hex);
+  ok (sched_token_add (&cfg, "alice", hex, 1.0, 2, 1, &err) == 0, "a token is added by its hash");
+  ok (sched_token_add (&cfg, "alice", hex, 1.0, 2, 1, &err) < 0, "names are unique");
+  ok (sched_token_add (&cfg, "bob", "abc", 1.0, 2, 1, &err) < 0 && strstr (err.msg, "64 hex"),
+      "a hash that is not 64 hex digits is refused");
+  ok (sched_token_add (&cfg, "carl", hex, 0, 2, 1, &err) < 0, "rate 0 is refused");
+  const char *j = "{\"tokens\":[{\"name\":\"x\",\"sha256\":\"0000000000000000000000000000000000000000000000000000000000000000\","
+                  "\"rate\":5,\"burst\":10,\"max_concurrent\":3}]}";
+  sched_config_t c2;
+  sched_config_defaults (&c2, &err);
+  ok (sched_config_parse (&c2, j, strlen (j), &err) == 0 && c2.n_tokens == 1 && c2.tokens[0].rate == 5,
+      "tokens[] in the config file");
+  const char *bad = "{\"tokens\":[{\"name\":\"x\",\"sha256\":\"00\",\"rat\":5}]}";
+  ok (sched_config_parse (&c2, bad, strlen (bad), &err) < 0, "a misspelt token key is refused");
+  sched_config_clear (&c2);
+
+  t = sched_auth_check (&cfg, "Bearer s3cret-token", &idx, &err);
+  ok (t && strcmp (t->name, "alice") == 0 && idx == 0, "the right token is found");
+  ok (sched_auth_check (&cfg, "bearer   s3cret-token", &idx, &err) != NULL, "scheme is case-blind, spaces skipped");
+  ok (sched_auth_check (&cfg, "Bearer s3cret-tokeN", &idx, &err) == NULL && err.code == WB_E_UNAUTHORIZED,
+      "a wrong token is refused");
+  ok (sched_auth_check (&cfg, NULL, &idx, &err) == NULL, "no header is refused");
+  ok (sched_auth_check (&cfg, "Basic czM=", &idx, &err) == NULL, "another scheme is refused");
+  ok (sched_auth_check (&cfg, "Bearer ", &idx, &err) == NULL, "an empty token is refused");
+
+  sched_auth_init (&auth, &cfg);
+  t = &cfg.tokens[0];
+  ok (sched_auth_take (&auth, t, 0) == 0 && sched_auth_take (&auth, t, 0) == 0, "the burst of 2 passes");
+  double wait = sched_auth_take (&auth, t, 0);
+  ok (wait > 0.9 && wait <= 1.0, "the third waits about 1 s at 1/s (%.3f)", wait);
+  auth.state[0].last_us -= 1500000; /* 1.5 s later */
+  ok (sched_auth_take (&auth, t, 0) == 0, "after a second it passes again");
+  sched_config_clear (&cfg);
+  return tap_done ();
+}
