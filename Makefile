@@ -45,7 +45,7 @@ PROFILE_SRC := profiles/profile.c
 POOL_SRC    := pool/pool.c
 STORE_SRC   := store/store.c store/query.c
 SCHED_SRC   := scheduler/config.c scheduler/request.c scheduler/exec.c scheduler/http.c \
-               scheduler/startgate.c scheduler/metrics.c scheduler/auth.c
+               scheduler/startgate.c scheduler/metrics.c scheduler/auth.c scheduler/confine.c
 LIB_SRC     := $(COMMON_SRC) $(ENGINE_SRC) $(PROFILE_SRC) $(POOL_SRC) $(STORE_SRC) $(SCHED_SRC)
 LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/%.o)
 

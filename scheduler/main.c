@@ -29,6 +29,7 @@ static const char usage_text[]
       "      --store-path FILE   the execution history (SQLite; default: config, else\n"
       "                          /var/lib/warmbox/history.db as root)\n"
       "      --insecure-no-auth  allow a TCP listener without API tokens (loopback only)\n"
+      "      --no-confine        skip warmboxd's own seccomp filter (debugging only)\n"
       "      --check-config FILE load FILE and the profiles, report, and exit\n"
       "      --print-spec LANG   print the container create body for LANG and exit\n"
       "  -v, --verbose           debug logging\n"
@@ -257,6 +258,7 @@ main (int argc, char **argv)
     {"engine", required_argument, NULL, 'E'},
     {"profiles", required_argument, NULL, 'P'},
     {"store-path", required_argument, NULL, 'D'},
+    {"no-confine", no_argument, NULL, 'N'},
     {"insecure-no-auth", no_argument, NULL, 'I'},
     {"check-config", required_argument, NULL, 'C'},
     {"print-spec", required_argument, NULL, 'S'},
@@ -270,6 +272,7 @@ main (int argc, char **argv)
   size_t n_listen_flags = 0;
   bool check_only = false, insecure = false;
   const char *print_spec = NULL;
+  bool no_confine = false;
   eng_config_t ecfg;
   struct timeval ping_every = {5, 0}, image_every;
   pool_mgr_config_t pcfg;
@@ -291,6 +294,7 @@ main (int argc, char **argv)
       case 'E': engine = optarg; break;
       case 'P': profiles = optarg; break;
       case 'D': store_path = optarg; break;
+      case 'N': no_confine = true; break;
       case 'I': insecure = true; break;
       case 'S': print_spec = optarg; break;
       case 'C':
@@ -438,6 +442,10 @@ main (int argc, char **argv)
       wb_error (&err, WB_E_INTERNAL, "cannot install signal handlers");
       goto fatal;
     }
+  /* Everything is set up: from here on warmboxd needs no exec, ptrace,
+   * mount, module or namespace call. */
+  if (!no_confine && sched_confine (&err) < 0)
+    goto fatal;
   /* First ping now; its arg marks it as the one that logs a failure. */
   if (eng_ping (ctx.eng, pinged_cb, &ctx, &err) == NULL)
     goto fatal;

@@ -280,6 +280,12 @@ void sched_pool_update (sched_ctx_t *ctx, size_t i);
  * on the loop when all answered. */
 void sched_images_refresh (sched_ctx_t *ctx);
 
+/* ---- self-confinement (confine.c) ------------------------------------ */
+
+/* Deny warmboxd itself execve, ptrace, mount, module, kexec and namespace
+ * calls (EPERM), in every thread.  -1 with err if the filter cannot load. */
+int sched_confine (wb_err_t *err);
+
 /* ---- HTTP API (http.c) ----------------------------------------------- */
 
 /* Bind every configured listener and route the API.  -1 with err naming the

@@ -13,7 +13,7 @@ command -v clang >/dev/null || { echo "fuzz: clang is needed (apt-get install cl
 pkgs="libevent libevent_openssl libcurl libcjson libseccomp sqlite3 libcrypto libssl"
 lib_src="common/wb.c engine/engine.c engine/attach.c engine/proto.c profiles/profile.c pool/pool.c store/store.c store/query.c
   scheduler/config.c scheduler/request.c scheduler/exec.c scheduler/http.c scheduler/startgate.c
-  scheduler/metrics.c scheduler/auth.c"
+  scheduler/metrics.c scheduler/auth.c scheduler/confine.c"
 status=0
 for harness in tests/fuzz/fuzz_*.c; do
   name=$(basename "$harness" .c)

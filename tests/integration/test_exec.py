@@ -18,6 +18,10 @@ from wbtest import WARMBOX, Daemon, Tap, stream, wait_until  # noqa: E402
 t = Tap()
 d = Daemon(tcp=True)
 t.diag("warmboxd instance %s" % d.instance)
+with open("/proc/%d/status" % d.proc.pid) as f:
+    status = dict(l.split(":\t", 1) for l in f.read().splitlines() if ":\t" in l)
+t.ok(status.get("Seccomp", "").strip() == "2" and status.get("NoNewPrivs", "").strip() == "1",
+     "warmboxd runs under its own seccomp filter (Seccomp 2, NoNewPrivs 1)", status.get("Seccomp"))
 
 
 def run(lang, code, **kw):
