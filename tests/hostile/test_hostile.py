@@ -1,0 +1,233 @@
+#!/usr/bin/env python3
+"""Hostile programs against the real daemon.  Each case asserts its outcome
+(the status, and the error the program itself saw); after each one, no
+container of this daemon is left running, the daemon answers, and the next
+benign execution is correct."""
+import base64
+import os
+import socket
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "integration"))
+from wbtest import Daemon, Tap, stream, wait_until  # noqa: E402
+
+t = Tap()
+d = Daemon()
+
+# Linux x86_64 syscall numbers for calls the allowlist must refuse.
+SYSCALLS = {"keyctl": 250, "add_key": 248, "request_key": 249, "bpf": 321, "perf_event_open": 298,
+            "io_uring_setup": 425, "userfaultfd": 323, "kexec_load": 246, "init_module": 175,
+            "reboot": 169, "swapon": 167, "mount": 165, "umount2": 166, "ptrace": 101,
+            "unshare": 272, "setns": 308}
+
+CTYPES = "import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+
+host = socket.socket()
+host.bind(("127.0.0.1", 0))
+host.listen(4)
+host.setblocking(False)
+HOST_PORT = host.getsockname()[1]
+
+
+def case(name, code, want_status="ok", want_out=None, lang="python", **kw):
+    st, r = d.run(lang, code, **kw)
+    out = stream(r, "stdout") if isinstance(r, dict) and "stdout" in r else b""
+    good = st == 200 and r.get("status") == want_status
+    if want_out is not None:
+        good = good and (want_out(out) if callable(want_out) else want_out.encode() in out)
+    t.ok(good, "%s: %s" % (name, want_status),
+         (st, {k: r.get(k) for k in ("status", "exit_code", "error")} if isinstance(r, dict) else r,
+          out[:300], stream(r, "stderr")[:300] if isinstance(r, dict) and "stderr" in r else b""))
+    after(name)
+    return r
+
+
+def after(name):
+    running = []
+    ok_clean = wait_until(lambda: not running.__setitem__(slice(None), d.our_running()) and not running, timeout=15)
+    st, body = d.request("GET", "/healthz")
+    st2, r = d.run("python", "print(6*7)")
+    t.ok(ok_clean and st == 200 and st2 == 200 and r.get("stdout") == "42\n",
+         "%s: afterwards nothing runs, the daemon answers, the next run is right" % name,
+         (running, st, st2, r.get("stdout") if isinstance(r, dict) else r))
+
+
+# ---- resource exhaustion -------------------------------------------------------
+
+case("fork bomb", """
+import os, sys
+said = False
+while True:
+    try:
+        os.fork()
+    except OSError as e:
+        if not said:
+            said = True
+            os.write(1, b"fork EAGAIN\\n" if e.errno == 11 else b"fork other\\n")
+""", "timeout", "fork EAGAIN", timeout_ms=3000)
+
+case("thread bomb", """
+import threading, time
+n = 0
+try:
+    while True:
+        threading.Thread(target=time.sleep, args=(60,), daemon=True).start()
+        n += 1
+except RuntimeError as e:
+    print("threads stopped at", n, "-", e, flush=True)
+import os
+os._exit(0)
+""", "ok", "can't start new thread")
+
+case("memory bomb", "x = []\nwhile True: x.append(bytearray(10**7))", "oom", memory_mb=128)
+case("busy loop", "while True: pass", "timeout", timeout_ms=1000)
+case("busy loop (javascript)", "for (;;) {}", "timeout", lang="javascript", timeout_ms=1000)
+case("sleep forever", "import time\ntime.sleep(10**9)", "timeout", timeout_ms=1000)
+case("stdout flood", "import sys\nwhile True: sys.stdout.write('x' * 65536)", "output_limit",
+     lambda out: len(out) == 1048576)
+case("stderr flood", "import sys\nwhile True: sys.stderr.write('y' * 65536)", "output_limit")
+case("filling /tmp", """
+import errno
+f = open('/tmp/fill', 'wb')
+try:
+    while True:
+        f.write(b'z' * (1 << 20))
+        f.flush()
+except OSError as e:
+    print('tmp full', errno.errorcode[e.errno])
+""", "ok", lambda out: b"tmp full ENOSPC" in out or b"tmp full EFBIG" in out)
+case("fd exhaustion", """
+import errno
+fds = []
+try:
+    while True:
+        fds.append(open('/dev/null'))
+except OSError as e:
+    print('fds', len(fds), errno.errorcode[e.errno])
+""", "ok", "EMFILE")
+case("zombies", """
+import os, time
+for _ in range(50):
+    if os.fork() == 0:
+        os._exit(0)
+time.sleep(0.5)
+print('left 50 children unreaped')
+""", "ok", "unreaped")
+
+# ---- the filesystem ---------------------------------------------------------
+
+case("writing the root filesystem", """
+import errno
+for p in ('/evil', '/usr/bin/evil', '/etc/passwd', '/warmbox/bootstrap.py'):
+    try:
+        open(p, 'a').write('x')
+        print(p, 'WRITTEN')
+    except OSError as e:
+        print(p, errno.errorcode[e.errno])
+""", "ok", lambda out: b"WRITTEN" not in out and out.count(b"\n") == 4)
+case("exec from /tmp", """
+import shutil, os, subprocess, errno
+shutil.copy('/usr/bin/python3', '/tmp/p')
+os.chmod('/tmp/p', 0o755)
+try:
+    subprocess.run(['/tmp/p', '-c', 'print(1)'])
+    print('EXECUTED')
+except OSError as e:
+    print('exec', errno.errorcode[e.errno])
+""", "ok", "exec EACCES")
+case("/proc/kcore and /proc/sysrq-trigger", """
+import errno
+try:
+    open('/proc/kcore', 'rb').read(16); print('kcore READ')
+except OSError as e:
+    print('kcore', errno.errorcode[e.errno])
+try:
+    open('/proc/sysrq-trigger', 'w').write('b'); print('sysrq WRITTEN')
+except OSError as e:
+    print('sysrq', errno.errorcode[e.errno])
+""", "ok", lambda out: b"READ" not in out and b"WRITTEN" not in out and out.count(b"\n") == 2)
+
+# ---- privileged and dangerous system calls -----------------------------------
+
+for name, nr in SYSCALLS.items():
+    case("syscall %s" % name, CTYPES + """
+r = libc.syscall(%d, 0, 0, 0, 0, 0, 0)
+e = ctypes.get_errno()
+print('%s', r, os.strerror(e) if r == -1 else 'SUCCEEDED')
+""" % (nr, name), "ok", lambda out: b" -1 " in out and (b"Operation not permitted" in out))
+
+case("unshare a user namespace", CTYPES + """
+r = libc.unshare(0x10000000)
+print('unshare', r, os.strerror(ctypes.get_errno()))
+""", "ok", "unshare -1 Operation not permitted")
+case("setns into the host's net namespace", CTYPES + """
+fd = os.open('/proc/1/ns/net', os.O_RDONLY)
+r = libc.setns(fd, 0)
+print('setns', r, os.strerror(ctypes.get_errno()))
+""", "ok", "setns -1 Operation not permitted")
+case("setuid to root", """
+import os, errno
+for f, a in ((os.setuid, 0), (os.setgid, 0), (os.seteuid, 0)):
+    try:
+        f(a); print(f.__name__, 'SUCCEEDED')
+    except OSError as e:
+        print(f.__name__, errno.errorcode[e.errno])
+print('uid', os.getuid())
+""", "ok", lambda out: b"SUCCEEDED" not in out and b"setuid EPERM" in out)
+case("packet and raw sockets", """
+import socket, errno
+for fam, typ, proto in ((17, socket.SOCK_RAW, 0x0300), (socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP),
+                        (socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)):
+    try:
+        socket.socket(fam, typ, proto); print(fam, 'OPENED')
+    except OSError as e:
+        print(fam, errno.errorcode[e.errno])
+""", "ok", lambda out: b"OPENED" not in out and out.count(b"\n") == 3)
+case("reaching the host's loopback", """
+import socket
+try:
+    socket.create_connection(('127.0.0.1', %d), timeout=3); print('CONNECTED')
+except OSError as e:
+    print('refused', type(e).__name__)
+""" % HOST_PORT, "ok", "refused")
+try:
+    host.accept()
+    t.ok(False, "the host listener saw no connection")
+except BlockingIOError:
+    t.ok(True, "the host listener saw no connection")
+case("listing interfaces and routes", """
+import os
+print(sorted(os.listdir('/sys/class/net')), len(open('/proc/net/route').read().splitlines()) - 1)
+""", "ok", "['lo'] 0")
+case("kill(-1, SIGKILL)", """
+import os, signal
+try:
+    os.kill(-1, signal.SIGKILL)
+except OSError as e:
+    print('kill -1:', e)
+print('still here')
+""", "ok", "still here")
+case("spawning a shell (javascript)", """
+try { require('child_process').execSync('id'); console.log('SHELL RAN'); }
+catch (e) { console.log('no shell:', e.code || e.message.split('\\n')[0]); }
+""", "ok", "no shell", lang="javascript")
+
+# ---- the output channel --------------------------------------------------------
+
+case("closing stdout early", """
+import os, sys
+os.close(1)
+sys.stderr.write('stderr still works\\n')
+""", "ok")
+r = case("binary garbage on stdout", "import os, sys\nsys.stdout.buffer.write(os.urandom(300000))", "ok",
+         lambda out: len(out) == 300000)
+t.is_eq(r.get("stdout_encoding"), "base64", "binary garbage comes back base64")
+case("huge argv within the caps", "import sys\nprint(len(sys.argv), sum(map(len, sys.argv[1:])))", "ok",
+     "17 65536", args=["a" * 4096] * 16)
+st, body = d.request("POST", "/v1/executions", {"language": "python", "code": "1", "args": ["a" * 4096] * 17})
+t.ok(st == 413 and body["error"]["code"] == "too_large", "argv over its cap is refused with 413", (st, body))
+
+host.close()
+t.is_eq(d.stop(), 0, "the daemon exits 0 after the whole corpus")
+t.is_eq(d.our_containers(), [], "and leaves no container")
+t.done()
