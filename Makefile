@@ -110,13 +110,13 @@ check:
 	$(MAKE) unit SANITIZE=address,undefined
 
 integration: all
-	WARMBOX_BIN=$(CURDIR)/$(BIN) prove -f tests/integration/test_*.py tests/hostile/test_*.py
+	WARMBOX_BIN=$(CURDIR)/$(BIN) prove -f tests/integration/test_*.py tests/hostile/test_*.py tests/benign/test_*.py
 
 # One prove run, so that the last line is the whole summary.
 test: setup
 	$(MAKE) all unit-bin
 	$(MAKE) check
-	WARMBOX_BIN=$(CURDIR)/$(BIN) prove -f $(UNIT_BIN) tests/integration/test_*.py tests/hostile/test_*.py
+	WARMBOX_BIN=$(CURDIR)/$(BIN) prove -f $(UNIT_BIN) tests/integration/test_*.py tests/hostile/test_*.py tests/benign/test_*.py
 
 unit-bin: $(UNIT_BIN)
 

@@ -1,0 +1,1 @@
+const fs=require('fs/promises');(async()=>{await fs.writeFile('/tmp/p.txt','x');const s=await fs.stat('/tmp/p.txt');if(s.size!==1)throw new Error('stat');await fs.rm('/tmp/p.txt');console.log('OK');})();

@@ -1,0 +1,3 @@
+const d={a:[1,2,{b:null}],c:'é'};
+if (JSON.stringify(JSON.parse(JSON.stringify(d)))!==JSON.stringify(d)) throw new Error('json');
+console.log('OK');

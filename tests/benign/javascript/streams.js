@@ -1,0 +1,1 @@
+const {Readable,Transform}=require('stream');let out='';Readable.from(['a','b']).pipe(new Transform({transform(c,e,cb){cb(null,c.toString().toUpperCase())}})).on('data',c=>out+=c).on('end',()=>{if(out!=='AB')throw new Error(out);console.log('OK');});

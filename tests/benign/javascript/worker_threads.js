@@ -1,0 +1,1 @@
+const {Worker}=require('worker_threads');const w=new Worker('const {parentPort}=require("worker_threads");parentPort.postMessage(21*2)',{eval:true});w.on('message',m=>{if(m!==42)throw new Error(m);console.log('OK');});

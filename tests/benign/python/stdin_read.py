@@ -1,0 +1,4 @@
+import sys
+data=sys.stdin.read()
+assert data=='', repr(data)
+print('OK')
