@@ -194,6 +194,29 @@ limits_within (const prof_limits_t *d, const prof_limits_t *m, wb_err_t *err)
   return 0;
 }
 
+/* gVisor applies the OCI seccomp profile inside its sandbox (runsc
+ * --oci-seccomp) but answers EPERM where the rule says ENOSYS, so glibc
+ * never falls back from clone3 and no thread can start.  Under runsc,
+ * clone3 is allowed instead: the sentry implements it, and nothing created
+ * inside the sandbox reaches the host's namespaces.  Measured with Debian's
+ * runsc 20221219. */
+static void
+runsc_adjust (cJSON *sc)
+{
+  cJSON *rule;
+
+  cJSON_ArrayForEach (rule, cJSON_GetObjectItemCaseSensitive (sc, "syscalls"))
+  {
+    cJSON *names = cJSON_GetObjectItemCaseSensitive (rule, "names");
+    const char *first = cJSON_GetStringValue (cJSON_GetArrayItem (names, 0));
+    if (cJSON_GetArraySize (names) == 1 && first && strcmp (first, "clone3") == 0)
+      {
+        cJSON_ReplaceItemInObjectCaseSensitive (rule, "action", cJSON_CreateString ("SCMP_ACT_ALLOW"));
+        cJSON_DeleteItemFromObjectCaseSensitive (rule, "errnoRet");
+      }
+  }
+}
+
 static bool
 language_name_ok (const char *s)
 {
@@ -271,6 +294,8 @@ prof_parse (const char *json, size_t json_len, const char *seccomp, size_t secco
       || limits_within (&p->def, &p->max, err) < 0)
     goto fail;
 
+  if (strcmp (p->runtime, "runsc") == 0)
+    runsc_adjust (sc);
   p->seccomp_json = cJSON_PrintUnformatted (sc);
   if (p->seccomp_json == NULL)
     goto oom;

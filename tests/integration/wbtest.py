@@ -185,6 +185,32 @@ class Daemon:
         return self.proc.returncode
 
 
+def engine_runtimes():
+    """Runtimes the engine has registered (e.g. ["runc", "runsc"])."""
+    status, body = docker_api("GET", "/info")
+    return sorted((body or {}).get("Runtimes", {}).keys()) if status == 200 else []
+
+
+def profiles_for_runtime(runtime):
+    """A copy of the shipped profiles that run under runtime; None for the
+    shipped ones (runc)."""
+    if not runtime or runtime == "runc":
+        return None
+    import shutil
+    out = tempfile.mkdtemp(prefix="warmbox-profiles-%s-" % runtime)
+    src = os.path.join(ROOT, "profiles")
+    for lang in sorted(os.listdir(src)):
+        if os.path.exists(os.path.join(src, lang, "profile.json")):
+            shutil.copytree(os.path.join(src, lang), os.path.join(out, lang))
+            path = os.path.join(out, lang, "profile.json")
+            with open(path) as f:
+                prof = json.load(f)
+            prof["runtime"] = runtime
+            with open(path, "w") as f:
+                json.dump(prof, f)
+    return out
+
+
 def stream(result, name):
     """The bytes of result[name], decoded per result[name + '_encoding']."""
     data = result.get(name, "")
