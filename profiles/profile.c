@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #define PROFILE_FILE_MAX (1024 * 1024)
+#define RUNSC_HOST_THREADS 256 /* headroom for gVisor's own host threads */
 
 static inline void
 cleanup_jsonp (cJSON **j)
@@ -514,7 +515,14 @@ prof_container_spec (const prof_t *p, const prof_limits_t *lim, const prof_spec_
   cJSON_AddItemToArray (capdrop, cJSON_CreateString ("ALL"));
   cJSON_AddItemToArray (secopt, cJSON_CreateString ("no-new-privileges"));
   cJSON_AddItemToArray (secopt, cJSON_CreateString (seccomp_opt.data));
-  cJSON_AddNumberToObject (hc, "PidsLimit", lim->pids);
+  /* Under gVisor the pids cgroup counts the sandbox's own host threads
+   * (the sentry's Go runtime), not the program's processes, which live in
+   * gVisor's kernel; at the program's limit the sentry itself would run
+   * out and the sandbox die.  The program stays bounded by its nproc
+   * limit, enforced inside the sandbox. */
+  cJSON_AddNumberToObject (hc, "PidsLimit",
+                           strcmp (p->runtime, "runsc") == 0 ? lim->pids + RUNSC_HOST_THREADS
+                                                             : lim->pids);
   cJSON_AddNumberToObject (hc, "Memory", mem);
   cJSON_AddNumberToObject (hc, "MemorySwap", mem);
   cJSON_AddNumberToObject (hc, "NanoCpus", round (lim->cpus * 1e9));
