@@ -137,10 +137,43 @@ test_real_profiles_and_spec (void)
   prof_set_free (set);
 }
 
+static void
+test_runsc (void)
+{
+  const char *sc = "{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"syscalls\":[{\"names\":[\"read\"],"
+                   "\"action\":\"SCMP_ACT_ALLOW\"},{\"names\":[\"clone3\"],\"action\":"
+                   "\"SCMP_ACT_ERRNO\",\"errnoRet\":38}]}";
+  char prof[4096];
+  prof_t *p = NULL, *q = NULL;
+  wb_err_t err;
+  wb_buf_t spec = WB_BUF_INIT;
+  prof_spec_extra_t x = {"sha256:1", "i", "k", 20000, NULL, 0};
+
+  snprintf (prof, sizeof prof, "%.*s\"runtime\":\"runsc\",%s", 1, minimal_profile, minimal_profile + 1);
+  ok (prof_parse (prof, strlen (prof), sc, strlen (sc), &p, &err) == 0, "a runsc profile parses: %s",
+      p ? "" : err.msg);
+  ok (prof_parse (minimal_profile, strlen (minimal_profile), sc, strlen (sc), &q, &err) == 0,
+      "the same under runc");
+  if (p && q)
+    {
+      ok (strstr (q->seccomp_json, "\"errnoRet\":38") != NULL, "runc keeps clone3 -> ENOSYS");
+      ok (strstr (p->seccomp_json, "errnoRet") == NULL, "runsc lets clone3 through (gVisor ignores errnoRet)");
+      prof_container_spec (p, &p->def, &x, &spec, &err);
+      ok (strstr (spec.data, "\"PidsLimit\":272") != NULL, "runsc: PidsLimit = pids + 256 for gVisor's own threads");
+      wb_buf_reset (&spec);
+      prof_container_spec (q, &q->def, &x, &spec, &err);
+      ok (strstr (spec.data, "\"PidsLimit\":16") != NULL, "runc: PidsLimit = pids");
+    }
+  wb_buf_free (&spec);
+  prof_free (p);
+  prof_free (q);
+}
+
 int
 main (void)
 {
   test_seccomp_check ();
+  test_runsc ();
   test_parse ();
   test_real_profiles_and_spec ();
   return tap_done ();
