@@ -8,17 +8,11 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
-from wbtest import Daemon, Tap, engine_runtimes, profiles_for_runtime  # noqa: E402
+from wbtest import corpus_daemon  # noqa: E402
 
 # WARMBOX_RUNTIME=runsc runs the same corpus under gVisor (skipped when the
 # engine has no such runtime).
-RUNTIME = os.environ.get("WARMBOX_RUNTIME", "runc")
-if RUNTIME not in engine_runtimes():
-    print("1..0 # SKIP the engine has no %s runtime" % RUNTIME)
-    sys.exit(0)
-t = Tap()
-_profiles = profiles_for_runtime(RUNTIME)
-d = Daemon(extra_args=["--profiles", _profiles] if _profiles else [])
+RUNTIME, t, d = corpus_daemon()
 programs = []
 for lang, ext in (("python", ".py"), ("javascript", ".js")):
     for name in sorted(os.listdir(os.path.join(HERE, lang))):

@@ -9,17 +9,11 @@ import socket
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "integration"))
-from wbtest import Daemon, Tap, engine_runtimes, profiles_for_runtime, stream, wait_until  # noqa: E402
+from wbtest import corpus_daemon, stream, wait_until  # noqa: E402
 
 # WARMBOX_RUNTIME=runsc runs the same corpus under gVisor (skipped when the
 # engine has no such runtime).
-RUNTIME = os.environ.get("WARMBOX_RUNTIME", "runc")
-if RUNTIME not in engine_runtimes():
-    print("1..0 # SKIP the engine has no %s runtime" % RUNTIME)
-    sys.exit(0)
-t = Tap()
-_profiles = profiles_for_runtime(RUNTIME)
-d = Daemon(extra_args=["--profiles", _profiles] if _profiles else [])
+RUNTIME, t, d = corpus_daemon()
 
 # Linux x86_64 syscall numbers for calls the allowlist must refuse.
 SYSCALLS = {"keyctl": 250, "add_key": 248, "request_key": 249, "bpf": 321, "perf_event_open": 298,

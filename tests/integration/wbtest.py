@@ -219,6 +219,18 @@ def profiles_for_runtime(runtime):
     return out
 
 
+def corpus_daemon():
+    """For the corpora: the runtime from WARMBOX_RUNTIME (default runc), a
+    Tap, and a daemon whose profiles use that runtime.  Prints a TAP skip
+    and exits when the engine has no such runtime."""
+    runtime = os.environ.get("WARMBOX_RUNTIME", "runc")
+    if runtime not in engine_runtimes():
+        print("1..0 # SKIP the engine has no %s runtime" % runtime)
+        sys.exit(0)
+    profiles = profiles_for_runtime(runtime)
+    return runtime, Tap(), Daemon(extra_args=["--profiles", profiles] if profiles else [])
+
+
 def stream(result, name):
     """The bytes of result[name], decoded per result[name + '_encoding']."""
     data = result.get(name, "")
