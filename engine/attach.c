@@ -41,7 +41,6 @@ attach_destroy (eng_attach_t *a)
   if (a->bev)
     bufferevent_free (a->bev);
   wb_buf_free (&a->head);
-  a->eng->n_attach--;
   free (a);
 }
 
@@ -330,7 +329,6 @@ eng_attach_open (eng_t *eng, const char *id, const eng_attach_cbs_t *cbs, void *
       sa = (const struct sockaddr *) &eng->addr;
       salen = (int) eng->addr_len;
     }
-  eng->n_attach++;
   send_request (a, path);
   /* For unix sockets the connect completes (or fails) at once; a failure is
    * reported through event_cb on the next loop pass, never re-entrantly. */
@@ -338,7 +336,6 @@ eng_attach_open (eng_t *eng, const char *id, const eng_attach_cbs_t *cbs, void *
     {
       wb_error_errno (err, WB_E_ENGINE_DOWN, errno, "attach: cannot connect to the engine");
       a->bev = (bufferevent_free (a->bev), NULL);
-      eng->n_attach--;
       goto fail;
     }
   return a;

@@ -850,18 +850,3 @@ eng_free (eng_t *eng)
   free (eng->tls_key);
   free (eng);
 }
-
-const char *
-eng_api_version (const eng_t *eng)
-{
-  return eng->api_version;
-}
-
-size_t
-eng_pending (const eng_t *eng)
-{
-  size_t n = eng->n_attach;
-  for (eng_req_t *r = eng->reqs; r; r = r->next)
-    n++;
-  return n;
-}

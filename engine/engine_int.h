@@ -30,7 +30,6 @@ struct eng
   long request_timeout_ms;
 
   char api_version[16];
-  size_t n_attach;
   struct eng_req *reqs; /* doubly linked list of requests in flight */
 };
 

@@ -442,9 +442,8 @@ create_one (pool_t *p)
   op = calloc (1, sizeof *op);
   if (op == NULL)
     return -1;
-  snprintf (uid, sizeof uid, "%u:%u", UID_FIRST + mgr->next_uid % UID_COUNT,
-            UID_FIRST + mgr->next_uid % UID_COUNT);
-  mgr->next_uid++;
+  uint32_t u = pool_mgr_next_uid (mgr);
+  snprintf (uid, sizeof uid, "%u:%u", u, u);
   user = cJSON_CreateString (uid);
   if (user == NULL || !cJSON_ReplaceItemInObjectCaseSensitive (p->tmpl, "User", user))
     {
@@ -663,10 +662,10 @@ pool_mgr_free (pool_mgr_t *mgr)
   free (mgr);
 }
 
-const char *
-pool_mgr_owner_label (const pool_mgr_t *mgr)
+uint32_t
+pool_mgr_next_uid (pool_mgr_t *mgr)
 {
-  return mgr->owner;
+  return UID_FIRST + mgr->next_uid++ % UID_COUNT;
 }
 
 void

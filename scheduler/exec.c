@@ -25,8 +25,6 @@
 
 #define KILL_GRACE_MS 5000  /* deadline -> give up on the engine */
 #define DRAIN_GRACE_MS 2000 /* exit seen -> stop waiting for output EOF */
-#define UID_FIRST 20000u
-#define UID_COUNT 40000u
 
 struct sched_exec
 {
@@ -40,7 +38,7 @@ struct sched_exec
   char container_id[80];
   pool_t *pool;        /* the container came from here; NULL: our own create */
   pool_waiter_t *waiter;
-  struct event *queue_deadline;
+  struct event *prestart_deadline;
   start_waiter_t *gate_waiter;
   bool in_gate;        /* holds a start slot */
   eng_req_t *op;       /* image inspect / create / start / inspect */
@@ -100,8 +98,8 @@ exec_free (sched_exec_t *ex)
     event_free (ex->deadline);
   if (ex->grace)
     event_free (ex->grace);
-  if (ex->queue_deadline)
-    event_free (ex->queue_deadline);
+  if (ex->prestart_deadline)
+    event_free (ex->prestart_deadline);
   if (ex->container_id[0] && ex->pool)
     pool_release (ex->pool, ex->container_id);
   else if (ex->container_id[0])
@@ -499,7 +497,7 @@ send_start (sched_exec_t *ex)
 
   ex->in_gate = true;
   ex->t_start_us = wb_now_us ();
-  evtimer_del (ex->queue_deadline); /* from here the run's own deadline rules */
+  evtimer_del (ex->prestart_deadline); /* from here the run's own deadline rules */
   ex->op = eng_container_start (ex->ctx->eng, ex->container_id, started_cb, ex, &err);
   if (ex->op == NULL)
     {
@@ -629,7 +627,7 @@ acquired_cb (void *arg, pool_t *from, char *id, const wb_err_t *perr)
 /* The request's deadline passed before its program started: still queued
  * for a container, or the engine never answered the attach or the wait. */
 static void
-queue_deadline_cb (evutil_socket_t fd, short what, void *arg)
+prestart_deadline_cb (evutil_socket_t fd, short what, void *arg)
 {
   sched_exec_t *ex = arg;
   wb_err_t err;
@@ -658,9 +656,9 @@ arm_prestart_deadline (sched_exec_t *ex, wb_err_t *err)
 {
   struct timeval tv = {ex->req.limits.timeout_ms / 1000, (ex->req.limits.timeout_ms % 1000) * 1000};
 
-  if (ex->queue_deadline == NULL)
-    ex->queue_deadline = evtimer_new (ex->ctx->base, queue_deadline_cb, ex);
-  if (ex->queue_deadline == NULL || evtimer_add (ex->queue_deadline, &tv) < 0)
+  if (ex->prestart_deadline == NULL)
+    ex->prestart_deadline = evtimer_new (ex->ctx->base, prestart_deadline_cb, ex);
+  if (ex->prestart_deadline == NULL || evtimer_add (ex->prestart_deadline, &tv) < 0)
     return wb_error (err, WB_E_NOMEM, "cannot arm the deadline");
   return 0;
 }
@@ -749,7 +747,7 @@ create (sched_exec_t *ex, wb_err_t *err)
   x.image_id = ex->image_id;
   x.instance_id = ctx->instance_id;
   x.pool_key = pool_key;
-  x.uid = UID_FIRST + (ctx->next_uid++ % UID_COUNT);
+  x.uid = pool_mgr_next_uid (ctx->pools);
   x.args = (const char *const *) ex->req.args;
   x.n_args = ex->req.n_args;
   if (prof_container_spec (p, &ex->req.limits, &x, &spec, err) < 0)
@@ -908,7 +906,7 @@ sched_pool_update (sched_ctx_t *ctx, size_t i)
   x.image_id = ctx->image_ids[i];
   x.instance_id = ctx->instance_id;
   x.pool_key = "";
-  x.uid = UID_FIRST;
+  x.uid = 0; /* the pool stamps each container's own */
   if (prof_container_spec (p, &p->def, &x, &body, &err) < 0)
     {
       wb_log_error ("pool for %s: %s", p->language, err.msg);

@@ -255,7 +255,6 @@ struct sched_ctx
   prof_set_t *profiles;
   eng_t *eng;
   char instance_id[33];
-  uint32_t next_uid;
   size_t n_running;   /* executions in flight */
   bool draining;      /* SIGTERM seen: refuse new work */
   bool engine_ok;     /* last ping answered */

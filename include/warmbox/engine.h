@@ -48,10 +48,6 @@ int eng_new (struct event_base *base, const eng_config_t *cfg, eng_t **out, wb_e
  * attach stream and free the client.  NULL is a no-op. */
 void eng_free (eng_t *eng);
 
-/* The negotiated API version, e.g. "1.41" (the default before a ping). */
-const char *eng_api_version (const eng_t *eng);
-/* Number of requests and attach streams in flight. */
-size_t eng_pending (const eng_t *eng);
 
 /* What a finished request produced.  Which fields are set depends on the
  * operation; all pointers are valid only during the callback. */

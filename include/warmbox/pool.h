@@ -95,8 +95,10 @@ size_t pool_mgr_busy (const pool_mgr_t *mgr);
  * killed): owner label of this host with a dead pid, or of an earlier boot.
  * Async; logs what it removed. */
 void pool_mgr_reap_orphans (pool_mgr_t *mgr);
-/* The owner label value this daemon puts on its containers. */
-const char *pool_mgr_owner_label (const pool_mgr_t *mgr);
+/* The next uid for a container, from the one rotation every container of
+ * this daemon shares (pools' and requests' own), so that no two live
+ * containers share the per-uid nproc limit.  Can't fail. */
+uint32_t pool_mgr_next_uid (pool_mgr_t *mgr);
 
 /* Stats of every pool, live first.  The array and strings belong to the
  * manager and stay valid until the next call into it. */

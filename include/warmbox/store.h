@@ -41,7 +41,7 @@ typedef struct store_execution
   uint64_t stdout_bytes, stderr_bytes;
   double queue_ms, start_ms, run_ms, total_ms;
   const char *container_id;    /* "" if none */
-  const char *engine;          /* endpoint and API version */
+  const char *engine;          /* the engine endpoint */
   const char *error;           /* client-safe reason, "" if none */
 } store_execution_t;
 
