@@ -74,6 +74,81 @@ action_known (const char *a)
   return false;
 }
 
+/* Calls no profile may allow, whatever it says (issue 5, DESIGN.md
+ * "Container hardening"); the loader refuses a list that allows one. */
+static const char *const forbidden_syscalls[] = {
+  "ptrace", "mount", "umount", "umount2", "unshare", "setns", "keyctl", "add_key", "request_key",
+  "bpf", "perf_event_open", "io_uring_setup", "io_uring_enter", "io_uring_register",
+  "userfaultfd", "kexec_load", "kexec_file_load", "init_module", "finit_module", "delete_module",
+  "create_module", "reboot", "swapon", "swapoff", "pivot_root", "chroot", "open_by_handle_at",
+  "fsopen", "fsmount", "move_mount", "open_tree", "process_vm_writev", "clone3",
+};
+
+#define CLONE_NAMESPACE_FLAGS 0x7E020000ULL /* NEWNS|NEWCGROUP|NEWUTS|NEWIPC|NEWUSER|NEWPID|NEWNET */
+#define SOCK_TYPE_MASK 0xFULL
+
+static bool
+rule_allows (const char *action)
+{
+  return strcmp (action, "SCMP_ACT_ALLOW") == 0 || strcmp (action, "SCMP_ACT_LOG") == 0;
+}
+
+/* The condition on argument INDEX with operator OP in RULE, or NULL. */
+static cJSON *
+rule_arg (cJSON *rule, int index, const char *op)
+{
+  cJSON *arg;
+  cJSON_ArrayForEach (arg, cJSON_GetObjectItemCaseSensitive (rule, "args"))
+  {
+    const char *o = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (arg, "op"));
+    cJSON *i = cJSON_GetObjectItemCaseSensitive (arg, "index");
+    if (cJSON_IsNumber (i) && i->valuedouble == index && o && strcmp (o, op) == 0)
+      return arg;
+  }
+  return NULL;
+}
+
+static unsigned long long
+arg_number (cJSON *arg, const char *key)
+{
+  cJSON *v = cJSON_GetObjectItemCaseSensitive (arg, key);
+  return cJSON_IsNumber (v) && v->valuedouble >= 0 ? (unsigned long long) v->valuedouble : ~0ULL;
+}
+
+/* clone must carry "no namespace flag" (MASKED_EQ over every CLONE_NEW*
+ * bit, expecting 0); socket must name its family (Unix, IPv4, IPv6) and,
+ * for IP, its type (stream or datagram): raw, packet and netlink sockets
+ * are never allowed. */
+static int
+check_conditional (const char *name, cJSON *rule, wb_err_t *err)
+{
+  if (strcmp (name, "clone") == 0)
+    {
+      cJSON *a = rule_arg (rule, 0, "SCMP_CMP_MASKED_EQ");
+      if (a == NULL || (arg_number (a, "value") & CLONE_NAMESPACE_FLAGS) != CLONE_NAMESPACE_FLAGS
+          || arg_number (a, "valueTwo") != 0)
+        return wb_error (err, WB_E_INVALID,
+                         "seccomp: \"clone\" may only be allowed without namespace flags "
+                         "(args: index 0, SCMP_CMP_MASKED_EQ, value 0x%llx, valueTwo 0)",
+                         CLONE_NAMESPACE_FLAGS);
+    }
+  else if (strcmp (name, "socket") == 0)
+    {
+      cJSON *fam = rule_arg (rule, 0, "SCMP_CMP_EQ"), *type = rule_arg (rule, 1, "SCMP_CMP_MASKED_EQ");
+      unsigned long long f = fam ? arg_number (fam, "value") : ~0ULL;
+      if (f == 1 /* AF_UNIX */)
+        return 0;
+      if ((f == 2 || f == 10) && type != NULL
+          && (arg_number (type, "value") & SOCK_TYPE_MASK) == SOCK_TYPE_MASK
+          && (arg_number (type, "valueTwo") == 1 || arg_number (type, "valueTwo") == 2))
+        return 0;
+      return wb_error (err, WB_E_INVALID,
+                       "seccomp: \"socket\" may only be allowed for AF_UNIX, or for AF_INET/AF_INET6 "
+                       "with a stream or datagram type (no raw, packet or netlink sockets)");
+    }
+  return 0;
+}
+
 int
 prof_seccomp_check (const char *json, size_t len, wb_err_t *err)
 {
@@ -108,6 +183,13 @@ prof_seccomp_check (const char *json, size_t len, wb_err_t *err)
       if (seccomp_syscall_resolve_name (s) == __NR_SCMP_ERROR)
         return wb_error (err, WB_E_INVALID, "seccomp: unknown syscall \"%s\"", s);
       n_names++;
+      if (!rule_allows (action))
+        continue;
+      for (size_t i = 0; i < WB_ARRAY_SIZE (forbidden_syscalls); i++)
+        if (strcmp (s, forbidden_syscalls[i]) == 0)
+          return wb_error (err, WB_E_INVALID, "seccomp: \"%s\" may never be allowed", s);
+      if (check_conditional (s, rule, err) < 0)
+        return -1;
     }
   }
   if (n_names == 0)
@@ -357,8 +439,10 @@ prof_load_file (const char *dir, prof_t **out, wb_err_t *err)
     return wb_error (err, WB_E_NOMEM, "out of memory");
   if (read_file (path.data, PROFILE_FILE_MAX, &sc, err) < 0)
     return -1;
+  if (prof_seccomp_check (sc.data, sc.len, err) < 0)
+    return wb_err_wrap (err, "%s", path.data);
   if (prof_parse (json.data, json.len, sc.data, sc.len, out, err) < 0)
-    return wb_err_wrap (err, "%s", dir);
+    return wb_err_wrap (err, "%s/profile.json", dir);
   return 0;
 }
 

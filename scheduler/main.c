@@ -31,6 +31,8 @@ static const char usage_text[]
       "      --insecure-no-auth  allow a TCP listener without API tokens (loopback only)\n"
       "      --no-confine        skip warmboxd's own seccomp filter (debugging only)\n"
       "      --check-config FILE load FILE and the profiles, report, and exit\n"
+      "      --check-profiles    load the profiles (every seccomp name resolved, the\n"
+      "                          forbidden calls refused), report, and exit\n"
       "      --print-spec LANG   print the container create body for LANG and exit\n"
       "  -v, --verbose           debug logging\n"
       "      --version           print the version and exit\n"
@@ -262,6 +264,7 @@ main (int argc, char **argv)
     {"insecure-no-auth", no_argument, NULL, 'I'},
     {"check-config", required_argument, NULL, 'C'},
     {"print-spec", required_argument, NULL, 'S'},
+    {"check-profiles", no_argument, NULL, 'K'},
     {"verbose", no_argument, NULL, 'v'},
     {"version", no_argument, NULL, 'V'},
     {"help", no_argument, NULL, 'h'},
@@ -270,7 +273,7 @@ main (int argc, char **argv)
   const char *engine = NULL, *profiles = NULL, *store_path = NULL;
   const char *listen_flags[SCHED_MAX_LISTEN];
   size_t n_listen_flags = 0;
-  bool check_only = false, insecure = false;
+  bool check_only = false, check_profiles = false, insecure = false;
   const char *print_spec = NULL;
   bool no_confine = false;
   eng_config_t ecfg;
@@ -297,6 +300,7 @@ main (int argc, char **argv)
       case 'N': no_confine = true; break;
       case 'I': insecure = true; break;
       case 'S': print_spec = optarg; break;
+      case 'K': check_profiles = true; break;
       case 'C':
         check_only = true;
         config_path = optarg;
@@ -361,12 +365,18 @@ main (int argc, char **argv)
       status = 0;
       goto out;
     }
-  if (check_only)
+  if (check_profiles || check_only)
     {
       for (size_t i = 0; i < ctx.profiles->n; i++)
         printf ("profile %s: image %s, runtime %s, hash %s\n", ctx.profiles->items[i]->language,
                 ctx.profiles->items[i]->image, ctx.profiles->items[i]->runtime,
                 ctx.profiles->items[i]->hash);
+      if (check_profiles && !check_only)
+        {
+          printf ("profiles OK (%zu in %s)\n", ctx.profiles->n, ctx.cfg.profiles_dir);
+          status = 0;
+          goto out;
+        }
       for (size_t i = 0; i < ctx.profiles->n; i++)
         {
           const sched_pool_config_t *pc = sched_config_pool (&ctx.cfg, ctx.profiles->items[i]->language);

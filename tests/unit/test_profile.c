@@ -34,6 +34,76 @@ test_seccomp_check (void)
   ok (prof_seccomp_check (badact, strlen (badact), &err) < 0, "an unknown action is refused");
 }
 
+static int
+check_rules (const char *rules, wb_err_t *err)
+{
+  char doc[1024];
+  snprintf (doc, sizeof doc,
+            "{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"syscalls\":[{\"names\":[\"read\"],"
+            "\"action\":\"SCMP_ACT_ALLOW\"},%s]}",
+            rules);
+  return prof_seccomp_check (doc, strlen (doc), err);
+}
+
+#define ALLOW(name, args) "{\"names\":[\"" name "\"],\"action\":\"SCMP_ACT_ALLOW\"" args "}"
+#define ARG(i, op, v, v2) "{\"index\":" #i ",\"op\":\"" op "\",\"value\":" #v ",\"valueTwo\":" #v2 "}"
+
+static void
+test_seccomp_policy (void)
+{
+  static const char *never[] = {"ptrace", "mount", "umount2", "unshare", "setns", "keyctl",
+                                "add_key", "request_key", "bpf", "perf_event_open",
+                                "io_uring_setup", "io_uring_enter", "io_uring_register",
+                                "userfaultfd", "kexec_load", "kexec_file_load", "init_module",
+                                "finit_module", "delete_module", "reboot", "swapon", "swapoff",
+                                "clone3"};
+  wb_err_t err;
+  char rule[256];
+  int refused = 0;
+
+  for (size_t i = 0; i < WB_ARRAY_SIZE (never); i++)
+    {
+      snprintf (rule, sizeof rule, "{\"names\":[\"%s\"],\"action\":\"SCMP_ACT_ALLOW\"}", never[i]);
+      if (check_rules (rule, &err) < 0 && strstr (err.msg, never[i]) && strstr (err.msg, "never"))
+        refused++;
+      else
+        printf ("# %s was accepted\n", never[i]);
+    }
+  ok (refused == (int) WB_ARRAY_SIZE (never), "every forbidden call is refused in an allow rule (%d)", refused);
+  snprintf (rule, sizeof rule, "{\"names\":[\"ptrace\"],\"action\":\"SCMP_ACT_LOG\"}");
+  ok (check_rules (rule, &err) < 0, "... and in a log rule (log lets the call through)");
+  ok (check_rules ("{\"names\":[\"ptrace\",\"mount\"],\"action\":\"SCMP_ACT_ERRNO\"}", &err) == 0,
+      "denying them explicitly is fine");
+  ok (check_rules ("{\"names\":[\"clone3\"],\"action\":\"SCMP_ACT_ERRNO\",\"errnoRet\":38}", &err) == 0,
+      "clone3 -> ENOSYS is fine");
+
+  ok (check_rules (ALLOW ("clone", ""), &err) < 0 && strstr (err.msg, "namespace"),
+      "clone without the namespace-flag condition is refused");
+  ok (check_rules (ALLOW ("clone", ",\"args\":[" ARG (0, "SCMP_CMP_MASKED_EQ", 268435456, 0) "]"), &err) < 0,
+      "clone masking only CLONE_NEWUSER is refused");
+  ok (check_rules (ALLOW ("clone", ",\"args\":[" ARG (0, "SCMP_CMP_MASKED_EQ", 2114060288, 0) "]"), &err) == 0,
+      "clone without any namespace flag is allowed");
+
+  ok (check_rules (ALLOW ("socket", ""), &err) < 0 && strstr (err.msg, "raw"),
+      "socket without conditions is refused");
+  ok (check_rules (ALLOW ("socket", ",\"args\":[" ARG (0, "SCMP_CMP_EQ", 17, 0) "]"), &err) < 0,
+      "AF_PACKET sockets are refused");
+  ok (check_rules (ALLOW ("socket", ",\"args\":[" ARG (0, "SCMP_CMP_EQ", 16, 0) "]"), &err) < 0,
+      "netlink sockets are refused");
+  ok (check_rules (ALLOW ("socket", ",\"args\":[" ARG (0, "SCMP_CMP_EQ", 2, 0) "]"), &err) < 0,
+      "AF_INET without a type condition is refused (raw sockets)");
+  ok (check_rules (ALLOW ("socket", ",\"args\":[" ARG (0, "SCMP_CMP_EQ", 2, 0) "," ARG (
+                              1, "SCMP_CMP_MASKED_EQ", 15, 3) "]"),
+                   &err) < 0,
+      "AF_INET SOCK_RAW is refused");
+  ok (check_rules (ALLOW ("socket", ",\"args\":[" ARG (0, "SCMP_CMP_EQ", 10, 0) "," ARG (
+                              1, "SCMP_CMP_MASKED_EQ", 15, 1) "]"),
+                   &err) == 0,
+      "AF_INET6 SOCK_STREAM is allowed");
+  ok (check_rules (ALLOW ("socket", ",\"args\":[" ARG (0, "SCMP_CMP_EQ", 1, 0) "]"), &err) == 0,
+      "AF_UNIX is allowed");
+}
+
 static void
 test_parse (void)
 {
@@ -173,6 +243,7 @@ int
 main (void)
 {
   test_seccomp_check ();
+  test_seccomp_policy ();
   test_runsc ();
   test_parse ();
   test_real_profiles_and_spec ();
