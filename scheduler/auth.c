@@ -141,3 +141,33 @@ sched_auth_take (sched_auth_t *a, const sched_token_t *t, size_t index)
   /* Seconds until one whole token is back. */
   return (1.0 - s->tokens) / t->rate;
 }
+
+void
+sched_auth_release (sched_auth_t *a, const sched_config_t *cfg, const char *name)
+{
+  for (size_t i = 0; i < cfg->n_tokens && i < a->n; i++)
+    if (strcmp (cfg->tokens[i].name, name) == 0)
+      {
+        if (a->state[i].in_flight > 0)
+          a->state[i].in_flight--;
+        return;
+      }
+}
+
+void
+sched_auth_reload (sched_auth_t *a, const sched_config_t *old, const sched_config_t *fresh)
+{
+  sched_auth_t next;
+
+  sched_auth_init (&next, fresh);
+  for (size_t i = 0; i < fresh->n_tokens; i++)
+    for (size_t k = 0; k < old->n_tokens && k < a->n; k++)
+      if (strcmp (fresh->tokens[i].name, old->tokens[k].name) == 0)
+        {
+          next.state[i] = a->state[k];
+          if (next.state[i].tokens > fresh->tokens[i].burst)
+            next.state[i].tokens = fresh->tokens[i].burst;
+          break;
+        }
+  *a = next;
+}

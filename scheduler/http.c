@@ -28,7 +28,8 @@
 typedef struct http_call
 {
   sched_ctx_t *ctx;
-  long token;          /* index into the configured tokens, -1 without */
+  bool has_token;
+  char token_name[65]; /* by name: a reload may reorder the tokens */
   struct evhttp_request *req;
   struct evhttp_connection *conn;
   struct event *watch; /* EV_CLOSED on the client's socket while we run */
@@ -165,8 +166,8 @@ call_free (http_call_t *call)
 {
   if (call->watch)
     event_free (call->watch);
-  if (call->token >= 0)
-    call->ctx->auth.state[call->token].in_flight--;
+  if (call->has_token)
+    sched_auth_release (&call->ctx->auth, &call->ctx->cfg, call->token_name);
   free (call);
 }
 
@@ -304,7 +305,6 @@ handle_execute (struct evhttp_request *req, sched_ctx_t *ctx, const sched_token_
     }
   call->ctx = ctx;
   call->req = req;
-  call->token = -1;
   call->conn = evhttp_request_get_connection (req);
   call->ex = sched_exec_start (ctx, &parsed, exec_done_cb, call, &err);
   if (call->ex == NULL)
@@ -315,7 +315,8 @@ handle_execute (struct evhttp_request *req, sched_ctx_t *ctx, const sched_token_
     }
   if (token)
     {
-      call->token = (long) token_index;
+      call->has_token = true;
+      snprintf (call->token_name, sizeof call->token_name, "%s", token->name);
       ctx->auth.state[token_index].in_flight++;
     }
   evhttp_connection_set_closecb (call->conn, client_gone_cb, call);

@@ -156,9 +156,10 @@ pool_event_cb (void *arg, const char *event, const char *language, const char *p
                              detail);
 }
 
-/* SIGHUP: load the profiles (and the config file's pool sizes) again.  A
- * changed profile has a new hash, so its pool is replaced and the old one
- * drained; a profile that fails to load leaves everything as it was. */
+/* SIGHUP: load the profiles and the config file's pool sizes and tokens
+ * again.  A changed profile has a new hash, so its pool is replaced and the
+ * old one drained; a profile or config that fails to load leaves everything
+ * as it was. */
 static void
 reload_cb (evutil_socket_t sig, short what, void *arg)
 {
@@ -186,7 +187,21 @@ reload_cb (evutil_socket_t sig, short what, void *arg)
           prof_set_free (fresh);
           return;
         }
-      /* Pool sizes apply at once; listeners and the engine need a restart. */
+      /* Tokens can be rotated, but auth can't be switched off by a reload. */
+      if (ctx.cfg.n_tokens > 0 && cfg.n_tokens == 0)
+        {
+          wb_log_error ("reload refused: %s lists no tokens (authentication can't be turned off "
+                        "by a reload; restart to do that)",
+                        config_path);
+          sched_config_clear (&cfg);
+          prof_set_free (fresh);
+          return;
+        }
+      /* Pool sizes and tokens apply at once; listeners and the engine need
+       * a restart. */
+      sched_auth_reload (&ctx.auth, &ctx.cfg, &cfg);
+      memcpy (ctx.cfg.tokens, cfg.tokens, sizeof cfg.tokens);
+      ctx.cfg.n_tokens = cfg.n_tokens;
       ctx.cfg.pool_default = cfg.pool_default;
       memcpy (ctx.cfg.pools, cfg.pools, sizeof cfg.pools);
       ctx.cfg.n_pools = cfg.n_pools;

@@ -86,6 +86,12 @@ const sched_token_t *sched_auth_check (const sched_config_t *cfg, const char *au
 /* Take one execution from the token's bucket: 0 when allowed, else the
  * seconds until it would be. */
 double sched_auth_take (sched_auth_t *a, const sched_token_t *t, size_t index);
+/* An execution of the token named NAME ended (the name survives reloads
+ * that reorder or drop tokens; a dropped token is simply not found). */
+void sched_auth_release (sched_auth_t *a, const sched_config_t *cfg, const char *name);
+/* Tokens reloaded from FRESH: a token kept by name keeps its bucket (capped
+ * at its new burst) and its executions in flight; a new one starts full. */
+void sched_auth_reload (sched_auth_t *a, const sched_config_t *old, const sched_config_t *fresh);
 
 /* The sizes configured for a language (its own entry, else the default). */
 const sched_pool_config_t *sched_config_pool (const sched_config_t *cfg, const char *language);

@@ -11,6 +11,7 @@ import os
 import socket
 import sqlite3
 import subprocess
+import signal
 import sys
 import time
 
@@ -31,7 +32,6 @@ path = os.path.join("/tmp", "warmbox-auth-%d.json" % os.getpid())
 with open(path, "w") as f:
     json.dump(cfg, f)
 d = Daemon(extra_args=["--config", path, "--listen", "127.0.0.1:%d" % port], wait_ready=False)
-os.unlink(path)
 
 
 def call(method, url, body=None, token=None, conn=None):
@@ -84,6 +84,29 @@ t.is_eq((p.returncode, p.stdout), (0, b"5\n"), "warmbox run sends WARMBOX_TOKEN"
 env["WARMBOX_TOKEN"] = "wrong"
 p = subprocess.run([WARMBOX, "run", "python", "-c", "print(5)"], capture_output=True, env=env, timeout=60)
 t.ok(p.returncode == 125 and b"HTTP 401" in p.stderr, "a wrong WARMBOX_TOKEN is explained", p.stderr)
+
+# SIGHUP reloads the tokens: alice is dropped, dave added, carol kept.
+tokens["dave"] = os.urandom(16).hex()
+cfg["tokens"] = [cfg["tokens"][1], {"name": "dave", "sha256": hashlib.sha256(tokens["dave"].encode()).hexdigest(),
+                                    "rate": 100, "burst": 100}]
+with open(path, "w") as f:
+    json.dump(cfg, f)
+d.proc.send_signal(signal.SIGHUP)
+t.ok(wait_until(lambda: call("GET", "/v1/languages", token=tokens["dave"])[0] == 200, timeout=20),
+     "after SIGHUP a new token is accepted")
+t.is_eq(call("GET", "/v1/languages", token=tokens["alice"])[0], 401, "a dropped token is refused")
+st, h, b = call("POST", "/v1/executions", {"language": "python", "code": "print(6)"}, token=tokens["carol"])
+t.ok(st == 200 and b["stdout"] == "6\n", "a kept token still runs", (st, b))
+st, h, b = call("POST", "/v1/executions", {"language": "python", "code": "print(7)"}, token=tokens["dave"])
+t.ok(st == 200 and b["stdout"] == "7\n", "the new token runs", (st, b))
+with open(path, "w") as f:
+    json.dump({}, f)
+d.proc.send_signal(signal.SIGHUP)
+t.ok(wait_until(lambda: "authentication can't be turned off" in d.read_log(), timeout=20),
+     "a reload without tokens is refused (auth can't be switched off by SIGHUP)")
+t.is_eq(call("GET", "/v1/languages")[0], 401, "... and requests still need a token")
+t.is_eq(call("GET", "/v1/languages", token=tokens["dave"])[0], 200, "... the running tokens stay")
+os.unlink(path)
 
 t.is_eq(d.stop(), 0, "exits 0")
 db = sqlite3.connect(d.db)

@@ -45,6 +45,31 @@ main (void)
   ok (wait > 0.9 && wait <= 1.0, "the third waits about 1 s at 1/s (%.3f)", wait);
   auth.state[0].last_us -= 1500000; /* 1.5 s later */
   ok (sched_auth_take (&auth, t, 0) == 0, "after a second it passes again");
+
+  /* Reload: "bob" is new and comes first, "alice" keeps her state by name. */
+  sched_config_t fresh;
+  char hex2[65];
+  sched_config_defaults (&fresh, &err);
+  wb_sha256_hex ("bob-token", 9, hex2);
+  sched_token_add (&fresh, "bob", hex2, 1.0, 5, 2, &err);
+  sched_token_add (&fresh, "alice", hex, 1.0, 1, 1, &err);
+  auth.state[0].in_flight = 1;
+  auth.state[0].tokens = 0.5;
+  sched_auth_reload (&auth, &cfg, &fresh);
+  ok (auth.n == 2 && auth.state[0].tokens == 5 && auth.state[0].in_flight == 0,
+      "a new token starts with a full bucket");
+  ok (auth.state[1].in_flight == 1 && auth.state[1].tokens == 0.5,
+      "a kept token keeps its bucket and executions in flight across a reorder");
+  sched_auth_release (&auth, &fresh, "alice");
+  ok (auth.state[1].in_flight == 0 && auth.state[0].in_flight == 0, "release finds the token by name");
+  sched_auth_release (&auth, &fresh, "alice");
+  sched_auth_release (&auth, &fresh, "gone");
+  ok (auth.state[1].in_flight == 0, "release of a dropped token or below zero changes nothing");
+  auth.state[1].tokens = 1;
+  ok (sched_auth_check (&fresh, "Bearer bob-token", &idx, &err) != NULL && idx == 0
+      && sched_auth_check (&fresh, "Bearer s3cret-token", &idx, &err) != NULL && idx == 1,
+      "both tokens are found at their new places");
+  sched_config_clear (&fresh);
   sched_config_clear (&cfg);
   return tap_done ();
 }
