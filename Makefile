@@ -45,7 +45,8 @@ PROFILE_SRC := profiles/profile.c
 POOL_SRC    := pool/pool.c
 STORE_SRC   := store/store.c store/query.c
 SCHED_SRC   := scheduler/config.c scheduler/request.c scheduler/exec.c scheduler/http.c \
-               scheduler/startgate.c scheduler/metrics.c scheduler/auth.c scheduler/confine.c
+               scheduler/startgate.c scheduler/metrics.c scheduler/auth.c scheduler/confine.c \
+               scheduler/piston.c
 LIB_SRC     := $(COMMON_SRC) $(ENGINE_SRC) $(PROFILE_SRC) $(POOL_SRC) $(STORE_SRC) $(SCHED_SRC)
 LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/%.o)
 
@@ -72,7 +73,8 @@ $(BIN)/warmboxd: $(BUILD)/scheduler/main.o $(BUILD)/libwarmbox.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $^ $(LIBS) -o $@
 
-$(BIN)/warmbox: $(BUILD)/cli/warmbox.o $(BUILD)/cli/history.o $(BUILD)/libwarmbox.a
+$(BIN)/warmbox: $(BUILD)/cli/warmbox.o $(BUILD)/cli/history.o $(BUILD)/cli/client.o $(BUILD)/cli/mcp.o \
+              $(BUILD)/libwarmbox.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $^ $(LIBS) -o $@
 
@@ -143,4 +145,4 @@ format:
 clean:
 	rm -rf build build-san bin
 
--include $(LIB_OBJ:.o=.d) $(BUILD)/scheduler/main.d $(BUILD)/cli/warmbox.d $(BUILD)/cli/history.d
+-include $(LIB_OBJ:.o=.d) $(BUILD)/scheduler/main.d $(BUILD)/cli/warmbox.d $(BUILD)/cli/history.d $(BUILD)/cli/client.d $(BUILD)/cli/mcp.d

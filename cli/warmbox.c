@@ -3,11 +3,15 @@
  *   warmbox run LANGUAGE (-c CODE | FILE | -) [--stdin FILE] [--timeout MS]
  *                        [--memory MB] [-- ARGS...]
  *   warmbox languages
+ *   warmbox history | plan ...   (cli/history.c)
+ *   warmbox mcp                  (cli/mcp.c)
  *
  * The daemon is found through --url or WARMBOX_URL (unix:/path.sock or
  * http://host:port); WARMBOX_TOKEN, when set, is sent as a bearer token. */
 #define _GNU_SOURCE
+#include "client.h"
 #include "history.h"
+#include "mcp.h"
 #include "warmbox/wb.h"
 
 #include <cjson/cJSON.h>
@@ -42,6 +46,10 @@ static const char usage_text[]
       "                        executions, newest first, from the history file\n"
       "  warmbox plan [--window 24h] [--target-hit-rate 0.99] [--json] [--db FILE | --config FILE]\n"
       "                        recommended pool sizes from measured history\n"
+      "  warmbox mcp [--max-output BYTES]\n"
+      "                        a Model Context Protocol server on stdin/stdout with one\n"
+      "                        tool, execute_code, run by the daemon (each stream shown\n"
+      "                        to the model is cut at BYTES, default 16384)\n"
       "\n"
       "The daemon: --url or WARMBOX_URL (unix:/path.sock or http://host:port).\n"
       "history and plan read the file of --db, else WARMBOX_DB, else store.path of\n"
@@ -76,82 +84,16 @@ read_path (const char *path, wb_buf_t *out)
   return rc;
 }
 
-static const char *
-default_url (char *buf, size_t len)
-{
-  const char *env = getenv ("WARMBOX_URL");
-  const char *xdg = getenv ("XDG_RUNTIME_DIR");
-
-  if (env && *env)
-    return env;
-  if (geteuid () == 0)
-    return "unix:/run/warmbox/warmbox.sock";
-  if (xdg && *xdg)
-    snprintf (buf, len, "unix:%s/warmbox.sock", xdg);
-  else
-    snprintf (buf, len, "unix:/tmp/warmbox-%u.sock", (unsigned) geteuid ());
-  return buf;
-}
-
-static size_t
-collect_cb (char *ptr, size_t size, size_t nmemb, void *userdata)
-{
-  return wb_buf_append (userdata, ptr, size * nmemb) < 0 ? 0 : size * nmemb;
-}
-
-/* One request to the daemon.  Returns the HTTP status, or -1 with a
- * message on stderr when the daemon could not be reached. */
+/* One request; -1 with the reason on stderr when the daemon can't be reached. */
 static long
 call_daemon (const char *url, const char *method, const char *path, const wb_buf_t *body,
              wb_buf_t *reply)
 {
-  CURL *easy = curl_easy_init ();
-  struct curl_slist *headers = NULL;
-  cleanup_buf wb_buf_t full = WB_BUF_INIT;
-  cleanup_buf wb_buf_t auth = WB_BUF_INIT;
-  const char *token = getenv ("WARMBOX_TOKEN");
-  char errbuf[CURL_ERROR_SIZE] = "";
-  long status = -1;
-  CURLcode rc;
+  char why[512];
+  long status = cli_call_daemon (url, method, path, body, reply, NULL, why, sizeof why);
 
-  if (easy == NULL)
-    return -1;
-  if (strncmp (url, "unix:", 5) == 0)
-    {
-      curl_easy_setopt (easy, CURLOPT_UNIX_SOCKET_PATH, url + 5);
-      wb_buf_printf (&full, "http://localhost%s", path);
-    }
-  else
-    {
-      size_t l = strlen (url);
-      wb_buf_printf (&full, "%.*s%s", (int) (l && url[l - 1] == '/' ? l - 1 : l), url, path);
-    }
-  headers = curl_slist_append (headers, "Content-Type: application/json");
-  if (token && *token)
-    {
-      wb_buf_printf (&auth, "Authorization: Bearer %s", token);
-      headers = curl_slist_append (headers, auth.data);
-    }
-  curl_easy_setopt (easy, CURLOPT_URL, full.data);
-  curl_easy_setopt (easy, CURLOPT_CUSTOMREQUEST, method);
-  curl_easy_setopt (easy, CURLOPT_HTTPHEADER, headers);
-  curl_easy_setopt (easy, CURLOPT_WRITEFUNCTION, collect_cb);
-  curl_easy_setopt (easy, CURLOPT_WRITEDATA, reply);
-  curl_easy_setopt (easy, CURLOPT_ERRORBUFFER, errbuf);
-  curl_easy_setopt (easy, CURLOPT_NOSIGNAL, 1L);
-  if (body)
-    {
-      curl_easy_setopt (easy, CURLOPT_POSTFIELDS, body->data);
-      curl_easy_setopt (easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t) body->len);
-    }
-  rc = curl_easy_perform (easy);
-  if (rc != CURLE_OK)
-    fprintf (stderr, "warmbox: cannot reach the daemon at %s: %s\n", url,
-             errbuf[0] ? errbuf : curl_easy_strerror (rc));
-  else
-    curl_easy_getinfo (easy, CURLINFO_RESPONSE_CODE, &status);
-  curl_slist_free_all (headers);
-  curl_easy_cleanup (easy);
+  if (status < 0)
+    fprintf (stderr, "warmbox: %s\n", why);
   return status;
 }
 
@@ -414,7 +356,7 @@ main (int argc, char **argv)
       return EXIT_USAGE;
     }
   if (url == NULL)
-    url = default_url (buf, sizeof buf);
+    url = cli_default_url (buf, sizeof buf);
   curl_global_init (CURL_GLOBAL_DEFAULT);
   if (strcmp (argv[i], "run") == 0)
     rc = cmd_run (url, argc - i, argv + i);
@@ -424,6 +366,8 @@ main (int argc, char **argv)
     rc = cli_history (argc - i, argv + i);
   else if (strcmp (argv[i], "plan") == 0)
     rc = cli_plan (argc - i, argv + i);
+  else if (strcmp (argv[i], "mcp") == 0)
+    rc = cli_mcp (url, argc - i, argv + i);
   else
     {
       fprintf (stderr, "warmbox: unknown command %s\n%s", argv[i], usage_text);

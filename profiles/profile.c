@@ -27,6 +27,8 @@ prof_free (prof_t *p)
   if (p == NULL)
     return;
   free (p->language);
+  for (size_t i = 0; i < p->n_aliases; i++)
+    free (p->aliases[i]);
   free (p->version);
   free (p->image);
   free (p->runtime);
@@ -57,6 +59,20 @@ prof_find (const prof_set_t *set, const char *language)
   for (size_t i = 0; i < set->n; i++)
     if (strcmp (set->items[i]->language, language) == 0)
       return set->items[i];
+  return NULL;
+}
+
+const prof_t *
+prof_find_alias (const prof_set_t *set, const char *name)
+{
+  const prof_t *p = prof_find (set, name);
+
+  if (p != NULL || set == NULL || name == NULL)
+    return p;
+  for (size_t i = 0; i < set->n; i++)
+    for (size_t k = 0; k < set->items[i]->n_aliases; k++)
+      if (strcmp (set->items[i]->aliases[k], name) == 0)
+        return set->items[i];
   return NULL;
 }
 
@@ -342,6 +358,29 @@ prof_parse (const char *json, size_t json_len, const char *seccomp, size_t secco
       wb_error (err, WB_E_INVALID, "profile: language must match [a-z0-9_-]{1,32}");
       goto fail;
     }
+  item = cJSON_GetObjectItemCaseSensitive (root, "aliases");
+  if (item != NULL && (!cJSON_IsArray (item) || cJSON_GetArraySize (item) > PROF_MAX_ALIASES))
+    {
+      wb_error (err, WB_E_INVALID, "profile: \"aliases\" must be an array of at most %d names",
+                PROF_MAX_ALIASES);
+      goto fail;
+    }
+  if (item != NULL)
+    {
+      cJSON *alias;
+      cJSON_ArrayForEach (alias, item)
+      {
+        const char *s = cJSON_GetStringValue (alias);
+        if (s == NULL || !language_name_ok (s) || strcmp (s, p->language) == 0)
+          {
+            wb_error (err, WB_E_INVALID, "profile: each alias must match [a-z0-9_-]{1,32} and differ "
+                                         "from the language");
+            goto fail;
+          }
+        if ((p->aliases[p->n_aliases++] = strdup (s)) == NULL)
+          goto oom;
+      }
+    }
   if (cJSON_GetObjectItemCaseSensitive (root, "runtime") == NULL)
     p->runtime = strdup ("runc");
   else
@@ -483,12 +522,19 @@ prof_load_dir (const char *dir, prof_set_t **out, wb_err_t *err)
         continue; /* not a profile folder */
       if (prof_load_file (sub.data, &p, err) < 0)
         goto fail;
-      if (prof_find (set, p->language))
+      if (prof_find_alias (set, p->language))
         {
           wb_error (err, WB_E_INVALID, "%s: language %s is defined twice", sub.data, p->language);
           prof_free (p);
           goto fail;
         }
+      for (size_t i = 0; i < p->n_aliases; i++)
+        if (prof_find_alias (set, p->aliases[i]))
+          {
+            wb_error (err, WB_E_INVALID, "%s: alias %s is taken", sub.data, p->aliases[i]);
+            prof_free (p);
+            goto fail;
+          }
       items = realloc (set->items, (set->n + 1) * sizeof *items);
       if (items == NULL)
         {

@@ -30,6 +30,8 @@ typedef struct http_call
   sched_ctx_t *ctx;
   bool has_token;
   char token_name[65]; /* by name: a reload may reorder the tokens */
+  bool piston;         /* answer in Piston's shape (/api/v2/execute) */
+  char piston_version[64];
   struct evhttp_request *req;
   struct evhttp_connection *conn;
   struct event *watch; /* EV_CLOSED on the client's socket while we run */
@@ -89,8 +91,10 @@ client_message (const wb_err_t *err)
     }
 }
 
+/* Errors in the caller's API: /v1 {"error":{"code","message"}}, Piston
+ * {"message"}; the same statuses and words either way. */
 static void
-reply_error (struct evhttp_request *req, const wb_err_t *err)
+reply_error_as (struct evhttp_request *req, const wb_err_t *err, bool piston)
 {
   cleanup_buf wb_buf_t body = WB_BUF_INIT;
   const char *msg = client_message (err);
@@ -100,13 +104,22 @@ reply_error (struct evhttp_request *req, const wb_err_t *err)
 
   if (status >= 500)
     wb_warn ("%d %s: %s", status, wb_code_name (code), err->msg);
-  if (wb_buf_printf (&body, "{\"error\":{\"code\":\"%s\",\"message\":", wb_code_name (code)) < 0
-      || wb_json_append_string (&body, msg, strlen (msg)) < 0 || wb_buf_append_str (&body, "}}\n") < 0)
+  if ((piston ? wb_buf_append_str (&body, "{\"message\":")
+              : wb_buf_printf (&body, "{\"error\":{\"code\":\"%s\",\"message\":", wb_code_name (code)))
+          < 0
+      || wb_json_append_string (&body, msg, strlen (msg)) < 0
+      || wb_buf_append_str (&body, piston ? "}\n" : "}}\n") < 0)
     {
       evhttp_send_error (req, 500, "out of memory");
       return;
     }
   reply_json (req, status, body.data, body.len);
+}
+
+static void
+reply_error (struct evhttp_request *req, const wb_err_t *err)
+{
+  reply_error_as (req, err, false);
 }
 
 static int
@@ -230,8 +243,10 @@ exec_done_cb (void *arg, const sched_result_t *res, const wb_err_t *err)
       call->watch = NULL;
     }
   if (res == NULL)
-    reply_error (call->req, err);
-  else if (sched_result_json (res, &body) < 0)
+    reply_error_as (call->req, err, call->piston);
+  else if ((call->piston ? sched_piston_result_json (res, call->piston_version, &body)
+                         : sched_result_json (res, &body))
+           < 0)
     {
       wb_err_t e;
       wb_error (&e, WB_E_NOMEM, "out of memory encoding the result");
@@ -244,7 +259,8 @@ exec_done_cb (void *arg, const sched_result_t *res, const wb_err_t *err)
 
 /* The token's own limits: its bucket, then its executions in flight. */
 static bool
-within_limits (struct evhttp_request *req, sched_ctx_t *ctx, const sched_token_t *t, size_t i)
+within_limits (struct evhttp_request *req, sched_ctx_t *ctx, const sched_token_t *t, size_t i,
+               bool piston)
 {
   wb_err_t err;
   double wait;
@@ -254,7 +270,7 @@ within_limits (struct evhttp_request *req, sched_ctx_t *ctx, const sched_token_t
     {
       wb_error (&err, WB_E_RATE_LIMITED, "this token already has %u executions running",
                 t->max_concurrent);
-      reply_error (req, &err);
+      reply_error_as (req, &err, piston);
       return false;
     }
   wait = sched_auth_take (&ctx->auth, t, i);
@@ -264,53 +280,70 @@ within_limits (struct evhttp_request *req, sched_ctx_t *ctx, const sched_token_t
       evhttp_add_header (evhttp_request_get_output_headers (req), "Retry-After", secs);
       wb_error (&err, WB_E_RATE_LIMITED, "this token's rate of %.3g executions per second is used up",
                 t->rate);
-      reply_error (req, &err);
+      reply_error_as (req, &err, piston);
       return false;
     }
   return true;
 }
 
+/* POST /v1/executions, and POST /api/v2/execute (piston): a Piston body is
+ * translated into a /v1 body first, so both share one validator. */
 static void
 handle_execute (struct evhttp_request *req, sched_ctx_t *ctx, const sched_token_t *token,
-                size_t token_index)
+                size_t token_index, bool piston)
 {
   struct evbuffer *in = evhttp_request_get_input_buffer (req);
   size_t len = evbuffer_get_length (in);
   const char *body = len ? (const char *) evbuffer_pullup (in, -1) : NULL;
+  cleanup_buf wb_buf_t translated = WB_BUF_INIT;
   sched_request_t parsed;
   http_call_t *call;
   wb_err_t err;
+  int rc;
 
-  if (token && !within_limits (req, ctx, token, token_index))
+  if (token && !within_limits (req, ctx, token, token_index, piston))
     return;
-  if (sched_request_parse (body, len, ctx->profiles, &parsed, &err) < 0)
+  if (piston)
     {
-      reply_error (req, &err);
-      return;
+      rc = sched_piston_translate (body, len, ctx->profiles, &translated, &err);
+      if (rc == 0)
+        rc = sched_request_parse (translated.data, translated.len, ctx->profiles, &parsed, &err);
+      if (translated.data)
+        explicit_bzero (translated.data, translated.len);
     }
-  if (token)
-    snprintf (parsed.client, sizeof parsed.client, "%s", token->name);
+  else
+    rc = sched_request_parse (body, len, ctx->profiles, &parsed, &err);
   /* The body held the code: it is not needed past this point. */
   if (body)
     explicit_bzero ((void *) body, len);
   evbuffer_drain (in, len);
+  if (rc < 0)
+    {
+      reply_error_as (req, &err, piston);
+      return;
+    }
+  if (token)
+    snprintf (parsed.client, sizeof parsed.client, "%s", token->name);
 
   call = calloc (1, sizeof *call);
   if (call == NULL)
     {
       sched_request_clear (&parsed);
       wb_error (&err, WB_E_NOMEM, "out of memory");
-      reply_error (req, &err);
+      reply_error_as (req, &err, piston);
       return;
     }
   call->ctx = ctx;
   call->req = req;
+  call->piston = piston;
+  if (piston)
+    sched_piston_version (parsed.profile, call->piston_version, sizeof call->piston_version);
   call->conn = evhttp_request_get_connection (req);
   call->ex = sched_exec_start (ctx, &parsed, exec_done_cb, call, &err);
   if (call->ex == NULL)
     {
       free (call);
-      reply_error (req, &err);
+      reply_error_as (req, &err, piston);
       return;
     }
   if (token)
@@ -455,19 +488,29 @@ route (struct evhttp_request *req, void *arg)
                                 &token_index, &err);
       if (token == NULL)
         {
-          reply_error (req, &err);
+          reply_error_as (req, &err, strncmp (path, "/api/", 5) == 0);
           return;
         }
     }
-  if (strcmp (path, "/v1/executions") == 0)
+  if (strcmp (path, "/v1/executions") == 0 || strcmp (path, "/api/v2/execute") == 0)
     {
+      bool piston = path[1] == 'a';
       if (cmd == EVHTTP_REQ_POST)
-        handle_execute (req, ctx, token, token_index);
+        handle_execute (req, ctx, token, token_index, piston);
       else
         {
-          wb_error (&err, WB_E_INVALID, "use POST on /v1/executions");
-          reply_error (req, &err);
+          wb_error (&err, WB_E_INVALID, "use POST on %s", path);
+          reply_error_as (req, &err, piston);
         }
+      return;
+    }
+  if (strcmp (path, "/api/v2/runtimes") == 0 && cmd == EVHTTP_REQ_GET)
+    {
+      cleanup_buf wb_buf_t body = WB_BUF_INIT;
+      if (sched_piston_runtimes_json (ctx->profiles, &body) < 0)
+        evhttp_send_error (req, 500, "out of memory");
+      else
+        reply_json (req, 200, body.data, body.len);
       return;
     }
   if (strcmp (path, "/v1/languages") == 0 && cmd == EVHTTP_REQ_GET)

@@ -50,8 +50,8 @@ optional_uint (cJSON *root, const char *key, uint32_t lo, uint32_t max, uint32_t
  * accept it and silently cut the string there, so we look first.  A
  * tokenizer's worth of state is enough: inside a string a backslash takes
  * the next character with it, so "\\u0000" (the text \u0000) is no NUL. */
-static bool
-json_has_nul_escape (const char *s, size_t len)
+bool
+sched_json_has_nul_escape (const char *s, size_t len)
 {
   bool in_string = false;
 
@@ -89,7 +89,7 @@ sched_request_parse (const char *body, size_t len, const prof_set_t *profiles,
   memset (out, 0, sizeof *out);
   if (body == NULL || len == 0)
     return wb_error (err, WB_E_INVALID, "the request body is empty; send a JSON object");
-  if (json_has_nul_escape (body, len))
+  if (sched_json_has_nul_escape (body, len))
     return wb_error (err, WB_E_INVALID,
                      "strings in this API cannot hold NUL (\\u0000); send binary stdin as "
                      "stdin_base64");

@@ -132,6 +132,26 @@ typedef struct sched_request
 int sched_request_parse (const char *body, size_t len, const prof_set_t *profiles,
                          sched_request_t *out, wb_err_t *err);
 void sched_request_clear (sched_request_t *req);
+/* True when a JSON string in body holds the escape \u0000 (cJSON would cut
+ * the string there silently).  Pure. */
+bool sched_json_has_nul_escape (const char *body, size_t len);
+
+/* ---- Piston-compatible API (piston.c) -------------------------------- */
+
+typedef struct sched_result sched_result_t;
+
+/* POST /api/v2/execute, translated into a /v1/executions body (which
+ * sched_request_parse then validates, so both APIs share every limit).
+ * Pure: no I/O, fuzzed.  -1 with err (400/404) on a bad request. */
+int sched_piston_translate (const char *body, size_t len, const prof_set_t *profiles,
+                            wb_buf_t *v1_body, wb_err_t *err);
+/* GET /api/v2/runtimes. */
+int sched_piston_runtimes_json (const prof_set_t *profiles, wb_buf_t *out);
+/* The execute response: {language, version, run{stdout, stderr, output,
+ * code, signal, message, status, wall_time}}. */
+int sched_piston_result_json (const sched_result_t *res, const char *version, wb_buf_t *out);
+/* Piston's semver-looking version of a profile ("3.11" -> "3.11.0"). */
+void sched_piston_version (const prof_t *profile, char *out, size_t size);
 
 /* The stdin frame of DESIGN.md step 4: "<len>\n<code><stdin>".  Pure. */
 int sched_frame_build (const char *code, size_t code_len, const char *in, size_t in_len,

@@ -27,6 +27,8 @@ install_packages() {
   done
   # JavaScript runs the host's node: Debian's nodejs when none is installed.
   command -v node >/dev/null 2>&1 || missing+=(nodejs)
+  # npm fetches the third-party clients the tests drive (tests/node).
+  command -v npm >/dev/null 2>&1 || missing+=(npm)
   [ ${#missing[@]} -eq 0 ] && return 0
   if [ "$(id -u)" != 0 ]; then
     say "missing packages: ${missing[*]} (run as root, or install them)"
@@ -109,3 +111,12 @@ for dir in profiles/*/; do
   [ -f "$dir/profile.json" ] || continue
   profiles/build-image.sh "$(basename "$dir")"
 done
+
+# The clients the interface tests drive, pinned by tests/node/package-lock.json
+# (the MCP TypeScript SDK, piston-client, an OpenAPI schema validator).
+if ! $images_only && [ -f tests/node/package-lock.json ]; then
+  if [ ! -d tests/node/node_modules ] || [ tests/node/package-lock.json -nt tests/node/node_modules ]; then
+    say "npm ci in tests/node"
+    (cd tests/node && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+  fi
+fi

@@ -27,9 +27,13 @@ typedef struct prof_limits
   uint32_t fsize_mb;     /* RLIMIT_FSIZE */
 } prof_limits_t;
 
+#define PROF_MAX_ALIASES 8
+
 typedef struct prof
 {
   char *language;     /* "python" */
+  char *aliases[PROF_MAX_ALIASES]; /* other names (Piston clients say "py", "node") */
+  size_t n_aliases;
   char *version;      /* interpreter version, informational */
   char *image;        /* image reference, e.g. "warmbox/python:latest" */
   char *runtime;      /* "runc", "runsc", ... */
@@ -61,6 +65,8 @@ void prof_free (prof_t *p);
 void prof_set_free (prof_set_t *set);
 /* The profile for a language, or NULL.  Can't fail. */
 const prof_t *prof_find (const prof_set_t *set, const char *language);
+/* The same, matching a profile's aliases too. */
+const prof_t *prof_find_alias (const prof_set_t *set, const char *name);
 
 /* Check a seccomp JSON document: known actions, every syscall name resolved
  * by libseccomp for the host architecture.  -1 with the name in err. */

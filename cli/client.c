@@ -1,0 +1,107 @@
+/* cli/client.c: see cli/client.h. */
+#define _GNU_SOURCE
+#include "client.h"
+
+#include <curl/curl.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *
+cli_default_url (char *buf, size_t len)
+{
+  const char *env = getenv ("WARMBOX_URL");
+  const char *xdg = getenv ("XDG_RUNTIME_DIR");
+
+  if (env && *env)
+    return env;
+  if (geteuid () == 0)
+    return "unix:/run/warmbox/warmbox.sock";
+  if (xdg && *xdg)
+    snprintf (buf, len, "unix:%s/warmbox.sock", xdg);
+  else
+    snprintf (buf, len, "unix:/tmp/warmbox-%u.sock", (unsigned) geteuid ());
+  return buf;
+}
+
+static size_t
+collect_cb (char *ptr, size_t size, size_t nmemb, void *userdata)
+{
+  return wb_buf_append (userdata, ptr, size * nmemb) < 0 ? 0 : size * nmemb;
+}
+
+static int
+progress_cb (void *arg, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal, curl_off_t ulnow)
+{
+  const atomic_int *cancel = arg;
+
+  (void) dltotal;
+  (void) dlnow;
+  (void) ultotal;
+  (void) ulnow;
+  return cancel && atomic_load (cancel) ? 1 : 0;
+}
+
+long
+cli_call_daemon (const char *url, const char *method, const char *path, const wb_buf_t *body,
+                 wb_buf_t *reply, const atomic_int *cancel, char *why, size_t why_len)
+{
+  CURL *easy = curl_easy_init ();
+  struct curl_slist *headers = NULL;
+  cleanup_buf wb_buf_t full = WB_BUF_INIT;
+  cleanup_buf wb_buf_t auth = WB_BUF_INIT;
+  const char *token = getenv ("WARMBOX_TOKEN");
+  char errbuf[CURL_ERROR_SIZE] = "";
+  long status = -1;
+  CURLcode rc;
+
+  if (easy == NULL)
+    {
+      snprintf (why, why_len, "out of memory");
+      return -1;
+    }
+  if (strncmp (url, "unix:", 5) == 0)
+    {
+      curl_easy_setopt (easy, CURLOPT_UNIX_SOCKET_PATH, url + 5);
+      wb_buf_printf (&full, "http://localhost%s", path);
+    }
+  else
+    {
+      size_t l = strlen (url);
+      wb_buf_printf (&full, "%.*s%s", (int) (l && url[l - 1] == '/' ? l - 1 : l), url, path);
+    }
+  headers = curl_slist_append (headers, "Content-Type: application/json");
+  if (token && *token)
+    {
+      wb_buf_printf (&auth, "Authorization: Bearer %s", token);
+      headers = curl_slist_append (headers, auth.data);
+    }
+  curl_easy_setopt (easy, CURLOPT_URL, full.data);
+  curl_easy_setopt (easy, CURLOPT_CUSTOMREQUEST, method);
+  curl_easy_setopt (easy, CURLOPT_HTTPHEADER, headers);
+  curl_easy_setopt (easy, CURLOPT_WRITEFUNCTION, collect_cb);
+  curl_easy_setopt (easy, CURLOPT_WRITEDATA, reply);
+  curl_easy_setopt (easy, CURLOPT_ERRORBUFFER, errbuf);
+  curl_easy_setopt (easy, CURLOPT_NOSIGNAL, 1L);
+  if (cancel)
+    {
+      curl_easy_setopt (easy, CURLOPT_XFERINFOFUNCTION, progress_cb);
+      curl_easy_setopt (easy, CURLOPT_XFERINFODATA, (void *) cancel);
+      curl_easy_setopt (easy, CURLOPT_NOPROGRESS, 0L);
+    }
+  if (body)
+    {
+      curl_easy_setopt (easy, CURLOPT_POSTFIELDS, body->data);
+      curl_easy_setopt (easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t) body->len);
+    }
+  rc = curl_easy_perform (easy);
+  if (rc == CURLE_ABORTED_BY_CALLBACK)
+    snprintf (why, why_len, "cancelled");
+  else if (rc != CURLE_OK)
+    snprintf (why, why_len, "cannot reach the daemon at %s: %s", url,
+              errbuf[0] ? errbuf : curl_easy_strerror (rc));
+  else
+    curl_easy_getinfo (easy, CURLINFO_RESPONSE_CODE, &status);
+  curl_slist_free_all (headers);
+  curl_easy_cleanup (easy);
+  return status;
+}

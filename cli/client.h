@@ -1,0 +1,24 @@
+/* cli/client.h: one HTTP request from the command line tools to warmboxd.
+ *
+ * The daemon is a URL: unix:/path.sock or http(s)://host:port.  The token
+ * of WARMBOX_TOKEN, when set, goes out as a bearer token.  Thread-safe once
+ * curl_global_init has run (each call has its own handle). */
+#ifndef WARMBOX_CLI_CLIENT_H
+#define WARMBOX_CLI_CLIENT_H
+
+#include "warmbox/wb.h"
+
+#include <stdatomic.h>
+
+/* Where the daemon is by default: WARMBOX_URL, else the socket warmboxd
+ * listens on by default for this user.  buf holds the answer if needed. */
+const char *cli_default_url (char *buf, size_t len);
+
+/* method path with body (may be NULL) -> the HTTP status and the reply
+ * bytes, or -1 with a one-line reason in why (the daemon could not be
+ * reached, or *cancel became nonzero: the transfer is then abandoned, and
+ * warmboxd removes the container of a client that left). */
+long cli_call_daemon (const char *url, const char *method, const char *path, const wb_buf_t *body,
+                      wb_buf_t *reply, const atomic_int *cancel, char *why, size_t why_len);
+
+#endif

@@ -1,0 +1,606 @@
+/* cli/mcp.c: see cli/mcp.h.
+ *
+ * Failures of the sandbox (timeout, memory, output limit, the daemon
+ * refusing or unreachable) are tool results with isError: true, so the
+ * model reads them; protocol failures (bad JSON-RPC, unknown method or
+ * tool) are JSON-RPC errors.  What reaches the model is capped per stream
+ * (--max-output), and a cut is said plainly. */
+#define _GNU_SOURCE
+#include "mcp.h"
+#include "client.h"
+
+#include <cjson/cJSON.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+
+#define MCP_MAX_LINE (32u * 1024 * 1024) /* a message holding 16 MiB of stdin, escaped */
+#define MCP_MAX_CALLS 64                 /* tools/call in flight */
+#define MCP_DEFAULT_OUTPUT 16384         /* bytes of each stream shown to the model */
+
+/* Newest first; an unknown requested version gets the first. */
+static const char *const protocol_versions[] = {"2025-11-25", "2025-06-18", "2025-03-26",
+                                                "2024-11-05"};
+
+enum
+{
+  RPC_PARSE_ERROR = -32700,
+  RPC_INVALID_REQUEST = -32600,
+  RPC_METHOD_NOT_FOUND = -32601,
+  RPC_INVALID_PARAMS = -32602,
+};
+
+typedef struct mcp_call
+{
+  bool used;
+  cJSON *id;        /* the request's id (owned) */
+  char *arguments;  /* tools/call arguments, compact JSON (owned) */
+  atomic_int cancel;
+} mcp_call_t;
+
+static struct
+{
+  const char *url;
+  size_t max_output;
+  pthread_mutex_t lock; /* stdout, calls[], in_flight */
+  pthread_cond_t idle;
+  mcp_call_t calls[MCP_MAX_CALLS];
+  int in_flight;
+} mcp = {.lock = PTHREAD_MUTEX_INITIALIZER, .idle = PTHREAD_COND_INITIALIZER};
+
+static inline void
+cleanup_jsonp (cJSON **j)
+{
+  cJSON_Delete (*j);
+}
+#define cleanup_json __attribute__ ((cleanup (cleanup_jsonp)))
+
+/* ---- output ------------------------------------------------------------ */
+
+/* Takes msg.  One line on stdout, whole, under the lock. */
+static void
+send_message (cJSON *msg)
+{
+  char *text = msg ? cJSON_PrintUnformatted (msg) : NULL;
+
+  cJSON_Delete (msg);
+  if (text == NULL)
+    {
+      fprintf (stderr, "warmbox mcp: out of memory encoding a reply\n");
+      return;
+    }
+  pthread_mutex_lock (&mcp.lock);
+  fputs (text, stdout);
+  fputc ('\n', stdout);
+  fflush (stdout);
+  pthread_mutex_unlock (&mcp.lock);
+  cJSON_free (text);
+}
+
+static cJSON *
+envelope (const cJSON *id)
+{
+  cJSON *msg = cJSON_CreateObject ();
+  if (msg == NULL)
+    return NULL;
+  cJSON_AddStringToObject (msg, "jsonrpc", "2.0");
+  cJSON_AddItemToObject (msg, "id", id ? cJSON_Duplicate (id, true) : cJSON_CreateNull ());
+  return msg;
+}
+
+static void
+send_result (const cJSON *id, cJSON *result)
+{
+  cJSON *msg = envelope (id);
+  if (msg == NULL || result == NULL)
+    {
+      cJSON_Delete (msg);
+      cJSON_Delete (result);
+      return;
+    }
+  cJSON_AddItemToObject (msg, "result", result);
+  send_message (msg);
+}
+
+static void
+send_error (const cJSON *id, int code, const char *message)
+{
+  cJSON *msg = envelope (id), *err = cJSON_CreateObject ();
+  if (msg == NULL || err == NULL)
+    {
+      cJSON_Delete (msg);
+      cJSON_Delete (err);
+      return;
+    }
+  cJSON_AddNumberToObject (err, "code", code);
+  cJSON_AddStringToObject (err, "message", message);
+  cJSON_AddItemToObject (msg, "error", err);
+  send_message (msg);
+}
+
+/* {content: [{type: text, text}], isError} */
+static cJSON *
+tool_result (const char *text, bool is_error)
+{
+  cJSON *res = cJSON_CreateObject (), *content, *item;
+  if (res == NULL)
+    return NULL;
+  content = cJSON_AddArrayToObject (res, "content");
+  item = cJSON_CreateObject ();
+  if (content == NULL || item == NULL)
+    {
+      cJSON_Delete (item);
+      cJSON_Delete (res);
+      return NULL;
+    }
+  cJSON_AddStringToObject (item, "type", "text");
+  cJSON_AddStringToObject (item, "text", text);
+  cJSON_AddItemToArray (content, item);
+  cJSON_AddBoolToObject (res, "isError", is_error);
+  return res;
+}
+
+/* ---- execute_code ------------------------------------------------------ */
+
+/* Append at most max bytes of s as text: invalid UTF-8 becomes U+FFFD and
+ * the cut falls on a character boundary.  Returns the bytes of s shown. */
+static size_t
+append_text (wb_buf_t *out, const char *s, size_t len, size_t max)
+{
+  size_t i = 0;
+
+  while (i < len && i < max)
+    {
+      unsigned char c = (unsigned char) s[i];
+      size_t n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+      if (n && i + n <= len && wb_utf8_valid (s + i, n))
+        {
+          if (i + n > max)
+            break;
+          if (c == 0)
+            wb_buf_append_str (out, "\\0");
+          else
+            wb_buf_append (out, s + i, n);
+          i += n;
+        }
+      else
+        {
+          wb_buf_append (out, "\xEF\xBF\xBD", 3);
+          i++;
+        }
+    }
+  return i;
+}
+
+static void
+append_stream (wb_buf_t *text, cJSON *res, const char *name)
+{
+  char key[32];
+  const char *data = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (res, name));
+  const char *enc;
+  cleanup_buf wb_buf_t raw = WB_BUF_INIT;
+  size_t shown;
+
+  snprintf (key, sizeof key, "%s_encoding", name);
+  enc = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (res, key));
+  if (data == NULL)
+    return;
+  if (enc && strcmp (enc, "base64") == 0)
+    wb_base64_decode (&raw, data, strlen (data));
+  else
+    wb_buf_append_str (&raw, data);
+  if (raw.len == 0)
+    {
+      wb_buf_printf (text, "\n%s: (empty)\n", name);
+      return;
+    }
+  wb_buf_printf (text, "\n--- %s ---\n", name);
+  shown = append_text (text, raw.data, raw.len, mcp.max_output);
+  if (text->len && text->data[text->len - 1] != '\n')
+    wb_buf_append_str (text, "\n");
+  if (shown < raw.len)
+    wb_buf_printf (text, "[%s cut for the model: showing the first %zu of %zu bytes]\n", name, shown,
+                   raw.len);
+  snprintf (key, sizeof key, "%s_truncated", name);
+  if (cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (res, key)))
+    wb_buf_printf (text, "[%s reached the sandbox's output limit: the program was stopped there]\n",
+                   name);
+  if (enc && strcmp (enc, "base64") == 0)
+    wb_buf_printf (text, "[%s was not UTF-8 text; undecodable bytes are shown as U+FFFD]\n", name);
+}
+
+/* The answer of POST /v1/executions as text for the model. */
+static cJSON *
+describe_result (long http, const wb_buf_t *reply)
+{
+  cleanup_json cJSON *res = cJSON_ParseWithLength (reply->data ? reply->data : "", reply->len);
+  cleanup_buf wb_buf_t text = WB_BUF_INIT;
+  const char *status, *message;
+  cJSON *exit_code;
+  bool failed;
+
+  if (http != 200)
+    {
+      cJSON *e = cJSON_GetObjectItemCaseSensitive (res, "error");
+      message = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (e, "message"));
+      wb_buf_printf (&text, "warmbox refused to run the code (HTTP %ld): %s", http,
+                     message ? message : "no reason given");
+      return tool_result (text.data, true);
+    }
+  status = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (res, "status"));
+  exit_code = cJSON_GetObjectItemCaseSensitive (res, "exit_code");
+  if (status == NULL)
+    return tool_result ("warmbox answered with something that is not an execution result", true);
+  failed = strcmp (status, "ok") != 0;
+  if (!failed)
+    wb_buf_printf (&text, "exit status %d", cJSON_IsNumber (exit_code) ? exit_code->valueint : -1);
+  else if (strcmp (status, "timeout") == 0)
+    wb_buf_printf (&text, "timed out: the program was killed at its time limit");
+  else if (strcmp (status, "oom") == 0)
+    wb_buf_printf (&text, "out of memory: the program was killed at its memory limit");
+  else if (strcmp (status, "output_limit") == 0)
+    wb_buf_printf (&text, "output limit: the program printed too much and was killed");
+  else
+    {
+      message = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (res, "error"));
+      wb_buf_printf (&text, "the sandbox failed: %s", message ? message : status);
+    }
+  append_stream (&text, res, "stdout");
+  append_stream (&text, res, "stderr");
+  return tool_result (text.data ? text.data : "", failed);
+}
+
+static cJSON *
+execute_code (const char *arguments, const atomic_int *cancel)
+{
+  cleanup_json cJSON *args = cJSON_Parse (arguments);
+  cleanup_json cJSON *body = cJSON_CreateObject ();
+  cleanup_buf wb_buf_t req = WB_BUF_INIT;
+  cleanup_buf wb_buf_t reply = WB_BUF_INIT;
+  cJSON *language, *code, *in, *timeout;
+  char why[512], *text;
+  long http;
+
+  language = cJSON_GetObjectItemCaseSensitive (args, "language");
+  code = cJSON_GetObjectItemCaseSensitive (args, "code");
+  in = cJSON_GetObjectItemCaseSensitive (args, "stdin");
+  timeout = cJSON_GetObjectItemCaseSensitive (args, "timeout_ms");
+  if (!cJSON_IsString (language) || !cJSON_IsString (code))
+    return tool_result ("execute_code needs \"language\" and \"code\" as strings", true);
+  if ((in && !cJSON_IsNull (in) && !cJSON_IsString (in))
+      || (timeout && !cJSON_IsNull (timeout) && !cJSON_IsNumber (timeout)))
+    return tool_result ("\"stdin\" must be a string and \"timeout_ms\" a number", true);
+  if (body == NULL)
+    return NULL;
+  cJSON_AddStringToObject (body, "language", language->valuestring);
+  cJSON_AddStringToObject (body, "code", code->valuestring);
+  if (cJSON_IsString (in))
+    cJSON_AddStringToObject (body, "stdin", in->valuestring);
+  if (cJSON_IsNumber (timeout))
+    cJSON_AddNumberToObject (body, "timeout_ms", timeout->valuedouble);
+  text = cJSON_PrintUnformatted (body);
+  if (text == NULL || wb_buf_append_str (&req, text) < 0)
+    {
+      cJSON_free (text);
+      return NULL;
+    }
+  cJSON_free (text);
+  http = cli_call_daemon (mcp.url, "POST", "/v1/executions", &req, &reply, cancel, why, sizeof why);
+  explicit_bzero (req.data, req.len);
+  if (http < 0)
+    {
+      cleanup_buf wb_buf_t msg = WB_BUF_INIT;
+      wb_buf_printf (&msg, "warmbox is unavailable: %s", why);
+      return tool_result (msg.data, true);
+    }
+  return describe_result (http, &reply);
+}
+
+static void *
+call_thread (void *arg)
+{
+  mcp_call_t *call = arg;
+  cJSON *result = execute_code (call->arguments, &call->cancel);
+
+  /* A cancelled request gets no answer (MCP: the receiver should not
+   * respond to a cancelled request). */
+  if (atomic_load (&call->cancel))
+    cJSON_Delete (result);
+  else if (result == NULL)
+    send_error (call->id, -32603, "out of memory");
+  else
+    send_result (call->id, result);
+  pthread_mutex_lock (&mcp.lock);
+  cJSON_Delete (call->id);
+  free (call->arguments);
+  call->id = NULL;
+  call->arguments = NULL;
+  call->used = false;
+  if (--mcp.in_flight == 0)
+    pthread_cond_broadcast (&mcp.idle);
+  pthread_mutex_unlock (&mcp.lock);
+  return NULL;
+}
+
+/* ---- methods ----------------------------------------------------------- */
+
+static cJSON *
+input_schema (void)
+{
+  cleanup_buf wb_buf_t reply = WB_BUF_INIT;
+  cleanup_json cJSON *langs = NULL;
+  cJSON *schema = cJSON_CreateObject (), *props, *p, *names = NULL, *item;
+  char why[512];
+
+  if (cli_call_daemon (mcp.url, "GET", "/v1/languages", NULL, &reply, NULL, why, sizeof why) == 200)
+    langs = cJSON_ParseWithLength (reply.data ? reply.data : "", reply.len);
+  if (schema == NULL)
+    return NULL;
+  cJSON_AddStringToObject (schema, "type", "object");
+  props = cJSON_AddObjectToObject (schema, "properties");
+  p = cJSON_AddObjectToObject (props, "language");
+  cJSON_AddStringToObject (p, "type", "string");
+  cJSON_AddStringToObject (p, "description", "The language of the code");
+  cJSON_ArrayForEach (item, cJSON_GetObjectItemCaseSensitive (langs, "languages"))
+  {
+    const char *name = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (item, "language"));
+    if (name && (names || (names = cJSON_AddArrayToObject (p, "enum"))))
+      cJSON_AddItemToArray (names, cJSON_CreateString (name));
+  }
+  p = cJSON_AddObjectToObject (props, "code");
+  cJSON_AddStringToObject (p, "type", "string");
+  cJSON_AddStringToObject (p, "description", "The complete program; it runs as the main file");
+  p = cJSON_AddObjectToObject (props, "stdin");
+  cJSON_AddStringToObject (p, "type", "string");
+  cJSON_AddStringToObject (p, "description", "Text fed to the program's standard input");
+  p = cJSON_AddObjectToObject (props, "timeout_ms");
+  cJSON_AddStringToObject (p, "type", "integer");
+  cJSON_AddNumberToObject (p, "minimum", 1);
+  cJSON_AddStringToObject (p, "description", "Wall-clock limit in milliseconds (default: the language's)");
+  item = cJSON_AddArrayToObject (schema, "required");
+  cJSON_AddItemToArray (item, cJSON_CreateString ("language"));
+  cJSON_AddItemToArray (item, cJSON_CreateString ("code"));
+  cJSON_AddBoolToObject (schema, "additionalProperties", false);
+  return schema;
+}
+
+static void
+handle_initialize (const cJSON *id, const cJSON *params)
+{
+  const char *want = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (params, "protocolVersion"));
+  const char *version = protocol_versions[0];
+  cJSON *res = cJSON_CreateObject (), *caps, *tools, *info;
+
+  for (size_t i = 0; want && i < WB_ARRAY_SIZE (protocol_versions); i++)
+    if (strcmp (want, protocol_versions[i]) == 0)
+      version = protocol_versions[i];
+  if (res == NULL)
+    return;
+  cJSON_AddStringToObject (res, "protocolVersion", version);
+  caps = cJSON_AddObjectToObject (res, "capabilities");
+  tools = cJSON_AddObjectToObject (caps, "tools");
+  cJSON_AddBoolToObject (tools, "listChanged", false);
+  info = cJSON_AddObjectToObject (res, "serverInfo");
+  cJSON_AddStringToObject (info, "name", "warmbox");
+  cJSON_AddStringToObject (info, "version", WB_VERSION);
+  cJSON_AddStringToObject (res, "instructions",
+                           "execute_code runs a program in a fresh, isolated sandbox with no network "
+                           "and a read-only filesystem except /tmp; nothing persists between calls.");
+  send_result (id, res);
+}
+
+static void
+handle_tools_list (const cJSON *id)
+{
+  cJSON *res = cJSON_CreateObject (), *tools, *tool, *schema = input_schema ();
+
+  tools = cJSON_AddArrayToObject (res, "tools");
+  tool = cJSON_CreateObject ();
+  if (res == NULL || tools == NULL || tool == NULL || schema == NULL)
+    {
+      cJSON_Delete (res);
+      cJSON_Delete (tool);
+      cJSON_Delete (schema);
+      send_error (id, -32603, "out of memory");
+      return;
+    }
+  cJSON_AddStringToObject (tool, "name", "execute_code");
+  cJSON_AddStringToObject (tool, "title", "Run code in a sandbox");
+  cJSON_AddStringToObject (tool, "description",
+                           "Run a complete program in a fresh, isolated sandbox (no network, "
+                           "read-only filesystem except /tmp, CPU, memory and time limits) and "
+                           "return its exit status, stdout and stderr. Nothing persists between "
+                           "calls: send the whole program each time.");
+  cJSON_AddItemToObject (tool, "inputSchema", schema);
+  cJSON_AddItemToArray (tools, tool);
+  send_result (id, res);
+}
+
+static void
+handle_tools_call (const cJSON *id, const cJSON *params)
+{
+  const char *name = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (params, "name"));
+  cJSON *arguments = cJSON_GetObjectItemCaseSensitive (params, "arguments");
+  mcp_call_t *call = NULL;
+  pthread_attr_t attr;
+  pthread_t thread;
+  char *args;
+
+  if (name == NULL)
+    {
+      send_error (id, RPC_INVALID_PARAMS, "tools/call needs params.name");
+      return;
+    }
+  if (strcmp (name, "execute_code") != 0)
+    {
+      send_error (id, RPC_INVALID_PARAMS, "unknown tool; this server has execute_code");
+      return;
+    }
+  if (arguments != NULL && !cJSON_IsObject (arguments))
+    {
+      send_error (id, RPC_INVALID_PARAMS, "params.arguments must be an object");
+      return;
+    }
+  args = arguments ? cJSON_PrintUnformatted (arguments) : strdup ("{}");
+  pthread_mutex_lock (&mcp.lock);
+  for (size_t i = 0; i < MCP_MAX_CALLS && call == NULL; i++)
+    if (!mcp.calls[i].used)
+      call = &mcp.calls[i];
+  if (call && args)
+    {
+      call->used = true;
+      call->id = cJSON_Duplicate (id, true);
+      call->arguments = args;
+      atomic_store (&call->cancel, 0);
+      mcp.in_flight++;
+    }
+  pthread_mutex_unlock (&mcp.lock);
+  if (call == NULL || args == NULL)
+    {
+      free (args);
+      send_result (id, tool_result ("too many executions in flight from this client; wait for one "
+                                    "to finish",
+                                    true));
+      return;
+    }
+  pthread_attr_init (&attr);
+  pthread_attr_setdetachstate (&attr, PTHREAD_CREATE_DETACHED);
+  if (pthread_create (&thread, &attr, call_thread, call) != 0)
+    {
+      pthread_attr_destroy (&attr);
+      pthread_mutex_lock (&mcp.lock);
+      cJSON_Delete (call->id);
+      free (call->arguments);
+      call->used = false;
+      mcp.in_flight--;
+      pthread_mutex_unlock (&mcp.lock);
+      send_error (id, -32603, "cannot start a thread for the call");
+      return;
+    }
+  pthread_attr_destroy (&attr);
+}
+
+/* notifications/cancelled: abandon the transfer; warmboxd sees its client
+ * leave and removes the container at once. */
+static void
+handle_cancelled (const cJSON *params)
+{
+  const cJSON *rid = cJSON_GetObjectItemCaseSensitive (params, "requestId");
+
+  if (rid == NULL)
+    return;
+  pthread_mutex_lock (&mcp.lock);
+  for (size_t i = 0; i < MCP_MAX_CALLS; i++)
+    if (mcp.calls[i].used && cJSON_Compare (mcp.calls[i].id, rid, true))
+      atomic_store (&mcp.calls[i].cancel, 1);
+  pthread_mutex_unlock (&mcp.lock);
+}
+
+static void
+dispatch (const char *line, size_t len)
+{
+  cleanup_json cJSON *msg = cJSON_ParseWithLength (line, len);
+  const cJSON *id, *params;
+  const char *method, *version;
+
+  if (msg == NULL)
+    {
+      send_error (NULL, RPC_PARSE_ERROR, "parse error: not JSON");
+      return;
+    }
+  if (cJSON_IsArray (msg))
+    {
+      send_error (NULL, RPC_INVALID_REQUEST, "batches are not supported");
+      return;
+    }
+  id = cJSON_GetObjectItemCaseSensitive (msg, "id");
+  method = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (msg, "method"));
+  version = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (msg, "jsonrpc"));
+  params = cJSON_GetObjectItemCaseSensitive (msg, "params");
+  if (id && !cJSON_IsString (id) && !cJSON_IsNumber (id))
+    {
+      send_error (NULL, RPC_INVALID_REQUEST, "id must be a string or a number");
+      return;
+    }
+  if (!cJSON_IsObject (msg) || version == NULL || strcmp (version, "2.0") != 0)
+    {
+      send_error (id, RPC_INVALID_REQUEST, "not a JSON-RPC 2.0 message");
+      return;
+    }
+  if (method == NULL)
+    return; /* a response: we send no requests, so there is nothing to match */
+  if (id == NULL)
+    {
+      if (strcmp (method, "notifications/cancelled") == 0)
+        handle_cancelled (params);
+      return; /* notifications/initialized and others need no answer */
+    }
+  if (params != NULL && !cJSON_IsObject (params))
+    send_error (id, RPC_INVALID_PARAMS, "params must be an object");
+  else if (strcmp (method, "initialize") == 0)
+    handle_initialize (id, params);
+  else if (strcmp (method, "ping") == 0)
+    send_result (id, cJSON_CreateObject ());
+  else if (strcmp (method, "tools/list") == 0)
+    handle_tools_list (id);
+  else if (strcmp (method, "tools/call") == 0)
+    handle_tools_call (id, params);
+  else
+    send_error (id, RPC_METHOD_NOT_FOUND, "method not found");
+}
+
+int
+cli_mcp (const char *url, int argc, char **argv)
+{
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t n;
+
+  mcp.url = url;
+  mcp.max_output = MCP_DEFAULT_OUTPUT;
+  for (int i = 1; i < argc; i++)
+    {
+      char *end;
+      if (strcmp (argv[i], "--max-output") == 0 && i + 1 < argc)
+        {
+          unsigned long long v = strtoull (argv[++i], &end, 10);
+          if (*end != '\0' || v < 256 || v > 16u * 1024 * 1024)
+            {
+              fprintf (stderr, "warmbox mcp: --max-output takes 256 to 16777216 bytes\n");
+              return 2;
+            }
+          mcp.max_output = (size_t) v;
+        }
+      else
+        {
+          fprintf (stderr, "warmbox mcp: unknown option %s\n"
+                           "Usage: warmbox [--url URL] mcp [--max-output BYTES]\n",
+                   argv[i]);
+          return 2;
+        }
+    }
+
+  while ((n = getline (&line, &cap, stdin)) >= 0)
+    {
+      while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+        line[--n] = '\0';
+      if (n == 0)
+        continue;
+      if ((size_t) n > MCP_MAX_LINE)
+        send_error (NULL, RPC_INVALID_REQUEST, "message too large");
+      else
+        dispatch (line, (size_t) n);
+      explicit_bzero (line, (size_t) n); /* it may have held code */
+    }
+  free (line);
+
+  /* The client closed stdin: abandon what still runs, then leave. */
+  pthread_mutex_lock (&mcp.lock);
+  for (size_t i = 0; i < MCP_MAX_CALLS; i++)
+    if (mcp.calls[i].used)
+      atomic_store (&mcp.calls[i].cancel, 1);
+  while (mcp.in_flight > 0)
+    pthread_cond_wait (&mcp.idle, &mcp.lock);
+  pthread_mutex_unlock (&mcp.lock);
+  return 0;
+}

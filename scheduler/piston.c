@@ -1,0 +1,357 @@
+/* scheduler/piston.c: the Piston v2 API (GET /api/v2/runtimes, POST
+ * /api/v2/execute) mapped onto warmbox's languages and limits, so Piston
+ * clients work unchanged.  Pure functions: translation to a /v1 body, and
+ * the response shapes.
+ *
+ * Mapping: files[0] is the program (one file only: the sandbox has no
+ * project folder), its encoding utf8 (default), base64 or hex; stdin; args;
+ * run_timeout (ms) -> timeout_ms; run_memory_limit (bytes) -> memory_mb,
+ * rounded up; -1 or absent means the language's default.  compile_* and
+ * *_cpu_time are accepted and ignored (interpreted languages; the CPU rlimit
+ * follows the wall limit).  version: absent, "*", or any version whose
+ * leading parts match the language's ("3", "3.11", "3.11.0", "3.x"). */
+#define _GNU_SOURCE
+#include "scheduler.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <signal.h>
+#include <string.h>
+
+static inline void
+cleanup_jsonp (cJSON **j)
+{
+  cJSON_Delete (*j);
+}
+#define cleanup_json __attribute__ ((cleanup (cleanup_jsonp)))
+
+void
+sched_piston_version (const prof_t *profile, char *out, size_t size)
+{
+  int dots = 0;
+
+  for (const char *c = profile->version; *c; c++)
+    dots += *c == '.';
+  snprintf (out, size, "%s%s", profile->version, dots >= 2 ? "" : dots == 1 ? ".0" : ".0.0");
+}
+
+/* Does the requested selector match the version we have? */
+static bool
+version_matches (const char *want, const char *have)
+{
+  if (want == NULL || *want == '\0' || strcmp (want, "*") == 0)
+    return true;
+  while (*want && *have)
+    {
+      size_t wl = strcspn (want, "."), hl = strcspn (have, ".");
+      if ((wl == 1 && (*want == 'x' || *want == 'X' || *want == '*')))
+        return true;
+      if (wl != hl || strncmp (want, have, wl) != 0)
+        return false;
+      want += wl;
+      have += hl;
+      if (*want == '\0')
+        return true;
+      want++;
+      if (*have)
+        have++;
+    }
+  return *want == '\0';
+}
+
+static int
+hex_decode (wb_buf_t *out, const char *s, size_t len)
+{
+  if (len % 2)
+    return -1;
+  for (size_t i = 0; i < len; i += 2)
+    {
+      char pair[3] = {s[i], s[i + 1], 0}, *end;
+      unsigned long v = strtoul (pair, &end, 16);
+      char c = (char) v;
+      if (*end != '\0' || pair[0] == '+' || pair[0] == '-' || pair[0] == ' ')
+        return -1;
+      if (wb_buf_append (out, &c, 1) < 0)
+        return -1;
+    }
+  return 0;
+}
+
+/* A limit field: absent, null or negative -> keep the default (0). */
+static int
+limit_field (cJSON *root, const char *key, double *out, wb_err_t *err)
+{
+  cJSON *item = cJSON_GetObjectItemCaseSensitive (root, key);
+
+  *out = 0;
+  if (item == NULL || cJSON_IsNull (item))
+    return 0;
+  if (!cJSON_IsNumber (item) || !isfinite (item->valuedouble))
+    return wb_error (err, WB_E_INVALID, "%s must be a number", key);
+  if (item->valuedouble > 0)
+    *out = item->valuedouble;
+  return 0;
+}
+
+int
+sched_piston_translate (const char *body, size_t len, const prof_set_t *profiles,
+                        wb_buf_t *v1_body, wb_err_t *err)
+{
+  cleanup_json cJSON *root = NULL;
+  cleanup_json cJSON *v1 = NULL;
+  cleanup_buf wb_buf_t code = WB_BUF_INIT;
+  cJSON *files, *file, *item;
+  const char *language, *version, *encoding, *content;
+  const prof_t *p;
+  char have[64];
+  double run_timeout, run_memory;
+  char *text;
+
+  if (body == NULL || len == 0)
+    return wb_error (err, WB_E_INVALID, "the request body is empty; send a JSON object");
+  if (sched_json_has_nul_escape (body, len))
+    return wb_error (err, WB_E_INVALID, "strings cannot hold NUL (\\u0000) here; send the file "
+                                        "with \"encoding\": \"base64\"");
+  root = cJSON_ParseWithLength (body, len);
+  if (root == NULL || !cJSON_IsObject (root))
+    return wb_error (err, WB_E_INVALID, "the body is not a JSON object");
+
+  language = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (root, "language"));
+  if (language == NULL || *language == '\0')
+    return wb_error (err, WB_E_INVALID, "language is required as a string");
+  item = cJSON_GetObjectItemCaseSensitive (root, "version");
+  if (item != NULL && !cJSON_IsNull (item) && !cJSON_IsString (item))
+    return wb_error (err, WB_E_INVALID, "version must be a string");
+  version = cJSON_GetStringValue (item);
+  p = prof_find_alias (profiles, language);
+  if (p)
+    sched_piston_version (p, have, sizeof have);
+  if (p == NULL || !version_matches (version, have))
+    return wb_error (err, WB_E_NOT_FOUND, "%.64s-%.32s runtime is unknown", language,
+                     version ? version : "*");
+
+  files = cJSON_GetObjectItemCaseSensitive (root, "files");
+  if (!cJSON_IsArray (files) || cJSON_GetArraySize (files) == 0)
+    return wb_error (err, WB_E_INVALID, "files must be an array holding the program");
+  if (cJSON_GetArraySize (files) > 1)
+    return wb_error (err, WB_E_INVALID,
+                     "warmbox runs a single file; %d were given (put the program in one file)",
+                     cJSON_GetArraySize (files));
+  file = cJSON_GetArrayItem (files, 0);
+  content = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (file, "content"));
+  if (!cJSON_IsObject (file) || content == NULL)
+    return wb_error (err, WB_E_INVALID, "files[0].content must be a string");
+  item = cJSON_GetObjectItemCaseSensitive (file, "encoding");
+  encoding = item == NULL || cJSON_IsNull (item) ? "utf8" : cJSON_GetStringValue (item);
+  if (encoding == NULL)
+    return wb_error (err, WB_E_INVALID, "files[0].encoding must be a string");
+  if (strcmp (encoding, "utf8") == 0)
+    {
+      if (wb_buf_append_str (&code, content) < 0)
+        return wb_error (err, WB_E_NOMEM, "out of memory");
+    }
+  else if (strcmp (encoding, "base64") == 0)
+    {
+      if (wb_base64_decode (&code, content, strlen (content)) < 0)
+        return wb_error (err, WB_E_INVALID, "files[0].content is not valid base64");
+    }
+  else if (strcmp (encoding, "hex") == 0)
+    {
+      if (hex_decode (&code, content, strlen (content)) < 0)
+        return wb_error (err, WB_E_INVALID, "files[0].content is not valid hex");
+    }
+  else
+    return wb_error (err, WB_E_INVALID, "files[0].encoding must be utf8, base64 or hex");
+  if (!wb_utf8_valid (code.data ? code.data : "", code.len)
+      || (code.len && memchr (code.data, '\0', code.len) != NULL))
+    return wb_error (err, WB_E_INVALID, "the program must be UTF-8 text without NUL");
+
+  if (limit_field (root, "run_timeout", &run_timeout, err) < 0
+      || limit_field (root, "run_memory_limit", &run_memory, err) < 0
+      || limit_field (root, "compile_timeout", &(double){0}, err) < 0
+      || limit_field (root, "compile_memory_limit", &(double){0}, err) < 0
+      || limit_field (root, "run_cpu_time", &(double){0}, err) < 0
+      || limit_field (root, "compile_cpu_time", &(double){0}, err) < 0)
+    return -1;
+
+  v1 = cJSON_CreateObject ();
+  if (v1 == NULL)
+    return wb_error (err, WB_E_NOMEM, "out of memory");
+  cJSON_AddStringToObject (v1, "language", p->language);
+  cJSON_AddStringToObject (v1, "code", ""); /* placeholder, spliced below */
+  item = cJSON_GetObjectItemCaseSensitive (root, "stdin");
+  if (item != NULL && !cJSON_IsNull (item))
+    {
+      if (!cJSON_IsString (item))
+        return wb_error (err, WB_E_INVALID, "stdin must be a string");
+      cJSON_AddStringToObject (v1, "stdin", item->valuestring);
+    }
+  item = cJSON_GetObjectItemCaseSensitive (root, "args");
+  if (item != NULL && !cJSON_IsNull (item))
+    {
+      cJSON *arg, *args = cJSON_AddArrayToObject (v1, "args");
+      if (args == NULL)
+        return wb_error (err, WB_E_NOMEM, "out of memory");
+      if (!cJSON_IsArray (item))
+        return wb_error (err, WB_E_INVALID, "args must be an array of strings");
+      cJSON_ArrayForEach (arg, item)
+      {
+        char num[64];
+        const char *s = cJSON_GetStringValue (arg);
+        /* Piston stringifies what it gets; numbers are common in the wild. */
+        if (cJSON_IsNumber (arg))
+          {
+            snprintf (num, sizeof num, "%.17g", arg->valuedouble);
+            s = num;
+          }
+        if (s == NULL)
+          return wb_error (err, WB_E_INVALID, "args must be an array of strings");
+        if (!cJSON_AddItemToArray (args, cJSON_CreateString (s)))
+          return wb_error (err, WB_E_NOMEM, "out of memory");
+      }
+    }
+  if (run_timeout > 0)
+    cJSON_AddNumberToObject (v1, "timeout_ms", ceil (run_timeout));
+  if (run_memory > 0)
+    cJSON_AddNumberToObject (v1, "memory_mb", ceil (run_memory / (1024.0 * 1024.0)));
+
+  text = cJSON_PrintUnformatted (v1);
+  if (text == NULL)
+    return wb_error (err, WB_E_NOMEM, "out of memory");
+  /* Splice the code in as a JSON string (it may be large; one copy). */
+  {
+    const char *hole = strstr (text, "\"code\":\"\"");
+    size_t head = (size_t) (hole - text) + 7;
+    int rc = wb_buf_append (v1_body, text, head) < 0
+                     || wb_json_append_string (v1_body, code.data ? code.data : "", code.len) < 0
+                     || wb_buf_append_str (v1_body, hole + 9) < 0
+                 ? -1
+                 : 0;
+    cJSON_free (text);
+    if (code.data)
+      explicit_bzero (code.data, code.len);
+    if (rc < 0)
+      return wb_error (err, WB_E_NOMEM, "out of memory");
+  }
+  return 0;
+}
+
+int
+sched_piston_runtimes_json (const prof_set_t *profiles, wb_buf_t *out)
+{
+  if (wb_buf_append_str (out, "[") < 0)
+    return -1;
+  for (size_t i = 0; i < profiles->n; i++)
+    {
+      const prof_t *p = profiles->items[i];
+      char version[64];
+      sched_piston_version (p, version, sizeof version);
+      if (wb_buf_printf (out, "%s{\"language\":\"%s\",\"version\":", i ? "," : "", p->language) < 0
+          || wb_json_append_string (out, version, strlen (version)) < 0
+          || wb_buf_append_str (out, ",\"aliases\":[") < 0)
+        return -1;
+      for (size_t k = 0; k < p->n_aliases; k++)
+        if (wb_buf_printf (out, "%s\"%s\"", k ? "," : "", p->aliases[k]) < 0)
+          return -1;
+      if (wb_buf_append_str (out, "]}") < 0)
+        return -1;
+    }
+  return wb_buf_append_str (out, "]\n");
+}
+
+/* Piston's strings are text: bytes that are not UTF-8 become U+FFFD (the
+ * /v1 API returns them exactly, as base64). */
+static int
+append_lossy (wb_buf_t *out, const char *s, size_t len)
+{
+  cleanup_buf wb_buf_t clean = WB_BUF_INIT;
+  size_t i = 0;
+
+  if (wb_buf_reserve (&clean, len + 1) < 0)
+    return -1;
+  while (i < len)
+    {
+      unsigned char c = (unsigned char) s[i];
+      size_t n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
+      if (n && i + n <= len && wb_utf8_valid (s + i, n))
+        {
+          if (wb_buf_append (&clean, s + i, n) < 0)
+            return -1;
+          i += n;
+        }
+      else
+        {
+          if (wb_buf_append (&clean, "\xEF\xBF\xBD", 3) < 0)
+            return -1;
+          i++;
+        }
+    }
+  return wb_json_append_string (out, clean.data ? clean.data : "", clean.len);
+}
+
+int
+sched_piston_result_json (const sched_result_t *res, const char *version, wb_buf_t *out)
+{
+  char code[16] = "null";
+  const char *status = NULL, *message = NULL, *signal = NULL;
+
+  switch (res->status)
+    {
+    case SCHED_ST_OK:
+      if (res->exit_code != 0)
+        {
+          status = "RE";
+          message = "the program exited with a non-zero status";
+        }
+      break;
+    case SCHED_ST_TIMEOUT:
+      status = "TO", signal = "SIGKILL", message = "killed at the time limit (run_timeout)";
+      break;
+    case SCHED_ST_OOM:
+      status = "SG", signal = "SIGKILL", message = "killed at the memory limit";
+      break;
+    case SCHED_ST_OUTPUT_LIMIT:
+      status = res->err_truncated && !res->out_truncated ? "EL" : "OL";
+      signal = "SIGKILL";
+      message = res->err_truncated && !res->out_truncated ? "stderr length exceeded"
+                                                          : "stdout length exceeded";
+      break;
+    case SCHED_ST_ERROR:
+    default:
+      status = "XX";
+      message = res->error ? res->error : "the sandbox failed";
+      break;
+    }
+  if (signal == NULL && res->exit_code >= 0)
+    snprintf (code, sizeof code, "%d", res->exit_code);
+  if (wb_buf_printf (out, "{\"language\":\"%s\",\"version\":", res->language) < 0
+      || wb_json_append_string (out, version, strlen (version)) < 0
+      || wb_buf_append_str (out, ",\"run\":{\"stdout\":") < 0
+      || append_lossy (out, res->out.data ? res->out.data : "", res->out.len) < 0
+      || wb_buf_append_str (out, ",\"stderr\":") < 0
+      || append_lossy (out, res->err.data ? res->err.data : "", res->err.len) < 0)
+    return -1;
+  /* output: both streams; warmbox keeps them apart, so stdout then stderr
+   * rather than Piston's arrival order. */
+  {
+    cleanup_buf wb_buf_t both = WB_BUF_INIT;
+    if (wb_buf_append (&both, res->out.data ? res->out.data : "", res->out.len) < 0
+        || wb_buf_append (&both, res->err.data ? res->err.data : "", res->err.len) < 0
+        || wb_buf_append_str (out, ",\"output\":") < 0
+        || append_lossy (out, both.data ? both.data : "", both.len) < 0)
+      return -1;
+  }
+  if (wb_buf_printf (out, ",\"code\":%s,\"signal\":%s%s%s", code, signal ? "\"" : "",
+                     signal ? signal : "null", signal ? "\"" : "")
+          < 0
+      || wb_buf_append_str (out, ",\"message\":") < 0
+      || (message ? wb_json_append_string (out, message, strlen (message))
+                  : wb_buf_append_str (out, "null"))
+             < 0
+      || wb_buf_printf (out, ",\"status\":%s%s%s,\"wall_time\":%llu}}\n", status ? "\"" : "",
+                        status ? status : "null", status ? "\"" : "",
+                        (unsigned long long) res->duration_ms)
+             < 0)
+    return -1;
+  return 0;
+}

@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""`warmbox mcp` end to end: the official MCP TypeScript SDK client (npm
+@modelcontextprotocol/sdk) spawns it over stdio against a real warmboxd;
+then the protocol edges by hand (parse errors, unknown methods, batches,
+notifications, ids kept, the daemon down as a tool error)."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wbtest import ROOT, WARMBOX, Daemon, Tap, wait_until  # noqa: E402
+
+t = Tap()
+NODE_DIR = os.path.join(ROOT, "tests", "node")
+d = Daemon()
+
+
+def text_of(res):
+    return "".join(c.get("text", "") for c in (res or {}).get("content", []))
+
+
+if shutil.which("node") and os.path.isdir(os.path.join(NODE_DIR, "node_modules", "@modelcontextprotocol")):
+    p = subprocess.run(["node", os.path.join(NODE_DIR, "mcp_client.mjs"), WARMBOX, "unix:" + d.sock],
+                       capture_output=True, text=True, timeout=180)
+    res = {}
+    for line in p.stdout.splitlines():
+        try:
+            o = json.loads(line)
+            res[o["name"]] = o["value"]
+        except ValueError:
+            pass
+    t.ok(p.returncode == 0 and res.get("closed") is True, "the SDK client ran every step and closed",
+         p.stderr[-2000:])
+    t.ok(res.get("server", {}).get("info", {}).get("name") == "warmbox"
+         and "tools" in res.get("server", {}).get("caps", {}), "initialize: serverInfo and the tools capability")
+    t.is_eq(res.get("ping"), {}, "ping")
+    tools = res.get("tools") or []
+    schema = tools[0].get("inputSchema", {}) if tools else {}
+    t.ok(len(tools) == 1 and tools[0]["name"] == "execute_code" and schema.get("required") == ["language", "code"]
+         and set(schema["properties"]["language"].get("enum", [])) >= {"python", "javascript"}
+         and {"stdin", "timeout_ms"} <= set(schema["properties"]),
+         "tools/list: execute_code with the daemon's languages", tools)
+    r = res.get("python")
+    t.ok(r and r.get("isError") is False and "exit status 0" in text_of(r) and "hello" in text_of(r),
+         "python with stdin: text content with the status and stdout", r)
+    r = res.get("exit")
+    t.ok(r and r.get("isError") is False and "exit status 4" in text_of(r) and "bad" in text_of(r),
+         "a non-zero exit is a result (the program failed, not the sandbox), stderr shown", r)
+    r = res.get("timeout")
+    t.ok(r and r.get("isError") is True and "timed out" in text_of(r), "a timeout is a tool error", r)
+    r = res.get("big")
+    t.ok(r and "showing the first 1000 of 5001 bytes" in text_of(r) and len(text_of(r)) < 1400,
+         "output to the model is capped (--max-output 1000), and the cut is said", len(text_of(r or {})))
+    r = res.get("unknown_lang")
+    t.ok(r and r.get("isError") is True and "unknown language" in text_of(r), "an unknown language is a tool error", r)
+    r = res.get("missing")
+    t.ok(r and r.get("isError") is True and "code" in text_of(r), "missing arguments are a tool error", r)
+    r = res.get("parallel") or [{}, {}, None]
+    t.ok("a" in text_of(r[0]) and "b" in text_of(r[1]) and r[2] == {},
+         "two calls run at once and a ping is answered meanwhile", r)
+    r = res.get("unknown_tool")
+    t.ok(isinstance(r, dict) and r.get("code") == -32602, "an unknown tool is a JSON-RPC error (-32602)", r)
+    r = res.get("cancel")
+    t.ok(isinstance(r, dict) and r.get("aborted"), "a call can be cancelled", r)
+    t.ok(wait_until(lambda: not d.our_running(), timeout=10),
+         "the cancelled run's container is gone (not left to its 30 s sleep)")
+else:
+    t.ok(False, "@modelcontextprotocol/sdk is installed (scripts/setup.sh runs npm ci in tests/node)")
+
+
+# ---- by hand ----------------------------------------------------------------
+def session(lines, url=None, wait=0.0):
+    p = subprocess.Popen([WARMBOX, "--url", url or "unix:" + d.sock, "mcp"], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    for line in lines:
+        p.stdin.write((line if isinstance(line, str) else json.dumps(line)).encode() + b"\n")
+        p.stdin.flush()
+    time.sleep(wait)
+    out, err = p.communicate(timeout=60)
+    return p.returncode, [json.loads(l) for l in out.decode().splitlines() if l.strip()], err.decode()
+
+
+rc, msgs, err = session([
+    "{oops",
+    [{"jsonrpc": "2.0", "id": 1, "method": "ping"}],
+    {"jsonrpc": "2.0", "id": "s-1", "method": "initialize",
+     "params": {"protocolVersion": "2024-11-05", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}},
+    {"jsonrpc": "2.0", "method": "notifications/initialized"},
+    {"jsonrpc": "2.0", "id": 7, "method": "resources/list"},
+    {"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": "nope"},
+    {"jsonrpc": "1.0", "id": 9, "method": "ping"},
+    {"jsonrpc": "2.0", "id": 10, "method": "ping"},
+])
+by_id = {json.dumps(m.get("id")): m for m in msgs}
+t.ok(rc == 0, "stdin closed: exit 0", err)
+t.ok(any(m.get("id") is None and m.get("error", {}).get("code") == -32700 for m in msgs), "not JSON: -32700, id null")
+t.ok(any(m.get("id") is None and m.get("error", {}).get("code") == -32600 and "batch" in m["error"]["message"]
+         for m in msgs), "a batch: -32600")
+init = by_id.get('"s-1"', {}).get("result", {})
+t.ok(init.get("protocolVersion") == "2024-11-05", "an older protocol version the client asks for is kept", init)
+t.is_eq(by_id.get("7", {}).get("error", {}).get("code"), -32601, "an unknown method: -32601")
+t.is_eq(by_id.get("8", {}).get("error", {}).get("code"), -32602, "params not an object: -32602")
+t.is_eq(by_id.get("9", {}).get("error", {}).get("code"), -32600, "jsonrpc other than 2.0: -32600")
+t.is_eq(by_id.get("10", {}).get("result"), {}, "ping answered with its id")
+t.is_eq(len(msgs), 7, "the notification got no answer (7 answers for 8 messages)")
+
+rc, msgs, err = session([{"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                          "params": {"name": "execute_code", "arguments": {"language": "python", "code": "print(1)"}}}],
+                        url="unix:/nonexistent/warmbox.sock", wait=2)
+r = msgs[0].get("result", {}) if msgs else {}
+t.ok(r.get("isError") is True and "unavailable" in text_of(r), "the daemon unreachable: a tool error, not a crash", msgs)
+
+t.is_eq(d.stop(), 0, "daemon exits 0")
+log = d.read_log()
+t.ok("sleep(30)" not in log and "olleh" not in log, "no code or stdin in the daemon's log")
+t.done()

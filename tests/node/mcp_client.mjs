@@ -1,0 +1,52 @@
+// Drives `warmbox mcp` with the official MCP TypeScript SDK client, which
+// spawns it over stdio.  Prints one JSON line per step for
+// tests/integration/test_mcp.py.   usage: node mcp_client.mjs WARMBOX URL
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+const [warmbox, url] = process.argv.slice(2);
+const out = (name, value) => console.log(JSON.stringify({ name, value }));
+
+const transport = new StdioClientTransport({
+  command: warmbox,
+  args: ['--url', url, 'mcp', '--max-output', '1000'],
+  env: { ...process.env },
+  stderr: 'inherit',
+});
+const client = new Client({ name: 'warmbox-test', version: '1.0.0' });
+await client.connect(transport);
+out('server', { info: client.getServerVersion(), caps: client.getServerCapabilities() });
+out('ping', await client.ping());
+const { tools } = await client.listTools();
+out('tools', tools);
+
+const call = (args) => client.callTool({ name: 'execute_code', arguments: args });
+out('python', await call({ language: 'python', code: 'import sys\nprint(sys.stdin.read()[::-1])', stdin: 'olleh' }));
+out('exit', await call({ language: 'javascript', code: 'console.error("bad"); process.exit(4)' }));
+out('timeout', await call({ language: 'python', code: 'while True: pass', timeout_ms: 500 }));
+out('big', await call({ language: 'python', code: 'print("x" * 5000)' }));
+out('unknown_lang', await call({ language: 'cobol', code: 'x' }));
+out('missing', await call({ language: 'python' }));
+// Two at once, and a ping answered while they run.
+const [a, b, p] = await Promise.all([
+  call({ language: 'python', code: 'import time; time.sleep(1); print("a")' }),
+  call({ language: 'javascript', code: 'setTimeout(() => console.log("b"), 1000)' }),
+  client.ping(),
+]);
+out('parallel', [a, b, p]);
+try {
+  await client.callTool({ name: 'no_such_tool', arguments: {} });
+  out('unknown_tool', 'no error');
+} catch (e) {
+  out('unknown_tool', { code: e.code, message: e.message });
+}
+// Cancel a long run: the SDK sends notifications/cancelled on abort.
+const ac = new AbortController();
+const long = client.callTool({ name: 'execute_code', arguments: { language: 'python', code: 'import time; time.sleep(30)' } },
+  undefined, { signal: ac.signal });
+setTimeout(() => ac.abort('test'), 1500);
+const t0 = Date.now();
+try { await long; out('cancel', 'finished'); } catch (e) { out('cancel', { aborted: true, ms: Date.now() - t0 }); }
+await new Promise((r) => setTimeout(r, 1500));
+await client.close();
+out('closed', true);
