@@ -13,9 +13,10 @@ command -v clang >/dev/null || { echo "fuzz: clang is needed (apt-get install cl
 pkgs="libevent libevent_openssl libcurl libcjson libseccomp sqlite3 libcrypto libssl"
 lib_src="common/wb.c engine/engine.c engine/attach.c engine/proto.c profiles/profile.c pool/pool.c store/store.c store/query.c
   scheduler/config.c scheduler/request.c scheduler/exec.c scheduler/http.c scheduler/startgate.c
-  scheduler/metrics.c scheduler/auth.c scheduler/confine.c"
+  scheduler/metrics.c scheduler/auth.c scheduler/confine.c scheduler/piston.c"
 status=0
-for harness in tests/fuzz/fuzz_*.c; do
+# FUZZ_ONLY=name runs one harness.
+for harness in tests/fuzz/fuzz_${FUZZ_ONLY:-*}.c; do
   name=$(basename "$harness" .c)
   name=${name#fuzz_}
   # shellcheck disable=SC2046,SC2086

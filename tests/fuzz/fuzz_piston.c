@@ -1,0 +1,53 @@
+/* Fuzz POST /api/v2/execute: the Piston body is translated into a /v1 body,
+ * which must then always be valid JSON that the /v1 parser either accepts
+ * or refuses with an error; the Piston result encoder runs on what a parse
+ * produced. */
+#include "scheduler.h"
+
+#include <cjson/cJSON.h>
+#include <string.h>
+
+static prof_set_t *profiles;
+
+int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
+
+int
+LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
+{
+  wb_buf_t v1 = WB_BUF_INIT;
+  sched_request_t req;
+  wb_err_t err;
+
+  if (profiles == NULL && prof_load_dir (WB_DEFAULT_PROFILES_DIR, &profiles, &err) < 0)
+    abort ();
+  if (sched_piston_translate ((const char *) data, size, profiles, &v1, &err) == 0)
+    {
+      cJSON *check = cJSON_ParseWithLength (v1.data, v1.len);
+      if (check == NULL)
+        abort (); /* the translation must always be JSON */
+      cJSON_Delete (check);
+      if (sched_request_parse (v1.data, v1.len, profiles, &req, &err) == 0)
+        {
+          sched_result_t res;
+          wb_buf_t out = WB_BUF_INIT;
+          memset (&res, 0, sizeof res);
+          res.language = req.profile->language;
+          res.status = (sched_status_t) (req.code_len % 5);
+          res.exit_code = (int) (req.stdin_len % 3) - 1;
+          wb_buf_append (&res.out, req.code, req.code_len);
+          wb_buf_append (&res.err, req.stdin_data, req.stdin_len);
+          if (sched_piston_result_json (&res, "3.11.0", &out) < 0)
+            abort ();
+          check = cJSON_ParseWithLength (out.data, out.len);
+          if (check == NULL)
+            abort (); /* lossy text, but always JSON */
+          cJSON_Delete (check);
+          wb_buf_free (&out);
+          wb_buf_free (&res.out);
+          wb_buf_free (&res.err);
+          sched_request_clear (&req);
+        }
+    }
+  wb_buf_free (&v1);
+  return 0;
+}
