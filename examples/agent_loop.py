@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""A minimal agent loop that runs a model's code in warmbox.
+
+The "model" here is scripted (no API key or network needed): it writes a
+program with a bug, reads the traceback warmbox returns, fixes the program,
+and answers. Swap ScriptedModel for a real client call; the tool definition
+and the loop stay the same.
+
+    examples/agent_loop.py [--style openai|anthropic] [--url unix:/run/warmbox/warmbox.sock]
+
+WARMBOX_URL and WARMBOX_TOKEN are read as the warmbox CLI reads them.
+Python standard library only.
+"""
+import argparse
+import base64
+import http.client
+import json
+import os
+import socket
+import sys
+import urllib.parse
+
+# ---- the tool, as both function-calling styles want it (docs/agents.md) ----
+PARAMETERS = {
+    "type": "object",
+    "properties": {
+        "language": {"type": "string", "enum": ["python", "javascript"],
+                     "description": "The language of the code"},
+        "code": {"type": "string", "description": "The complete program; it runs as the main file"},
+        "stdin": {"type": "string", "description": "Text fed to the program's standard input"},
+        "timeout_ms": {"type": "integer", "minimum": 1,
+                       "description": "Wall-clock limit in milliseconds (default: the language's)"},
+    },
+    "required": ["language", "code"],
+    "additionalProperties": False,
+}
+DESCRIPTION = ("Run a complete program in a fresh, isolated sandbox (no network, read-only filesystem "
+               "except /tmp, CPU, memory and time limits) and return its exit status, stdout and stderr. "
+               "Nothing persists between calls: send the whole program each time.")
+OPENAI_TOOL = {"type": "function", "function": {"name": "execute_code", "description": DESCRIPTION,
+                                                "parameters": PARAMETERS}}
+ANTHROPIC_TOOL = {"name": "execute_code", "description": DESCRIPTION, "input_schema": PARAMETERS}
+
+MAX_OUTPUT = 16384  # bytes of each stream shown to the model
+
+
+# ---- warmbox -----------------------------------------------------------------
+class UnixConnection(http.client.HTTPConnection):
+    def __init__(self, path, timeout):
+        super().__init__("localhost", timeout=timeout)
+        self.path = path
+
+    def connect(self):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.settimeout(self.timeout)
+        self.sock.connect(self.path)
+
+
+def execute_code(url, args):
+    """Run one tool call; returns (text for the model, is_error)."""
+    body = {k: args[k] for k in ("language", "code", "stdin", "timeout_ms") if k in args}
+    if url.startswith("unix:"):
+        conn = UnixConnection(url[5:], timeout=120)
+    else:
+        u = urllib.parse.urlparse(url)
+        conn = http.client.HTTPConnection(u.hostname, u.port or 80, timeout=120)
+    headers = {"Content-Type": "application/json"}
+    if os.environ.get("WARMBOX_TOKEN"):
+        headers["Authorization"] = "Bearer " + os.environ["WARMBOX_TOKEN"]
+    try:
+        conn.request("POST", "/v1/executions", json.dumps(body), headers)
+        r = conn.getresponse()
+        res = json.loads(r.read() or b"{}")
+    except (OSError, ValueError) as e:
+        return "warmbox is unavailable: %s" % e, True
+    finally:
+        conn.close()
+    if r.status != 200:
+        return "warmbox refused to run the code (HTTP %d): %s" % (
+            r.status, res.get("error", {}).get("message", "no reason given")), True
+    parts = ["exit status %s" % res["exit_code"] if res["status"] == "ok" else "the run ended: %s" % res["status"]]
+    for name in ("stdout", "stderr"):
+        data = res[name]
+        raw = base64.b64decode(data) if res[name + "_encoding"] == "base64" else data.encode()
+        shown = raw[:MAX_OUTPUT].decode("utf-8", "replace")
+        parts.append("--- %s ---\n%s" % (name, shown) if raw else "%s: (empty)" % name)
+        if len(raw) > MAX_OUTPUT:
+            parts.append("[%s cut: first %d of %d bytes]" % (name, MAX_OUTPUT, len(raw)))
+    return "\n".join(parts), res["status"] != "ok"
+
+
+# ---- a scripted "model" ---------------------------------------------------------
+BUGGY = "import statistics\nxs = [3, 1, 4, 1, 5, 9, 2, 6]\nprint(statistics.median(xs) + undefined_name)\n"
+FIXED = "import statistics\nxs = [3, 1, 4, 1, 5, 9, 2, 6]\nprint(statistics.median(xs))\n"
+
+
+class ScriptedModel:
+    """Answers like a chat model with tools: first a buggy program, then a
+    fixed one once it has seen a traceback, then the answer from stdout."""
+
+    def next(self, transcript):
+        results = [m for m in transcript if m["role"] == "tool"]
+        if not results:
+            return {"tool": {"language": "python", "code": BUGGY}}
+        last = results[-1]["content"]
+        if "Traceback" in last or "Error" in last:
+            return {"tool": {"language": "python", "code": FIXED}}
+        stdout = last.split("--- stdout ---\n", 1)[-1].split("\n", 1)[0]
+        return {"answer": "The median is %s." % stdout.strip()}
+
+
+# ---- the loop, in either message style -------------------------------------------
+def run(style, url, max_turns=6):
+    model, transcript, messages = ScriptedModel(), [], []
+    messages.append({"role": "user", "content": "What is the median of 3 1 4 1 5 9 2 6? Use the tool."})
+    for turn in range(max_turns):
+        step = model.next(transcript)
+        if "answer" in step:
+            messages.append({"role": "assistant", "content": step["answer"]})
+            return step["answer"], messages
+        call_id = "call_%d" % turn
+        args = step["tool"]
+        if style == "openai":
+            messages.append({"role": "assistant", "content": None, "tool_calls": [
+                {"id": call_id, "type": "function",
+                 "function": {"name": "execute_code", "arguments": json.dumps(args)}}]})
+            # What a real loop does with the model's message:
+            call = messages[-1]["tool_calls"][0]
+            text, is_error = execute_code(url, json.loads(call["function"]["arguments"]))
+            messages.append({"role": "tool", "tool_call_id": call["id"], "content": text})
+        else:
+            messages.append({"role": "assistant", "content": [
+                {"type": "tool_use", "id": call_id, "name": "execute_code", "input": args}]})
+            block = messages[-1]["content"][0]
+            text, is_error = execute_code(url, block["input"])
+            messages.append({"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": block["id"], "content": text, "is_error": is_error}]})
+        transcript.append({"role": "tool", "content": text, "is_error": is_error})
+        print("--- tool call %d (%s) ---\n%s\n" % (turn + 1, "error" if is_error else "ok", text))
+    return None, messages
+
+
+def main():
+    ap = argparse.ArgumentParser(description="A scripted agent loop against warmbox.")
+    ap.add_argument("--style", choices=("openai", "anthropic"), default="openai")
+    ap.add_argument("--url", default=os.environ.get("WARMBOX_URL") or "unix:/run/warmbox/warmbox.sock")
+    ap.add_argument("--print-tool", action="store_true", help="print the tool definition and exit")
+    a = ap.parse_args()
+    if a.print_tool:
+        print(json.dumps(OPENAI_TOOL if a.style == "openai" else ANTHROPIC_TOOL, indent=2))
+        return 0
+    answer, _ = run(a.style, a.url)
+    print("answer:", answer)
+    return 0 if answer else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
