@@ -8,12 +8,17 @@
 #   make images       build the sandbox images offline
 #   make fuzz         run each fuzzer for FUZZ_SECONDS (clang, libFuzzer)
 #   make bench        warm vs cold vs engine floor (tests/bench/; prints a table)
-#   make install      PREFIX=/usr/local
+#   make install      PREFIX=/usr/local SYSCONFDIR=/etc STATEDIR=/var/lib/warmbox
+#                     UNITDIR=/etc/systemd/system DESTDIR=
 #
 # SANITIZE=address,undefined builds everything into build-san/ instead.
 
 VERSION      := 0.1.0
 PREFIX       ?= /usr/local
+SYSCONFDIR   ?= /etc
+STATEDIR     ?= /var/lib/warmbox
+UNITDIR      ?= /etc/systemd/system
+CREATE_USER  ?= yes
 CC           ?= cc
 PKGS         := libevent libevent_openssl libcurl libcjson libseccomp sqlite3 libcrypto libssl
 SANITIZE     ?=
@@ -134,10 +139,25 @@ bench: setup
 # ---- install ------------------------------------------------------------
 
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/warmbox/profiles
-	install -m 0755 bin/warmboxd bin/warmbox $(DESTDIR)$(PREFIX)/bin/
-	cp -r profiles/python profiles/javascript $(DESTDIR)$(PREFIX)/share/warmbox/profiles/
-	install -m 0755 profiles/build-image.sh $(DESTDIR)$(PREFIX)/share/warmbox/profiles/
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/warmbox/profiles \
+	  $(DESTDIR)$(PREFIX)/share/doc/warmbox $(DESTDIR)$(SYSCONFDIR)/warmbox $(DESTDIR)$(UNITDIR)
+	install -d -m 0750 $(DESTDIR)$(STATEDIR)
+	install -m 0755 $(BIN)/warmboxd $(BIN)/warmbox $(DESTDIR)$(PREFIX)/bin/
+	for d in profiles/*/; do [ -f $$d/profile.json ] && cp -r $$d $(DESTDIR)$(PREFIX)/share/warmbox/profiles/; done
+	install -m 0755 profiles/build-image.sh profiles/derive-seccomp.py $(DESTDIR)$(PREFIX)/share/warmbox/profiles/
+	install -m 0644 profiles/README.md $(DESTDIR)$(PREFIX)/share/warmbox/profiles/
+	install -m 0644 README.md docs/*.md docs/openapi.yaml $(DESTDIR)$(PREFIX)/share/doc/warmbox/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' dist/warmboxd.service.in \
+	  > $(DESTDIR)$(UNITDIR)/warmboxd.service
+	@# An operator's config is never overwritten.
+	[ -e $(DESTDIR)$(SYSCONFDIR)/warmbox/config.json ] || \
+	  sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|/var/lib/warmbox|$(STATEDIR)|g' dist/config.json.in \
+	  > $(DESTDIR)$(SYSCONFDIR)/warmbox/config.json
+	@# The service's user, when installing for real as root.
+	if [ "$(CREATE_USER)" = yes ] && [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && ! getent passwd warmbox >/dev/null; then \
+	  useradd --system --user-group --home-dir $(STATEDIR) --shell /usr/sbin/nologin warmbox; fi
+	if [ "$(CREATE_USER)" = yes ] && [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && getent passwd warmbox >/dev/null; then \
+	  chown warmbox:warmbox $(STATEDIR); fi
 
 format:
 	clang-format -i $(LIB_SRC) scheduler/main.c cli/*.c cli/*.h include/warmbox/*.h
