@@ -142,36 +142,6 @@ tool_result (const char *text, bool is_error)
 
 /* ---- execute_code ------------------------------------------------------ */
 
-/* Append at most max bytes of s as text: invalid UTF-8 becomes U+FFFD and
- * the cut falls on a character boundary.  Returns the bytes of s shown. */
-static size_t
-append_text (wb_buf_t *out, const char *s, size_t len, size_t max)
-{
-  size_t i = 0;
-
-  while (i < len && i < max)
-    {
-      unsigned char c = (unsigned char) s[i];
-      size_t n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
-      if (n && i + n <= len && wb_utf8_valid (s + i, n))
-        {
-          if (i + n > max)
-            break;
-          if (c == 0)
-            wb_buf_append_str (out, "\\0");
-          else
-            wb_buf_append (out, s + i, n);
-          i += n;
-        }
-      else
-        {
-          wb_buf_append (out, "\xEF\xBF\xBD", 3);
-          i++;
-        }
-    }
-  return i;
-}
-
 static void
 append_stream (wb_buf_t *text, cJSON *res, const char *name)
 {
@@ -195,7 +165,7 @@ append_stream (wb_buf_t *text, cJSON *res, const char *name)
       return;
     }
   wb_buf_printf (text, "\n--- %s ---\n", name);
-  shown = append_text (text, raw.data, raw.len, mcp.max_output);
+  shown = wb_utf8_sanitize (text, raw.data, raw.len, mcp.max_output, true);
   if (text->len && text->data[text->len - 1] != '\n')
     wb_buf_append_str (text, "\n");
   if (shown < raw.len)

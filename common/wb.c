@@ -503,3 +503,36 @@ wb_now_ms (void)
 {
   return wb_now_us () / 1000u;
 }
+
+size_t
+wb_utf8_sanitize (wb_buf_t *out, const char *s, size_t len, size_t max, bool nul_visible)
+{
+  size_t i = 0;
+
+  while (i < len && i < max)
+    {
+      unsigned char c = (unsigned char) s[i];
+      size_t n = c < 0x80              ? 1
+                 : (c & 0xE0) == 0xC0 ? 2
+                 : (c & 0xF0) == 0xE0 ? 3
+                 : (c & 0xF8) == 0xF0 ? 4
+                                      : 0;
+      int rc;
+
+      if (n && i + n <= len && wb_utf8_valid (s + i, n))
+        {
+          if (i + n > max)
+            break;
+          rc = c == 0 && nul_visible ? wb_buf_append (out, "\\0", 2) : wb_buf_append (out, s + i, n);
+          i += n;
+        }
+      else
+        {
+          rc = wb_buf_append (out, "\xEF\xBF\xBD", 3);
+          i++;
+        }
+      if (rc < 0)
+        return (size_t) -1;
+    }
+  return i;
+}

@@ -265,27 +265,9 @@ static int
 append_lossy (wb_buf_t *out, const char *s, size_t len)
 {
   cleanup_buf wb_buf_t clean = WB_BUF_INIT;
-  size_t i = 0;
 
-  if (wb_buf_reserve (&clean, len + 1) < 0)
+  if (wb_utf8_sanitize (&clean, s, len, len, false) == (size_t) -1)
     return -1;
-  while (i < len)
-    {
-      unsigned char c = (unsigned char) s[i];
-      size_t n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
-      if (n && i + n <= len && wb_utf8_valid (s + i, n))
-        {
-          if (wb_buf_append (&clean, s + i, n) < 0)
-            return -1;
-          i += n;
-        }
-      else
-        {
-          if (wb_buf_append (&clean, "\xEF\xBF\xBD", 3) < 0)
-            return -1;
-          i++;
-        }
-    }
   return wb_json_append_string (out, clean.data ? clean.data : "", clean.len);
 }
 

@@ -129,6 +129,12 @@ char *wb_buf_steal (wb_buf_t *b);
 int wb_json_append_string (wb_buf_t *b, const char *s, size_t len);
 /* True when s[0..len) is well-formed UTF-8 (no overlongs, no surrogates). */
 bool wb_utf8_valid (const char *s, size_t len);
+/* Append at most max bytes of s[0..len) as valid UTF-8: a byte that starts
+ * no well-formed character becomes U+FFFD, and the cut falls between
+ * characters.  With nul_visible, NUL becomes the two characters \0 (for
+ * text that goes through C strings).  Returns how many bytes of s were
+ * consumed, or (size_t) -1 on allocation failure. */
+size_t wb_utf8_sanitize (wb_buf_t *out, const char *s, size_t len, size_t max, bool nul_visible);
 /* Standard base64 with padding.  -1 on allocation failure / bad input. */
 int wb_base64_encode (wb_buf_t *out, const void *data, size_t len);
 int wb_base64_decode (wb_buf_t *out, const char *s, size_t len);

@@ -27,6 +27,23 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
         abort ();
       cJSON_Delete (j);
     }
+  /* Sanitized text is always valid UTF-8, never longer than 3 bytes per
+   * input byte, and leaves valid input as it was. */
+  for (size_t max = size; ; max = size / 2)
+    {
+      wb_buf_t clean = WB_BUF_INIT;
+      size_t used = wb_utf8_sanitize (&clean, (const char *) data, size, max, size % 2);
+      if (used > max || !wb_utf8_valid (clean.data ? clean.data : "", clean.len) || clean.len > 3 * used)
+        abort ();
+      if (max == size && used != size)
+        abort ();
+      if (max == size && !(size % 2) && wb_utf8_valid ((const char *) data, size)
+          && (clean.len != size || (size && memcmp (clean.data, data, size))))
+        abort ();
+      wb_buf_free (&clean);
+      if (max == size / 2)
+        break;
+    }
   wb_buf_free (&enc);
   wb_buf_free (&dec);
   wb_buf_free (&js);

@@ -5,16 +5,14 @@ then the protocol edges by hand (parse errors, unknown methods, batches,
 notifications, ids kept, the daemon down as a tool error)."""
 import json
 import os
-import shutil
 import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wbtest import ROOT, WARMBOX, Daemon, Tap, wait_until  # noqa: E402
+from wbtest import WARMBOX, Daemon, Tap, node_client_ready, node_steps, wait_until  # noqa: E402
 
 t = Tap()
-NODE_DIR = os.path.join(ROOT, "tests", "node")
 d = Daemon()
 
 
@@ -22,18 +20,9 @@ def text_of(res):
     return "".join(c.get("text", "") for c in (res or {}).get("content", []))
 
 
-if shutil.which("node") and os.path.isdir(os.path.join(NODE_DIR, "node_modules", "@modelcontextprotocol")):
-    p = subprocess.run(["node", os.path.join(NODE_DIR, "mcp_client.mjs"), WARMBOX, "unix:" + d.sock],
-                       capture_output=True, text=True, timeout=180)
-    res = {}
-    for line in p.stdout.splitlines():
-        try:
-            o = json.loads(line)
-            res[o["name"]] = o["value"]
-        except ValueError:
-            pass
-    t.ok(p.returncode == 0 and res.get("closed") is True, "the SDK client ran every step and closed",
-         p.stderr[-2000:])
+if node_client_ready("@modelcontextprotocol"):
+    rc, res, stderr = node_steps("mcp_client.mjs", WARMBOX, "unix:" + d.sock)
+    t.ok(rc == 0 and res.get("closed") is True, "the SDK client ran every step and closed", stderr[-2000:])
     t.ok(res.get("server", {}).get("info", {}).get("name") == "warmbox"
          and "tools" in res.get("server", {}).get("caps", {}), "initialize: serverInfo and the tools capability")
     t.is_eq(res.get("ping"), {}, "ping")

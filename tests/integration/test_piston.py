@@ -6,15 +6,12 @@ input, limits, auth errors in Piston's shape)."""
 import base64
 import json
 import os
-import shutil
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wbtest import ROOT, Daemon, Tap, wait_until  # noqa: E402
+from wbtest import Daemon, Tap, node_client_ready, node_steps, wait_until  # noqa: E402
 
 t = Tap()
-NODE_DIR = os.path.join(ROOT, "tests", "node")
 d = Daemon(tcp=True)
 
 
@@ -29,17 +26,9 @@ py = next(r for r in rts if r["language"] == "python")
 t.ok(py["version"].count(".") == 2 and "py" in py["aliases"], "a semver version and aliases", py)
 
 # ---- piston-client, unchanged ----------------------------------------------
-if shutil.which("node") and os.path.isdir(os.path.join(NODE_DIR, "node_modules", "piston-client")):
-    p = subprocess.run(["node", os.path.join(NODE_DIR, "piston_client.mjs"), "http://127.0.0.1:%d" % d.port],
-                       capture_output=True, text=True, timeout=120)
-    res = {}
-    for line in p.stdout.splitlines():
-        try:
-            o = json.loads(line)
-            res[o["name"]] = o["value"]
-        except ValueError:
-            pass
-    t.ok(p.returncode == 0 and len(res) == 6, "piston-client ran every call", p.stderr[-2000:])
+if node_client_ready("piston-client"):
+    rc, res, stderr = node_steps("piston_client.mjs", "http://127.0.0.1:%d" % d.port, timeout=120)
+    t.ok(rc == 0 and len(res) == 6, "piston-client ran every call", stderr[-2000:])
     t.ok(isinstance(res.get("runtimes"), list) and len(res["runtimes"]) == len(rts), "client: runtimes")
     run = (res.get("python") or {}).get("run", {})
     t.ok(run.get("stdout") == "hi ['1', '2', '3']\n" and run.get("code") == 0 and run.get("signal") is None

@@ -231,6 +231,31 @@ def corpus_daemon():
     return runtime, Tap(), Daemon(extra_args=["--profiles", profiles] if profiles else [])
 
 
+NODE_DIR = os.path.join(ROOT, "tests", "node")
+
+
+def node_client_ready(package):
+    """True when node and the npm package (installed in tests/node by
+    scripts/setup.sh) are there."""
+    import shutil
+    return bool(shutil.which("node")) and os.path.isdir(os.path.join(NODE_DIR, "node_modules", package))
+
+
+def node_steps(script, *args, timeout=180):
+    """Run tests/node/SCRIPT, which prints one {"name", "value"} JSON line per
+    step: (exit status, {name: value}, its stderr)."""
+    p = subprocess.run(["node", os.path.join(NODE_DIR, script)] + list(args), capture_output=True, text=True,
+                       timeout=timeout)
+    steps = {}
+    for line in p.stdout.splitlines():
+        try:
+            o = json.loads(line)
+            steps[o["name"]] = o["value"]
+        except (ValueError, KeyError, TypeError):
+            pass
+    return p.returncode, steps, p.stderr
+
+
 def stream(result, name):
     """The bytes of result[name], decoded per result[name + '_encoding']."""
     data = result.get(name, "")

@@ -47,6 +47,25 @@ test_utf8 (void)
 }
 
 static void
+test_utf8_sanitize (void)
+{
+  wb_buf_t b = WB_BUF_INIT;
+  size_t n = wb_utf8_sanitize (&b, "a\xff" "b\xc3\xa9", 5, 5, false);
+  ok (n == 5 && b.len == 7 && memcmp (b.data, "a\xef\xbf\xbd" "b\xc3\xa9", 7) == 0,
+      "an invalid byte becomes U+FFFD, valid characters stay");
+  wb_buf_reset (&b);
+  n = wb_utf8_sanitize (&b, "ab\xc3\xa9", 4, 3, false);
+  ok (n == 2 && b.len == 2, "the cut falls before a character that would not fit");
+  wb_buf_reset (&b);
+  n = wb_utf8_sanitize (&b, "x\0y", 3, 3, true);
+  ok (n == 3 && b.len == 4 && memcmp (b.data, "x\\0y", 4) == 0, "NUL made visible on request");
+  wb_buf_reset (&b);
+  n = wb_utf8_sanitize (&b, "\xed\xa0\x80", 3, 3, false);
+  ok (n == 3 && b.len == 9, "a surrogate is three invalid bytes");
+  wb_buf_free (&b);
+}
+
+static void
 test_base64 (void)
 {
   const char *vec[][2] = {{"", ""}, {"f", "Zg=="}, {"fo", "Zm8="}, {"foo", "Zm9v"},
@@ -101,6 +120,7 @@ main (void)
   test_buf ();
   test_json ();
   test_utf8 ();
+  test_utf8_sanitize ();
   test_base64 ();
   test_sha_err ();
   return tap_done ();
