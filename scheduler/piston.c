@@ -60,18 +60,27 @@ version_matches (const char *want, const char *have)
 }
 
 static int
+hex_nibble (char c)
+{
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'a' && c <= 'f')
+    return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F')
+    return c - 'A' + 10;
+  return -1;
+}
+
+static int
 hex_decode (wb_buf_t *out, const char *s, size_t len)
 {
   if (len % 2)
     return -1;
   for (size_t i = 0; i < len; i += 2)
     {
-      char pair[3] = {s[i], s[i + 1], 0}, *end;
-      unsigned long v = strtoul (pair, &end, 16);
-      char c = (char) v;
-      if (*end != '\0' || pair[0] == '+' || pair[0] == '-' || pair[0] == ' ')
-        return -1;
-      if (wb_buf_append (out, &c, 1) < 0)
+      int hi = hex_nibble (s[i]), lo = hex_nibble (s[i + 1]);
+      char c = (char) (hi * 16 + lo);
+      if (hi < 0 || lo < 0 || wb_buf_append (out, &c, 1) < 0)
         return -1;
     }
   return 0;

@@ -1,0 +1,144 @@
+/* The Piston v2 mapping: translation to a /v1 body (aliases, versions,
+ * encodings, limits, refusals) and the response shapes. */
+#include <cjson/cJSON.h>
+
+#include "scheduler.h"
+#include "tap.h"
+
+static prof_set_t *set;
+
+/* Translate then parse as /v1 would; 0 and *req filled, or -1 with err. */
+static int
+piston (const char *body, sched_request_t *req, wb_err_t *err)
+{
+  wb_buf_t v1 = WB_BUF_INIT;
+  int rc = sched_piston_translate (body, strlen (body), set, &v1, err);
+  if (rc == 0)
+    rc = sched_request_parse (v1.data, v1.len, set, req, err);
+  wb_buf_free (&v1);
+  return rc;
+}
+
+static void
+refused (const char *body, wb_code_t code, const char *needle, const char *what)
+{
+  sched_request_t req;
+  wb_err_t err = {0};
+  int rc = piston (body, &req, &err);
+  if (!ok (rc < 0 && err.code == code && strstr (err.msg, needle), "%s", what))
+    printf ("#   rc %d code %s msg %s\n", rc, wb_code_name (err.code), err.msg);
+  if (rc == 0)
+    sched_request_clear (&req);
+}
+
+int
+main (void)
+{
+  sched_request_t req;
+  wb_err_t err;
+  char v[64];
+
+  if (prof_load_dir (WB_DEFAULT_PROFILES_DIR, &set, &err) < 0)
+    {
+      printf ("Bail out! %s\n", err.msg);
+      return 1;
+    }
+  sched_piston_version (prof_find (set, "python"), v, sizeof v);
+  ok (strcmp (v, "3.11.0") == 0, "a two-part version is padded to semver (%s)", v);
+
+  ok (piston ("{\"language\":\"py\",\"version\":\"3.11.0\",\"files\":[{\"name\":\"m.py\",\"content\":"
+              "\"print(1)\"}],\"stdin\":\"in\",\"args\":[\"a\",2],\"run_timeout\":2500,"
+              "\"run_memory_limit\":100000000,\"compile_timeout\":10000,\"compile_memory_limit\":-1}",
+              &req, &err)
+          == 0,
+      "a full Piston request translates: %s", err.msg);
+  ok (strcmp (req.profile->language, "python") == 0, "alias py is python");
+  ok (req.code_len == 8 && memcmp (req.code, "print(1)", 8) == 0, "files[0].content is the code");
+  ok (req.stdin_len == 2 && req.n_args == 2 && strcmp (req.args[1], "2") == 0, "stdin and args (numbers stringified)");
+  ok (req.limits.timeout_ms == 2500, "run_timeout is timeout_ms");
+  ok (req.limits.memory_mb == 96, "run_memory_limit in bytes rounds up to MiB (100000000 -> 96)");
+  sched_request_clear (&req);
+
+  ok (piston ("{\"language\":\"node\",\"version\":\"*\",\"files\":[{\"content\":\"Y29uc29sZS5sb2coMSk=\","
+              "\"encoding\":\"base64\"}],\"run_timeout\":-1,\"run_memory_limit\":-1}",
+              &req, &err)
+          == 0
+          && strcmp (req.code, "console.log(1)") == 0 && req.limits.timeout_ms == req.profile->def.timeout_ms
+          && req.limits.memory_mb == req.profile->def.memory_mb,
+      "base64 content, version *, -1 limits keep the defaults");
+  sched_request_clear (&req);
+  ok (piston ("{\"language\":\"python3\",\"version\":\"3.x\",\"files\":[{\"content\":\"70726921\","
+              "\"encoding\":\"hex\"}]}",
+              &req, &err)
+          == 0
+          && strcmp (req.code, "pri!") == 0,
+      "hex content, version 3.x");
+  sched_request_clear (&req);
+
+  refused ("{\"language\":\"python\",\"version\":\"2.7\",\"files\":[{\"content\":\"1\"}]}", WB_E_NOT_FOUND,
+           "runtime is unknown", "another version: 404");
+  refused ("{\"language\":\"python\",\"version\":\"3.11.0.1\",\"files\":[{\"content\":\"1\"}]}", WB_E_NOT_FOUND,
+           "runtime is unknown", "a longer version does not match");
+  refused ("{\"language\":\"cobol\",\"files\":[{\"content\":\"1\"}]}", WB_E_NOT_FOUND, "cobol", "unknown language: 404");
+  refused ("{\"language\":\"python\",\"files\":[{\"content\":\"a\"},{\"content\":\"b\"}]}", WB_E_INVALID,
+           "single file", "two files: 400");
+  refused ("{\"language\":\"python\",\"files\":[]}", WB_E_INVALID, "files", "no file: 400");
+  refused ("{\"language\":\"python\",\"files\":[{\"content\":\"zz\",\"encoding\":\"hex\"}]}", WB_E_INVALID, "hex",
+           "bad hex: 400");
+  refused ("{\"language\":\"python\",\"files\":[{\"content\":\"AP8=\",\"encoding\":\"base64\"}]}", WB_E_INVALID,
+           "UTF-8", "code that is not UTF-8: 400");
+  refused ("{\"language\":\"python\",\"files\":[{\"content\":\"1\",\"encoding\":\"rot13\"}]}", WB_E_INVALID,
+           "encoding", "an unknown encoding: 400");
+  refused ("{\"language\":\"python\",\"files\":[{\"content\":\"1\"}],\"stdin\":\"a\\u0000b\"}", WB_E_INVALID,
+           "NUL", "NUL in a string: 400, not silently cut");
+  refused ("{\"language\":\"python\",\"files\":[{\"content\":\"1\"}],\"run_timeout\":99999999}", WB_E_INVALID,
+           "maximum", "run_timeout above the maximum: 400 from the shared validator");
+  refused ("{\"language\":\"python\",\"files\":[{\"content\":\"1\"}],\"run_timeout\":\"3s\"}", WB_E_INVALID,
+           "run_timeout", "a limit that is not a number: 400");
+  refused ("[1]", WB_E_INVALID, "object", "not an object: 400");
+
+  /* Responses */
+  sched_result_t res;
+  wb_buf_t out = WB_BUF_INIT;
+  memset (&res, 0, sizeof res);
+  res.language = "python";
+  res.status = SCHED_ST_OK;
+  res.exit_code = 3;
+  res.duration_ms = 12;
+  wb_buf_append (&res.out, "a\xff", 2);
+  wb_buf_append (&res.err, "e", 1);
+  ok (sched_piston_result_json (&res, "3.11.0", &out) == 0, "a result encodes");
+  cJSON *j = cJSON_Parse (out.data), *run = cJSON_GetObjectItem (j, "run");
+  ok (j && strcmp (cJSON_GetStringValue (cJSON_GetObjectItem (run, "stdout")), "a\xef\xbf\xbd") == 0
+          && strcmp (cJSON_GetStringValue (cJSON_GetObjectItem (run, "output")), "a\xef\xbf\xbd" "e") == 0,
+      "stdout lossy UTF-8; output is stdout then stderr");
+  ok (cJSON_GetObjectItem (run, "code")->valueint == 3 && cJSON_IsNull (cJSON_GetObjectItem (run, "signal"))
+          && strcmp (cJSON_GetStringValue (cJSON_GetObjectItem (run, "status")), "RE") == 0
+          && cJSON_GetObjectItem (run, "wall_time")->valueint == 12,
+      "exit 3: code 3, signal null, status RE, wall_time");
+  cJSON_Delete (j);
+  wb_buf_reset (&out);
+  res.status = SCHED_ST_TIMEOUT;
+  res.exit_code = 137;
+  sched_piston_result_json (&res, "3.11.0", &out);
+  j = cJSON_Parse (out.data);
+  run = cJSON_GetObjectItem (j, "run");
+  ok (cJSON_IsNull (cJSON_GetObjectItem (run, "code"))
+          && strcmp (cJSON_GetStringValue (cJSON_GetObjectItem (run, "signal")), "SIGKILL") == 0
+          && strcmp (cJSON_GetStringValue (cJSON_GetObjectItem (run, "status")), "TO") == 0,
+      "timeout: code null, SIGKILL, TO");
+  cJSON_Delete (j);
+  wb_buf_reset (&out);
+  res.status = SCHED_ST_OUTPUT_LIMIT;
+  res.err_truncated = true;
+  sched_piston_result_json (&res, "3.11.0", &out);
+  ok (strstr (out.data, "\"status\":\"EL\"") != NULL, "stderr over its cap: EL");
+  wb_buf_reset (&out);
+  ok (sched_piston_runtimes_json (set, &out) == 0 && strstr (out.data, "\"aliases\":[\"py\",\"python3\"]"),
+      "runtimes list aliases");
+  wb_buf_free (&out);
+  wb_buf_free (&res.out);
+  wb_buf_free (&res.err);
+  prof_set_free (set);
+  return tap_done ();
+}
