@@ -6,9 +6,9 @@
  *   [-> inspect for OOMKilled] -> reply -> release (removed, pool refills)
  *
  * A request takes its container from its language's pool unless it needs a
- * container the pool cannot hold (program args are part of the container's
- * command; a non-default memory limit is part of its cgroup): then it
- * creates its own, which is the cold path.
+ * container the pool cannot hold (a non-default memory limit is part of
+ * its cgroup): then it creates its own, which is the cold path.  Program
+ * arguments travel in the stdin frame, so they don't need one.
  *
  * The wall-clock deadline runs from the moment start is sent; at the
  * deadline the container gets SIGKILL, and a grace timer after it ends the
@@ -549,14 +549,15 @@ maybe_start (sched_exec_t *ex)
 /* The attach is up: queue the whole input frame and half-close stdin now,
  * before start.  The engine holds it in the container's stdin pipe, so the
  * program finds its code the moment it reads instead of after the start
- * round trip.  Code and stdin go from memory to the socket, nowhere else. */
+ * round trip.  Code, args and stdin go from memory to the socket, nowhere
+ * else. */
 static void
 write_frame (sched_exec_t *ex)
 {
   wb_buf_t frame = WB_BUF_INIT;
 
-  if (sched_frame_build (ex->req.code, ex->req.code_len, ex->req.stdin_data, ex->req.stdin_len,
-                         &frame)
+  if (sched_frame_build (ex->req.code, ex->req.code_len, ex->req.args, ex->req.n_args,
+                         ex->req.stdin_data, ex->req.stdin_len, &frame)
           < 0
       || eng_attach_write (ex->attach, frame.data, frame.len) < 0)
     ex->frame_failed = true; /* reported once the container runs */
@@ -669,7 +670,7 @@ pool_for (sched_exec_t *ex)
 {
   const sched_request_t *r = &ex->req;
 
-  if (r->n_args > 0 || r->limits.memory_mb != r->profile->def.memory_mb)
+  if (r->limits.memory_mb != r->profile->def.memory_mb)
     return NULL;
   return pool_mgr_find (ex->ctx->pools, r->profile->language);
 }
@@ -748,8 +749,6 @@ create (sched_exec_t *ex, wb_err_t *err)
   x.instance_id = ctx->instance_id;
   x.pool_key = pool_key;
   x.uid = pool_mgr_next_uid (ctx->pools);
-  x.args = (const char *const *) ex->req.args;
-  x.n_args = ex->req.n_args;
   if (prof_container_spec (p, &ex->req.limits, &x, &spec, err) < 0)
     return -1;
   ex->op = eng_container_create (ctx->eng, spec.data, created_cb, ex, err);

@@ -245,37 +245,75 @@ out:
 }
 
 int
-sched_frame_build (const char *code, size_t code_len, const char *in, size_t in_len,
-                   wb_buf_t *out)
+sched_frame_build (const char *code, size_t code_len, char *const *args, size_t n_args,
+                   const char *in, size_t in_len, wb_buf_t *out)
 {
-  if (wb_buf_printf (out, "%zu\n", code_len) < 0 || wb_buf_append (out, code, code_len) < 0
-      || wb_buf_append (out, in, in_len) < 0)
+  if (n_args > SCHED_MAX_ARGS || wb_buf_printf (out, "%zu", code_len) < 0)
     return -1;
+  for (size_t i = 0; i < n_args; i++)
+    if (wb_buf_printf (out, " %zu", strlen (args[i])) < 0)
+      return -1;
+  if (wb_buf_append (out, "\n", 1) < 0 || wb_buf_append (out, code, code_len) < 0)
+    return -1;
+  for (size_t i = 0; i < n_args; i++)
+    if (wb_buf_append_str (out, args[i]) < 0)
+      return -1;
+  return wb_buf_append (out, in, in_len);
+}
+
+/* One decimal length at buf[*i] (advanced past it); -1 when not digits or
+ * absurd. */
+static int
+frame_number (const char *buf, size_t end, size_t *i, size_t *out)
+{
+  size_t n = 0, start = *i;
+
+  while (*i < end && buf[*i] >= '0' && buf[*i] <= '9')
+    {
+      if (n > (SIZE_MAX - 9) / 10 || *i - start >= 20)
+        return -1;
+      n = n * 10 + (size_t) (buf[*i] - '0');
+      (*i)++;
+    }
+  if (*i == start)
+    return -1;
+  *out = n;
   return 0;
 }
 
 int
-sched_frame_parse (const char *buf, size_t len, size_t *code_off, size_t *code_len)
+sched_frame_parse (const char *buf, size_t len, sched_frame_t *f)
 {
-  size_t i, n = 0;
+  const char *nl = len ? memchr (buf, '\n', len < SCHED_FRAME_HEADER_MAX ? len : SCHED_FRAME_HEADER_MAX) : NULL;
+  size_t i = 0, end, need, off;
 
-  for (i = 0; i < len && i < 21; i++)
-    {
-      if (buf[i] == '\n')
-        break;
-      if (buf[i] < '0' || buf[i] > '9')
-        return -1;
-      if (n > (SIZE_MAX - 9) / 10)
-        return -1;
-      n = n * 10 + (size_t) (buf[i] - '0');
-    }
-  if (i == len)
-    return 0;
-  if (i == 0 || buf[i] != '\n')
+  if (nl == NULL)
+    return len < SCHED_FRAME_HEADER_MAX ? 0 : -1;
+  end = (size_t) (nl - buf);
+  memset (f, 0, sizeof *f);
+  if (frame_number (buf, end, &i, &f->code_len) < 0)
     return -1;
-  if (len - i - 1 < n)
+  while (i < end)
+    {
+      if (buf[i] != ' ' || f->n_args == SCHED_MAX_ARGS)
+        return -1;
+      i++;
+      if (frame_number (buf, end, &i, &f->arg_len[f->n_args]) < 0)
+        return -1;
+      f->n_args++;
+    }
+  off = end + 1;
+  need = f->code_len;
+  f->code_off = off;
+  for (size_t k = 0; k < f->n_args; k++)
+    {
+      if (need > SIZE_MAX - f->arg_len[k])
+        return -1;
+      f->arg_off[k] = off + need;
+      need += f->arg_len[k];
+    }
+  if (len - off < need)
     return 0;
-  *code_off = i + 1;
-  *code_len = n;
+  f->stdin_off = off + need;
   return 1;
 }

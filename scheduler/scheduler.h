@@ -153,12 +153,28 @@ int sched_piston_result_json (const sched_result_t *res, const char *version, wb
 /* Piston's semver-looking version of a profile ("3.11" -> "3.11.0"). */
 void sched_piston_version (const prof_t *profile, char *out, size_t size);
 
-/* The stdin frame of DESIGN.md step 4: "<len>\n<code><stdin>".  Pure. */
-int sched_frame_build (const char *code, size_t code_len, const char *in, size_t in_len,
-                       wb_buf_t *out);
-/* Inverse, for tests and fuzzing: returns 1 with the code span set, 0 if
- * incomplete, -1 if malformed. */
-int sched_frame_parse (const char *buf, size_t len, size_t *code_off, size_t *code_len);
+/* The stdin frame of DESIGN.md step 4, with the program's arguments:
+ *   "<code length>[ <arg length>...]\n<code><arg><arg>...<stdin>"
+ * (without args it is exactly "<len>\n<code><stdin>").  Arguments travel
+ * in the frame, not in the container's command, so a request with args
+ * can take a pooled container.  Lengths are decimal byte counts; the
+ * header is at most SCHED_FRAME_HEADER_MAX bytes.  Pure. */
+#define SCHED_FRAME_HEADER_MAX 4096
+int sched_frame_build (const char *code, size_t code_len, char *const *args, size_t n_args,
+                       const char *in, size_t in_len, wb_buf_t *out);
+
+typedef struct sched_frame
+{
+  size_t code_off, code_len;
+  size_t n_args;
+  size_t arg_off[SCHED_MAX_ARGS]; /* each argument's bytes */
+  size_t arg_len[SCHED_MAX_ARGS];
+  size_t stdin_off;               /* where the program's own stdin begins */
+} sched_frame_t;
+
+/* Inverse, for tests and fuzzing: 1 with f filled, 0 if incomplete, -1 if
+ * malformed (not digits, more than SCHED_MAX_ARGS, a header too long). */
+int sched_frame_parse (const char *buf, size_t len, sched_frame_t *f);
 
 /* ---- executions (exec.c) --------------------------------------------- */
 

@@ -1,6 +1,7 @@
 // warmbox bootstrap for JavaScript: reads the input frame
-// "<length>\n<code><stdin...>" from fd 0, byte-exact and without reading
-// ahead, then runs the code as a CommonJS module named main.js.  The rest of
+// "<code length>[ <arg length>...]\n<code><args...><stdin...>" from fd 0,
+// byte-exact and without reading ahead, then runs the code as a CommonJS
+// module named main.js with the arguments in process.argv.  The rest of
 // stdin is left to the program (process.stdin, fs.readFileSync(0)).
 // Exit 125 means a broken frame.
 'use strict';
@@ -35,14 +36,19 @@ for (;;) {
   if (b.length === 0) fail('input frame ended early');
   if (b[0] === 10) break;
   header += String.fromCharCode(b[0]);
-  if (header.length > 20) fail('malformed input frame');
+  if (header.length > 4096) fail('malformed input frame');
 }
-if (!/^[0-9]+$/.test(header)) fail('malformed input frame');
-const n = Number(header);
-const code = readExact(n);
-if (code.length !== n) fail('input frame ended early');
+if (!/^[0-9]+( [0-9]+){0,256}$/.test(header)) fail('malformed input frame');
+const sizes = header.split(' ').map(Number);
+const code = readExact(sizes[0]);
+if (code.length !== sizes[0]) fail('input frame ended early');
+const args = sizes.slice(1).map((n) => {
+  const a = readExact(n);
+  if (a.length !== n) fail('input frame ended early');
+  return a.toString('utf8');
+});
 
-process.argv = [process.argv[0], 'main.js'].concat(process.argv.slice(2));
+process.argv = [process.argv[0], 'main.js'].concat(args);
 const main = new Module('main.js', null);
 main.filename = 'main.js';
 main.paths = [];

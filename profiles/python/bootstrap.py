@@ -1,29 +1,40 @@
-# warmbox bootstrap for Python: reads the input frame "<length>\n<code><stdin...>"
-# from stdin, runs the code as __main__ (file name "main.py") and leaves the
-# rest of stdin, unread, to the program.  Exit 125 means a broken frame.
+# warmbox bootstrap for Python: reads the input frame
+# "<code length>[ <arg length>...]\n<code><args...><stdin...>" from stdin,
+# runs the code as __main__ (file name "main.py") with the arguments as
+# sys.argv[1:], and leaves the rest of stdin, unread, to the program.
+# Exit 125 means a broken frame.
 import sys
 
 
-def _warmbox_read_code():
+def _warmbox_fail(msg):
+    sys.stderr.write("warmbox: %s\n" % msg)
+    sys.exit(125)
+
+
+def _warmbox_read_frame():
     inp = sys.stdin.buffer
-    line = inp.readline(32)
-    try:
-        n = int(line)
-    except ValueError:
-        n = -1
-    if n < 0:
-        sys.stderr.write("warmbox: malformed input frame\n")
-        sys.exit(125)
-    src = inp.read(n)
-    if len(src) != n:
-        sys.stderr.write("warmbox: input frame ended early\n")
-        sys.exit(125)
-    return src
+    line = inp.readline(4097)
+    if not line.endswith(b"\n"):
+        _warmbox_fail("malformed input frame")
+    fields = line[:-1].split(b" ")
+    if not all(f.isdigit() for f in fields) or len(fields) > 257:
+        _warmbox_fail("malformed input frame")
+    sizes = [int(f) for f in fields]
+    src = inp.read(sizes[0])
+    if len(src) != sizes[0]:
+        _warmbox_fail("input frame ended early")
+    args = []
+    for n in sizes[1:]:
+        a = inp.read(n)
+        if len(a) != n:
+            _warmbox_fail("input frame ended early")
+        args.append(a.decode("utf-8", "surrogateescape"))
+    return src, args
 
 
 def _warmbox_main():
-    src = _warmbox_read_code()
-    sys.argv = ["main.py"] + sys.argv[1:]
+    src, args = _warmbox_read_frame()
+    sys.argv = ["main.py"] + args
     main = type(sys)("__main__")  # a module object, without importing types
     main.__file__ = "main.py"
     main.__builtins__ = __builtins__

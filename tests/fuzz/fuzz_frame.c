@@ -1,4 +1,5 @@
-/* Fuzz the stdin frame parser, and check build -> parse round trips. */
+/* Fuzz the stdin frame parser, and check build -> parse round trips
+ * (code, args, stdin). */
 #include "scheduler.h"
 
 #include <string.h>
@@ -8,17 +9,36 @@ int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
-  size_t off = 0, len = 0;
-  int r = sched_frame_parse ((const char *) data, size, &off, &len);
+  static sched_frame_t fr;
+  char *args[4];
+  char storage[4][16];
   wb_buf_t f = WB_BUF_INIT;
-  size_t cut = size ? data[0] % (size + 1) : 0;
+  size_t cut = size ? data[0] % (size + 1) : 0, n_args = size > 1 ? data[1] % 5 : 0;
+  int r = sched_frame_parse ((const char *) data, size, &fr);
 
-  if (r == 1 && (off > size || len > size - off))
+  if (r == 1)
+    {
+      if (fr.code_off > size || fr.code_len > size - fr.code_off || fr.stdin_off > size)
+        abort ();
+      for (size_t k = 0; k < fr.n_args; k++)
+        if (fr.arg_off[k] > size || fr.arg_len[k] > size - fr.arg_off[k])
+          abort ();
+    }
+  for (size_t k = 0; k < n_args; k++)
+    {
+      size_t l = k + 2 < size ? data[k + 2] % 16 : 0;
+      memset (storage[k], 'a' + (int) k, l);
+      storage[k][l] = '\0';
+      args[k] = storage[k];
+    }
+  sched_frame_build ((const char *) data, cut, args, n_args, (const char *) data + cut, size - cut, &f);
+  if (sched_frame_parse (f.data, f.len, &fr) != 1 || fr.code_len != cut || fr.n_args != n_args
+      || memcmp (f.data + fr.code_off, data, cut) != 0 || f.len - fr.stdin_off != size - cut
+      || memcmp (f.data + fr.stdin_off, data + cut, size - cut) != 0)
     abort ();
-  sched_frame_build ((const char *) data, cut, (const char *) data + cut, size - cut, &f);
-  if (sched_frame_parse (f.data, f.len, &off, &len) != 1 || len != cut
-      || memcmp (f.data + off, data, cut) != 0)
-    abort ();
+  for (size_t k = 0; k < n_args; k++)
+    if (fr.arg_len[k] != strlen (args[k]) || memcmp (f.data + fr.arg_off[k], args[k], fr.arg_len[k]) != 0)
+      abort ();
   wb_buf_free (&f);
   return 0;
 }

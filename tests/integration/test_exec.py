@@ -70,6 +70,17 @@ st, r = run("javascript", "const s = require('fs').readFileSync(0, 'utf8');"
             stdin="line1\nline2", args=["x y"])
 t.is_eq(r.get("stdout"), '["line1\\nline2",["x y"]]\n', "javascript: stdin and args")
 
+# Args travel in the stdin frame, so a request with args takes a pooled container.
+def python_ready():
+    st, body = d.request("GET", "/v1/pools")
+    return any(p["language"] == "python" and not p["draining"] and p["ready"] > 0 for p in body["pools"])
+
+
+wait_until(python_ready, timeout=30)
+st, r = run("python", "import sys; print(sys.argv)", args=["", "\u00e9", "-c", "x"])
+t.ok(r.get("stdout") == "['main.py', '', '\u00e9', '-c', 'x']\n" and r.get("pool_hit") is True,
+     "args (empty and non-ASCII included) arrive exactly, from a pooled container", r)
+
 st, r = run("python", "raise ValueError('boom')")
 t.ok(r.get("exit_code") == 1 and "ValueError: boom" in r.get("stderr", "")
      and 'File "main.py", line 1' in r.get("stderr", "") and "bootstrap" not in r.get("stderr", ""),

@@ -122,17 +122,45 @@ static void
 test_frame (void)
 {
   wb_buf_t f = WB_BUF_INIT;
-  size_t off = 0, len = 0;
-  sched_frame_build ("print(1)", 8, "in\0put", 6, &f);
-  ok (f.len == 2 + 8 + 6 && memcmp (f.data, "8\nprint(1)in\0put", f.len) == 0, "frame layout");
-  ok (sched_frame_parse (f.data, f.len, &off, &len) == 1 && off == 2 && len == 8, "frame parses back");
-  ok (sched_frame_parse (f.data, 5, &off, &len) == 0, "a short frame asks for more");
-  ok (sched_frame_parse ("x\n", 2, &off, &len) == -1, "a non-digit length is malformed");
-  ok (sched_frame_parse ("\n", 1, &off, &len) == -1, "an empty length is malformed");
-  ok (sched_frame_parse ("99999999999999999999999\n", 24, &off, &len) == -1, "an absurd length");
+  static sched_frame_t fr;
+  char *args[] = {"one", "", "two words"};
+
+  sched_frame_build ("print(1)", 8, NULL, 0, "in\0put", 6, &f);
+  ok (f.len == 2 + 8 + 6 && memcmp (f.data, "8\nprint(1)in\0put", f.len) == 0,
+      "without args the frame is <len>\\n<code><stdin>");
+  ok (sched_frame_parse (f.data, f.len, &fr) == 1 && fr.code_off == 2 && fr.code_len == 8 && fr.n_args == 0
+          && fr.stdin_off == 10,
+      "frame parses back");
+  ok (sched_frame_parse (f.data, 5, &fr) == 0, "a short frame asks for more");
   wb_buf_reset (&f);
-  sched_frame_build ("", 0, "", 0, &f);
-  ok (sched_frame_parse (f.data, f.len, &off, &len) == 1 && len == 0, "empty code");
+  sched_frame_build ("x", 1, args, 3, "IN", 2, &f);
+  ok (f.len == 8 + 1 + 12 + 2 && memcmp (f.data, "1 3 0 9\nxonetwo wordsIN", f.len) == 0,
+      "args: their lengths in the header, their bytes after the code");
+  ok (sched_frame_parse (f.data, f.len, &fr) == 1 && fr.n_args == 3 && fr.arg_len[2] == 9
+          && memcmp (f.data + fr.arg_off[2], "two words", 9) == 0 && fr.arg_len[1] == 0
+          && memcmp (f.data + fr.stdin_off, "IN", 2) == 0,
+      "args parse back, an empty one included");
+  ok (sched_frame_parse (f.data, f.len - 3, &fr) == 0, "args cut short ask for more");
+  ok (sched_frame_parse ("x\n", 2, &fr) == -1, "a non-digit length is malformed");
+  ok (sched_frame_parse ("\n", 1, &fr) == -1, "an empty length is malformed");
+  ok (sched_frame_parse ("1  2\n", 5, &fr) == -1, "two spaces are malformed");
+  ok (sched_frame_parse ("1 2 \n", 5, &fr) == -1, "a trailing space is malformed");
+  ok (sched_frame_parse ("99999999999999999999999\n", 24, &fr) == -1, "an absurd length");
+  ok (sched_frame_parse ("12345", 5, &fr) == 0 && sched_frame_parse (NULL, 0, &fr) == 0,
+      "no newline yet: incomplete");
+  wb_buf_reset (&f);
+  for (int i = 0; i < SCHED_FRAME_HEADER_MAX; i++)
+    wb_buf_append (&f, "1", 1);
+  ok (sched_frame_parse (f.data, f.len, &fr) == -1, "a header without newline past the cap is malformed");
+  wb_buf_reset (&f);
+  wb_buf_append (&f, "1", 1);
+  for (int i = 0; i <= SCHED_MAX_ARGS; i++)
+    wb_buf_append (&f, " 0", 2);
+  wb_buf_append (&f, "\nx", 2);
+  ok (sched_frame_parse (f.data, f.len, &fr) == -1, "more than SCHED_MAX_ARGS args are malformed");
+  wb_buf_reset (&f);
+  sched_frame_build ("", 0, NULL, 0, "", 0, &f);
+  ok (sched_frame_parse (f.data, f.len, &fr) == 1 && fr.code_len == 0, "empty code");
   wb_buf_free (&f);
 }
 
