@@ -97,7 +97,7 @@ static const char *const forbidden_syscalls[] = {
   "bpf", "perf_event_open", "io_uring_setup", "io_uring_enter", "io_uring_register",
   "userfaultfd", "kexec_load", "kexec_file_load", "init_module", "finit_module", "delete_module",
   "create_module", "reboot", "swapon", "swapoff", "pivot_root", "chroot", "open_by_handle_at",
-  "fsopen", "fsmount", "move_mount", "open_tree", "process_vm_writev", "clone3",
+  "fsopen", "fsmount", "move_mount", "open_tree", "process_vm_readv", "process_vm_writev", "clone3",
 };
 
 #define CLONE_NAMESPACE_FLAGS 0x7E020000ULL /* NEWNS|NEWCGROUP|NEWUTS|NEWIPC|NEWUSER|NEWPID|NEWNET */
