@@ -13,6 +13,9 @@ same machine; nothing is compared with a number from elsewhere.
                client, no daemon).  Every timed run follows the same idle
                pause, so background work of the previous one is not billed
                to the next.
+               piston is warm too, through POST /api/v2/execute with
+               piston-client's default args (args travel in the frame, so
+               they take pooled containers).
   burst        16 simultaneous requests to a warm daemon vs 16 naive parallel
                start + wait on the engine
   sustained    concurrency 4 for DURATION seconds through a warm daemon vs the
@@ -96,6 +99,19 @@ def daemon_run(d, language):
     return elapsed, r.get("pool_hit")
 
 
+def piston_run(d, language):
+    """POST /api/v2/execute the way piston-client sends it (args 1 2 3)."""
+    body = {"language": language, "version": "*", "files": [{"content": PROGRAMS[language]}],
+            "stdin": "", "args": ["1", "2", "3"], "compile_timeout": 10000, "run_timeout": 3000,
+            "compile_memory_limit": -1, "run_memory_limit": -1}
+    t0 = time.time()
+    st, r = d.request("POST", "/api/v2/execute", body)
+    elapsed = time.time() - t0
+    if st != 200 or r["run"]["stdout"] != "42\n":
+        raise RuntimeError("piston run: %s %s" % (st, r))
+    return elapsed
+
+
 def pools_full(d, n):
     st, body = d.request("GET", "/v1/pools")
     live = [p for p in body.get("pools", []) if not p["draining"]]
@@ -109,7 +125,7 @@ def interleaved(language, n, warm, cold):
     """n rounds; each round times one run of every mode, in an order that
     rotates, so the machine's drift falls on all modes alike."""
     body = spec(language)
-    times = {"warm": [], "cold": [], "seed": [], "floor": []}
+    times = {"warm": [], "piston": [], "cold": [], "seed": [], "floor": []}
     hits = 0
 
     def run_warm():
@@ -119,6 +135,11 @@ def interleaved(language, n, warm, cold):
         secs, hit = daemon_run(warm, language)
         hits += bool(hit)
         return secs
+
+    def run_piston():
+        wait_until(lambda: pools_full(warm, 4), timeout=30, step=0.05)
+        time.sleep(IDLE)
+        return piston_run(warm, language)
 
     def run_cold():
         time.sleep(IDLE)
@@ -140,7 +161,8 @@ def interleaved(language, n, warm, cold):
         finally:
             floor_remove(cid)
 
-    modes = [("warm", run_warm), ("cold", run_cold), ("seed", run_seed), ("floor", run_floor)]
+    modes = [("warm", run_warm), ("piston", run_piston), ("cold", run_cold), ("seed", run_seed),
+             ("floor", run_floor)]
     for i in range(n):
         for k in range(len(modes)):
             name, fn = modes[(i + k) % len(modes)]
@@ -176,6 +198,7 @@ def main():
         w, c, sd, f = tm["warm"], tm["cold"], tm["seed"], tm["floor"]
         results["sequential"][lang] = {
             "warm_p50": pct(w, 50), "warm_p99": pct(w, 99), "warm_hits": hits,
+            "piston_p50": pct(tm["piston"], 50), "piston_p99": pct(tm["piston"], 99),
             "cold_p50": pct(c, 50), "cold_p99": pct(c, 99),
             "seed_p50": pct(sd, 50), "seed_p99": pct(sd, 99),
             "floor_p50": pct(f, 50), "floor_p99": pct(f, 99)}
@@ -296,7 +319,7 @@ def main():
     print("| sequential, seconds | p50 | p99 | p50 vs floor |")
     print("|---|---|---|---|")
     for lang, r in results["sequential"].items():
-        for mode in ("floor", "warm", "cold", "seed"):
+        for mode in ("floor", "warm", "piston", "cold", "seed"):
             print("| %s %s | %.3f | %.3f | %+.1f%% |" % (lang, mode, r[mode + "_p50"], r[mode + "_p99"],
                                                     100 * (r[mode + "_p50"] / r["floor_p50"] - 1)))
         print("| %s warm hits | %d of %d | | |" % (lang, r["warm_hits"], args.n))
