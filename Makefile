@@ -87,6 +87,12 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/tap.h $(BUILD)/libwarmbox.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -iquote scheduler -iquote engine $(ALL_LDFLAGS) $< $(BUILD)/libwarmbox.a $(LIBS) -o $@
 
+# The MCP harness drives cli/mcp.c (which is not in the library).
+$(BUILD)/tests/replay_mcp: tests/fuzz/fuzz_mcp.c tests/fuzz/replay.c cli/mcp.c cli/client.c $(BUILD)/libwarmbox.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -iquote cli -DCORPUS_DIR='"$(CURDIR)/tests/fuzz/corpus/mcp"' \
+	  $(ALL_LDFLAGS) $^ $(LIBS) -o $@
+
 $(BUILD)/tests/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(BUILD)/libwarmbox.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -iquote scheduler -iquote engine -DCORPUS_DIR='"$(CURDIR)/tests/fuzz/corpus/$*"' \

@@ -42,7 +42,8 @@ static struct
 {
   const char *url;
   size_t max_output;
-  pthread_mutex_t lock; /* stdout, calls[], in_flight */
+  FILE *out;            /* stdout, or what a fuzzer gives */
+  pthread_mutex_t lock; /* out, calls[], in_flight */
   pthread_cond_t idle;
   mcp_call_t calls[MCP_MAX_CALLS];
   int in_flight;
@@ -57,7 +58,7 @@ cleanup_jsonp (cJSON **j)
 
 /* ---- output ------------------------------------------------------------ */
 
-/* Takes msg.  One line on stdout, whole, under the lock. */
+/* Takes msg.  One line on the output, whole, under the lock. */
 static void
 send_message (cJSON *msg)
 {
@@ -70,9 +71,9 @@ send_message (cJSON *msg)
       return;
     }
   pthread_mutex_lock (&mcp.lock);
-  fputs (text, stdout);
-  fputc ('\n', stdout);
-  fflush (stdout);
+  fputs (text, mcp.out);
+  fputc ('\n', mcp.out);
+  fflush (mcp.out);
   pthread_mutex_unlock (&mcp.lock);
   cJSON_free (text);
 }
@@ -466,8 +467,8 @@ handle_cancelled (const cJSON *params)
   pthread_mutex_unlock (&mcp.lock);
 }
 
-static void
-dispatch (const char *line, size_t len)
+void
+cli_mcp_dispatch (const char *line, size_t len)
 {
   cleanup_json cJSON *msg = cJSON_ParseWithLength (line, len);
   const cJSON *id, *params;
@@ -526,8 +527,7 @@ cli_mcp (const char *url, int argc, char **argv)
   size_t cap = 0;
   ssize_t n;
 
-  mcp.url = url;
-  mcp.max_output = MCP_DEFAULT_OUTPUT;
+  cli_mcp_init (url, MCP_DEFAULT_OUTPUT, stdout);
   for (int i = 1; i < argc; i++)
     {
       char *end;
@@ -559,12 +559,27 @@ cli_mcp (const char *url, int argc, char **argv)
       if ((size_t) n > MCP_MAX_LINE)
         send_error (NULL, RPC_INVALID_REQUEST, "message too large");
       else
-        dispatch (line, (size_t) n);
+        cli_mcp_dispatch (line, (size_t) n);
       explicit_bzero (line, (size_t) n); /* it may have held code */
     }
   free (line);
 
-  /* The client closed stdin: abandon what still runs, then leave. */
+  cli_mcp_finish ();
+  return 0;
+}
+
+void
+cli_mcp_init (const char *url, size_t max_output, FILE *out)
+{
+  mcp.url = url;
+  mcp.max_output = max_output;
+  mcp.out = out;
+}
+
+void
+cli_mcp_finish (void)
+{
+  /* Abandon what still runs, then wait for the threads to leave. */
   pthread_mutex_lock (&mcp.lock);
   for (size_t i = 0; i < MCP_MAX_CALLS; i++)
     if (mcp.calls[i].used)
@@ -572,5 +587,4 @@ cli_mcp (const char *url, int argc, char **argv)
   while (mcp.in_flight > 0)
     pthread_cond_wait (&mcp.idle, &mcp.lock);
   pthread_mutex_unlock (&mcp.lock);
-  return 0;
 }

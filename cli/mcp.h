@@ -12,6 +12,15 @@
 #ifndef WARMBOX_CLI_MCP_H
 #define WARMBOX_CLI_MCP_H
 
+#include <stdio.h>
+
 int cli_mcp (const char *url, int argc, char **argv);
+
+/* The pieces cli_mcp is made of, for the fuzzer: set the daemon, the cap
+ * and where replies go; handle one message (a line without its newline);
+ * cancel the calls in flight and wait for their threads. */
+void cli_mcp_init (const char *url, size_t max_output, FILE *out);
+void cli_mcp_dispatch (const char *line, size_t len);
+void cli_mcp_finish (void);
 
 #endif

@@ -13,7 +13,7 @@ command -v clang >/dev/null || { echo "fuzz: clang is needed (apt-get install cl
 pkgs="libevent libevent_openssl libcurl libcjson libseccomp sqlite3 libcrypto libssl"
 lib_src="common/wb.c engine/engine.c engine/attach.c engine/proto.c profiles/profile.c pool/pool.c store/store.c store/query.c
   scheduler/config.c scheduler/request.c scheduler/exec.c scheduler/http.c scheduler/startgate.c
-  scheduler/metrics.c scheduler/auth.c scheduler/confine.c scheduler/piston.c"
+  scheduler/metrics.c scheduler/auth.c scheduler/confine.c scheduler/piston.c cli/mcp.c cli/client.c"
 status=0
 # FUZZ_ONLY=name runs one harness.
 for harness in tests/fuzz/fuzz_${FUZZ_ONLY:-*}.c; do
@@ -21,8 +21,8 @@ for harness in tests/fuzz/fuzz_${FUZZ_ONLY:-*}.c; do
   name=${name#fuzz_}
   # shellcheck disable=SC2046,SC2086
   clang -Wall -Wextra -Werror -Wno-unused-parameter -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-    -Iinclude -iquote scheduler -iquote engine $(pkg-config --cflags $pkgs) \
-    -DWB_DEFAULT_PROFILES_DIR="\"$PWD/profiles\"" \
+    -Iinclude -iquote scheduler -iquote engine -iquote cli $(pkg-config --cflags $pkgs) \
+    -DWB_DEFAULT_PROFILES_DIR="\"$PWD/profiles\"" -DWB_VERSION="\"fuzz\"" \
     "$harness" $lib_src $(pkg-config --libs $pkgs) -lm -lpthread -o "$out/fuzz_$name"
   work=$out/corpus/$name
   mkdir -p "$work"
