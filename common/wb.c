@@ -388,6 +388,33 @@ wb_base64_encode (wb_buf_t *out, const void *data, size_t len)
 }
 
 static int
+hex_value (char c)
+{
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'a' && c <= 'f')
+    return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F')
+    return c - 'A' + 10;
+  return -1;
+}
+
+int
+wb_hex_decode (wb_buf_t *out, const char *s, size_t len)
+{
+  if (len % 2)
+    return -1;
+  for (size_t i = 0; i < len; i += 2)
+    {
+      int hi = hex_value (s[i]), lo = hex_value (s[i + 1]);
+      char c = (char) (hi * 16 + lo);
+      if (hi < 0 || lo < 0 || wb_buf_append (out, &c, 1) < 0)
+        return -1;
+    }
+  return 0;
+}
+
+static int
 b64_value (unsigned char c)
 {
   if (c >= 'A' && c <= 'Z')

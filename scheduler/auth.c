@@ -10,32 +10,19 @@
 #include "scheduler.h"
 
 #include <openssl/crypto.h>
+#include <openssl/sha.h>
 #include <string.h>
 #include <strings.h>
 
+/* A token's configured SHA-256, 64 hex digits, as its 32 bytes. */
 static bool
-hex_to_bytes (const char *hex, unsigned char out[32])
+hash_from_hex (const char *hex, unsigned char out[32])
 {
-  if (strlen (hex) != 64)
+  cleanup_buf wb_buf_t raw = WB_BUF_INIT;
+
+  if (strlen (hex) != 64 || wb_hex_decode (&raw, hex, 64) < 0)
     return false;
-  for (int i = 0; i < 32; i++)
-    {
-      unsigned v = 0;
-      for (int k = 0; k < 2; k++)
-        {
-          char c = hex[2 * i + k];
-          v <<= 4;
-          if (c >= '0' && c <= '9')
-            v |= (unsigned) (c - '0');
-          else if (c >= 'a' && c <= 'f')
-            v |= (unsigned) (c - 'a' + 10);
-          else if (c >= 'A' && c <= 'F')
-            v |= (unsigned) (c - 'A' + 10);
-          else
-            return false;
-        }
-      out[i] = (unsigned char) v;
-    }
+  memcpy (out, raw.data, 32);
   return true;
 }
 
@@ -55,7 +42,7 @@ sched_token_add (sched_config_t *cfg, const char *name, const char *sha256_hex, 
       return wb_error (err, WB_E_INVALID, "token name %s is used twice", name);
   t = &cfg->tokens[cfg->n_tokens];
   memset (t, 0, sizeof *t);
-  if (sha256_hex == NULL || !hex_to_bytes (sha256_hex, t->hash))
+  if (sha256_hex == NULL || !hash_from_hex (sha256_hex, t->hash))
     return wb_error (err, WB_E_INVALID, "token %s: sha256 must be 64 hex digits", name);
   if (!(rate > 0) || !(burst >= 1) || max_concurrent == 0)
     return wb_error (err, WB_E_INVALID,
@@ -85,7 +72,6 @@ sched_auth_check (const sched_config_t *cfg, const char *authorization, size_t *
                   wb_err_t *err)
 {
   unsigned char digest[32];
-  char hex[65];
   const char *tok;
   const sched_token_t *found = NULL;
   size_t found_i = 0;
@@ -103,8 +89,7 @@ sched_auth_check (const sched_config_t *cfg, const char *authorization, size_t *
       wb_error (err, WB_E_UNAUTHORIZED, "the bearer token is empty or too long");
       return NULL;
     }
-  wb_sha256_hex (tok, strlen (tok), hex);
-  hex_to_bytes (hex, digest);
+  SHA256 ((const unsigned char *) tok, strlen (tok), digest);
   /* Compare with every hash, always: the time taken says nothing. */
   for (size_t i = 0; i < cfg->n_tokens; i++)
     if (CRYPTO_memcmp (digest, cfg->tokens[i].hash, sizeof digest) == 0)
@@ -112,7 +97,7 @@ sched_auth_check (const sched_config_t *cfg, const char *authorization, size_t *
         found = &cfg->tokens[i];
         found_i = i;
       }
-  OPENSSL_cleanse (hex, sizeof hex);
+  OPENSSL_cleanse (digest, sizeof digest);
   if (found == NULL)
     {
       wb_error (err, WB_E_UNAUTHORIZED, "the token is not valid");

@@ -59,33 +59,6 @@ version_matches (const char *want, const char *have)
   return *want == '\0';
 }
 
-static int
-hex_nibble (char c)
-{
-  if (c >= '0' && c <= '9')
-    return c - '0';
-  if (c >= 'a' && c <= 'f')
-    return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F')
-    return c - 'A' + 10;
-  return -1;
-}
-
-static int
-hex_decode (wb_buf_t *out, const char *s, size_t len)
-{
-  if (len % 2)
-    return -1;
-  for (size_t i = 0; i < len; i += 2)
-    {
-      int hi = hex_nibble (s[i]), lo = hex_nibble (s[i + 1]);
-      char c = (char) (hi * 16 + lo);
-      if (hi < 0 || lo < 0 || wb_buf_append (out, &c, 1) < 0)
-        return -1;
-    }
-  return 0;
-}
-
 /* A limit field: absent, null or negative -> keep the default (0). */
 static int
 limit_field (cJSON *root, const char *key, double *out, wb_err_t *err)
@@ -166,7 +139,7 @@ sched_piston_translate (const char *body, size_t len, const prof_set_t *profiles
     }
   else if (strcmp (encoding, "hex") == 0)
     {
-      if (hex_decode (&code, content, strlen (content)) < 0)
+      if (wb_hex_decode (&code, content, strlen (content)) < 0)
         return wb_error (err, WB_E_INVALID, "files[0].content is not valid hex");
     }
   else

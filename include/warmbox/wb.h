@@ -138,6 +138,9 @@ size_t wb_utf8_sanitize (wb_buf_t *out, const char *s, size_t len, size_t max, b
 /* Standard base64 with padding.  -1 on allocation failure / bad input. */
 int wb_base64_encode (wb_buf_t *out, const void *data, size_t len);
 int wb_base64_decode (wb_buf_t *out, const char *s, size_t len);
+/* Append the bytes of hex digits s[0..len) (either case); -1 when len is
+ * odd, a character is not a hex digit, or memory runs out. */
+int wb_hex_decode (wb_buf_t *out, const char *s, size_t len);
 /* Lower-case hex SHA-256 of data into out[65].  Can't fail. */
 void wb_sha256_hex (const void *data, size_t len, char out[65]);
 /* Random lower-case hex of 2*nbytes chars into out (NUL-terminated);

@@ -66,6 +66,18 @@ test_utf8_sanitize (void)
 }
 
 static void
+test_hex (void)
+{
+  wb_buf_t b = WB_BUF_INIT;
+  ok (wb_hex_decode (&b, "00fFa1", 6) == 0 && b.len == 3 && memcmp (b.data, "\x00\xff\xa1", 3) == 0,
+      "hex decodes, either case");
+  wb_buf_reset (&b);
+  ok (wb_hex_decode (&b, "abc", 3) < 0, "odd length refused");
+  ok (wb_hex_decode (&b, " 1", 2) < 0 && wb_hex_decode (&b, "0x", 2) < 0, "non-digits refused");
+  wb_buf_free (&b);
+}
+
+static void
 test_base64 (void)
 {
   const char *vec[][2] = {{"", ""}, {"f", "Zg=="}, {"fo", "Zm8="}, {"foo", "Zm9v"},
@@ -121,6 +133,7 @@ main (void)
   test_json ();
   test_utf8 ();
   test_utf8_sanitize ();
+  test_hex ();
   test_base64 ();
   test_sha_err ();
   return tap_done ();
