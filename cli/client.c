@@ -82,6 +82,8 @@ cli_call_daemon (const char *url, const char *method, const char *path, const wb
   curl_easy_setopt (easy, CURLOPT_WRITEDATA, reply);
   curl_easy_setopt (easy, CURLOPT_ERRORBUFFER, errbuf);
   curl_easy_setopt (easy, CURLOPT_NOSIGNAL, 1L);
+  /* A run may take its whole deadline, but reaching the daemon may not. */
+  curl_easy_setopt (easy, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
   if (cancel)
     {
       curl_easy_setopt (easy, CURLOPT_XFERINFOFUNCTION, progress_cb);

@@ -112,7 +112,7 @@ def trace_one(profile, bootstrap, code, workdir, tracefile):
     return r.returncode, r.stdout, r.stderr
 
 
-def syscalls_in(tracefile, skip_pid_prefix):
+def syscalls_in(tracefile):
     """Names from the trace, leaving out what strace's own child did before
     it became docker-init (setpriv's set-up runs as root, not in a container)."""
     names = set()
@@ -168,7 +168,7 @@ def main():
             rc, so, se = trace_one(profile, boot, code, work, tf)
             if rc != 0 or not so.rstrip().endswith(b"OK"):
                 failed.append((name, rc, se.decode(errors="replace")[-300:]))
-            names = syscalls_in(tf, None)
+            names = syscalls_in(tf)
             per_program[name] = names
             traced |= names
     if failed:
