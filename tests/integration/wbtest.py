@@ -4,6 +4,7 @@ Each test program starts its own warmboxd on a private Unix socket, talks to
 it over HTTP, asks the Docker engine about containers by warmbox label only,
 prints TAP, and stops the daemon it started, by pid.
 """
+import atexit
 import base64
 import http.client
 import json
@@ -125,6 +126,9 @@ class Daemon:
         self.log = open(self.log_path, "wb")
         self.proc = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT,
                                      stdin=subprocess.DEVNULL)
+        # A test that dies half-way must not leave its daemon (and its
+        # pools) running: stop it, by pid, when the interpreter exits.
+        atexit.register(self._stop_if_running)
         self.instance = None
         deadline = time.time() + 30
         while time.time() < deadline:
@@ -180,6 +184,10 @@ class Daemon:
         """Containers that are running or stopped: everything but the
         pools' never-started ones."""
         return [c for c in self.our_containers() if c not in self.our_containers("created")]
+
+    def _stop_if_running(self):
+        if self.proc.poll() is None:
+            self.stop()
 
     def stop(self, sig=signal.SIGTERM, timeout=60):
         if self.proc.poll() is None:
