@@ -47,15 +47,18 @@ LIBS := $(PKG_LIBS) -lm -lpthread
 COMMON_SRC  := common/wb.c
 ENGINE_SRC  := engine/engine.c engine/attach.c engine/proto.c
 PROFILE_SRC := profiles/profile.c
+SANDBOX_SRC := sandbox/body.c sandbox/sandbox.c
 POOL_SRC    := pool/pool.c
 STORE_SRC   := store/store.c store/query.c
-SCHED_SRC   := scheduler/config.c scheduler/request.c scheduler/exec.c scheduler/http.c \
+SCHED_SRC   := scheduler/config.c scheduler/request.c scheduler/exec.c scheduler/daemon.c scheduler/http.c \
                scheduler/startgate.c scheduler/metrics.c scheduler/auth.c scheduler/confine.c \
                scheduler/piston.c
-LIB_SRC     := $(COMMON_SRC) $(ENGINE_SRC) $(PROFILE_SRC) $(POOL_SRC) $(STORE_SRC) $(SCHED_SRC)
+LIB_SRC     := $(COMMON_SRC) $(ENGINE_SRC) $(PROFILE_SRC) $(SANDBOX_SRC) $(POOL_SRC) $(STORE_SRC) \
+               $(SCHED_SRC)
 LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/%.o)
 
-UNIT_SRC  := $(wildcard tests/unit/test_*.c)
+UNIT_SRC  := $(filter-out $(wildcard tests/unit/test_fake_engine.c),$(wildcard tests/unit/test_*.c)) \
+             $(wildcard tests/unit/test_fake_engine.c)
 FUZZ_SRC  := $(wildcard tests/fuzz/fuzz_*.c)
 # Each fuzz harness also builds as a replay test over its committed corpus.
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%) \
@@ -83,9 +86,29 @@ $(BIN)/warmbox: $(BUILD)/cli/warmbox.o $(BUILD)/cli/history.o $(BUILD)/cli/clien
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $^ $(LIBS) -o $@
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/tap.h $(BUILD)/libwarmbox.a
+# Unit tests can fail the Nth allocation (tests/unit/failmalloc.c): every
+# malloc, calloc, realloc, strdup and strndup of our objects is wrapped.
+WRAP      := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup
+TEST_INC  := -iquote scheduler -iquote engine -iquote sandbox -iquote tests/unit
+# Tests against the fake engine (tests/unit/fake_engine.c) link it instead
+# of engine/engine.c and engine/attach.c.
+FAKE_TESTS := test_exec test_fake_engine
+CORE_OBJ  := $(filter-out $(BUILD)/engine/engine.o $(BUILD)/engine/attach.o,$(LIB_OBJ))
+
+$(BUILD)/libwarmbox-core.a: $(CORE_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(FAKE_TESTS:%=$(BUILD)/tests/%): $(BUILD)/tests/%: tests/unit/%.c tests/unit/tap.h \
+    tests/unit/failmalloc.c tests/unit/fake_engine.c tests/unit/fake_engine.h $(BUILD)/libwarmbox-core.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -iquote scheduler -iquote engine $(ALL_LDFLAGS) $< $(BUILD)/libwarmbox.a $(LIBS) -o $@
+	$(CC) $(ALL_CFLAGS) $(TEST_INC) $(ALL_LDFLAGS) $< tests/unit/failmalloc.c tests/unit/fake_engine.c \
+	  $(BUILD)/libwarmbox-core.a $(LIBS) $(WRAP) -o $@
+
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/tap.h tests/unit/failmalloc.c $(BUILD)/libwarmbox.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(TEST_INC) $(ALL_LDFLAGS) $< tests/unit/failmalloc.c $(BUILD)/libwarmbox.a \
+	  $(LIBS) $(WRAP) -o $@
 
 # The MCP harness drives cli/mcp.c (which is not in the library).
 $(BUILD)/tests/replay_mcp: tests/fuzz/fuzz_mcp.c tests/fuzz/replay.c cli/mcp.c cli/client.c $(BUILD)/libwarmbox.a

@@ -7,7 +7,7 @@
  * which hash matched leaks through timing.  Names are what the history and
  * the log record. */
 #define _GNU_SOURCE
-#include "scheduler.h"
+#include "auth.h"
 
 #include <openssl/crypto.h>
 #include <openssl/sha.h>

@@ -17,7 +17,7 @@
  *              "python": {"min_ready": 4, "max_ready": 16}}}
  */
 #define _GNU_SOURCE
-#include "scheduler.h"
+#include "config.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>

@@ -8,7 +8,7 @@
  * error in the log, not a dead daemon).  Installed with no_new_privs, for
  * every thread, so the history writer thread is covered too. */
 #define _GNU_SOURCE
-#include "scheduler.h"
+#include "confine.h"
 
 #include <errno.h>
 #include <seccomp.h>

@@ -8,7 +8,9 @@
  * Error bodies carry a code and a sentence written for the client; the
  * engine's own words (image names, paths, versions) go to the log only. */
 #define _GNU_SOURCE
-#include "scheduler.h"
+#include "http.h"
+#include "daemon.h"
+#include "piston.h"
 
 #include <errno.h>
 #include <event2/buffer.h>
@@ -23,6 +25,14 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+
+struct sched_http
+{
+  sched_ctx_t *ctx;
+  struct evhttp *http;
+  struct evhttp_bound_socket *bound[SCHED_MAX_LISTEN];
+  size_t n_bound;
+};
 
 /* One POST /v1/executions in flight. */
 typedef struct http_call
@@ -400,12 +410,12 @@ handle_pools (struct evhttp_request *req, sched_ctx_t *ctx)
       bad |= wb_buf_printf (
           &body,
           "%s{\"language\":\"%s\",\"image_id\":\"%s\",\"profile_hash\":\"%s\",\"key\":\"%s\","
-          "\"draining\":%s,\"min_ready\":%u,\"max_ready\":%u,\"target\":%u,\"ready\":%u,"
+          "\"draining\":%s,\"transient\":%s,\"min_ready\":%u,\"max_ready\":%u,\"target\":%u,\"ready\":%u,"
           "\"creating\":%u,\"in_use\":%u,\"waiting\":%u,\"hits\":%llu,\"misses\":%llu,"
           "\"created\":%llu,\"create_failures\":%llu,\"destroyed\":%llu,"
           "\"arrival_rate\":%.3f,\"replenish_ms\":%.1f,\"last_error\":",
           i ? "," : "", s->language, s->image_id, s->profile_hash, s->key,
-          s->draining ? "true" : "false", s->min_ready, s->max_ready, s->target, s->ready,
+          s->draining ? "true" : "false", s->transient ? "true" : "false", s->min_ready, s->max_ready, s->target, s->ready,
           s->creating, s->in_use, s->waiting, (unsigned long long) s->hits,
           (unsigned long long) s->misses, (unsigned long long) s->created,
           (unsigned long long) s->create_failures, (unsigned long long) s->destroyed,
@@ -435,7 +445,7 @@ handle_metrics (struct evhttp_request *req, sched_ctx_t *ctx)
 
   store_stats_t ss;
   store_get_stats (ctx->store, &ss);
-  if (metrics_render (&ctx->metrics, st, n, &ctx->gate, ctx->n_running, &body) < 0
+  if (metrics_render (&ctx->metrics, st, n, &ctx->gate, sched_exec_count (ctx), &body) < 0
       || wb_buf_printf (&body,
                         "# HELP warmbox_history_backlog Records waiting to be written.\n"
                         "# TYPE warmbox_history_backlog gauge\nwarmbox_history_backlog %u\n"
@@ -555,7 +565,7 @@ route (struct evhttp_request *req, void *arg)
 /* ---- listeners ------------------------------------------------------- */
 
 static int
-listen_unix (struct evhttp *http, const char *path, wb_err_t *err)
+listen_unix (sched_http_t *h, const char *path, wb_err_t *err)
 {
   struct sockaddr_un sun;
   struct stat st;
@@ -586,11 +596,12 @@ listen_unix (struct evhttp *http, const char *path, wb_err_t *err)
       close (fd);
       return wb_error_errno (err, WB_E_IO, e, "listen unix:%s", path);
     }
-  if (evhttp_accept_socket (http, fd) < 0)
+  if ((h->bound[h->n_bound] = evhttp_accept_socket_with_handle (h->http, fd)) == NULL)
     {
       close (fd);
       return wb_error (err, WB_E_IO, "listen unix:%s: evhttp refused the socket", path);
     }
+  h->n_bound++;
   wb_info ("listening on unix:%s", path);
   return 0;
 }
@@ -611,7 +622,17 @@ host_is_loopback (const char *host)
 }
 
 static int
-listen_tcp (sched_ctx_t *ctx, struct evhttp *http, const char *addr, wb_err_t *err)
+bind_tcp (sched_http_t *h, const char *host, long port)
+{
+  h->bound[h->n_bound] = evhttp_bind_socket_with_handle (h->http, host, (ev_uint16_t) port);
+  if (h->bound[h->n_bound] == NULL)
+    return -1;
+  h->n_bound++;
+  return 0;
+}
+
+static int
+listen_tcp (sched_http_t *h, const char *addr, wb_err_t *err)
 {
   char host[256];
   const char *colon = strrchr (addr, ':');
@@ -632,14 +653,14 @@ listen_tcp (sched_ctx_t *ctx, struct evhttp *http, const char *addr, wb_err_t *e
     return wb_error (err, WB_E_INVALID, "listen %s: bad port", addr);
   /* Without tokens a TCP listener would hand a sandbox to anyone who can
    * reach the port: allowed only when asked for, and only on loopback. */
-  if (ctx->cfg.n_tokens > 0)
+  if (h->ctx->cfg.n_tokens > 0)
     {
-      if (evhttp_bind_socket (http, host, (ev_uint16_t) port) < 0)
+      if (bind_tcp (h, host, port) < 0)
         return wb_error_errno (err, WB_E_IO, errno, "listen %s", addr);
       wb_info ("listening on http://%s (API tokens required)", addr);
       return 0;
     }
-  if (!ctx->cfg.insecure_no_auth)
+  if (!h->ctx->cfg.insecure_no_auth)
     return wb_error (err, WB_E_INVALID,
                      "listen %s: a TCP listener needs API tokens; pass --insecure-no-auth to run "
                      "one without (loopback only)",
@@ -647,35 +668,57 @@ listen_tcp (sched_ctx_t *ctx, struct evhttp *http, const char *addr, wb_err_t *e
   if (!host_is_loopback (host))
     return wb_error (err, WB_E_INVALID,
                      "listen %s: --insecure-no-auth allows loopback addresses only", addr);
-  if (evhttp_bind_socket (http, host, (ev_uint16_t) port) < 0)
+  if (bind_tcp (h, host, port) < 0)
     return wb_error_errno (err, WB_E_IO, errno, "listen %s", addr);
   wb_info ("listening on http://%s (no authentication)", addr);
   return 0;
 }
 
 int
-sched_http_start (sched_ctx_t *ctx, struct evhttp **out, wb_err_t *err)
+sched_http_start (sched_ctx_t *ctx, sched_http_t **out, wb_err_t *err)
 {
-  struct evhttp *http = evhttp_new (ctx->base);
+  sched_http_t *h = calloc (1, sizeof *h);
 
-  if (http == NULL)
-    return wb_error (err, WB_E_NOMEM, "evhttp_new failed");
-  evhttp_set_max_body_size (http, (ev_ssize_t) ctx->cfg.max_body_bytes);
-  evhttp_set_max_headers_size (http, 64 * 1024);
-  evhttp_set_timeout (http, 120);
-  evhttp_set_allowed_methods (http, EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_HEAD);
-  evhttp_set_gencb (http, route, ctx);
+  if (h == NULL || (h->http = evhttp_new (ctx->base)) == NULL)
+    {
+      free (h);
+      return wb_error (err, WB_E_NOMEM, "evhttp_new failed");
+    }
+  h->ctx = ctx;
+  evhttp_set_max_body_size (h->http, (ev_ssize_t) ctx->cfg.max_body_bytes);
+  evhttp_set_max_headers_size (h->http, 64 * 1024);
+  evhttp_set_timeout (h->http, 120);
+  evhttp_set_allowed_methods (h->http, EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_HEAD);
+  evhttp_set_gencb (h->http, route, ctx);
   for (size_t i = 0; i < ctx->cfg.n_listen; i++)
     {
       const char *a = ctx->cfg.listen[i];
-      int rc = strncmp (a, "unix:", 5) == 0 ? listen_unix (http, a + 5, err)
-                                            : listen_tcp (ctx, http, a, err);
+      int rc = strncmp (a, "unix:", 5) == 0 ? listen_unix (h, a + 5, err) : listen_tcp (h, a, err);
       if (rc < 0)
         {
-          evhttp_free (http);
+          sched_http_free (h);
           return -1;
         }
     }
-  *out = http;
+  *out = h;
   return 0;
+}
+
+void
+sched_http_stop_accepting (sched_http_t *h)
+{
+  if (h == NULL)
+    return;
+  for (size_t i = 0; i < h->n_bound; i++)
+    evhttp_del_accept_socket (h->http, h->bound[i]);
+  h->n_bound = 0;
+}
+
+void
+sched_http_free (sched_http_t *h)
+{
+  if (h == NULL)
+    return;
+  evhttp_free (h->http);
+  free (h);
 }

@@ -1,7 +1,9 @@
 /* scheduler/main.c: warmboxd.  Thin: flags, config, the event loop,
- * signals.  The work lives in exec.c and http.c. */
+ * signals.  The work lives in daemon.c, exec.c and http.c. */
 #define _GNU_SOURCE
-#include "scheduler.h"
+#include "confine.h"
+#include "daemon.h"
+#include "http.h"
 
 #include <errno.h>
 #include <event2/event.h>
@@ -39,7 +41,7 @@ static const char usage_text[]
       "  -h, --help              this text\n";
 
 static sched_ctx_t ctx;
-static struct evhttp *http;
+static sched_http_t *http;
 static struct event *sig_term, *sig_int, *sig_hup, *drain_timer, *ping_timer, *image_timer;
 static const char *config_path;
 static bool pools_drained;
@@ -64,30 +66,37 @@ default_listen (sched_config_t *cfg, wb_err_t *err)
   return sched_config_add_listen (cfg, path, err);
 }
 
+/* SIGTERM: executions in flight run to their own end; then the ready
+ * containers are removed, and the daemon exits once the engine has
+ * answered every removal (or the grace period is over). */
 static void
 drain_check_cb (evutil_socket_t fd, short what, void *arg)
 {
+  size_t running = sched_exec_count (&ctx);
+  uint64_t waited = wb_now_ms () - drain_started_ms;
+
   (void) fd;
   (void) what;
   (void) arg;
-  if (ctx.n_running == 0 && !pools_drained)
+  if (running == 0 && !pools_drained)
     {
-      /* Executions are done: the never-started containers go too. */
       size_t n = pool_mgr_drain_all (ctx.pools);
       pools_drained = true;
       if (n)
-        wb_info ("removing %zu ready containers", n);
+        wb_info ("executions done; removing %zu ready containers", n);
     }
-  if (ctx.n_running == 0 && pools_drained && pool_mgr_busy (ctx.pools) == 0)
+  if (running == 0 && pools_drained && sbx_busy (ctx.sbx) == 0)
     {
       wb_info ("drained; exiting");
       event_base_loopbreak (ctx.base);
       return;
     }
-  if (wb_now_ms () - drain_started_ms > ctx.cfg.shutdown_grace_ms + 15000)
+  /* Removals get 15 s of their own after the executions' grace. */
+  if (waited > ctx.cfg.shutdown_grace_ms + (running ? 0 : 15000))
     {
-      wb_warn ("grace period over with %zu executions and %zu removals pending; exiting",
-               ctx.n_running, pool_mgr_busy (ctx.pools));
+      wb_warn ("grace period over with %zu executions and %u engine calls pending; exiting "
+               "(the next start-up marks the executions interrupted and reaps their containers)",
+               running, sbx_busy (ctx.sbx));
       event_base_loopbreak (ctx.base);
     }
 }
@@ -105,15 +114,13 @@ signal_cb (evutil_socket_t sig, short what, void *arg)
       event_base_loopbreak (ctx.base);
       return;
     }
-  wb_info ("signal %d: no new executions; finishing %zu in flight", (int) sig, ctx.n_running);
-  ctx.draining = true;
+  wb_info ("signal %d: no new executions; finishing %zu in flight", (int) sig,
+           sched_exec_count (&ctx));
+  ctx.draining = true; /* /readyz fails and new executions get 503 from now on */
   drain_started_ms = wb_now_ms ();
-  if (http)
-    {
-      /* Stop accepting: in-flight requests keep their connections. */
-      evhttp_free (http);
-      http = NULL;
-    }
+  /* Stop accepting; connections already open keep being served, so the
+   * executions in flight get their answers. */
+  sched_http_stop_accepting (http);
   drain_timer = event_new (ctx.base, -1, EV_PERSIST, drain_check_cb, NULL);
   if (drain_timer)
     event_add (drain_timer, &tv);
@@ -134,26 +141,10 @@ pinged_cb (void *arg, const eng_result_t *r)
     }
   if (!ctx.engine_ok)
     {
-      static bool reaped;
       wb_info ("container engine answers, API %s", r->api_version);
       ctx.engine_ok = true;
-      if (!reaped)
-        {
-          pool_mgr_reap_orphans (ctx.pools);
-          reaped = true;
-        }
-      sched_images_refresh (&ctx);
+      sched_engine_up (&ctx);
     }
-}
-
-static void
-pool_event_cb (void *arg, const char *event, const char *language, const char *pool_key,
-               const char *container_id, double duration_ms, const char *detail)
-{
-  sched_ctx_t *c = arg;
-  if (c->store)
-    store_submit_pool_event (c->store, event, language, pool_key, container_id, duration_ms,
-                             detail);
 }
 
 /* SIGHUP: load the profiles and the config file's pool sizes and tokens
@@ -208,7 +199,7 @@ reload_cb (evutil_socket_t sig, short what, void *arg)
       sched_config_clear (&cfg);
     }
   ids = calloc (fresh->n, sizeof *ids);
-  if (ids == NULL || (ctx.n_retired == WB_ARRAY_SIZE (ctx.retired) && ctx.n_running > 0))
+  if (ids == NULL || (ctx.n_retired == WB_ARRAY_SIZE (ctx.retired) && sched_exec_count (&ctx) > 0))
     {
       wb_log_error ("reload refused: out of memory or too many reloads in flight");
       free (ids);
@@ -228,7 +219,7 @@ reload_cb (evutil_socket_t sig, short what, void *arg)
       free (ctx.image_ids[k]);
     }
   free (ctx.image_ids);
-  if (ctx.n_running == 0)
+  if (sched_exec_count (&ctx) == 0)
     {
       while (ctx.n_retired)
         prof_set_free (ctx.retired[--ctx.n_retired]);
@@ -291,9 +282,7 @@ main (int argc, char **argv)
   bool check_only = false, check_profiles = false, insecure = false;
   const char *print_spec = NULL;
   bool no_confine = false;
-  eng_config_t ecfg;
   struct timeval ping_every = {5, 0}, image_every;
-  pool_mgr_config_t pcfg;
   wb_err_t err;
   int c, status = 1;
 
@@ -365,15 +354,18 @@ main (int argc, char **argv)
   if (print_spec)
     {
       const prof_t *p = prof_find (ctx.profiles, print_spec);
-      prof_spec_extra_t x = {NULL, "print-spec", "", 20000, NULL, 0};
+      sbx_identity_t id = {NULL, "print-spec", "print-spec", "", SBX_UID_FIRST};
+      char key[SBX_KEY_MAX];
       wb_buf_t body = WB_BUF_INIT;
       if (p == NULL)
         {
           wb_error (&err, WB_E_NOT_FOUND, "no profile for language %s", print_spec);
           goto fatal;
         }
-      x.image_id = p->image;
-      if (prof_container_spec (p, &p->def, &x, &body, &err) < 0)
+      id.image_id = p->image;
+      sbx_pool_key (p, &p->def, p->image, key);
+      id.pool_key = key;
+      if (sbx_body (p, &p->def, &id, &body, &err) < 0)
         goto fatal;
       printf ("%s\n", body.data);
       wb_buf_free (&body);
@@ -407,12 +399,6 @@ main (int argc, char **argv)
   if (ctx.cfg.n_listen == 0 && default_listen (&ctx.cfg, &err) < 0)
     goto fatal;
 
-  ctx.image_ids = calloc (ctx.profiles->n, sizeof *ctx.image_ids);
-  if (wb_random_hex (ctx.instance_id, 16) < 0 || ctx.image_ids == NULL)
-    {
-      wb_error (&err, WB_E_INTERNAL, "cannot initialise (random source or memory)");
-      goto fatal;
-    }
   signal (SIGPIPE, SIG_IGN);
   ctx.base = event_base_new ();
   if (ctx.base == NULL)
@@ -420,35 +406,8 @@ main (int argc, char **argv)
       wb_error (&err, WB_E_INTERNAL, "event_base_new failed");
       goto fatal;
     }
-  memset (&ecfg, 0, sizeof ecfg);
-  ecfg.endpoint = ctx.cfg.engine_endpoint;
-  ecfg.tls_ca = ctx.cfg.engine_tls_ca;
-  ecfg.tls_cert = ctx.cfg.engine_tls_cert;
-  ecfg.tls_key = ctx.cfg.engine_tls_key;
-  if (eng_new (ctx.base, &ecfg, &ctx.eng, &err) < 0)
+  if (sched_ctx_init (&ctx, &err) < 0)
     goto fatal;
-  memset (&pcfg, 0, sizeof pcfg);
-  pcfg.instance_id = ctx.instance_id;
-  pcfg.max_containers = ctx.cfg.max_containers;
-  pcfg.create_concurrency = ctx.cfg.create_concurrency;
-  pcfg.max_waiters = ctx.cfg.queue_max;
-  pcfg.on_event = pool_event_cb;
-  pcfg.event_arg = &ctx;
-  if (pool_mgr_new (ctx.base, ctx.eng, &pcfg, &ctx.pools, &err) < 0)
-    goto fatal;
-  {
-    char defpath[512];
-    store_config_t scfg = {ctx.cfg.store_path ? ctx.cfg.store_path
-                                              : store_default_path (defpath, sizeof defpath),
-                           ctx.cfg.store_retention_days, ctx.cfg.store_max_backlog};
-    if (store_open (ctx.base, &scfg, &ctx.store, &err) < 0)
-      goto fatal;
-    wb_info ("history: %s (retention %u days)", scfg.path, scfg.retention_days);
-  }
-  snprintf (ctx.engine_desc, sizeof ctx.engine_desc, "%s",
-            eng_default_endpoint (ctx.cfg.engine_endpoint));
-  startgate_init (&ctx.gate, 2);
-  sched_auth_init (&ctx.auth, &ctx.cfg);
   if (sched_http_start (&ctx, &http, &err) < 0)
     goto fatal;
 
@@ -484,12 +443,10 @@ main (int argc, char **argv)
 fatal:
   fprintf (stderr, "warmboxd: %s\n", err.msg);
 out:
-  /* First the history (its last commits may still answer clients), then
-   * the listeners and their connections. */
-  store_close (ctx.store, 5000);
-  ctx.store = NULL;
-  if (http)
-    evhttp_free (http);
+  /* The connections first (a client still waiting, after a second
+   * signal, is cut off and its execution abandoned), then the rest. */
+  sched_http_free (http);
+  http = NULL;
   if (sig_term)
     event_free (sig_term);
   if (sig_int)
@@ -502,13 +459,8 @@ out:
     event_free (ping_timer);
   if (image_timer)
     event_free (image_timer);
-  startgate_clear (&ctx.gate);
-  pool_mgr_free (ctx.pools);
-  eng_free (ctx.eng);
-  if (ctx.image_ids)
-    for (size_t i = 0; i < ctx.profiles->n; i++)
-      free (ctx.image_ids[i]);
-  free (ctx.image_ids);
+  if (ctx.base)
+    sched_ctx_clear (&ctx, 5000);
   prof_set_free (ctx.profiles);
   while (ctx.n_retired)
     prof_set_free (ctx.retired[--ctx.n_retired]);

@@ -2,7 +2,7 @@
  * Histograms are fixed-bucket, per language; nothing here allocates after
  * a language's first observation. */
 #define _GNU_SOURCE
-#include "scheduler.h"
+#include "metrics.h"
 
 #include <string.h>
 
@@ -102,6 +102,7 @@ metrics_render (const metrics_t *m, const pool_stats_t *pools, size_t n_pools,
 #define POOL_METRIC(name, type, help, fmt, expr)                                             \
   bad |= wb_buf_printf (out, "# HELP " name " " help "\n# TYPE " name " " type "\n");      \
   for (size_t i = 0; i < n_pools; i++)                                                      \
+    if (!pools[i].transient)                                                                \
     bad |= wb_buf_printf (out, name "{language=\"%s\",pool=\"%s\",draining=\"%s\"} " fmt "\n", \
                           pools[i].language, pools[i].key, pools[i].draining ? "true" : "false", \
                           expr);

@@ -11,7 +11,7 @@
  * follows the wall limit).  version: absent, "*", or any version whose
  * leading parts match the language's ("3", "3.11", "3.11.0", "3.x"). */
 #define _GNU_SOURCE
-#include "scheduler.h"
+#include "piston.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>

@@ -5,7 +5,7 @@
  *        "args"?: [str], "timeout_ms"?: int, "memory_mb"?: int}
  * Unknown keys are refused so that a misspelt limit never passes silently. */
 #define _GNU_SOURCE
-#include "scheduler.h"
+#include "request.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>

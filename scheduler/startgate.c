@@ -8,7 +8,7 @@
  * keeps the direction of the last change, a loss reverses it.  Without a
  * backlog throughput measures demand, not the engine, so nothing moves. */
 #define _GNU_SOURCE
-#include "scheduler.h"
+#include "startgate.h"
 
 #include <string.h>
 

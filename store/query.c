@@ -194,9 +194,9 @@ store_plan (const char *path, double window_s, double target, store_plan_row_t *
                           "SELECT language, count(*), sum(pool_hit),"
                           " (SELECT max(c) FROM (SELECT count(*) AS c FROM executions e2"
                           "   WHERE e2.language = e.language AND e2.received_at > ?1"
-                          "   AND e2.status != 'refused'"
+                          "   AND e2.status NOT IN ('refused', 'running')"
                           "   GROUP BY CAST(e2.received_at / 60 AS INTEGER)))"
-                          " FROM executions e WHERE received_at > ?1 AND status != 'refused'"
+                          " FROM executions e WHERE received_at > ?1 AND status NOT IN ('refused', 'running')"
                           " GROUP BY language ORDER BY language",
                           -1, &s, NULL)
       != SQLITE_OK)

@@ -107,6 +107,28 @@ static const char *const migrations[] = {
   "         exit_code, error, code_sha256, total_ms"
   "  FROM executions WHERE status != 'ok' OR exit_code != 0"
   "  ORDER BY received_at DESC LIMIT 100;",
+
+  /* 2 -> 3: rows written ahead ("running") name their daemon, so a later
+   * start-up can tell which ones a dead daemon left behind.  The views skip
+   * rows still in flight. */
+  "ALTER TABLE executions ADD COLUMN daemon TEXT NOT NULL DEFAULT '';"
+  "CREATE INDEX executions_running ON executions (daemon) WHERE status = 'running';"
+  "DROP VIEW pool_hit_rate;"
+  "CREATE VIEW pool_hit_rate AS"
+  "  SELECT strftime('%Y-%m-%d %H:00', received_at, 'unixepoch') AS hour, language,"
+  "         count(*) AS executions, sum(pool_hit) AS hits,"
+  "         round(1.0 * sum(pool_hit) / count(*), 4) AS hit_rate"
+  "  FROM executions WHERE status NOT IN ('refused', 'running') GROUP BY hour, language;"
+  "DROP VIEW recent_failures;"
+  "CREATE VIEW recent_failures AS"
+  "  SELECT datetime(received_at, 'unixepoch') AS received, id, client, language, status,"
+  "         exit_code, error, code_sha256, total_ms"
+  "  FROM executions WHERE status != 'running' AND (status != 'ok' OR exit_code != 0)"
+  "  ORDER BY received_at DESC LIMIT 100;"
+  "CREATE VIEW in_flight AS"
+  "  SELECT datetime(received_at, 'unixepoch') AS received, id, client, language, pool_hit,"
+  "         daemon"
+  "  FROM executions WHERE status = 'running' ORDER BY received_at;",
 };
 
 int
@@ -207,6 +229,7 @@ typedef struct item
   int rc;
   /* Execution */
   store_execution_t e;
+  uint64_t tag;
   /* Pool event */
   char *event, *language, *pool_key, *container_id, *detail;
   double at, duration_ms;
@@ -266,7 +289,8 @@ copy_execution (item_t *it, const store_execution_t *rec)
 {
   const char **fields[] = {&it->e.id,       &it->e.client,       &it->e.language,
                            &it->e.image_id, &it->e.profile_hash, &it->e.status,
-                           &it->e.container_id, &it->e.engine,   &it->e.error};
+                           &it->e.container_id, &it->e.engine,   &it->e.error,
+                           &it->e.daemon};
   size_t total = 0, off = 0;
 
   it->e = *rec;
@@ -300,52 +324,54 @@ enqueue (store_t *st, item_t *it)
 }
 
 bool
-store_accepting (const store_t *st)
+store_accepting (const store_t *st, uint32_t n)
 {
   store_t *s = (store_t *) st;
   bool ok;
 
   pthread_mutex_lock (&s->mu);
-  ok = s->backlog < s->max_backlog && !s->stop;
+  ok = s->backlog + n <= s->max_backlog && !s->stop;
   pthread_mutex_unlock (&s->mu);
   return ok;
 }
 
 bool
-store_reserve (store_t *st)
+store_reserve (store_t *st, uint32_t n)
 {
   bool ok;
 
   pthread_mutex_lock (&st->mu);
-  ok = st->backlog < st->max_backlog && !st->stop;
+  ok = st->backlog + n <= st->max_backlog && !st->stop;
   if (ok)
-    st->backlog++;
+    st->backlog += n;
   pthread_mutex_unlock (&st->mu);
   return ok;
 }
 
 void
-store_unreserve (store_t *st)
+store_unreserve (store_t *st, uint32_t n)
 {
   pthread_mutex_lock (&st->mu);
-  st->backlog--;
+  st->backlog -= n;
   pthread_mutex_unlock (&st->mu);
 }
 
 int
-store_submit_execution (store_t *st, const store_execution_t *rec, store_done_cb cb, void *arg)
+store_submit_execution (store_t *st, const store_execution_t *rec, store_done_cb cb, void *arg,
+                        uint64_t tag)
 {
   item_t *it = calloc (1, sizeof *it);
 
   if (it == NULL || copy_execution (it, rec) < 0)
     {
       free (it);
-      store_unreserve (st);
+      store_unreserve (st, 1);
       return -1;
     }
   it->kind = ITEM_EXEC;
   it->cb = cb;
   it->arg = arg;
+  it->tag = tag;
   pthread_mutex_lock (&st->mu);
   enqueue (st, it); /* its room was reserved at admission */
   pthread_mutex_unlock (&st->mu);
@@ -401,6 +427,15 @@ store_get_stats (store_t *st, store_stats_t *out)
 
 /* ---- the writer thread ------------------------------------------------ */
 
+static void
+bind_ms (sqlite3_stmt *s, int i, double ms)
+{
+  if (ms >= 0)
+    sqlite3_bind_double (s, i, ms);
+  else
+    sqlite3_bind_null (s, i);
+}
+
 static int
 bind_exec (sqlite3_stmt *s, const store_execution_t *e)
 {
@@ -434,14 +469,15 @@ bind_exec (sqlite3_stmt *s, const store_execution_t *e)
   sqlite3_bind_int (s, i++, e->stderr_truncated);
   sqlite3_bind_int64 (s, i++, (sqlite3_int64) e->stdout_bytes);
   sqlite3_bind_int64 (s, i++, (sqlite3_int64) e->stderr_bytes);
-  sqlite3_bind_double (s, i++, e->queue_ms);
-  sqlite3_bind_double (s, i++, e->start_ms);
-  sqlite3_bind_double (s, i++, e->run_ms);
-  sqlite3_bind_double (s, i++, e->total_ms);
+  bind_ms (s, i++, e->queue_ms);
+  bind_ms (s, i++, e->start_ms);
+  bind_ms (s, i++, e->run_ms);
+  bind_ms (s, i++, e->total_ms);
   sqlite3_bind_int (s, i++, e->pool_hit);
   sqlite3_bind_text (s, i++, e->container_id, -1, SQLITE_STATIC);
   sqlite3_bind_text (s, i++, e->engine, -1, SQLITE_STATIC);
   sqlite3_bind_text (s, i++, e->error, -1, SQLITE_STATIC);
+  sqlite3_bind_text (s, i++, e->daemon, -1, SQLITE_STATIC);
   return sqlite3_step (s);
 }
 
@@ -680,7 +716,7 @@ done_cb (evutil_socket_t fd, short what, void *arg)
       item_t *it = list;
       list = it->next;
       if (it->cb)
-        it->cb (it->arg, it->rc);
+        it->cb (it->arg, it->tag, it->rc);
       item_free (it);
     }
 }
@@ -690,11 +726,78 @@ static const char insert_exec_sql[]
       "image_id, profile_hash, code_sha256, code_bytes, stdin_sha256, stdin_bytes, arg_count, "
       "status, exit_code, timed_out, oom_killed, stdout_truncated, stderr_truncated, "
       "stdout_bytes, stderr_bytes, queue_ms, start_ms, run_ms, total_ms, pool_hit, "
-      "container_id, engine, error) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-      "?,?)";
+      "container_id, engine, error, daemon) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+      "?,?,?,?,?,?) "
+      /* The finished row replaces the one written ahead. */
+      "ON CONFLICT (id) DO UPDATE SET started_at = excluded.started_at, "
+      "finished_at = excluded.finished_at, image_id = excluded.image_id, status = excluded.status, "
+      "exit_code = excluded.exit_code, timed_out = excluded.timed_out, "
+      "oom_killed = excluded.oom_killed, stdout_truncated = excluded.stdout_truncated, "
+      "stderr_truncated = excluded.stderr_truncated, stdout_bytes = excluded.stdout_bytes, "
+      "stderr_bytes = excluded.stderr_bytes, queue_ms = excluded.queue_ms, "
+      "start_ms = excluded.start_ms, run_ms = excluded.run_ms, total_ms = excluded.total_ms, "
+      "pool_hit = excluded.pool_hit, container_id = excluded.container_id, "
+      "engine = excluded.engine, error = excluded.error";
 static const char insert_event_sql[]
     = "INSERT INTO pool_events (at, event, language, pool_key, container_id, duration_ms, detail) "
       "VALUES (?,?,?,?,?,?,?)";
+
+/* Rows left "running" by daemons that are gone: their code may have run,
+ * and nobody will finish their rows now. */
+static int
+mark_interrupted (store_t *st, const store_config_t *cfg, wb_err_t *err)
+{
+  sqlite3_stmt *sel = NULL, *upd = NULL;
+  int rc;
+
+  if (cfg->daemon_alive == NULL)
+    return 0;
+  if (sqlite3_prepare_v2 (st->db,
+                          "SELECT DISTINCT daemon FROM executions WHERE status = 'running'", -1,
+                          &sel, NULL)
+          != SQLITE_OK
+      || sqlite3_prepare_v2 (st->db,
+                             "UPDATE executions SET status = 'interrupted', error = 'the daemon "
+                             "stopped while this execution was in flight' "
+                             "WHERE status = 'running' AND daemon = ?1",
+                             -1, &upd, NULL)
+             != SQLITE_OK)
+    {
+      wb_error (err, WB_E_IO, "sqlite: %s", sqlite3_errmsg (st->db));
+      goto out;
+    }
+  while ((rc = sqlite3_step (sel)) == SQLITE_ROW)
+    {
+      const char *daemon = (const char *) sqlite3_column_text (sel, 0);
+      if (daemon == NULL || cfg->daemon_alive (daemon, cfg->daemon_alive_arg))
+        continue;
+      sqlite3_reset (upd);
+      sqlite3_bind_text (upd, 1, daemon, -1, SQLITE_TRANSIENT);
+      if (sqlite3_step (upd) != SQLITE_DONE)
+        {
+          wb_error (err, WB_E_IO, "sqlite: marking interrupted rows: %s", sqlite3_errmsg (st->db));
+          goto out;
+        }
+      st->stats.interrupted += (uint64_t) sqlite3_changes (st->db);
+    }
+  if (rc != SQLITE_DONE)
+    {
+      wb_error (err, WB_E_IO, "sqlite: %s", sqlite3_errmsg (st->db));
+      goto out;
+    }
+  if (st->stats.interrupted)
+    wb_warn ("history: %llu executions were in flight when their daemon stopped; marked "
+             "interrupted",
+             (unsigned long long) st->stats.interrupted);
+  sqlite3_finalize (sel);
+  sqlite3_finalize (upd);
+  return 0;
+
+out:
+  sqlite3_finalize (sel);
+  sqlite3_finalize (upd);
+  return -1;
+}
 
 static int
 mkdir_parents (const char *path)
@@ -748,7 +851,7 @@ store_open (struct event_base *base, const store_config_t *cfg, store_t **out, w
                         "PRAGMA foreign_keys = ON; PRAGMA secure_delete = ON;",
                 err)
           < 0
-      || store_migrate (st->db, err) < 0)
+      || store_migrate (st->db, err) < 0 || mark_interrupted (st, cfg, err) < 0)
     {
       wb_err_wrap (err, "history %s", st->path);
       goto fail;

@@ -7,6 +7,9 @@
  *
  * The profile hash is the SHA-256 of the profile file's bytes followed by the
  * seccomp file's bytes: editing either one changes the pool key.
+ *
+ * A profile says what runs and within which limits; the container body
+ * built from it is the sandbox module's (sandbox.h).
  */
 #ifndef WARMBOX_PROFILE_H
 #define WARMBOX_PROFILE_H
@@ -71,22 +74,5 @@ const prof_t *prof_find_alias (const prof_set_t *set, const char *name);
 /* Check a seccomp JSON document: known actions, every syscall name resolved
  * by libseccomp for the host architecture.  -1 with the name in err. */
 int prof_seccomp_check (const char *json, size_t len, wb_err_t *err);
-
-/* What a container is created with besides the profile. */
-typedef struct prof_spec_extra
-{
-  const char *image_id;    /* "sha256:..." (pin the exact image) */
-  const char *instance_id; /* warmbox.instance label */
-  const char *pool_key;    /* warmbox.pool label */
-  uint32_t uid;            /* non-root uid:gid the program runs as */
-  const char *const *args; /* extra program arguments, may be NULL */
-  size_t n_args;
-} prof_spec_extra_t;
-
-/* Append the Engine API create body for this profile with limits lim (which
- * must already be within p->max) to out: every hardening setting of
- * DESIGN.md.  -1 on allocation failure. */
-int prof_container_spec (const prof_t *p, const prof_limits_t *lim, const prof_spec_extra_t *x,
-                         wb_buf_t *out, wb_err_t *err);
 
 #endif

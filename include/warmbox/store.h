@@ -8,6 +8,13 @@
  * by the loop's base.  WAL mode with synchronous=NORMAL: a committed row
  * survives the daemon being killed at any moment.
  *
+ * An execution is written twice under one id: ahead, with status
+ * "running", before its code may start, and finished, with its outcome
+ * (the second write replaces the first).  Each row names the daemon that
+ * wrote it; at open, "running" rows of daemons that are gone become
+ * "interrupted".  Commits are reported with the submitter's tag, never a
+ * pointer the store would have to keep alive.
+ *
  * When the database cannot be written (disk full, locked, read-only), the
  * writer keeps the batch and retries with backoff; records wait in a
  * bounded backlog.  store_accepting() turns false when the backlog is full,
@@ -35,14 +42,17 @@ typedef struct store_execution
   char stdin_sha256[65];
   uint64_t stdin_bytes;
   uint32_t arg_count;
-  const char *status;          /* ok, error, timeout, oom, output_limit, refused */
+  /* running (written ahead), ok, error, timeout, oom, output_limit,
+   * cancelled, engine_lost, refused (never started), interrupted */
+  const char *status;
   int exit_code;               /* -1: none */
   bool timed_out, oom_killed, stdout_truncated, stderr_truncated, pool_hit;
   uint64_t stdout_bytes, stderr_bytes;
-  double queue_ms, start_ms, run_ms, total_ms;
+  double queue_ms, start_ms, run_ms, total_ms; /* < 0: none (NULL) */
   const char *container_id;    /* "" if none */
   const char *engine;          /* the engine endpoint */
   const char *error;           /* client-safe reason, "" if none */
+  const char *daemon;          /* the writing daemon (its owner label), "" if none */
 } store_execution_t;
 
 typedef struct store_config
@@ -50,6 +60,10 @@ typedef struct store_config
   const char *path;
   uint32_t retention_days;     /* 0: keep forever */
   uint32_t max_backlog;        /* records waiting for the disk; 0: 10000 */
+  /* At open, "running" rows whose daemon is not alive become
+   * "interrupted".  NULL: no row is touched. */
+  bool (*daemon_alive) (const char *daemon, void *arg);
+  void *daemon_alive_arg;
 } store_config_t;
 
 /* Open (creating and migrating as needed) and start the writer.  Blocking
@@ -59,19 +73,22 @@ int store_open (struct event_base *base, const store_config_t *cfg, store_t **ou
  * free.  Completion callbacks still pending are called with rc -1. */
 void store_close (store_t *st, uint32_t timeout_ms);
 
-/* Admission: reserve room for one execution's record before its code runs.
- * False when the backlog (reservations + records not yet written) is full:
- * the caller must refuse the execution.  A reservation is used by
- * store_submit_execution or given back with store_unreserve. */
-bool store_reserve (store_t *st);
-void store_unreserve (store_t *st);
-/* True when a reservation would succeed now. */
-bool store_accepting (const store_t *st);
-/* Uses a reservation (never refused for room).  cb(arg, 0) on the loop once
- * the row is committed; cb(arg, -1) if the store closes first.  -1 (the
+/* Admission: reserve room for n records before an execution's code runs
+ * (2: the row ahead and the finished one).  False when the backlog
+ * (reservations + records not yet written) has no room for n: the caller
+ * must refuse the execution.  Each record submitted uses one; what is not
+ * used is given back with store_unreserve. */
+bool store_reserve (store_t *st, uint32_t n);
+void store_unreserve (store_t *st, uint32_t n);
+/* True when a reservation of n would succeed now. */
+bool store_accepting (const store_t *st, uint32_t n);
+/* Uses a reservation (never refused for room).  cb(arg, tag, 0) on the loop
+ * once the row is committed; cb(arg, tag, -1) if the store closes first.
+ * Callbacks come in submission order.  cb may be NULL.  -1 (the
  * reservation is given back, cb never called) only when memory runs out. */
-typedef void (*store_done_cb) (void *arg, int rc);
-int store_submit_execution (store_t *st, const store_execution_t *rec, store_done_cb cb, void *arg);
+typedef void (*store_done_cb) (void *arg, uint64_t tag, int rc);
+int store_submit_execution (store_t *st, const store_execution_t *rec, store_done_cb cb, void *arg,
+                            uint64_t tag);
 /* Fire and forget, under a bound of its own: dropped (and counted) when
  * that is full, so pool events never crowd out execution records. */
 void store_submit_pool_event (store_t *st, const char *event, const char *language,
@@ -81,6 +98,7 @@ void store_submit_pool_event (store_t *st, const char *event, const char *langua
 typedef struct store_stats
 {
   uint64_t committed, write_errors, dropped_events, pruned;
+  uint64_t interrupted;        /* rows marked interrupted at open */
   uint32_t backlog;
   bool failing;                /* the last write failed */
   char last_error[256];

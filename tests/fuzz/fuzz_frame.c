@@ -1,6 +1,6 @@
 /* Fuzz the stdin frame parser, and check build -> parse round trips
  * (code, args, stdin). */
-#include "scheduler.h"
+#include "request.h"
 
 #include <string.h>
 

@@ -1,6 +1,7 @@
 /* Fuzz POST /v1/executions parsing and validation, and the result encoder
  * on whatever bytes a parse produced. */
-#include "scheduler.h"
+#include "http.h"
+#include "request.h"
 
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* API tokens: configuration, bearer checks, the token bucket. */
-#include "scheduler.h"
+#include "auth.h"
 #include "tap.h"
 
 int

@@ -1,6 +1,8 @@
 /* Pool sizing, the adaptive start gate, and pool configuration: the parts
  * that need no engine. */
-#include "scheduler.h"
+#include "config.h"
+#include "startgate.h"
+#include "warmbox/pool.h"
 #include "tap.h"
 
 static int opened;

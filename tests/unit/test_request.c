@@ -1,6 +1,8 @@
 /* POST /v1/executions parsing and validation, the stdin frame, the config
  * file, and the result encoding. */
-#include "scheduler.h"
+#include "config.h"
+#include "http.h"
+#include "request.h"
 #include "tap.h"
 
 static prof_set_t *set;

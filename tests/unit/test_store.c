@@ -14,9 +14,10 @@
 static int committed, failed;
 
 static void
-on_done (void *arg, int rc)
+on_done (void *arg, uint64_t tag, int rc)
 {
   (void) arg;
+  (void) tag;
   if (rc == 0)
     committed++;
   else
@@ -124,7 +125,7 @@ test_write_path (const char *dir, struct event_base *base)
   char path[512], ids[120][16];
   store_t *st = NULL;
   wb_err_t err;
-  store_config_t cfg = {path, 30, 1000};
+  store_config_t cfg = {path, 30, 1000, NULL, NULL};
 
   snprintf (path, sizeof path, "%s/sub/dir/history.db", dir);
   ok (store_open (base, &cfg, &st, &err) == 0, "open creates folders and the file");
@@ -136,8 +137,8 @@ test_write_path (const char *dir, struct event_base *base)
       store_execution_t e;
       snprintf (ids[i], sizeof ids[i], "id-%d", i);
       e = sample (ids[i]);
-      if (store_reserve (st))
-        store_submit_execution (st, &e, on_done, NULL);
+      if (store_reserve (st, 1))
+        store_submit_execution (st, &e, on_done, NULL, 0);
     }
   store_submit_pool_event (st, "created", "python", "python/x/y", "c1", 12.5, "");
   run_until (base, &committed, 100, 1000);
@@ -159,7 +160,7 @@ test_locked_backlog (const char *dir, struct event_base *base)
   store_t *st = NULL;
   sqlite3 *locker = NULL;
   wb_err_t err;
-  store_config_t cfg = {path, 0, 3};
+  store_config_t cfg = {path, 0, 3, NULL, NULL};
   store_stats_t ss;
 
   snprintf (path, sizeof path, "%s/locked.db", dir);
@@ -174,11 +175,11 @@ test_locked_backlog (const char *dir, struct event_base *base)
       store_execution_t e;
       snprintf (ids[i], sizeof ids[i], "lk-%d", i);
       e = sample (ids[i]);
-      ok (store_reserve (st) && store_submit_execution (st, &e, on_done, NULL) == 0,
+      ok (store_reserve (st, 1) && store_submit_execution (st, &e, on_done, NULL, 0) == 0,
           "record %d waits in the backlog", i);
     }
-  ok (!store_accepting (st), "with the backlog full the store refuses new work");
-  ok (!store_reserve (st), "a fourth execution cannot reserve room");
+  ok (!store_accepting (st, 1), "with the backlog full the store refuses new work");
+  ok (!store_reserve (st, 1), "a fourth execution cannot reserve room");
   for (int i = 0; i < 5; i++)
     store_submit_pool_event (st, "created", "python", "k", "c", 1, "");
   store_get_stats (st, &ss);
@@ -191,7 +192,7 @@ test_locked_backlog (const char *dir, struct event_base *base)
   sqlite3_close (locker);
   run_until (base, &committed, 3, 1500);
   is_int (committed, 3, "once unlocked the held records commit");
-  ok (store_accepting (st), "and new work is accepted again");
+  ok (store_accepting (st, 1), "and new work is accepted again");
   store_close (st, 1000);
   is_int (count (path, "SELECT count(*) FROM executions"), 3, "3 rows, none lost");
 }
@@ -202,7 +203,7 @@ test_retention (const char *dir, struct event_base *base)
   char path[512], ids[20][16];
   store_t *st = NULL;
   wb_err_t err;
-  store_config_t cfg = {path, 1, 100};
+  store_config_t cfg = {path, 1, 100, NULL, NULL};
   store_stats_t ss;
 
   snprintf (path, sizeof path, "%s/retention.db", dir);
@@ -217,8 +218,8 @@ test_retention (const char *dir, struct event_base *base)
       /* Half are ten days old. */
       e.received_at = (double) time (NULL) - (i % 2 ? 10 * 86400.0 : 60.0);
       e.finished_at = e.received_at + 0.3;
-      if (store_reserve (st))
-        store_submit_execution (st, &e, on_done, NULL);
+      if (store_reserve (st, 1))
+        store_submit_execution (st, &e, on_done, NULL, 0);
     }
   run_until (base, &committed, 20, 1000);
   for (int i = 0; i < 300; i++)

@@ -1,0 +1,161 @@
+/* sandbox: one container's life on one engine, and nothing else.
+ *
+ * This is the only module that builds a container's create body, labels a
+ * container, picks its uid, creates it, removes it and reaps what a dead
+ * daemon left behind.  Pools (policy) and executions (what runs in a
+ * container) go through it, so no path can create a container that differs
+ * in hardening or labels, or that the reaper cannot find.
+ *
+ * Every container carries four labels:
+ *   warmbox.instance  this daemon's random instance id
+ *   warmbox.owner     host/boot id/pid/process start time of this daemon: the
+ *                     reaper of a later daemon on this host removes the
+ *                     containers of an owner that is gone
+ *   warmbox.pool      the key of the pool it was made for
+ *   warmbox.language  the profile's language
+ * and runs as a uid of its own from one rotation (the per-uid nproc limit
+ * then bounds that container alone).
+ *
+ * Building a body fails closed: any allocation failure while adding a field
+ * fails the whole body; a partial body (say, one without ReadonlyRootfs or
+ * its seccomp option) is never produced.
+ *
+ * Ownership: a sandbox manager (sbx_t) belongs to its creator and borrows
+ * the engine.  A template (sbx_tmpl_t) belongs to whoever made it.  A created
+ * container belongs to the caller of sbx_create until it is given back with
+ * sbx_remove, which never fails: a removal the engine refuses is retried
+ * (with backoff) while the daemon lives, and left to the next start-up's
+ * reaper after that.
+ *
+ * Callbacks run on the event loop.  sbx_create's callback may call back into
+ * the sandbox (create, remove).
+ */
+#ifndef WARMBOX_SANDBOX_H
+#define WARMBOX_SANDBOX_H
+
+#include "warmbox/engine.h"
+#include "warmbox/profile.h"
+#include "warmbox/wb.h"
+
+struct event_base;
+typedef struct sbx sbx_t;
+typedef struct sbx_tmpl sbx_tmpl_t;
+typedef struct sbx_op sbx_op_t;
+
+#define SBX_UID_FIRST 20000u
+#define SBX_UID_COUNT 40000u
+#define SBX_KEY_MAX 160
+
+/* ---- create bodies (pure; no I/O) ------------------------------------ */
+
+/* Who a container is: everything of its body that is not the profile. */
+typedef struct sbx_identity
+{
+  const char *image_id;    /* "sha256:..." (the exact image) */
+  const char *instance_id; /* warmbox.instance */
+  const char *owner;       /* warmbox.owner */
+  const char *pool_key;    /* warmbox.pool */
+  uint32_t uid;            /* the non-root uid:gid the program runs as */
+} sbx_identity_t;
+
+/* Append the Engine API create body for profile p with limits lim (already
+ * within p->max) to out: every hardening setting of DESIGN.md and the four
+ * labels.  On error (memory) returns -1, err set, and out holds nothing of
+ * the body. */
+int sbx_body (const prof_t *p, const prof_limits_t *lim, const sbx_identity_t *id, wb_buf_t *out,
+              wb_err_t *err);
+
+/* The pool key of a container recipe:
+ *   "<language>/<image id, 19 chars>/<profile hash, 12 chars>"
+ * with "/m<MB>" appended when memory_mb is not the profile's default (the
+ * memory limit belongs to the container's cgroup, so such a container can't
+ * serve a default request).  Writes at most SBX_KEY_MAX bytes.  Can't fail. */
+void sbx_pool_key (const prof_t *p, const prof_limits_t *lim, const char *image_id,
+                   char out[SBX_KEY_MAX]);
+
+/* A container recipe, rendered and checked once: the body of profile p with
+ * limits lim on image_id.  Independent of p afterwards (p may be freed).
+ * NULL with err on allocation failure. */
+sbx_tmpl_t *sbx_tmpl_new (const prof_t *p, const prof_limits_t *lim, const char *image_id,
+                          wb_err_t *err);
+void sbx_tmpl_free (sbx_tmpl_t *t);
+/* Its pool key (see sbx_pool_key), language and image id.  Never NULL. */
+const char *sbx_tmpl_key (const sbx_tmpl_t *t);
+const char *sbx_tmpl_language (const sbx_tmpl_t *t);
+const char *sbx_tmpl_image_id (const sbx_tmpl_t *t);
+
+/* ---- the manager ----------------------------------------------------- */
+
+typedef struct sbx_config
+{
+  const char *instance_id; /* copied */
+  /* Told of "created", "create_failed" and "destroyed" with the container's
+   * language, pool key and id, a duration in ms and a detail (the engine's
+   * error, for the operator).  May be NULL.  Must not call into the
+   * sandbox. */
+  void (*on_event) (void *arg, const char *event, const char *language, const char *pool_key,
+                    const char *container_id, double duration_ms, const char *detail);
+  /* A container stopped existing (removed, or its create failed): room
+   * under a cap.  May be NULL.  Must not free the sandbox. */
+  void (*on_gone) (void *arg);
+  void *arg;
+  uint32_t retry_ms; /* first retry of a failed removal; 0: 1000 */
+} sbx_config_t;
+
+/* No I/O.  -1 with err on allocation failure. */
+int sbx_new (struct event_base *base, eng_t *eng, const sbx_config_t *cfg, sbx_t **out,
+             wb_err_t *err);
+/* Stop: creates in flight are cancelled (their containers, if the engine
+ * made them, are left to the reaper), removals waiting for a retry are
+ * logged and dropped.  No callback runs afterwards.  NULL is a no-op. */
+void sbx_free (sbx_t *s);
+
+/* This daemon's warmbox.owner label value.  Never NULL. */
+const char *sbx_owner (const sbx_t *s);
+/* The next uid of the rotation every container of this sandbox shares.
+ * Can't fail. */
+uint32_t sbx_next_uid (sbx_t *s);
+
+/* Create one container from t.  cb(arg, id, NULL) with the new id (valid
+ * during the call; the caller owns the container from then on), or
+ * cb(arg, NULL, err) when the engine refused.  Returns NULL with err when
+ * nothing could be sent (memory); cb is then never called.  Cancelling
+ * (sbx_op_cancel) before the answer: no callback, and a container the
+ * engine makes anyway is removed. */
+typedef void (*sbx_created_cb) (void *arg, const char *id, const wb_err_t *err);
+sbx_op_t *sbx_create (sbx_t *s, const sbx_tmpl_t *t, sbx_created_cb cb, void *arg, wb_err_t *err);
+void sbx_op_cancel (sbx_op_t *op);
+
+/* Remove a container (force: a running one is killed).  Never fails, see
+ * above.  language and pool_key are for the event log. */
+void sbx_remove (sbx_t *s, const char *id, const char *language, const char *pool_key);
+
+/* Containers of this sandbox that exist on the engine or may (creating,
+ * live, or being removed).  The global cap counts these. */
+uint32_t sbx_count (const sbx_t *s);
+/* Creates and removals in flight (removals waiting for a retry excluded). */
+uint32_t sbx_busy (const sbx_t *s);
+/* Try waiting removals now instead of at their next retry (shutdown). */
+void sbx_retry_now (sbx_t *s);
+
+/* Remove the labelled containers of daemons that are gone: an owner label
+ * of this host with a dead pid (or one now naming another process), or of
+ * an earlier boot of this host.  Another host's daemons reap their own.
+ * Async; logs what it removes; done (may be NULL) runs once the list was
+ * answered, with the number of removals started or -1. */
+void sbx_reap_orphans (sbx_t *s, void (*done) (void *arg, int n), void *arg);
+
+/* Resolve an image reference to its id ("sha256:...").  cb(arg, id, NULL)
+ * or cb(arg, NULL, err) (not found: WB_E_NOT_FOUND).  NULL with err when
+ * nothing could be sent. */
+typedef void (*sbx_image_cb) (void *arg, const char *image_id, const wb_err_t *err);
+sbx_op_t *sbx_resolve_image (sbx_t *s, const char *ref, sbx_image_cb cb, void *arg,
+                             wb_err_t *err);
+
+/* Is the daemon named by an owner label gone?  Labels of other hosts are
+ * never judged gone (their daemons reap their own).  Reads /proc. */
+bool sbx_owner_gone (const sbx_t *s, const char *owner);
+/* The same against a given host name and boot id (for tests). */
+bool sbx_owner_is_dead (const char *owner, const char *host, const char *boot_id);
+
+#endif

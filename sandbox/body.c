@@ -1,0 +1,316 @@
+/* sandbox/body.c: the container create body, built fail-closed.
+ *
+ * Every field is added through add_*() / push_*(), which report a failed
+ * allocation; one failure fails the whole body.  cJSON's own Add* helpers
+ * return NULL on failure and are easy to ignore, which is how a container
+ * could once have been created without its hardening. */
+#define _GNU_SOURCE
+#include "sandbox_int.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <string.h>
+
+#define RUNSC_HOST_THREADS 256 /* headroom for gVisor's own host threads */
+
+#define TRY(x)                                                                 \
+  do                                                                           \
+    {                                                                          \
+      if ((x) < 0)                                                             \
+        goto oom;                                                              \
+    }                                                                          \
+  while (0)
+
+struct sbx_tmpl
+{
+  cJSON *root;   /* the body with a placeholder identity */
+  char key[SBX_KEY_MAX];
+  char *language;
+  char *image_id;
+};
+
+static int
+add_item (cJSON *obj, const char *key, cJSON *item)
+{
+  if (item == NULL)
+    return -1;
+  if (!cJSON_AddItemToObject (obj, key, item))
+    {
+      cJSON_Delete (item);
+      return -1;
+    }
+  return 0;
+}
+
+static int
+add_str (cJSON *obj, const char *key, const char *value)
+{
+  return add_item (obj, key, cJSON_CreateString (value));
+}
+
+static int
+add_num (cJSON *obj, const char *key, double value)
+{
+  return add_item (obj, key, cJSON_CreateNumber (value));
+}
+
+static int
+add_bool (cJSON *obj, const char *key, bool value)
+{
+  return add_item (obj, key, cJSON_CreateBool (value));
+}
+
+/* Add an empty object or array under key; NULL on failure. */
+static cJSON *
+add_container (cJSON *obj, const char *key, bool array)
+{
+  cJSON *c = array ? cJSON_CreateArray () : cJSON_CreateObject ();
+  return add_item (obj, key, c) < 0 ? NULL : c;
+}
+
+static int
+push (cJSON *arr, cJSON *item)
+{
+  if (item == NULL)
+    return -1;
+  if (!cJSON_AddItemToArray (arr, item))
+    {
+      cJSON_Delete (item);
+      return -1;
+    }
+  return 0;
+}
+
+static int
+push_str (cJSON *arr, const char *s)
+{
+  return push (arr, cJSON_CreateString (s));
+}
+
+static int
+push_ulimit (cJSON *arr, const char *name, double value)
+{
+  cJSON *u = cJSON_CreateObject ();
+
+  if (u == NULL)
+    return -1;
+  if (add_str (u, "Name", name) < 0 || add_num (u, "Soft", value) < 0
+      || add_num (u, "Hard", value) < 0)
+    {
+      cJSON_Delete (u);
+      return -1;
+    }
+  return push (arr, u);
+}
+
+/* The whole body as a tree.  NULL on allocation failure. */
+static cJSON *
+build (const prof_t *p, const prof_limits_t *lim, const sbx_identity_t *id)
+{
+  cJSON *root = cJSON_CreateObject ();
+  cJSON *cmd, *env, *labels, *hc, *tmpfs, *capdrop, *secopt, *ulimits, *logcfg;
+  char user[32], tmpfs_opts[128];
+  wb_buf_t seccomp_opt = WB_BUF_INIT;
+  double mem = (double) lim->memory_mb * 1024.0 * 1024.0;
+  /* CPU seconds: the wall limit at full use of every allowed CPU, plus one;
+   * the wall-clock SIGKILL normally comes first. */
+  double cpu_s = ceil ((double) p->max.timeout_ms / 1000.0 * (lim->cpus < 1 ? 1 : lim->cpus)) + 1;
+
+  if (root == NULL)
+    return NULL;
+  snprintf (user, sizeof user, "%u:%u", id->uid, id->uid);
+  snprintf (tmpfs_opts, sizeof tmpfs_opts, "rw,noexec,nosuid,nodev,size=%um,mode=1777",
+            lim->tmpfs_mb);
+  TRY (wb_buf_printf (&seccomp_opt, "seccomp=%s", p->seccomp_json));
+
+  TRY (add_str (root, "Image", id->image_id));
+  TRY (add_str (root, "Hostname", "sandbox"));
+  TRY (add_str (root, "User", user));
+  TRY (add_str (root, "WorkingDir", "/tmp"));
+  if ((cmd = add_container (root, "Cmd", true)) == NULL
+      || (env = add_container (root, "Env", true)) == NULL
+      || (labels = add_container (root, "Labels", false)) == NULL)
+    goto oom;
+  for (size_t i = 0; i < p->argc; i++)
+    TRY (push_str (cmd, p->argv[i]));
+  TRY (push_str (env, "HOME=/tmp"));
+  TRY (push_str (env, "TMPDIR=/tmp"));
+  TRY (push_str (env, "LANG=C.UTF-8"));
+  TRY (push_str (env, "PATH=/usr/bin:/bin"));
+  TRY (add_str (labels, "warmbox.instance", id->instance_id));
+  TRY (add_str (labels, "warmbox.owner", id->owner));
+  TRY (add_str (labels, "warmbox.pool", id->pool_key));
+  TRY (add_str (labels, "warmbox.language", p->language));
+  /* The frame goes to stdin; the container sees EOF when we half-close. */
+  TRY (add_bool (root, "AttachStdin", true));
+  TRY (add_bool (root, "AttachStdout", true));
+  TRY (add_bool (root, "AttachStderr", true));
+  TRY (add_bool (root, "OpenStdin", true));
+  TRY (add_bool (root, "StdinOnce", true));
+  TRY (add_bool (root, "Tty", false));
+  TRY (add_bool (root, "NetworkDisabled", true));
+
+  if ((hc = add_container (root, "HostConfig", false)) == NULL)
+    goto oom;
+  TRY (add_str (hc, "NetworkMode", "none"));
+  TRY (add_bool (hc, "ReadonlyRootfs", true));
+  if ((tmpfs = add_container (hc, "Tmpfs", false)) == NULL
+      || (capdrop = add_container (hc, "CapDrop", true)) == NULL
+      || (secopt = add_container (hc, "SecurityOpt", true)) == NULL
+      || (ulimits = add_container (hc, "Ulimits", true)) == NULL
+      || (logcfg = add_container (hc, "LogConfig", false)) == NULL)
+    goto oom;
+  TRY (add_str (tmpfs, "/tmp", tmpfs_opts));
+  TRY (push_str (capdrop, "ALL"));
+  TRY (push_str (secopt, "no-new-privileges"));
+  TRY (push_str (secopt, seccomp_opt.data));
+  /* Under gVisor the pids cgroup counts the sandbox's own host threads
+   * (the sentry's Go runtime), not the program's processes, which live in
+   * gVisor's kernel; at the program's limit the sentry itself would run
+   * out and the sandbox die.  The program stays bounded by its nproc
+   * limit, enforced inside the sandbox. */
+  TRY (add_num (hc, "PidsLimit",
+                strcmp (p->runtime, "runsc") == 0 ? lim->pids + RUNSC_HOST_THREADS : lim->pids));
+  TRY (add_num (hc, "Memory", mem));
+  TRY (add_num (hc, "MemorySwap", mem));
+  TRY (add_num (hc, "NanoCpus", round (lim->cpus * 1e9)));
+  TRY (push_ulimit (ulimits, "nofile", lim->nofile));
+  /* RLIMIT_NPROC counts per uid on the host; each container runs under a
+   * uid of its own, so this bounds this container alone. */
+  TRY (push_ulimit (ulimits, "nproc", lim->pids));
+  TRY (push_ulimit (ulimits, "fsize", (double) lim->fsize_mb * 1024 * 1024));
+  TRY (push_ulimit (ulimits, "cpu", cpu_s));
+  TRY (push_ulimit (ulimits, "core", 0));
+  TRY (add_bool (hc, "Init", true));
+  TRY (add_str (logcfg, "Type", "none"));
+  TRY (add_str (hc, "Runtime", p->runtime));
+  TRY (add_str (hc, "IpcMode", "private"));
+  TRY (add_bool (hc, "AutoRemove", false));
+  wb_buf_free (&seccomp_opt);
+  return root;
+
+oom:
+  wb_buf_free (&seccomp_opt);
+  cJSON_Delete (root);
+  return NULL;
+}
+
+static int
+print_to (const cJSON *root, wb_buf_t *out)
+{
+  char *text = cJSON_PrintUnformatted (root);
+  size_t before = out->len;
+  int rc;
+
+  if (text == NULL)
+    return -1;
+  rc = wb_buf_append_str (out, text);
+  cJSON_free (text);
+  if (rc < 0)
+    out->len = before;
+  return rc;
+}
+
+int
+sbx_body (const prof_t *p, const prof_limits_t *lim, const sbx_identity_t *id, wb_buf_t *out,
+          wb_err_t *err)
+{
+  cJSON *root = build (p, lim, id);
+  int rc;
+
+  if (root == NULL)
+    return wb_error (err, WB_E_NOMEM, "container body: out of memory");
+  rc = print_to (root, out);
+  cJSON_Delete (root);
+  return rc < 0 ? wb_error (err, WB_E_NOMEM, "container body: out of memory") : 0;
+}
+
+void
+sbx_pool_key (const prof_t *p, const prof_limits_t *lim, const char *image_id,
+              char out[SBX_KEY_MAX])
+{
+  int n = snprintf (out, SBX_KEY_MAX, "%s/%.19s/%.12s", p->language, image_id, p->hash);
+
+  if (lim->memory_mb != p->def.memory_mb && n > 0 && n < SBX_KEY_MAX)
+    snprintf (out + n, SBX_KEY_MAX - (size_t) n, "/m%u", lim->memory_mb);
+}
+
+sbx_tmpl_t *
+sbx_tmpl_new (const prof_t *p, const prof_limits_t *lim, const char *image_id, wb_err_t *err)
+{
+  sbx_tmpl_t *t = calloc (1, sizeof *t);
+  sbx_identity_t id = {image_id, "", "", "", 0};
+
+  if (t == NULL)
+    goto oom;
+  sbx_pool_key (p, lim, image_id, t->key);
+  id.pool_key = t->key;
+  t->language = strdup (p->language);
+  t->image_id = strdup (image_id);
+  if (t->language == NULL || t->image_id == NULL || (t->root = build (p, lim, &id)) == NULL)
+    goto oom;
+  return t;
+
+oom:
+  sbx_tmpl_free (t);
+  wb_error (err, WB_E_NOMEM, "container template: out of memory");
+  return NULL;
+}
+
+void
+sbx_tmpl_free (sbx_tmpl_t *t)
+{
+  if (t == NULL)
+    return;
+  cJSON_Delete (t->root);
+  free (t->language);
+  free (t->image_id);
+  free (t);
+}
+
+const char *
+sbx_tmpl_key (const sbx_tmpl_t *t)
+{
+  return t->key;
+}
+
+const char *
+sbx_tmpl_language (const sbx_tmpl_t *t)
+{
+  return t->language;
+}
+
+const char *
+sbx_tmpl_image_id (const sbx_tmpl_t *t)
+{
+  return t->image_id;
+}
+
+/* Set an existing string field in place.  (cJSON_ReplaceItemInObject
+ * goes on with a NULL key when its own copy of the key fails: not fail
+ * closed.  cJSON_SetValuestring leaves the old value and says so.) */
+static int
+set_string (cJSON *obj, const char *key, const char *value)
+{
+  cJSON *item = cJSON_GetObjectItemCaseSensitive (obj, key);
+
+  return item && cJSON_IsString (item) && cJSON_SetValuestring (item, value) ? 0 : -1;
+}
+
+/* Every stamp sets a field the template already has, so a failure leaves
+ * nothing half-done that matters: the next render sets them all again, and
+ * nothing is printed until all of them are in. */
+int
+sbx_tmpl_render (const sbx_tmpl_t *t, const char *instance_id, const char *owner, uint32_t uid,
+                 wb_buf_t *out, wb_err_t *err)
+{
+  cJSON *labels = cJSON_GetObjectItemCaseSensitive (t->root, "Labels");
+  char user[32];
+
+  snprintf (user, sizeof user, "%u:%u", uid, uid);
+  if (set_string (t->root, "User", user) < 0
+      || set_string (labels, "warmbox.instance", instance_id) < 0
+      || set_string (labels, "warmbox.owner", owner) < 0 || print_to (t->root, out) < 0)
+    return wb_error (err, WB_E_NOMEM, "container body: out of memory");
+  return 0;
+}

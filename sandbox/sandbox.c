@@ -1,0 +1,567 @@
+/* sandbox/sandbox.c: create, remove (with retries), reap, resolve images.
+ * See include/warmbox/sandbox.h for the contract.
+ *
+ * Re-entrancy: engine callbacks here call the owner's callback last and
+ * touch nothing of theirs afterwards; the owner may create or remove from
+ * inside it.  A cancelled create stays in flight (detached) until the engine
+ * answers, so a container the engine made anyway is removed, not leaked. */
+#define _GNU_SOURCE
+#include "sandbox_int.h"
+
+#include <event2/event.h>
+#include <string.h>
+
+#define REMOVE_ATTEMPTS 20      /* with doubling delays: about 10 minutes */
+#define REMOVE_DELAY_MAX_MS 60000
+
+typedef enum op_kind
+{
+  OP_CREATE,
+  OP_IMAGE,
+  OP_LIST,
+} op_kind_t;
+
+struct sbx_op
+{
+  sbx_t *s;
+  sbx_op_t *prev, *next; /* every op in flight, for sbx_free */
+  op_kind_t kind;
+  eng_req_t *req;
+  bool detached;         /* the owner cancelled: no callback */
+  union
+  {
+    sbx_created_cb created;
+    sbx_image_cb image;
+    void (*listed) (void *arg, int n);
+  } cb;
+  void *arg;
+  char language[33];
+  char key[SBX_KEY_MAX];
+  uint64_t started_us;
+};
+
+typedef struct remove_op
+{
+  sbx_t *s;
+  struct remove_op *prev, *next; /* every removal, for sbx_free */
+  eng_req_t *req;                /* NULL while waiting for a retry */
+  struct event *retry;
+  char id[80];
+  char language[33];
+  char key[SBX_KEY_MAX];
+  bool counted;                  /* one of ours (in sbx_count) */
+  uint32_t attempts;
+  uint64_t started_us;
+} remove_op_t;
+
+struct sbx
+{
+  struct event_base *base;
+  eng_t *eng;
+  sbx_config_t cfg;
+  char instance_id[64];
+  char owner[256];
+  char hostname[128];
+  char boot_id[64];
+  uint32_t next_uid;
+  uint32_t count;      /* creating + live + being removed */
+  uint32_t n_creates;  /* in flight */
+  uint32_t n_removals; /* in flight (not waiting for a retry) */
+  sbx_op_t *ops;
+  remove_op_t *removals;
+};
+
+/* ---- identity -------------------------------------------------------- */
+
+static void
+read_first_line (const char *path, char *out, size_t len)
+{
+  FILE *f = fopen (path, "re");
+
+  out[0] = '\0';
+  if (f == NULL)
+    return;
+  if (fgets (out, (int) len, f) == NULL)
+    out[0] = '\0';
+  fclose (f);
+  out[strcspn (out, "\n")] = '\0';
+}
+
+/* Field 22 of /proc/PID/stat: the process's start time in clock ticks.
+ * With the pid it names one process for the life of a boot. */
+static bool
+process_start_time (long pid, unsigned long long *out)
+{
+  char path[64], buf[1024];
+  FILE *f;
+  char *p;
+  size_t n;
+
+  snprintf (path, sizeof path, "/proc/%ld/stat", pid);
+  f = fopen (path, "re");
+  if (f == NULL)
+    return false;
+  n = fread (buf, 1, sizeof buf - 1, f);
+  fclose (f);
+  buf[n] = '\0';
+  p = strrchr (buf, ')'); /* the command name may hold spaces */
+  if (p == NULL)
+    return false;
+  /* p is at the space before field 3 (state); step to the one before 22. */
+  p++;
+  for (int field = 3; field < 22 && p; field++)
+    p = strchr (p + 1, ' ');
+  return p && sscanf (p, " %llu", out) == 1;
+}
+
+bool
+sbx_owner_is_dead (const char *owner, const char *host, const char *boot_id)
+{
+  char o_host[128], o_boot[64];
+  long pid;
+  unsigned long long start, now_start;
+
+  if (owner == NULL
+      || sscanf (owner, "%127[^/]/%63[^/]/%ld/%llu", o_host, o_boot, &pid, &start) != 4)
+    return false;
+  if (strcmp (o_host, host) != 0)
+    return false; /* another host's daemon reaps its own */
+  if (strcmp (o_boot, boot_id) != 0)
+    return true; /* this host rebooted since */
+  if (pid == (long) getpid ())
+    return false;
+  return !process_start_time (pid, &now_start) || now_start != start;
+}
+
+bool
+sbx_owner_gone (const sbx_t *s, const char *owner)
+{
+  return sbx_owner_is_dead (owner, s->hostname, s->boot_id);
+}
+
+const char *
+sbx_owner (const sbx_t *s)
+{
+  return s->owner;
+}
+
+uint32_t
+sbx_next_uid (sbx_t *s)
+{
+  return SBX_UID_FIRST + s->next_uid++ % SBX_UID_COUNT;
+}
+
+uint32_t
+sbx_count (const sbx_t *s)
+{
+  return s->count;
+}
+
+uint32_t
+sbx_busy (const sbx_t *s)
+{
+  return s->n_creates + s->n_removals;
+}
+
+static void
+emit (sbx_t *s, const char *event, const char *language, const char *key, const char *id,
+      double ms, const char *detail)
+{
+  if (s->cfg.on_event)
+    s->cfg.on_event (s->cfg.arg, event, language, key, id ? id : "", ms, detail ? detail : "");
+}
+
+static void
+gone (sbx_t *s)
+{
+  s->count--;
+  if (s->cfg.on_gone)
+    s->cfg.on_gone (s->cfg.arg);
+}
+
+/* ---- ops ------------------------------------------------------------- */
+
+static sbx_op_t *
+op_new (sbx_t *s, op_kind_t kind, void *arg)
+{
+  sbx_op_t *op = calloc (1, sizeof *op);
+
+  if (op == NULL)
+    return NULL;
+  op->s = s;
+  op->kind = kind;
+  op->arg = arg;
+  op->started_us = wb_now_us ();
+  op->next = s->ops;
+  if (s->ops)
+    s->ops->prev = op;
+  s->ops = op;
+  return op;
+}
+
+static void
+op_free (sbx_op_t *op)
+{
+  sbx_t *s = op->s;
+
+  if (op->prev)
+    op->prev->next = op->next;
+  else
+    s->ops = op->next;
+  if (op->next)
+    op->next->prev = op->prev;
+  free (op);
+}
+
+void
+sbx_op_cancel (sbx_op_t *op)
+{
+  if (op == NULL)
+    return;
+  if (op->kind == OP_CREATE)
+    {
+      /* The engine may make the container anyway: keep listening, and
+       * remove it when it comes. */
+      op->detached = true;
+      return;
+    }
+  eng_req_cancel (op->req);
+  op_free (op);
+}
+
+/* ---- removal --------------------------------------------------------- */
+
+static void start_removal (remove_op_t *r);
+
+static void
+removal_free (remove_op_t *r)
+{
+  sbx_t *s = r->s;
+
+  if (r->prev)
+    r->prev->next = r->next;
+  else
+    s->removals = r->next;
+  if (r->next)
+    r->next->prev = r->prev;
+  if (r->retry)
+    event_free (r->retry);
+  free (r);
+}
+
+static void
+retry_cb (evutil_socket_t fd, short what, void *arg)
+{
+  (void) fd;
+  (void) what;
+  start_removal (arg);
+}
+
+/* The removal is over, done or given up. */
+static void
+removal_end (remove_op_t *r)
+{
+  sbx_t *s = r->s;
+  bool counted = r->counted;
+
+  removal_free (r);
+  if (counted)
+    gone (s);
+}
+
+static void
+removed_cb (void *arg, const eng_result_t *res)
+{
+  remove_op_t *r = arg;
+  sbx_t *s = r->s;
+  uint32_t delay;
+  struct timeval tv;
+
+  r->req = NULL;
+  s->n_removals--;
+  if (res->rc == 0)
+    {
+      emit (s, "destroyed", r->language, r->key, r->id,
+            (double) (wb_now_us () - r->started_us) / 1000.0, NULL);
+      removal_end (r);
+      return;
+    }
+  if (++r->attempts >= REMOVE_ATTEMPTS)
+    {
+      wb_log_error ("container %.12s not removed after %u tries; left for the reaper: %s", r->id,
+                    r->attempts, res->err.msg);
+      removal_end (r);
+      return;
+    }
+  /* Most likely the engine is away: try again later, so nothing leaks
+   * until the next start-up. */
+  delay = s->cfg.retry_ms << (r->attempts - 1 < 16 ? r->attempts - 1 : 16);
+  if (delay > REMOVE_DELAY_MAX_MS || delay == 0)
+    delay = REMOVE_DELAY_MAX_MS;
+  wb_warn ("container %.12s not removed (try %u, next in %u ms): %s", r->id, r->attempts, delay,
+           res->err.msg);
+  tv.tv_sec = delay / 1000;
+  tv.tv_usec = (delay % 1000) * 1000;
+  if (r->retry == NULL)
+    r->retry = evtimer_new (s->base, retry_cb, r);
+  if (r->retry == NULL || evtimer_add (r->retry, &tv) < 0)
+    {
+      wb_log_error ("container %.12s not removed: cannot arm a retry; left for the reaper", r->id);
+      removal_end (r);
+    }
+}
+
+static void
+start_removal (remove_op_t *r)
+{
+  sbx_t *s = r->s;
+  wb_err_t err;
+
+  r->started_us = wb_now_us ();
+  r->req = eng_container_remove (s->eng, r->id, removed_cb, r, &err);
+  if (r->req == NULL)
+    {
+      wb_log_error ("container %.12s not removed: %s; left for the reaper", r->id, err.msg);
+      removal_end (r);
+      return;
+    }
+  s->n_removals++;
+}
+
+static void
+remove_as (sbx_t *s, const char *id, const char *language, const char *key, bool counted)
+{
+  remove_op_t *r = calloc (1, sizeof *r);
+
+  if (r == NULL)
+    {
+      wb_log_error ("container %.12s not removed: out of memory; left for the reaper", id);
+      if (counted)
+        gone (s);
+      return;
+    }
+  r->s = s;
+  r->counted = counted;
+  snprintf (r->id, sizeof r->id, "%s", id);
+  snprintf (r->language, sizeof r->language, "%s", language ? language : "");
+  snprintf (r->key, sizeof r->key, "%s", key ? key : "");
+  r->next = s->removals;
+  if (s->removals)
+    s->removals->prev = r;
+  s->removals = r;
+  start_removal (r);
+}
+
+void
+sbx_remove (sbx_t *s, const char *id, const char *language, const char *pool_key)
+{
+  remove_as (s, id, language, pool_key, true);
+}
+
+void
+sbx_retry_now (sbx_t *s)
+{
+  for (remove_op_t *r = s->removals; r; r = r->next)
+    if (r->req == NULL && r->retry)
+      event_active (r->retry, EV_TIMEOUT, 0);
+}
+
+/* ---- create ---------------------------------------------------------- */
+
+static void
+created_cb (void *arg, const eng_result_t *res)
+{
+  sbx_op_t *op = arg;
+  sbx_t *s = op->s;
+  double ms = (double) (wb_now_us () - op->started_us) / 1000.0;
+  sbx_created_cb cb = op->cb.created;
+  void *cb_arg = op->arg;
+  bool detached = op->detached;
+  char language[33], key[SBX_KEY_MAX];
+
+  s->n_creates--;
+  memcpy (language, op->language, sizeof language);
+  memcpy (key, op->key, sizeof key);
+  op_free (op);
+  if (res->rc < 0)
+    {
+      emit (s, "create_failed", language, key, NULL, ms, res->err.msg);
+      gone (s);
+      if (!detached)
+        cb (cb_arg, NULL, &res->err);
+      return;
+    }
+  emit (s, "created", language, key, res->id, ms, NULL);
+  if (detached)
+    {
+      sbx_remove (s, res->id, language, key); /* still counted until removed */
+      return;
+    }
+  cb (cb_arg, res->id, NULL);
+}
+
+sbx_op_t *
+sbx_create (sbx_t *s, const sbx_tmpl_t *t, sbx_created_cb cb, void *arg, wb_err_t *err)
+{
+  wb_buf_t body = WB_BUF_INIT;
+  sbx_op_t *op;
+
+  if (sbx_tmpl_render (t, s->instance_id, s->owner, sbx_next_uid (s), &body, err) < 0)
+    return NULL;
+  op = op_new (s, OP_CREATE, arg);
+  if (op == NULL)
+    {
+      wb_buf_free (&body);
+      wb_error (err, WB_E_NOMEM, "container create: out of memory");
+      return NULL;
+    }
+  op->cb.created = cb;
+  snprintf (op->language, sizeof op->language, "%s", sbx_tmpl_language (t));
+  snprintf (op->key, sizeof op->key, "%s", sbx_tmpl_key (t));
+  op->req = eng_container_create (s->eng, body.data, created_cb, op, err);
+  wb_buf_free (&body);
+  if (op->req == NULL)
+    {
+      op_free (op);
+      return NULL;
+    }
+  s->n_creates++;
+  s->count++;
+  return op;
+}
+
+/* ---- images ---------------------------------------------------------- */
+
+static void
+image_cb (void *arg, const eng_result_t *res)
+{
+  sbx_op_t *op = arg;
+  sbx_image_cb cb = op->cb.image;
+  void *cb_arg = op->arg;
+
+  op_free (op);
+  if (res->rc < 0)
+    cb (cb_arg, NULL, &res->err);
+  else
+    cb (cb_arg, res->id, NULL);
+}
+
+sbx_op_t *
+sbx_resolve_image (sbx_t *s, const char *ref, sbx_image_cb cb, void *arg, wb_err_t *err)
+{
+  sbx_op_t *op = op_new (s, OP_IMAGE, arg);
+
+  if (op == NULL)
+    {
+      wb_error (err, WB_E_NOMEM, "image inspect: out of memory");
+      return NULL;
+    }
+  op->cb.image = cb;
+  op->req = eng_image_inspect (s->eng, ref, image_cb, op, err);
+  if (op->req == NULL)
+    {
+      op_free (op);
+      return NULL;
+    }
+  return op;
+}
+
+/* ---- reaping orphans ------------------------------------------------- */
+
+static void
+listed_cb (void *arg, const eng_result_t *res)
+{
+  sbx_op_t *op = arg;
+  sbx_t *s = op->s;
+  void (*done) (void *, int) = op->cb.listed;
+  void *done_arg = op->arg;
+  int n = 0;
+
+  op_free (op);
+  if (res->rc < 0)
+    {
+      wb_warn ("reaper: cannot list containers: %s", res->err.msg);
+      if (done)
+        done (done_arg, -1);
+      return;
+    }
+  for (size_t i = 0; i < res->n_ids; i++)
+    if (sbx_owner_gone (s, res->values[i]))
+      {
+        remove_as (s, res->ids[i], "", "", false);
+        n++;
+      }
+  if (n)
+    wb_info ("reaper: removing %d containers left by daemons that are gone", n);
+  if (done)
+    done (done_arg, n);
+}
+
+void
+sbx_reap_orphans (sbx_t *s, void (*done) (void *arg, int n), void *arg)
+{
+  sbx_op_t *op = op_new (s, OP_LIST, arg);
+  wb_err_t err;
+
+  if (op != NULL)
+    {
+      op->cb.listed = done;
+      op->req = eng_container_list (s->eng, "warmbox.owner", "warmbox.owner", listed_cb, op, &err);
+      if (op->req != NULL)
+        return;
+      op_free (op);
+    }
+  else
+    wb_error (&err, WB_E_NOMEM, "out of memory");
+  wb_warn ("reaper: %s", err.msg);
+  if (done)
+    done (arg, -1);
+}
+
+/* ---- lifetime -------------------------------------------------------- */
+
+int
+sbx_new (struct event_base *base, eng_t *eng, const sbx_config_t *cfg, sbx_t **out,
+         wb_err_t *err)
+{
+  sbx_t *s = calloc (1, sizeof *s);
+  unsigned long long start = 0;
+
+  if (s == NULL)
+    return wb_error (err, WB_E_NOMEM, "sandbox: out of memory");
+  s->base = base;
+  s->eng = eng;
+  s->cfg = *cfg;
+  if (s->cfg.retry_ms == 0)
+    s->cfg.retry_ms = 1000;
+  snprintf (s->instance_id, sizeof s->instance_id, "%s", cfg->instance_id);
+  s->cfg.instance_id = s->instance_id;
+  if (gethostname (s->hostname, sizeof s->hostname - 1) < 0)
+    snprintf (s->hostname, sizeof s->hostname, "unknown");
+  read_first_line ("/proc/sys/kernel/random/boot_id", s->boot_id, sizeof s->boot_id);
+  process_start_time ((long) getpid (), &start);
+  snprintf (s->owner, sizeof s->owner, "%s/%s/%ld/%llu", s->hostname, s->boot_id,
+            (long) getpid (), start);
+  *out = s;
+  return 0;
+}
+
+void
+sbx_free (sbx_t *s)
+{
+  if (s == NULL)
+    return;
+  while (s->ops)
+    {
+      eng_req_cancel (s->ops->req);
+      op_free (s->ops);
+    }
+  while (s->removals)
+    {
+      remove_op_t *r = s->removals;
+      eng_req_cancel (r->req);
+      wb_warn ("container %.12s not removed at exit; left for the reaper", r->id);
+      removal_free (r);
+    }
+  free (s);
+}

@@ -1,0 +1,36 @@
+/* scheduler/auth.h: API tokens and their per-token limits (auth.c).
+ * No I/O; the state lives in the daemon context. */
+#ifndef WARMBOX_SCHED_AUTH_H
+#define WARMBOX_SCHED_AUTH_H
+
+#include "config.h"
+
+typedef struct sched_token_state
+{
+  double tokens;        /* the bucket */
+  uint64_t last_us;
+  uint32_t in_flight;   /* executions running for this token */
+} sched_token_state_t;
+
+typedef struct sched_auth
+{
+  sched_token_state_t state[SCHED_MAX_TOKENS];
+  size_t n;
+} sched_auth_t;
+
+void sched_auth_init (sched_auth_t *a, const sched_config_t *cfg);
+/* The token an "Authorization: Bearer ..." header names, or NULL with err
+ * (WB_E_UNAUTHORIZED).  Constant time in the token compared. */
+const sched_token_t *sched_auth_check (const sched_config_t *cfg, const char *authorization,
+                                       size_t *index, wb_err_t *err);
+/* Take one execution from the token's bucket: 0 when allowed, else the
+ * seconds until it would be. */
+double sched_auth_take (sched_auth_t *a, const sched_token_t *t, size_t index);
+/* An execution of the token named NAME ended (the name survives reloads
+ * that reorder or drop tokens; a dropped token is simply not found). */
+void sched_auth_release (sched_auth_t *a, const sched_config_t *cfg, const char *name);
+/* Tokens reloaded from FRESH: a token kept by name keeps its bucket (capped
+ * at its new burst) and its executions in flight; a new one starts full. */
+void sched_auth_reload (sched_auth_t *a, const sched_config_t *old, const sched_config_t *fresh);
+
+#endif

@@ -1,0 +1,73 @@
+/* scheduler/config.h: warmboxd's configuration (config.c).
+ *
+ * A sched_config_t owns every string it holds (sched_config_clear frees
+ * them).  Loading never half-applies: a file that fails leaves err naming
+ * the file and key, and the caller keeps or drops the whole struct. */
+#ifndef WARMBOX_SCHED_CONFIG_H
+#define WARMBOX_SCHED_CONFIG_H
+
+#include "warmbox/wb.h"
+
+#define SCHED_MAX_LISTEN 8
+#define SCHED_MAX_POOL_CFG 32
+#define SCHED_MAX_TOKENS 64
+
+/* tokens[]: an API client.  The token itself is never stored. */
+typedef struct sched_token
+{
+  char name[65];
+  unsigned char hash[32]; /* SHA-256 of the bearer token */
+  double rate;            /* executions per second, sustained */
+  double burst;           /* executions at once after a quiet spell */
+  uint32_t max_concurrent;
+} sched_token_t;
+
+/* pools.<language> (or pools.default) */
+typedef struct sched_pool_config
+{
+  char language[33];
+  uint32_t min_ready, max_ready;
+} sched_pool_config_t;
+
+typedef struct sched_config
+{
+  char *listen[SCHED_MAX_LISTEN]; /* "unix:/path.sock" or "host:port" */
+  size_t n_listen;
+  char *engine_endpoint;          /* NULL: DOCKER_HOST, else the default socket */
+  char *engine_tls_ca, *engine_tls_cert, *engine_tls_key;
+  char *profiles_dir;
+  bool insecure_no_auth;
+  uint32_t max_concurrent;        /* executions in flight before 503 */
+  uint32_t shutdown_grace_ms;     /* SIGTERM: the longest wait for executions in flight */
+  uint64_t max_body_bytes;
+  uint32_t max_containers;        /* global cap: created + running */
+  uint32_t create_concurrency;    /* pool creates in flight */
+  uint32_t queue_max;             /* requests waiting per pool */
+  uint32_t image_refresh_ms;      /* how often image tags are re-resolved */
+  char *store_path;               /* NULL: store_default_path () */
+  uint32_t store_retention_days;
+  uint32_t store_max_backlog;
+  sched_pool_config_t pool_default;
+  sched_pool_config_t pools[SCHED_MAX_POOL_CFG];
+  size_t n_pools;
+  sched_token_t tokens[SCHED_MAX_TOKENS];
+  size_t n_tokens;
+} sched_config_t;
+
+int sched_token_add (sched_config_t *cfg, const char *name, const char *sha256_hex, double rate,
+                     double burst, uint32_t max_concurrent, wb_err_t *err);
+
+/* The sizes configured for a language (its own entry, else the default). */
+const sched_pool_config_t *sched_config_pool (const sched_config_t *cfg, const char *language);
+
+/* Defaults good enough to run with no file.  Can't fail except on memory. */
+int sched_config_defaults (sched_config_t *cfg, wb_err_t *err);
+/* Overlay a JSON config file; unknown keys are errors (typos must not pass
+ * silently).  -1 with the file and key in err. */
+int sched_config_load (sched_config_t *cfg, const char *path, wb_err_t *err);
+/* Same, from memory (fuzzed). */
+int sched_config_parse (sched_config_t *cfg, const char *json, size_t len, wb_err_t *err);
+int sched_config_add_listen (sched_config_t *cfg, const char *addr, wb_err_t *err);
+void sched_config_clear (sched_config_t *cfg);
+
+#endif

@@ -1,0 +1,76 @@
+/* scheduler/exec.h: one execution, from a validated request to its result
+ * and its history row (exec.c).
+ *
+ * An execution is an object with one owner (the daemon context's registry),
+ * named states and one function that ends it; see the state table at the
+ * top of exec.c.  Every execution that is admitted has a history row,
+ * written ahead (status "running") before its code can start and finished
+ * with its outcome; the client hears only after the finished row commits.
+ */
+#ifndef WARMBOX_SCHED_EXEC_H
+#define WARMBOX_SCHED_EXEC_H
+
+#include "request.h"
+
+typedef enum sched_status
+{
+  SCHED_ST_OK,           /* the program ran and exited; see exit_code */
+  SCHED_ST_ERROR,        /* the sandbox failed after the program may have started */
+  SCHED_ST_TIMEOUT,      /* killed at the wall-clock deadline */
+  SCHED_ST_OOM,          /* killed by the kernel at the memory limit */
+  SCHED_ST_OUTPUT_LIMIT, /* killed when a stream passed its cap */
+  SCHED_ST_CANCELLED,    /* the client left; stopped (history only: nobody hears) */
+  SCHED_ST_ENGINE_LOST,  /* the engine went away after the program may have started */
+} sched_status_t;
+
+/* "ok", "error", "timeout", "oom", "output_limit", "cancelled",
+ * "engine_lost".  Never NULL. */
+const char *sched_status_name (sched_status_t st);
+
+typedef struct sched_result
+{
+  char id[37];           /* execution id (uuid form) */
+  const char *language;
+  sched_status_t status;
+  int exit_code;         /* -1 when the program never exited by itself */
+  wb_buf_t out, err;     /* captured stdout / stderr (capped) */
+  bool out_truncated, err_truncated;
+  uint64_t duration_ms;  /* start sent -> exit seen */
+  uint64_t total_ms;     /* request admitted -> result */
+  char code_sha256[65];
+  char stdin_sha256[65];
+  uint64_t code_bytes, stdin_bytes;
+  uint32_t arg_count;
+  bool pool_hit;
+  const char *error;     /* a client-safe sentence when status is not ok */
+} sched_result_t;
+
+typedef struct sched_ctx sched_ctx_t;
+typedef struct sched_exec sched_exec_t;
+
+/* Called at most once, on the loop: either res (the program may have run:
+ * whatever its status) or err (it never started: engine down, no
+ * container in time, shutdown ...).  Not called after sched_exec_cancel. */
+typedef void (*sched_exec_done_cb) (void *arg, const sched_result_t *res, const wb_err_t *err);
+
+/* Admit an execution.  Takes ownership of *req (cleared on return, success
+ * or not).  Returns NULL with err set when it is refused at the door (busy,
+ * shutting down, history not writable); then nothing was recorded and cb is
+ * never called.  Otherwise cb follows exactly once unless cancelled. */
+sched_exec_t *sched_exec_start (sched_ctx_t *ctx, sched_request_t *req, sched_exec_done_cb cb,
+                                void *arg, wb_err_t *err);
+/* The client went away: cb will not be called.  What happens next depends
+ * on the state (exec.c's table): nothing started -> ended at once (row
+ * "cancelled"); running -> killed, then recorded; recording -> recorded.
+ * The execution ends itself; the caller must forget ex.  Can't fail. */
+void sched_exec_cancel (sched_exec_t *ex);
+
+/* Executions in flight (admitted, not ended). */
+size_t sched_exec_count (const sched_ctx_t *ctx);
+/* The daemon is exiting now (second signal, fatal error): end every
+ * execution without a reply or a finished row (their rows stay "running"
+ * and the next start-up marks them interrupted; their containers are left
+ * to its reaper).  Can't fail. */
+void sched_exec_abandon_all (sched_ctx_t *ctx);
+
+#endif

@@ -1,0 +1,24 @@
+/* scheduler/http.h: the HTTP API on evhttp (http.c). */
+#ifndef WARMBOX_SCHED_HTTP_H
+#define WARMBOX_SCHED_HTTP_H
+
+#include "exec.h"
+
+struct evhttp;
+typedef struct sched_http sched_http_t;
+
+/* Bind every configured listener and route the API.  -1 with err naming
+ * the listener that failed (nothing stays bound). */
+int sched_http_start (sched_ctx_t *ctx, sched_http_t **out, wb_err_t *err);
+/* Stop accepting connections (SIGTERM): the listening sockets close, but
+ * connections already open keep being served, so requests in flight get
+ * their answers (new requests on them are refused with 503).  Can't
+ * fail. */
+void sched_http_stop_accepting (sched_http_t *h);
+/* Close everything, connections included (their executions are
+ * cancelled).  NULL is a no-op. */
+void sched_http_free (sched_http_t *h);
+/* Append the JSON body of a result.  -1 on allocation failure. */
+int sched_result_json (const sched_result_t *res, wb_buf_t *out);
+
+#endif

@@ -1,0 +1,265 @@
+/* The sandbox module's pure half: the create body carries every hardening
+ * setting of DESIGN.md and the four labels, fails closed when memory runs
+ * out at any allocation, and the pool key and owner checks say what they
+ * should.  (Creates, removals and the reaper against the fake engine are
+ * in test_exec.c.) */
+#define _GNU_SOURCE
+#include <cjson/cJSON.h>
+#include <unistd.h>
+
+#include "sandbox_int.h"
+#include "failmalloc.h"
+#include "tap.h"
+#include "warmbox/sandbox.h"
+
+static const char *minimal_seccomp
+    = "{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"syscalls\":[{\"names\":[\"read\",\"write\"],"
+      "\"action\":\"SCMP_ACT_ALLOW\"}]}";
+
+#define LIMITS                                                                                   \
+  "\"limits\":{"                                                                                 \
+  "\"default\":{\"timeout_ms\":1000,\"memory_mb\":64,\"cpus\":1,\"pids\":16,\"tmpfs_mb\":8,"     \
+  "\"output_bytes\":100,\"code_bytes\":100,\"stdin_bytes\":100,\"nofile\":64,\"fsize_mb\":1},"   \
+  "\"max\":{\"timeout_ms\":2000,\"memory_mb\":128,\"cpus\":2,\"pids\":32,\"tmpfs_mb\":16,"       \
+  "\"output_bytes\":200,\"code_bytes\":200,\"stdin_bytes\":200,\"nofile\":128,\"fsize_mb\":2}}"
+
+static cJSON *
+get (cJSON *o, const char *path)
+{
+  char buf[256], *save = NULL;
+  snprintf (buf, sizeof buf, "%s", path);
+  for (char *k = strtok_r (buf, ".", &save); k && o; k = strtok_r (NULL, ".", &save))
+    o = cJSON_GetObjectItemCaseSensitive (o, k);
+  return o;
+}
+
+static int
+array_has (cJSON *a, const char *prefix)
+{
+  cJSON *it;
+  cJSON_ArrayForEach (it, a)
+  {
+    if (cJSON_IsString (it) && strncmp (it->valuestring, prefix, strlen (prefix)) == 0)
+      return 1;
+  }
+  return 0;
+}
+
+static const char *
+label (cJSON *j, const char *name)
+{
+  return cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (get (j, "Labels"), name));
+}
+
+/* Every hardening field of a body, checked; the number that failed. */
+static int
+hardening_missing (const char *body, const prof_t *p, const prof_limits_t *lim)
+{
+  cJSON *j = cJSON_Parse (body);
+  const char *tmpfs;
+  int bad = 0;
+
+  if (j == NULL)
+    return 100;
+  tmpfs = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (get (j, "HostConfig.Tmpfs"), "/tmp"));
+  bad += !(tmpfs && strstr (tmpfs, "noexec") && strstr (tmpfs, "nosuid") && strstr (tmpfs, "nodev"));
+  bad += strcmp (cJSON_GetStringValue (get (j, "HostConfig.NetworkMode")) ?: "", "none") != 0;
+  bad += !cJSON_IsTrue (get (j, "NetworkDisabled"));
+  bad += !cJSON_IsTrue (get (j, "HostConfig.ReadonlyRootfs"));
+  bad += !array_has (get (j, "HostConfig.CapDrop"), "ALL");
+  bad += !array_has (get (j, "HostConfig.SecurityOpt"), "no-new-privileges");
+  bad += !array_has (get (j, "HostConfig.SecurityOpt"), "seccomp={");
+  bad += cJSON_GetNumberValue (get (j, "HostConfig.PidsLimit")) != lim->pids;
+  bad += cJSON_GetNumberValue (get (j, "HostConfig.Memory")) != lim->memory_mb * 1048576.0;
+  bad += cJSON_GetNumberValue (get (j, "HostConfig.MemorySwap")) != lim->memory_mb * 1048576.0;
+  bad += cJSON_GetNumberValue (get (j, "HostConfig.NanoCpus")) != lim->cpus * 1e9;
+  bad += cJSON_GetArraySize (get (j, "HostConfig.Ulimits")) != 5;
+  bad += !cJSON_IsTrue (get (j, "HostConfig.Init"));
+  bad += strcmp (cJSON_GetStringValue (get (j, "HostConfig.LogConfig.Type")) ?: "", "none") != 0;
+  bad += cJSON_IsTrue (get (j, "HostConfig.AutoRemove"));
+  bad += strncmp (cJSON_GetStringValue (get (j, "User")) ?: "0", "0", 1) == 0;
+  bad += cJSON_GetArraySize (get (j, "Cmd")) != (int) p->argc;
+  bad += label (j, "warmbox.instance") == NULL || label (j, "warmbox.owner") == NULL
+         || label (j, "warmbox.pool") == NULL || label (j, "warmbox.language") == NULL;
+  cJSON_Delete (j);
+  return bad;
+}
+
+static void
+test_body (const prof_t *p)
+{
+  sbx_identity_t id = {"sha256:abc", "inst", "host/boot/1/2", "python/x/y", 23456};
+  wb_buf_t body = WB_BUF_INIT;
+  wb_err_t err;
+  cJSON *j;
+
+  ok (sbx_body (p, &p->def, &id, &body, &err) == 0, "a body builds");
+  is_int (hardening_missing (body.data, p, &p->def), 0, "every hardening field is there");
+  j = cJSON_Parse (body.data);
+  is_str (cJSON_GetStringValue (get (j, "User")), "23456:23456", "non-root User");
+  is_str (cJSON_GetStringValue (get (j, "Image")), "sha256:abc", "the image is pinned by id");
+  is_str (label (j, "warmbox.instance"), "inst", "instance label");
+  is_str (label (j, "warmbox.owner"), "host/boot/1/2", "owner label");
+  is_str (label (j, "warmbox.pool"), "python/x/y", "pool label");
+  is_str (label (j, "warmbox.language"), "python", "language label");
+  ok (cJSON_IsTrue (get (j, "OpenStdin")) && cJSON_IsTrue (get (j, "StdinOnce"))
+          && !cJSON_IsTrue (get (j, "Tty")),
+      "OpenStdin, StdinOnce, no Tty");
+  cJSON_Delete (j);
+  wb_buf_free (&body);
+}
+
+static void
+test_template (const prof_t *p)
+{
+  wb_err_t err;
+  sbx_tmpl_t *t = sbx_tmpl_new (p, &p->def, "sha256:0123456789abcdef0123456789", &err);
+  wb_buf_t a = WB_BUF_INIT, b = WB_BUF_INIT;
+  prof_limits_t big = p->def;
+  char key[SBX_KEY_MAX];
+
+  if (!ok (t != NULL, "a template builds"))
+    return;
+  ok (strncmp (sbx_tmpl_key (t), "python/sha256:0123456789ab/", 27) == 0
+          && strlen (sbx_tmpl_key (t)) == 27 + 12,
+      "pool key = language/image id/profile hash (%s)", sbx_tmpl_key (t));
+  big.memory_mb *= 2;
+  sbx_pool_key (p, &big, "sha256:0123456789abcdef0123456789", key);
+  ok (strncmp (key, sbx_tmpl_key (t), strlen (sbx_tmpl_key (t))) == 0 && strstr (key, "/m") != NULL,
+      "a non-default memory limit gets a key of its own (%s)", key);
+  ok (sbx_tmpl_render (t, "inst", "own/er/1/2", 20001, &a, &err) == 0
+          && sbx_tmpl_render (t, "inst", "own/er/1/2", 20002, &b, &err) == 0,
+      "renders twice");
+  is_int (hardening_missing (a.data, p, &p->def), 0, "a rendered body is whole");
+  ok (strstr (a.data, "\"User\":\"20001:20001\"") && strstr (b.data, "\"User\":\"20002:20002\""),
+      "each render carries its own uid");
+  ok (strstr (a.data, "\"warmbox.owner\":\"own/er/1/2\"") && strstr (a.data, "\"warmbox.instance\":\"inst\""),
+      "owner and instance stamped");
+  wb_buf_free (&a);
+  wb_buf_free (&b);
+  sbx_tmpl_free (t);
+}
+
+/* Fail each allocation in turn: a body either comes out whole or not at
+ * all (out left empty). */
+static void
+test_fail_closed (const prof_t *p)
+{
+  int partial = 0, failures = 0, tries = 0;
+
+  for (long n = 1; n < 100000; n++)
+    {
+      sbx_identity_t id = {"sha256:abc", "inst", "o/w/n/er", "k", 20000};
+      wb_buf_t body = WB_BUF_INIT, r = WB_BUF_INIT;
+      wb_err_t err;
+      sbx_tmpl_t *t;
+      int rc, rc2 = -1;
+      bool fired;
+
+      failmalloc_arm (n);
+      rc = sbx_body (p, &p->def, &id, &body, &err);
+      t = sbx_tmpl_new (p, &p->def, "sha256:abc", &err);
+      if (t)
+        rc2 = sbx_tmpl_render (t, "inst", "o/w/n/er", 20001, &r, &err);
+      fired = failmalloc_fired ();
+      failmalloc_arm (0);
+      tries++;
+      if (rc == 0 ? hardening_missing (body.data, p, &p->def) != 0 : body.len != 0)
+        partial++, printf ("# allocation %ld: sbx_body rc %d, %zu bytes\n", n, rc, body.len);
+      if (rc2 == 0 ? hardening_missing (r.data, p, &p->def) != 0 : r.len != 0)
+        partial++, printf ("# allocation %ld: render rc %d, %zu bytes\n", n, rc2, r.len);
+      failures += rc < 0;
+      wb_buf_free (&body);
+      wb_buf_free (&r);
+      sbx_tmpl_free (t);
+      if (!fired)
+        break;
+    }
+  ok (tries > 50, "%d allocations tried, one failing each time", tries - 1);
+  ok (failures > 0, "failures were reported (%d)", failures);
+  is_int (partial, 0, "no body ever came out without a hardening field");
+}
+
+static void
+test_runsc (void)
+{
+  const char *prof = "{\"language\":\"py\",\"version\":\"1\",\"image\":\"img:1\",\"argv\":[\"/x\"],"
+                     "\"seccomp\":\"s.json\",\"runtime\":\"runsc\"," LIMITS "}";
+  sbx_identity_t id = {"sha256:1", "i", "o", "k", 20000};
+  wb_buf_t body = WB_BUF_INIT;
+  prof_t *p = NULL;
+  wb_err_t err;
+
+  ok (prof_parse (prof, strlen (prof), minimal_seccomp, strlen (minimal_seccomp), &p, &err) == 0,
+      "a runsc profile parses");
+  if (p == NULL)
+    return;
+  sbx_body (p, &p->def, &id, &body, &err);
+  ok (strstr (body.data, "\"PidsLimit\":272") != NULL,
+      "runsc: PidsLimit = pids + 256 for gVisor's own threads");
+  ok (strstr (body.data, "\"Runtime\":\"runsc\"") != NULL, "runtime from the profile");
+  wb_buf_free (&body);
+  prof_free (p);
+}
+
+static unsigned long long
+start_time_of (long pid)
+{
+  char path[64], buf[1024];
+  unsigned long long start = 0;
+  FILE *f;
+  size_t n;
+  char *q;
+
+  snprintf (path, sizeof path, "/proc/%ld/stat", pid);
+  f = fopen (path, "re");
+  n = f ? fread (buf, 1, sizeof buf - 1, f) : 0;
+  if (f)
+    fclose (f);
+  buf[n] = '\0';
+  q = strrchr (buf, ')');
+  for (int field = 2; field < 22 && q; field++)
+    q = strchr (q + 1, ' ');
+  if (q)
+    sscanf (q, " %llu", &start);
+  return start;
+}
+
+static void
+test_owner (void)
+{
+  char label[256];
+  long parent = (long) getppid ();
+
+  snprintf (label, sizeof label, "h/b/%ld/%llu", parent, start_time_of (parent));
+  ok (!sbx_owner_is_dead (label, "h", "b"), "a live process's label is alive");
+  snprintf (label, sizeof label, "h/b/%ld/%llu", parent, start_time_of (parent) + 1);
+  ok (sbx_owner_is_dead (label, "h", "b"), "its pid with another start time is another process");
+  snprintf (label, sizeof label, "h/b/%ld/1", (long) getpid ());
+  ok (!sbx_owner_is_dead (label, "h", "b"), "our own pid is alive");
+  ok (!sbx_owner_is_dead ("other/b/1/1", "h", "b"), "another host's label is never judged");
+  ok (sbx_owner_is_dead ("h/old/1/1", "h", "b"), "a label of an earlier boot is dead");
+  ok (sbx_owner_is_dead ("h/b/999999999/1", "h", "b"), "a pid that does not exist is dead");
+  ok (!sbx_owner_is_dead ("garbage", "h", "b") && !sbx_owner_is_dead (NULL, "h", "b"),
+      "a malformed label is left alone");
+}
+
+int
+main (void)
+{
+  prof_set_t *set = NULL;
+  wb_err_t err;
+  const prof_t *p;
+
+  failmalloc_install ();
+  if (!ok (prof_load_dir (WB_DEFAULT_PROFILES_DIR, &set, &err) == 0, "shipped profiles load")
+      || (p = prof_find (set, "python")) == NULL)
+    return tap_done ();
+  test_body (p);
+  test_template (p);
+  test_fail_closed (p);
+  test_runsc ();
+  test_owner ();
+  prof_set_free (set);
+  return tap_done ();
+}
