@@ -13,13 +13,24 @@
 
 #define REMOVE_ATTEMPTS 20      /* with doubling delays: about 10 minutes */
 #define REMOVE_DELAY_MAX_MS 60000
+#define KNOWN_BUCKETS 256
+#define RECONCILE_EVERY_MS 60000 /* look for containers whose create reply was lost */
+#define RECONCILE_SOON_MS 1000   /* ... and soon after a create or removal failed */
 
 typedef enum op_kind
 {
   OP_CREATE,
   OP_IMAGE,
   OP_LIST,
+  OP_RECONCILE,
 } op_kind_t;
+
+/* An id this sandbox created and has not seen removed. */
+typedef struct known
+{
+  struct known *next;
+  char id[80];
+} known_t;
 
 struct sbx_op
 {
@@ -28,6 +39,7 @@ struct sbx_op
   op_kind_t kind;
   eng_req_t *req;
   bool detached;         /* the owner cancelled: no callback */
+  uint64_t generation;   /* reconcile: creates started when it was sent */
   union
   {
     sbx_created_cb created;
@@ -69,6 +81,10 @@ struct sbx
   uint32_t n_removals; /* in flight (not waiting for a retry) */
   sbx_op_t *ops;
   remove_op_t *removals;
+  known_t *known[KNOWN_BUCKETS];
+  uint64_t creates_started;
+  struct event *reconcile;
+  bool reconciling;
 };
 
 /* ---- identity -------------------------------------------------------- */
@@ -171,6 +187,59 @@ emit (sbx_t *s, const char *event, const char *language, const char *key, const 
     s->cfg.on_event (s->cfg.arg, event, language, key, id ? id : "", ms, detail ? detail : "");
 }
 
+static known_t **
+known_slot (sbx_t *s, const char *id)
+{
+  unsigned h = 5381;
+
+  for (const char *p = id; *p; p++)
+    h = h * 33 + (unsigned char) *p;
+  known_t **kp = &s->known[h % KNOWN_BUCKETS];
+  while (*kp && strcmp ((*kp)->id, id) != 0)
+    kp = &(*kp)->next;
+  return kp;
+}
+
+static int
+known_add (sbx_t *s, const char *id)
+{
+  known_t **kp = known_slot (s, id);
+  known_t *k;
+
+  if (*kp)
+    return 0;
+  k = calloc (1, sizeof *k);
+  if (k == NULL)
+    return -1;
+  snprintf (k->id, sizeof k->id, "%s", id);
+  *kp = k;
+  return 0;
+}
+
+static void
+known_del (sbx_t *s, const char *id)
+{
+  known_t **kp = known_slot (s, id);
+  known_t *k = *kp;
+
+  if (k)
+    {
+      *kp = k->next;
+      free (k);
+    }
+}
+
+static void
+reconcile_in (sbx_t *s, uint32_t ms)
+{
+  if (ms == RECONCILE_SOON_MS)
+    ms = s->cfg.reconcile_ms;
+  struct timeval tv = {ms / 1000, (ms % 1000) * 1000};
+
+  if (s->reconcile)
+    evtimer_add (s->reconcile, &tv);
+}
+
 static void
 gone (sbx_t *s)
 {
@@ -257,13 +326,17 @@ retry_cb (evutil_socket_t fd, short what, void *arg)
   start_removal (arg);
 }
 
-/* The removal is over, done or given up. */
+/* The removal is over, done or given up (the reconciler then finds the
+ * container: it is no longer known). */
 static void
-removal_end (remove_op_t *r)
+removal_end (remove_op_t *r, bool done)
 {
   sbx_t *s = r->s;
   bool counted = r->counted;
 
+  if (!done)
+    reconcile_in (s, RECONCILE_SOON_MS);
+  known_del (s, r->id);
   removal_free (r);
   if (counted)
     gone (s);
@@ -283,14 +356,14 @@ removed_cb (void *arg, const eng_result_t *res)
     {
       emit (s, "destroyed", r->language, r->key, r->id,
             (double) (wb_now_us () - r->started_us) / 1000.0, NULL);
-      removal_end (r);
+      removal_end (r, true);
       return;
     }
   if (++r->attempts >= REMOVE_ATTEMPTS)
     {
       wb_log_error ("container %.12s not removed after %u tries; left for the reaper: %s", r->id,
                     r->attempts, res->err.msg);
-      removal_end (r);
+      removal_end (r, false);
       return;
     }
   /* Most likely the engine is away: try again later, so nothing leaks
@@ -307,7 +380,7 @@ removed_cb (void *arg, const eng_result_t *res)
   if (r->retry == NULL || evtimer_add (r->retry, &tv) < 0)
     {
       wb_log_error ("container %.12s not removed: cannot arm a retry; left for the reaper", r->id);
-      removal_end (r);
+      removal_end (r, false);
     }
 }
 
@@ -322,7 +395,7 @@ start_removal (remove_op_t *r)
   if (r->req == NULL)
     {
       wb_log_error ("container %.12s not removed: %s; left for the reaper", r->id, err.msg);
-      removal_end (r);
+      removal_end (r, false);
       return;
     }
   s->n_removals++;
@@ -335,7 +408,9 @@ remove_as (sbx_t *s, const char *id, const char *language, const char *key, bool
 
   if (r == NULL)
     {
-      wb_log_error ("container %.12s not removed: out of memory; left for the reaper", id);
+      wb_log_error ("container %.12s not removed: out of memory; left for the reconciler", id);
+      known_del (s, id);
+      reconcile_in (s, RECONCILE_SOON_MS);
       if (counted)
         gone (s);
       return;
@@ -378,6 +453,7 @@ created_cb (void *arg, const eng_result_t *res)
   void *cb_arg = op->arg;
   bool detached = op->detached;
   char language[33], key[SBX_KEY_MAX];
+  wb_err_t err;
 
   s->n_creates--;
   memcpy (language, op->language, sizeof language);
@@ -387,11 +463,25 @@ created_cb (void *arg, const eng_result_t *res)
     {
       emit (s, "create_failed", language, key, NULL, ms, res->err.msg);
       gone (s);
+      /* The engine may have made it anyway (a reply lost on the way): look
+       * for containers nobody knows soon. */
+      if (res->err.code == WB_E_ENGINE_DOWN || res->err.code == WB_E_ENGINE)
+        reconcile_in (s, RECONCILE_SOON_MS);
       if (!detached)
         cb (cb_arg, NULL, &res->err);
       return;
     }
   emit (s, "created", language, key, res->id, ms, NULL);
+  if (known_add (s, res->id) < 0)
+    {
+      /* Untracked, the reconciler could take it for an orphan: give it up
+       * rather than hand it out. */
+      wb_error (&err, WB_E_NOMEM, "container create: out of memory");
+      sbx_remove (s, res->id, language, key);
+      if (!detached)
+        cb (cb_arg, NULL, &err);
+      return;
+    }
   if (detached)
     {
       sbx_remove (s, res->id, language, key); /* still counted until removed */
@@ -426,6 +516,7 @@ sbx_create (sbx_t *s, const sbx_tmpl_t *t, sbx_created_cb cb, void *arg, wb_err_
       return NULL;
     }
   s->n_creates++;
+  s->creates_started++;
   s->count++;
   return op;
 }
@@ -518,6 +609,79 @@ sbx_reap_orphans (sbx_t *s, void (*done) (void *arg, int n), void *arg)
     done (arg, -1);
 }
 
+/* ---- reconciling ------------------------------------------------------ */
+
+/* Containers of this instance that the sandbox does not know: a create
+ * the engine performed but whose reply never reached us (timed out, cut
+ * off).  Only judged when no create was in flight from the list's sending
+ * to its answer: otherwise a container whose reply is still coming would
+ * look like an orphan. */
+static void
+reconciled_cb (void *arg, const eng_result_t *res)
+{
+  sbx_op_t *op = arg;
+  sbx_t *s = op->s;
+  uint64_t generation = op->generation;
+  int n = 0;
+
+  op_free (op);
+  s->reconciling = false;
+  if (res->rc < 0 || s->n_creates > 0 || s->creates_started != generation)
+    {
+      reconcile_in (s, RECONCILE_SOON_MS); /* try again */
+      return;
+    }
+  for (size_t i = 0; i < res->n_ids; i++)
+    if (res->values[i] && strcmp (res->values[i], s->instance_id) == 0
+        && *known_slot (s, res->ids[i]) == NULL)
+      {
+        remove_as (s, res->ids[i], "", "", false);
+        n++;
+      }
+  if (n)
+    wb_warn ("removing %d containers whose create reply was lost", n);
+  reconcile_in (s, RECONCILE_EVERY_MS);
+}
+
+void
+sbx_reconcile (sbx_t *s)
+{
+  sbx_op_t *op;
+  wb_err_t err;
+
+  if (s->reconciling)
+    return;
+  if (s->n_creates > 0)
+    {
+      reconcile_in (s, RECONCILE_SOON_MS);
+      return;
+    }
+  op = op_new (s, OP_RECONCILE, NULL);
+  if (op == NULL)
+    {
+      reconcile_in (s, RECONCILE_SOON_MS);
+      return;
+    }
+  op->generation = s->creates_started;
+  op->req = eng_container_list (s->eng, "warmbox.instance", "warmbox.instance", reconciled_cb, op,
+                                &err);
+  if (op->req == NULL)
+    {
+      op_free (op);
+      reconcile_in (s, RECONCILE_SOON_MS);
+      return;
+    }
+  s->reconciling = true;
+}
+
+static void
+reconcile_cb (evutil_socket_t fd, short what, void *arg)
+{
+  (void) fd;
+  (void) what;
+  sbx_reconcile (arg);
+}
+
 /* ---- lifetime -------------------------------------------------------- */
 
 int
@@ -534,6 +698,8 @@ sbx_new (struct event_base *base, eng_t *eng, const sbx_config_t *cfg, sbx_t **o
   s->cfg = *cfg;
   if (s->cfg.retry_ms == 0)
     s->cfg.retry_ms = 1000;
+  if (s->cfg.reconcile_ms == 0)
+    s->cfg.reconcile_ms = RECONCILE_SOON_MS;
   snprintf (s->instance_id, sizeof s->instance_id, "%s", cfg->instance_id);
   s->cfg.instance_id = s->instance_id;
   if (gethostname (s->hostname, sizeof s->hostname - 1) < 0)
@@ -542,6 +708,13 @@ sbx_new (struct event_base *base, eng_t *eng, const sbx_config_t *cfg, sbx_t **o
   process_start_time ((long) getpid (), &start);
   snprintf (s->owner, sizeof s->owner, "%s/%s/%ld/%llu", s->hostname, s->boot_id,
             (long) getpid (), start);
+  s->reconcile = evtimer_new (base, reconcile_cb, s);
+  if (s->reconcile == NULL)
+    {
+      free (s);
+      return wb_error (err, WB_E_NOMEM, "sandbox: out of memory");
+    }
+  reconcile_in (s, RECONCILE_EVERY_MS);
   *out = s;
   return 0;
 }
@@ -563,5 +736,14 @@ sbx_free (sbx_t *s)
       wb_warn ("container %.12s not removed at exit; left for the reaper", r->id);
       removal_free (r);
     }
+  for (size_t i = 0; i < KNOWN_BUCKETS; i++)
+    while (s->known[i])
+      {
+        known_t *k = s->known[i];
+        s->known[i] = k->next;
+        free (k);
+      }
+  if (s->reconcile)
+    event_free (s->reconcile);
   free (s);
 }

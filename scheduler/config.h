@@ -52,6 +52,10 @@ typedef struct sched_config
   size_t n_pools;
   sched_token_t tokens[SCHED_MAX_TOKENS];
   size_t n_tokens;
+  /* Not in the file: timings the unit tests shorten (0: the defaults). */
+  uint32_t pool_tick_ms;          /* pool sizing and retry tick */
+  uint32_t removal_retry_ms;      /* first retry of a failed removal */
+  long engine_timeout_ms;         /* per engine request but wait */
 } sched_config_t;
 
 int sched_token_add (sched_config_t *cfg, const char *name, const char *sha256_hex, double rate,

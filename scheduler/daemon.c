@@ -76,6 +76,7 @@ sched_ctx_init (sched_ctx_t *ctx, wb_err_t *err)
   ecfg.tls_ca = ctx->cfg.engine_tls_ca;
   ecfg.tls_cert = ctx->cfg.engine_tls_cert;
   ecfg.tls_key = ctx->cfg.engine_tls_key;
+  ecfg.request_timeout_ms = ctx->cfg.engine_timeout_ms;
   if (eng_new (ctx->base, &ecfg, &ctx->eng, err) < 0)
     return -1;
   memset (&scfg, 0, sizeof scfg);
@@ -83,12 +84,15 @@ sched_ctx_init (sched_ctx_t *ctx, wb_err_t *err)
   scfg.on_event = pool_event_cb;
   scfg.on_gone = container_gone_cb;
   scfg.arg = ctx;
+  scfg.retry_ms = ctx->cfg.removal_retry_ms;
+  scfg.reconcile_ms = ctx->cfg.removal_retry_ms;
   if (sbx_new (ctx->base, ctx->eng, &scfg, &ctx->sbx, err) < 0)
     return -1;
   memset (&pcfg, 0, sizeof pcfg);
   pcfg.max_containers = ctx->cfg.max_containers;
   pcfg.create_concurrency = ctx->cfg.create_concurrency;
   pcfg.max_waiters = ctx->cfg.queue_max;
+  pcfg.tick_ms = ctx->cfg.pool_tick_ms;
   pcfg.on_event = pool_event_cb;
   pcfg.event_arg = ctx;
   if (pool_mgr_new (ctx->base, ctx->sbx, &pcfg, &ctx->pools, err) < 0)

@@ -110,7 +110,6 @@ struct sched_exec
   sched_status_t outcome;
   const char *outcome_error; /* client-safe sentence for ERROR / ENGINE_LOST */
   uint32_t reserved;         /* history records still reserved */
-  bool ahead_submitted;      /* its row is in the history (or on its way) */
   uint64_t t_admit_us, t_container_us, t_start_us, t_started_us, t_exit_us;
 };
 
@@ -128,6 +127,12 @@ sched_status_name (sched_status_t st)
     case SCHED_ST_ENGINE_LOST: return "engine_lost";
     }
   return "error";
+}
+
+const char *
+sched_exec_state (const sched_exec_t *ex)
+{
+  return state_names[ex->state];
 }
 
 size_t
@@ -865,8 +870,9 @@ uuid_from_hex (const char hex[33], char out[37])
   snprintf (out, 37, "%.8s-%.4s-%.4s-%.4s-%.12s", hex, hex + 8, hex + 12, hex + 16, hex + 20);
 }
 
-/* Admission proper: registered, row ahead submitted, container asked
- * for.  -1 with err when refused (ex is then ended, nothing reported). */
+/* Admission proper: a container asked for (and, on a hit, its attach and
+ * wait opened), then the row ahead submitted.  -1 with err when refused:
+ * the caller ends ex; nothing was recorded and nothing will be reported. */
 static int
 admit (sched_exec_t *ex, wb_err_t *err)
 {
@@ -886,24 +892,19 @@ admit (sched_exec_t *ex, wb_err_t *err)
   r = pool_acquire (ex->pool, acquired_cb, ex, &id, &ex->waiter, err);
   if (r < 0)
     return -1;
-  /* From here the execution is in the history: no code starts before its
-   * row is on disk. */
-  if (submit_row (ex, "running", NULL, ahead_cb) < 0)
-    {
-      if (r == 1)
-        pool_release (ex->pool, id);
-      free (id);
-      return wb_error (err, WB_E_NOMEM, "out of memory");
-    }
-  ex->ahead_submitted = true;
   if (r == 1)
     {
+      /* A hit: ours now (exec_end gives it back). */
       ex->res.pool_hit = true;
       snprintf (ex->container_id, sizeof ex->container_id, "%s", id);
       free (id);
       if (have_container (ex, err) < 0)
         return -1;
     }
+  /* The last step that can refuse: from here the execution is in the
+   * history, and no code starts before its row is on disk. */
+  if (submit_row (ex, "running", NULL, ahead_cb) < 0)
+    return wb_error (err, WB_E_NOMEM, "out of memory");
   return 0;
 }
 
@@ -970,16 +971,10 @@ sched_exec_start (sched_ctx_t *ctx, sched_request_t *req, sched_exec_done_cb cb,
 
   if (admit (ex, err) < 0)
     {
-      /* Nothing was reported (the caller reports err); a row written
-       * ahead is finished here. */
+      /* Nothing recorded, nothing reported: the caller reports err. */
+      metrics_count_status (&ctx->metrics, ex->res.language, "refused");
       ex->cb = NULL;
-      if (ex->ahead_submitted)
-        exec_refuse (ex, err, false);
-      else
-        {
-          metrics_count_status (&ctx->metrics, ex->res.language, "refused");
-          exec_end (ex);
-        }
+      exec_end (ex);
       return NULL;
     }
   return ex;

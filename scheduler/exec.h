@@ -65,6 +65,9 @@ sched_exec_t *sched_exec_start (sched_ctx_t *ctx, sched_request_t *req, sched_ex
  * The execution ends itself; the caller must forget ex.  Can't fail. */
 void sched_exec_cancel (sched_exec_t *ex);
 
+/* Where an execution is ("waiting for a container", "running" ...), for
+ * logs and tests.  Never NULL. */
+const char *sched_exec_state (const sched_exec_t *ex);
 /* Executions in flight (admitted, not ended). */
 size_t sched_exec_count (const sched_ctx_t *ctx);
 /* The daemon is exiting now (second signal, fatal error): end every

@@ -99,7 +99,8 @@ typedef struct sbx_config
    * under a cap.  May be NULL.  Must not free the sandbox. */
   void (*on_gone) (void *arg);
   void *arg;
-  uint32_t retry_ms; /* first retry of a failed removal; 0: 1000 */
+  uint32_t retry_ms;     /* first retry of a failed removal; 0: 1000 */
+  uint32_t reconcile_ms; /* reconcile pass after a failed create or removal; 0: 1000 */
 } sbx_config_t;
 
 /* No I/O.  -1 with err on allocation failure. */
@@ -144,6 +145,12 @@ void sbx_retry_now (sbx_t *s);
  * Async; logs what it removes; done (may be NULL) runs once the list was
  * answered, with the number of removals started or -1. */
 void sbx_reap_orphans (sbx_t *s, void (*done) (void *arg, int n), void *arg);
+
+/* Remove containers of this instance that the sandbox does not know:
+ * creates the engine performed although their reply was lost.  Runs by
+ * itself every minute and soon after a failed create; this call asks for a
+ * pass now (deferred while creates are in flight).  Async; can't fail. */
+void sbx_reconcile (sbx_t *s);
 
 /* Resolve an image reference to its id ("sha256:...").  cb(arg, id, NULL)
  * or cb(arg, NULL, err) (not found: WB_E_NOT_FOUND).  NULL with err when

@@ -6,8 +6,10 @@
 - a reader holding read transactions while the daemon writes under load
   never makes a request fail or stall;
 - kill -9 right after N responses: N rows are there;
-- the file locked mid-run: requests wait for their rows, a full backlog
-  gives 503 at once, and everything recovers when the lock goes;
+- the file locked mid-run: executions wait to start until their rows can
+  be written ahead, a full backlog gives 503 at once, and everything
+  recovers when the lock goes; clients that give up while their rows wait
+  crash nothing, and every execution keeps its row;
 - warmbox history finds executions by hash; warmbox plan on a synthetic
   history recommends sizes that a replay of that history confirms.
 """
@@ -125,39 +127,90 @@ d2 = Daemon(extra_args=[])  # a restart on its own file
 t.is_eq(d2.stop(), 0, "a restart after kill -9 is clean")
 
 # ---- the file locked mid-run ---------------------------------------------------
+# An execution's row is written ahead, before its code may start: while the
+# file cannot be written nothing starts (each waits within its own
+# timeout), a full backlog refuses at once, and all resumes with the file.
+
+
+def metric(d, name):
+    raw = d.request("GET", "/metrics")[1].get("_raw", b"").decode()
+    for line in raw.splitlines():
+        if line.startswith(name + " "):
+            return float(line.split()[1])
+    return None
+
 
 cfg = os.path.join(d.dir, "locked.json")
 with open(cfg, "w") as f:
-    json.dump({"store": {"max_backlog": 2}}, f)
+    json.dump({"store": {"max_backlog": 4}}, f)  # two executions: a row ahead and a finished one each
 d = Daemon(extra_args=["--config", cfg])
 st, r = d.run("python", "print('before')")
 t.is_eq(r.get("stdout"), "before\n", "writes work before the lock")
-locker = sqlite3.connect(d.db, timeout=1, isolation_level=None)
+locker = sqlite3.connect(d.db, timeout=10, isolation_level=None)
 locker.execute("BEGIN EXCLUSIVE")
 pool = cf.ThreadPoolExecutor(2)
 waiting = [pool.submit(d.run, "python", "print(%d)" % i) for i in range(2)]
-t.ok(wait_until(lambda: b"warmbox_history_backlog 2" in d.request("GET", "/metrics")[1].get("_raw", b""), timeout=20),
-     "two finished executions wait for their rows")
+t.ok(wait_until(lambda: metric(d, "warmbox_history_backlog") == 4, timeout=20),
+     "two executions hold their rows' room in the backlog")
 time.sleep(1)
-t.ok(not any(f.done() for f in waiting), "their replies wait for the commit")
+t.ok(not any(f.done() for f in waiting), "they wait: no code starts before its row is written")
+t.is_eq(len(d.our_running()), 0, "no container was started")
 t0 = time.time()
 st, body = d.run("python", "print('refused')")
 t.ok(st == 503 and body.get("error", {}).get("code") == "busy" and time.time() - t0 < 3,
      "with the backlog full a new execution gets 503 at once", (st, body))
-metrics = d.request("GET", "/metrics")[1].get("_raw", b"")
-t.ok(b"warmbox_history_failing 1" in metrics, "/metrics says the history is failing")
+t.ok(wait_until(lambda: metric(d, "warmbox_history_failing") == 1, timeout=10),
+     "/metrics says the history is failing")
 t.ok(wait_until(lambda: "cannot write" in d.read_log(), timeout=10), "the log says why")
 locker.execute("COMMIT")
 locker.close()
 done = [f.result(timeout=30) for f in waiting]
-t.ok(all(st == 200 for st, _ in done), "once writable, the waiting replies go out", done)
-t.ok(wait_until(lambda: b"warmbox_history_backlog 0" in d.request("GET", "/metrics")[1].get("_raw", b""),
-                timeout=10), "the backlog drains")
+t.ok(all(st == 200 and r.get("status") == "ok" for st, r in done), "once writable, they run and answer", done)
+t.ok(wait_until(lambda: metric(d, "warmbox_history_backlog") == 0, timeout=10), "the backlog drains")
 st, r = d.run("python", "print('after')")
 t.is_eq(r.get("stdout"), "after\n", "new executions run again")
 t.is_eq(d.stop(), 0, "exits 0")
 t.is_eq(rows(d.db, "SELECT count(*) FROM executions WHERE status = 'ok'")[0][0], 4,
-        "every execution that ran has its row; the refused one never ran")
+        "every execution that ran has its row")
+t.is_eq(rows(d.db, "SELECT count(*) FROM executions")[0][0], 4, "the refused one left no row (it never ran)")
+
+# ---- impatient clients while the file is locked (issue 10, reproduction 1) ----
+# Executions that ran wait for their finished rows; their clients give up
+# (curl --max-time 2); when the file is writable again the daemon must not
+# crash, and each execution has its row.  Others were still waiting to
+# start: they end cancelled, with a row, and never run.
+
+d = Daemon()
+locker = sqlite3.connect(d.db, timeout=10, isolation_level=None)
+
+
+def impatient(code):
+    try:
+        return d.request("POST", "/v1/executions", {"language": "python", "code": code}, timeout=2)
+    except (TimeoutError, OSError):
+        return None, {"gave up": True}
+
+
+with cf.ThreadPoolExecutor(6) as ex:
+    ran = [ex.submit(impatient, "import time\ntime.sleep(1.2)\nprint('ran')") for _ in range(3)]
+    time.sleep(0.6)  # they are running now
+    locker.execute("BEGIN EXCLUSIVE")
+    queued = [ex.submit(impatient, "print('never')") for _ in range(3)]
+    outcomes = [f.result() for f in ran + queued]
+t.ok(all(st is None for st, _ in outcomes), "all six clients gave up after 2 s", outcomes)
+time.sleep(1)
+locker.execute("COMMIT")
+locker.close()
+t.ok(wait_until(lambda: rows(d.db, "SELECT count(*) FROM executions WHERE status != 'running'")[0][0] == 6,
+                timeout=20), "once writable, all six rows are finished")
+t.ok(d.proc.poll() is None, "the daemon did not crash")
+st, r = d.run("python", "print('alive')")
+t.is_eq(r.get("stdout"), "alive\n", "and it serves")
+by_status = dict(rows(d.db, "SELECT status, count(*) FROM executions WHERE code_bytes > 0 "
+                            "AND id != ? GROUP BY status", r["id"]))
+t.is_eq(by_status.get("ok"), 3, "the three that ran: status ok, written after their clients left")
+t.is_eq(by_status.get("cancelled"), 3, "the three that waited to start: cancelled, never ran")
+t.is_eq(d.stop(), 0, "exits 0")
 
 # ---- the file made read-only mid-run (immutable WAL: every write fails) --------
 
@@ -173,10 +226,8 @@ else:
         waiting = [pool.submit(d.run, "python", "print(%d)" % i) for i in range(2)]
         t.ok(wait_until(lambda: "cannot write" in d.read_log(), timeout=20),
              "read-only: the log says the history cannot be written")
-        # A pool event's failed write can come first: wait until both runs
-        # hold their room in the backlog, or the next one would be admitted.
-        t.ok(wait_until(lambda: b"warmbox_history_backlog 2" in d.request("GET", "/metrics")[1].get("_raw", b""),
-                        timeout=20), "read-only: both finished executions wait for their rows")
+        t.ok(wait_until(lambda: metric(d, "warmbox_history_backlog") == 4, timeout=20),
+             "read-only: both executions wait for their rows ahead")
         try:
             st, body = d.request("POST", "/v1/executions", {"language": "python", "code": "print('refused')"},
                                  timeout=30)
@@ -184,11 +235,12 @@ else:
             st, body = None, {"answer": "none within 30 s"}
         t.ok(st == 503 and body.get("error", {}).get("code") == "busy",
              "read-only: with the backlog full new executions get 503", (st, body))
-        t.ok(not any(f.done() for f in waiting), "read-only: finished executions wait for their rows")
+        t.ok(not any(f.done() for f in waiting) and len(d.our_running()) == 0,
+             "read-only: nothing started")
     finally:
         subprocess.run(["chattr", "-i", wal])
     done = [f.result(timeout=30) for f in waiting]
-    t.ok(all(st == 200 for st, _ in done), "writable again: the waiting replies go out", done)
+    t.ok(all(st == 200 for st, _ in done), "writable again: they run and answer", done)
     t.ok(wait_until(lambda: d.run("python", "print('again')")[0] == 200, timeout=20),
          "and new executions run")
 t.is_eq(d.stop(), 0, "exits 0")

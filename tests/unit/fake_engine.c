@@ -38,11 +38,11 @@
 #include <sys/queue.h>
 
 #define API_VERSION "1.41"
-#define PING_TIMEOUT_MS 5000          /* engine.c's fixed ping timeout */
+#define PING_TIMEOUT_MS 5000 /* engine.c's fixed ping timeout */
 #define DEFAULT_TIMEOUT_MS 30000
-#define CHUNK_MAX (64 * 1024)         /* largest frame the program writes */
-#define FRAME_HEADER_MAX 4096         /* as SCHED_FRAME_HEADER_MAX */
-#define FRAME_ARGS_MAX 256            /* as SCHED_MAX_ARGS */
+#define CHUNK_MAX (64 * 1024) /* largest frame the program writes */
+#define FRAME_HEADER_MAX 4096 /* as SCHED_FRAME_HEADER_MAX */
+#define FRAME_ARGS_MAX 256    /* as SCHED_MAX_ARGS */
 #define SCRIPT_NUMBER_MAX 1000000000000ULL
 
 fake_engine_config_t fake_engine_config;
@@ -76,12 +76,12 @@ struct fake_container
   /* The program: runs once the container runs and stdin is closed. */
   struct event *prog_ev;
   bool prog_started, prog_parsed;
-  size_t hdr_len;  /* the frame's header line, without '\n' */
+  size_t hdr_len; /* the frame's header line, without '\n' */
   size_t code_off, code_len;
-  size_t in_off;   /* the program's own stdin, after code and args */
-  size_t pc;       /* next byte of the code to interpret */
+  size_t in_off; /* the program's own stdin, after code and args */
+  size_t pc;     /* next byte of the code to interpret */
   uint64_t flood_left;
-  bool exiting;    /* exits at the next step (output goes out first) */
+  bool exiting; /* exits at the next step (output goes out first) */
   long exit_next;
   bool oom_next;
 };
@@ -106,12 +106,12 @@ struct eng_req
   eng_armed_cb armed;
   void *arg;
   struct event *ev;
-  char *target;          /* container id, image name or list label */
-  char *value_key;       /* list */
-  long kill_code;        /* kill: the exit code the signal causes */
-  fake_container_t *newc; /* create: the container to be, until the answer */
-  fake_container_t *c;   /* WAITING: the container waited on */
-  eng_result_t res;      /* the answer, once DONE */
+  char *target;               /* container id, image name or list label */
+  char *value_key;            /* list */
+  long kill_code;             /* kill: the exit code the signal causes */
+  fake_container_t *newc;     /* create: the container to be, until the answer */
+  fake_container_t *c;        /* WAITING: the container waited on */
+  eng_result_t res;           /* the answer, once DONE */
   const char **ids, **values; /* list: owned arrays behind res */
   char id_buf[65];
   bool in_callback, in_armed, cancelled;
@@ -138,10 +138,10 @@ struct eng_attach
   fake_container_t *c; /* READY and attached to this container */
   wb_buf_t in_early;   /* stdin written before the 101 */
   bool close_early;
-  wb_buf_t out;        /* multiplexed frames not yet delivered */
+  wb_buf_t out; /* multiplexed frames not yet delivered */
   eng_demux_t demux;
-  bool eof;            /* end with 0 once out is delivered */
-  bool failing;        /* end with -1 (fail_err) at the next delivery */
+  bool eof;     /* end with 0 once out is delivered */
+  bool failing; /* end with -1 (fail_err) at the next delivery */
   wb_err_t fail_err;
   bool stdin_closed, paused, dead;
   int busy;
@@ -176,18 +176,29 @@ op_what (fake_op_t op)
 {
   switch (op)
     {
-    case FAKE_OP_PING: return "ping";
-    case FAKE_OP_IMAGE_INSPECT: return "image inspect";
-    case FAKE_OP_CREATE: return "container create";
-    case FAKE_OP_START: return "container start";
-    case FAKE_OP_WAIT: return "container wait";
-    case FAKE_OP_KILL: return "container kill";
-    case FAKE_OP_INSPECT: return "container inspect";
-    case FAKE_OP_REMOVE: return "container remove";
-    case FAKE_OP_LIST: return "container list";
-    case FAKE_OP_ATTACH: return "attach";
+    case FAKE_OP_PING:
+      return "ping";
+    case FAKE_OP_IMAGE_INSPECT:
+      return "image inspect";
+    case FAKE_OP_CREATE:
+      return "container create";
+    case FAKE_OP_START:
+      return "container start";
+    case FAKE_OP_WAIT:
+      return "container wait";
+    case FAKE_OP_KILL:
+      return "container kill";
+    case FAKE_OP_INSPECT:
+      return "container inspect";
+    case FAKE_OP_REMOVE:
+      return "container remove";
+    case FAKE_OP_LIST:
+      return "container list";
+    case FAKE_OP_ATTACH:
+      return "attach";
     case FAKE_OP_ANY:
-    case FAKE_OP_COUNT: break;
+    case FAKE_OP_COUNT:
+      break;
     }
   return "request";
 }
@@ -269,7 +280,7 @@ parse_number (const char *s, size_t end, size_t *i, uint64_t max, uint64_t *out)
 
   while (*i < end && s[*i] >= '0' && s[*i] <= '9')
     {
-      uint64_t d = (uint64_t) (s[*i] - '0');
+      uint64_t d = (uint64_t)(s[*i] - '0');
       if (n > (max - d) / 10)
         return -1;
       n = n * 10 + d;
@@ -289,8 +300,8 @@ find_container (eng_t *eng, const char *id)
   fake_container_t *c;
 
   TAILQ_FOREACH (c, &eng->containers, link)
-    if (strcmp (c->id, id) == 0)
-      return c;
+  if (strcmp (c->id, id) == 0)
+    return c;
   return NULL;
 }
 
@@ -338,7 +349,7 @@ container_new (eng_t *eng, const char *body)
 static void
 prog_after (fake_container_t *c, uint64_t ms)
 {
-  struct timeval tv = {(time_t) (ms / 1000), (suseconds_t) ((ms % 1000) * 1000)};
+  struct timeval tv = { (time_t)(ms / 1000), (suseconds_t)((ms % 1000) * 1000) };
 
   /* A timer even for 0 ms: one step per loop pass, so a flood lets the
    * rest of the loop (other programs, sockets) run between chunks.  As in
@@ -376,21 +387,21 @@ wake_waiters (fake_container_t *c)
   eng_req_t *req;
 
   TAILQ_FOREACH (req, &eng->reqs, link)
-    {
-      if (req->phase != PH_WAITING || req->c != c)
-        continue;
-      req->c = NULL;
-      if (req->fault == FAULT_GARBAGE)
-        req_error (req, WB_E_ENGINE, 200, "container wait: reply is not JSON");
-      else
-        {
-          memset (&req->res, 0, sizeof req->res);
-          req->res.http_status = 200;
-          req->res.exit_code = c->exit_code;
-          req->phase = PH_DONE;
-        }
-      fire (eng, req->ev, 0);
-    }
+  {
+    if (req->phase != PH_WAITING || req->c != c)
+      continue;
+    req->c = NULL;
+    if (req->fault == FAULT_GARBAGE)
+      req_error (req, WB_E_ENGINE, 200, "container wait: reply is not JSON");
+    else
+      {
+        memset (&req->res, 0, sizeof req->res);
+        req->res.http_status = 200;
+        req->res.exit_code = c->exit_code;
+        req->phase = PH_DONE;
+      }
+    fire (eng, req->ev, 0);
+  }
 }
 
 /* The program is over (or killed): no more output; waits answer, then
@@ -410,8 +421,8 @@ container_exit (fake_container_t *c, long code, bool oom)
   c->flood_left = 0;
   wake_waiters (c);
   TAILQ_FOREACH (a, &c->eng->attaches, link)
-    if (a->c == c)
-      attach_finish (a);
+  if (a->c == c)
+    attach_finish (a);
 }
 
 /* DELETE ?force=1: a running container is killed first. */
@@ -424,8 +435,8 @@ container_remove (fake_container_t *c)
   container_exit (c, 137, false);
   wake_waiters (c);
   TAILQ_FOREACH (a, &eng->attaches, link)
-    if (a->c == c)
-      attach_finish (a);
+  if (a->c == c)
+    attach_finish (a);
   TAILQ_REMOVE (&eng->containers, c, link);
   eng->live--;
   eng->removed++;
@@ -436,7 +447,7 @@ static bool
 label_matches (const fake_container_t *c, const char *filter)
 {
   const char *eq = strchr (filter, '=');
-  size_t klen = eq ? (size_t) (eq - filter) : strlen (filter);
+  size_t klen = eq ? (size_t)(eq - filter) : strlen (filter);
   cJSON *item;
 
   /* Docker's label filter: "key" (present) or "key=value". */
@@ -466,8 +477,14 @@ queue_frames (eng_attach_t *a, int stream, const char *data, size_t len, bool nl
     {
       size_t n = total - off < CHUNK_MAX ? total - off : CHUNK_MAX;
       size_t from_data = off < len ? (len - off < n ? len - off : n) : 0;
-      unsigned char h[8] = {(unsigned char) stream, 0, 0, 0, (unsigned char) (n >> 24),
-                            (unsigned char) (n >> 16), (unsigned char) (n >> 8), (unsigned char) n};
+      unsigned char h[8] = { (unsigned char)stream,
+                             0,
+                             0,
+                             0,
+                             (unsigned char)(n >> 24),
+                             (unsigned char)(n >> 16),
+                             (unsigned char)(n >> 8),
+                             (unsigned char)n };
       char *p;
 
       if (wb_buf_reserve (&a->out, sizeof h + n) < 0)
@@ -503,14 +520,14 @@ emit (fake_container_t *c, int stream, const char *data, size_t len, bool nl)
   eng_attach_t *a;
 
   TAILQ_FOREACH (a, &c->eng->attaches, link)
-    {
-      if (a->c != c || a->phase != AT_READY || a->dead || a->paused || a->failing)
-        continue;
-      if (queue_frames (a, stream, data, len, nl) < 0)
-        attach_fail (a, WB_E_NOMEM, "attach: out of memory");
-      else
-        kick (a->ev);
-    }
+  {
+    if (a->c != c || a->phase != AT_READY || a->dead || a->paused || a->failing)
+      continue;
+    if (queue_frames (a, stream, data, len, nl) < 0)
+      attach_fail (a, WB_E_NOMEM, "attach: out of memory");
+    else
+      kick (a->ev);
+  }
 }
 
 static void
@@ -535,10 +552,10 @@ frame_parse (fake_container_t *c)
 
   if (nl == NULL)
     return -1;
-  hdr = (size_t) (nl - buf);
+  hdr = (size_t)(nl - buf);
   if (parse_number (buf, hdr, &i, SIZE_MAX / 2, &n) < 0)
     return -1;
-  c->code_len = (size_t) n;
+  c->code_len = (size_t)n;
   total = n;
   while (i < hdr)
     {
@@ -553,7 +570,7 @@ frame_parse (fake_container_t *c)
     return -1;
   c->hdr_len = hdr;
   c->code_off = hdr + 1;
-  c->in_off = c->code_off + (size_t) total;
+  c->in_off = c->code_off + (size_t)total;
   return 0;
 }
 
@@ -574,8 +591,8 @@ emit_args (fake_container_t *c)
       i++;
       n = 0;
       parse_number (buf, c->hdr_len, &i, SIZE_MAX / 2, &n);
-      emit (c, ENG_STREAM_STDOUT, buf + off, (size_t) n, true);
-      off += (size_t) n;
+      emit (c, ENG_STREAM_STDOUT, buf + off, (size_t)n, true);
+      off += (size_t)n;
     }
 }
 
@@ -626,7 +643,7 @@ program_run (fake_container_t *c)
         }
       else if (word_is (code + s, w - s, "exit") && (has_num || r == e))
         {
-          program_end (c, (long) num, false);
+          program_end (c, (long)num, false);
           return;
         }
       else if (word_is (code + s, w - s, "flood") && has_num)
@@ -658,8 +675,8 @@ prog_event_cb (evutil_socket_t fd, short what, void *arg)
 {
   fake_container_t *c = arg;
 
-  (void) fd;
-  (void) what;
+  (void)fd;
+  (void)what;
   if (c->state != FAKE_RUNNING)
     return;
   if (c->exiting)
@@ -680,7 +697,7 @@ prog_event_cb (evutil_socket_t fd, short what, void *arg)
     }
   if (c->flood_left)
     {
-      size_t n = c->flood_left < CHUNK_MAX ? (size_t) c->flood_left : CHUNK_MAX;
+      size_t n = c->flood_left < CHUNK_MAX ? (size_t)c->flood_left : CHUNK_MAX;
       emit (c, ENG_STREAM_STDOUT, NULL, n, false);
       c->flood_left -= n;
       if (c->flood_left)
@@ -831,7 +848,7 @@ req_http_error (eng_req_t *req, long status, const char *fmt, ...)
   va_end (ap);
   req_error (req, status == 404 ? WB_E_NOT_FOUND : WB_E_ENGINE, status,
              "%s: engine answered %ld: %s", op_what (req->op), status, msg);
-  req->res.err.engine_status = (int) status;
+  req->res.err.engine_status = (int)status;
 }
 
 static void
@@ -849,7 +866,7 @@ apply_list (eng_req_t *req)
   size_t n = 0;
 
   TAILQ_FOREACH (c, &eng->containers, link)
-    n += label_matches (c, req->target);
+  n += label_matches (c, req->target);
   req->ids = calloc (n + 1, sizeof *req->ids);
   req->values = calloc (n + 1, sizeof *req->values);
   if (req->ids == NULL || req->values == NULL)
@@ -860,11 +877,11 @@ apply_list (eng_req_t *req)
     }
   n = 0;
   TAILQ_FOREACH (c, &eng->containers, link)
-    if (label_matches (c, req->target))
-      {
-        req->ids[n] = c->id;
-        req->values[n++] = req->value_key ? fake_container_label (c, req->value_key) : NULL;
-      }
+  if (label_matches (c, req->target))
+    {
+      req->ids[n] = c->id;
+      req->values[n++] = req->value_key ? fake_container_label (c, req->value_key) : NULL;
+    }
   req->res.ids = req->ids;
   req->res.values = req->values;
   req->res.n_ids = n;
@@ -1010,8 +1027,8 @@ req_event_cb (evutil_socket_t fd, short what, void *arg)
 {
   eng_req_t *req = arg;
 
-  (void) fd;
-  (void) what;
+  (void)fd;
+  (void)what;
   switch (req->phase)
     {
     case PH_QUEUED:
@@ -1156,15 +1173,15 @@ signal_exit_code (const char *sig)
   {
     const char *name;
     int num;
-  } sigs[] = {{"HUP", 1}, {"INT", 2}, {"QUIT", 3}, {"KILL", 9}, {"USR1", 10}, {"USR2", 12},
-              {"TERM", 15}};
+  } sigs[] = { { "HUP", 1 },   { "INT", 2 },   { "QUIT", 3 }, { "KILL", 9 },
+               { "USR1", 10 }, { "USR2", 12 }, { "TERM", 15 } };
   size_t i = 0;
   uint64_t n;
 
   if (strncmp (sig, "SIG", 3) == 0)
     sig += 3;
   if (parse_number (sig, strlen (sig), &i, 64, &n) == 0 && sig[i] == '\0' && n > 0)
-    return 128 + (long) n;
+    return 128 + (long)n;
   for (i = 0; i < WB_ARRAY_SIZE (sigs); i++)
     if (strcmp (sig, sigs[i].name) == 0)
       return 128 + sigs[i].num;
@@ -1298,7 +1315,7 @@ deliver_data (void *arg, int stream, const char *data, size_t len)
 static void
 attach_connect (eng_attach_t *a)
 {
-  static const unsigned char garbage[8] = {0x17, 3, 3, 0, 0, 0, 0, 1};
+  static const unsigned char garbage[8] = { 0x17, 3, 3, 0, 0, 0, 0, 1 };
   fake_container_t *c;
   wb_err_t err;
 
@@ -1323,7 +1340,8 @@ attach_connect (eng_attach_t *a)
     a->c = c;
   else
     a->eof = true; /* nothing will come: 101, then the end */
-  if (a->c && a->in_early.len && !c->in_eof && wb_buf_append (&c->in, a->in_early.data, a->in_early.len) < 0)
+  if (a->c && a->in_early.len && !c->in_eof
+      && wb_buf_append (&c->in, a->in_early.data, a->in_early.len) < 0)
     attach_fail (a, WB_E_NOMEM, "attach: out of memory");
   wb_buf_free (&a->in_early);
   if (a->c && a->close_early)
@@ -1348,7 +1366,7 @@ attach_deliver (eng_attach_t *a)
       wb_buf_t batch = a->out;
       int r;
 
-      a->out = (wb_buf_t) WB_BUF_INIT;
+      a->out = (wb_buf_t)WB_BUF_INIT;
       r = eng_demux_feed (&a->demux, batch.data, batch.len, deliver_data, a);
       wb_buf_free (&batch);
       if (r < 0 && !a->dead && a->phase == AT_READY)
@@ -1373,8 +1391,8 @@ attach_event_cb (evutil_socket_t fd, short what, void *arg)
   eng_attach_t *a = arg;
   wb_err_t err;
 
-  (void) fd;
-  (void) what;
+  (void)fd;
+  (void)what;
   a->busy++;
   if (a->dead || a->phase == AT_ENDED)
     goto out;
@@ -1507,8 +1525,8 @@ eng_new (struct event_base *base, const eng_config_t *cfg, eng_t **out, wb_err_t
   if (eng == NULL)
     return wb_error (err, WB_E_NOMEM, "engine: out of memory");
   eng->base = base;
-  eng->request_timeout_ms = cfg && cfg->request_timeout_ms > 0 ? cfg->request_timeout_ms
-                                                               : DEFAULT_TIMEOUT_MS;
+  eng->request_timeout_ms
+      = cfg && cfg->request_timeout_ms > 0 ? cfg->request_timeout_ms : DEFAULT_TIMEOUT_MS;
   eng->faults = fake_engine_config.faults;
   eng->images = fake_engine_config.images;
   eng->n_images = fake_engine_config.n_images;
@@ -1620,19 +1638,18 @@ fake_engine_lose (fake_engine_t *fe)
 
   /* Only outcomes are recorded here; the callbacks run from the loop. */
   TAILQ_FOREACH (req, &fe->reqs, link)
-    {
-      if (req->in_callback || req->phase == PH_DONE)
-        continue; /* answered already */
-      req->c = NULL;
-      req_error (req, WB_E_ENGINE_DOWN, 0, "%s: connection to the engine lost",
-                 op_what (req->op));
-      fire (fe, req->ev, 0);
-    }
+  {
+    if (req->in_callback || req->phase == PH_DONE)
+      continue; /* answered already */
+    req->c = NULL;
+    req_error (req, WB_E_ENGINE_DOWN, 0, "%s: connection to the engine lost", op_what (req->op));
+    fire (fe, req->ev, 0);
+  }
   TAILQ_FOREACH (a, &fe->attaches, link)
-    attach_fail (a, WB_E_ENGINE_DOWN, "attach: connection to the engine lost");
+  attach_fail (a, WB_E_ENGINE_DOWN, "attach: connection to the engine lost");
   /* A restarted dockerd reports its running containers exited, 137. */
   TAILQ_FOREACH (c, &fe->containers, link)
-    container_exit (c, 137, false);
+  container_exit (c, 137, false);
   fe->down = true;
 }
 

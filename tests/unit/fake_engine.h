@@ -35,7 +35,17 @@
  *            exits; an attach: on_ready, then on_end(-1) "malformed stream")
  * Each call to ping, image inspect, create, start, wait, kill, inspect,
  * remove, list and attach_open counts, from 1, from eng_new on; fault
- * numbers name those counts.
+ * numbers name those counts.  (A call refused at once as invalid, a bad id
+ * say, is not counted: the real client sends nothing either.)
+ *
+ * Engine-side semantics worth knowing: an op takes effect when its answer
+ * is due (after the latency), not when called; wait is next-exit, so on an
+ * exited container it waits for the removal, which wakes waits with the
+ * last exit code (0 if never run); attach to an exited container gives
+ * on_ready then on_end(0); closing an attach stream closes the container's
+ * stdin when its body says "StdinOnce": true; kill with SIGx exits 128+x.
+ * Answers are FIFO; on a normal exit the waits answer before on_end, after
+ * a kill either may come first (as with Docker).
  *
  * Not supported (as with the real client): eng_free from inside one of its
  * own callbacks, or using an attach handle after eng_free (eng_free closes
@@ -174,6 +184,7 @@ const struct cJSON *fake_container_spec (const fake_container_t *c);
 /* Everything written to its stdin so far (NUL-terminated past *len). */
 const char *fake_container_stdin (const fake_container_t *c, size_t *len);
 bool fake_container_stdin_closed (const fake_container_t *c);
+/* Start requests that reached it (more than 1: see double_starts). */
 unsigned fake_container_starts (const fake_container_t *c);
 long fake_container_exit_code (const fake_container_t *c);
 bool fake_container_oom_killed (const fake_container_t *c);

@@ -1,0 +1,860 @@
+/* Executions, pools and the sandbox module against the fake engine
+ * (tests/unit/fake_engine.c), with fault injection.
+ *
+ * Each scenario builds a whole daemon context (engine client = the fake,
+ * sandbox, pools, a real SQLite history in a temporary folder, the start
+ * gate), sends executions through sched_exec_start, runs the loop, and
+ * checks the invariants that must hold whatever happens:
+ *   - every admitted execution gets exactly one answer, unless its client
+ *     left (then none);
+ *   - no container is started twice; every container is gone once the
+ *     daemon drains;
+ *   - every admitted execution has exactly one history row, and none is
+ *     left "running" (when the history itself could be written).
+ * The fault loops make the Nth engine call fail, hang, or answer garbage,
+ * and the Nth allocation fail, for every N a scenario reaches. */
+#define _GNU_SOURCE
+#include <cjson/cJSON.h>
+#include <event2/event.h>
+#include <sqlite3.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "daemon.h"
+#include "failmalloc.h"
+#include "fake_engine.h"
+#include "tap.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/lsan_interface.h>
+#define HAVE_LSAN 1
+#endif
+
+static const fake_image_t images[] = {
+  {"warmbox/python:latest", "sha256:1111111111111111111111111111111111111111111111111111111111111111"},
+  {"warmbox/javascript:latest", "sha256:2222222222222222222222222222222222222222222222222222222222222222"},
+};
+
+static char dir[256];
+static int db_serial;
+static char db_path[300];
+static sched_ctx_t ctx;
+static prof_set_t *profiles;
+static bool quiet;
+
+/* ---- one client ------------------------------------------------------ */
+
+typedef struct call
+{
+  sched_exec_t *ex;   /* while it may still answer */
+  int answers;
+  bool refused_at_door;
+  bool cancelled;
+  bool has_result;
+  sched_status_t status;
+  int exit_code;
+  bool pool_hit;
+  char out[512], err[256];
+  wb_code_t err_code;
+} call_t;
+
+static void
+done_cb (void *arg, const sched_result_t *res, const wb_err_t *err)
+{
+  call_t *c = arg;
+
+  c->answers++;
+  c->ex = NULL;
+  if (res)
+    {
+      c->has_result = true;
+      c->status = res->status;
+      c->exit_code = res->exit_code;
+      c->pool_hit = res->pool_hit;
+      snprintf (c->out, sizeof c->out, "%.*s", (int) res->out.len, res->out.data ? res->out.data : "");
+      snprintf (c->err, sizeof c->err, "%.*s", (int) res->err.len, res->err.data ? res->err.data : "");
+    }
+  else
+    c->err_code = err->code;
+}
+
+static void
+submit (call_t *c, const char *language, const char *code, const char *extra)
+{
+  wb_buf_t body = WB_BUF_INIT;
+  sched_request_t req;
+  wb_err_t err;
+
+  memset (c, 0, sizeof *c);
+  if (wb_buf_printf (&body, "{\"language\":\"%s\",\"code\":", language) < 0
+      || wb_json_append_string (&body, code, strlen (code)) < 0
+      || wb_buf_printf (&body, "%s%s}", extra ? "," : "", extra ? extra : "") < 0
+      || sched_request_parse (body.data, body.len, ctx.profiles, &req, &err) < 0)
+    {
+      c->refused_at_door = true;
+      c->err_code = body.data ? err.code : WB_E_NOMEM;
+      wb_buf_free (&body);
+      return;
+    }
+  wb_buf_free (&body);
+  c->ex = sched_exec_start (&ctx, &req, done_cb, c, &err);
+  if (c->ex == NULL)
+    {
+      c->refused_at_door = true;
+      c->err_code = err.code;
+    }
+}
+
+static void
+cancel (call_t *c)
+{
+  if (c->ex)
+    {
+      sched_exec_cancel (c->ex);
+      c->ex = NULL;
+      c->cancelled = true;
+    }
+}
+
+/* ---- the loop -------------------------------------------------------- */
+
+static uint64_t
+now_ms (void)
+{
+  return wb_now_ms ();
+}
+
+typedef bool (*pred_t) (void *arg);
+
+/* Run the loop until pred holds or ms pass; true when it held. */
+static bool
+run_until (pred_t pred, void *arg, uint64_t ms)
+{
+  uint64_t end = now_ms () + ms;
+
+  while (!pred (arg))
+    {
+      struct timeval tick = {0, 5000};
+      if (now_ms () > end)
+        return false;
+      event_base_loopexit (ctx.base, &tick);
+      event_base_loop (ctx.base, EVLOOP_ONCE);
+    }
+  return true;
+}
+
+typedef struct calls
+{
+  call_t *c;
+  int n;
+} calls_t;
+
+static bool
+all_answered (void *arg)
+{
+  calls_t *cs = arg;
+  for (int i = 0; i < cs->n; i++)
+    if (cs->c[i].ex != NULL)
+      return false;
+  return true;
+}
+
+/* Run until the n calls from c have their answers (or were cancelled). */
+static bool
+wait_answers (call_t *c, int n, uint64_t ms)
+{
+  calls_t cs = {c, n};
+  return run_until (all_answered, &cs, ms);
+}
+
+static bool
+no_execs (void *arg)
+{
+  (void) arg;
+  return sched_exec_count (&ctx) == 0;
+}
+
+static bool
+pools_ready (void *arg)
+{
+  (void) arg;
+  return pool_mgr_ready (ctx.pools);
+}
+
+static bool
+state_is (void *arg)
+{
+  call_t *c = ((void **) arg)[0];
+  const char *want = ((void **) arg)[1];
+  return c->ex == NULL || strcmp (sched_exec_state (c->ex), want) == 0;
+}
+
+/* Run until c's execution is in state want (or has ended). */
+static bool
+run_to_state (call_t *c, const char *want, uint64_t ms)
+{
+  void *args[2] = {c, (void *) want};
+  return run_until (state_is, args, ms) && c->ex != NULL;
+}
+
+static fake_engine_t *
+fake (void)
+{
+  return fake_engine_of (ctx.eng);
+}
+
+/* ---- set-up and teardown --------------------------------------------- */
+
+static bool
+images_resolved (void *arg)
+{
+  (void) arg;
+  for (size_t i = 0; i < ctx.profiles->n; i++)
+    if (ctx.image_ids[i] == NULL)
+      return false;
+  return true;
+}
+
+/* A daemon context with the shipped profiles on the fake engine.  pools:
+ * a config document overlay (may be NULL). */
+static bool
+setup (const char *config_json)
+{
+  wb_err_t err;
+  const char *cfg = config_json ? config_json : "{}";
+
+  memset (&ctx, 0, sizeof ctx);
+  ctx.base = event_base_new ();
+  snprintf (db_path, sizeof db_path, "%s/history-%d.db", dir, ++db_serial);
+  if (ctx.base == NULL || sched_config_defaults (&ctx.cfg, &err) < 0
+      || sched_config_parse (&ctx.cfg, cfg, strlen (cfg), &err) < 0)
+    {
+      printf ("# setup: %s\n", err.msg);
+      return false;
+    }
+  ctx.cfg.store_path = strdup (db_path);
+  ctx.cfg.pool_tick_ms = 20;
+  ctx.cfg.removal_retry_ms = 20;
+  ctx.cfg.engine_timeout_ms = 300;
+  ctx.profiles = profiles;
+  fake_engine_config_reset ();
+  fake_engine_config.images = images;
+  fake_engine_config.n_images = WB_ARRAY_SIZE (images);
+  if (sched_ctx_init (&ctx, &err) < 0)
+    {
+      printf ("# setup: %s\n", err.msg);
+      return false;
+    }
+  ctx.engine_ok = true;
+  sched_engine_up (&ctx);
+  if (!run_until (images_resolved, NULL, 5000))
+    {
+      printf ("# setup: images not resolved\n");
+      return false;
+    }
+  return true;
+}
+
+static bool
+drained (void *arg)
+{
+  (void) arg;
+  return sbx_busy (ctx.sbx) == 0 && sbx_count (ctx.sbx) == 0;
+}
+
+/* Drain as SIGTERM would once nothing runs, then check that no container
+ * is left and none was started twice.  Returns the number of problems. */
+static int
+teardown (const char *what)
+{
+  int bad = 0;
+  fake_engine_stats_t st;
+
+  fake_engine_reset_faults (fake ());
+  fake_engine_set_down (fake (), false);
+  fake_engine_set_latency (fake (), 0);
+  failmalloc_arm (0);
+  if (!run_until (no_execs, NULL, 20000))
+    {
+      bad++;
+      printf ("# %s: %zu executions never ended\n", what, sched_exec_count (&ctx));
+    }
+  ctx.draining = true;
+  pool_mgr_drain_all (ctx.pools);
+  if (!run_until (drained, NULL, 20000))
+    {
+      bad++;
+      printf ("# %s: the sandbox still holds %u containers (%u busy)\n", what, sbx_count (ctx.sbx),
+              sbx_busy (ctx.sbx));
+    }
+  st = fake_engine_stats (fake ());
+  if (st.live != 0 || st.double_starts != 0)
+    {
+      bad++;
+      printf ("# %s: %zu containers left on the engine, %lu started twice\n", what, st.live,
+              st.double_starts);
+    }
+  sched_ctx_clear (&ctx, 2000);
+  ctx.profiles = NULL;
+  sched_config_clear (&ctx.cfg);
+  event_base_free (ctx.base);
+  ctx.base = NULL;
+  return bad;
+}
+
+/* Rows of the history with this status (NULL: all; "final": not running). */
+static int
+rows (const char *status)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *s = NULL;
+  int n = -1;
+  const char *sql = status == NULL ? "SELECT count(*) FROM executions"
+                    : strcmp (status, "final") == 0
+                        ? "SELECT count(*) FROM executions WHERE status != 'running'"
+                        : "SELECT count(*) FROM executions WHERE status = ?1";
+
+  if (sqlite3_open_v2 (db_path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK
+      && sqlite3_prepare_v2 (db, sql, -1, &s, NULL) == SQLITE_OK)
+    {
+      if (status && strcmp (status, "final") != 0)
+        sqlite3_bind_text (s, 1, status, -1, SQLITE_STATIC);
+      if (sqlite3_step (s) == SQLITE_ROW)
+        n = sqlite3_column_int (s, 0);
+    }
+  sqlite3_finalize (s);
+  sqlite3_close (db);
+  return n;
+}
+
+/* ---- scenarios ------------------------------------------------------- */
+
+static void
+test_happy_path (void)
+{
+  call_t c[6];
+
+  if (!ok (setup ("{\"pools\":{\"python\":{\"min_ready\":2,\"max_ready\":4}}}"), "set up"))
+    return;
+  ok (run_until (pools_ready, NULL, 5000), "pools fill from the fake engine");
+  submit (&c[0], "python", "out hello; err oops; exit 3", NULL);
+  submit (&c[1], "python", "echo", "\"stdin\":\"from stdin\"");
+  submit (&c[2], "python", "args", "\"args\":[\"a 1\",\"b\"]");
+  submit (&c[3], "python", "hang", "\"timeout_ms\":100");
+  submit (&c[4], "python", "flood 3000000", NULL);
+  submit (&c[5], "python", "oom", NULL);
+  ok (wait_answers (c, (int) WB_ARRAY_SIZE (c), 10000), "six executions answered");
+  is_int (c[0].status, SCHED_ST_OK, "exit status 3 is a program's own: ok");
+  is_int (c[0].exit_code, 3, "exit code 3");
+  is_str (c[0].out, "hello\n", "stdout");
+  is_str (c[0].err, "oops\n", "stderr");
+  ok (c[0].pool_hit, "a ready container was handed out (hit)");
+  is_str (c[1].out, "from stdin", "the program's stdin follows the frame");
+  is_str (c[2].out, "a 1\nb\n", "args travel in the frame");
+  is_int (c[3].status, SCHED_ST_TIMEOUT, "a program past its deadline: timeout");
+  is_int (c[4].status, SCHED_ST_OUTPUT_LIMIT, "a flood past the output cap: output_limit");
+  is_int (c[5].status, SCHED_ST_OOM, "exit 137 not caused by us, OOMKilled: oom");
+  for (int i = 0; i < 6; i++)
+    is_int (c[i].answers, 1, "execution %d answered once", i);
+  ok (run_until (no_execs, NULL, 2000), "all ended");
+  is_int (rows ("final"), 6, "six finished rows");
+  is_int (rows ("running"), 0, "none left running");
+  is_int (teardown ("happy path"), 0, "nothing left on the engine, nothing started twice");
+}
+
+static void
+test_transient_pool (void)
+{
+  call_t c[3];
+  const pool_stats_t *st;
+  size_t n;
+  bool any_transient = false;
+
+  if (!ok (setup ("{\"pools\":{\"python\":{\"min_ready\":1,\"max_ready\":1},"
+                  "\"javascript\":{\"min_ready\":0,\"max_ready\":0}}}"),
+           "set up (javascript pool size 0)"))
+    return;
+  run_until (pools_ready, NULL, 5000);
+  submit (&c[0], "python", "out big", "\"memory_mb\":512");
+  submit (&c[1], "javascript", "out cold", NULL);
+  submit (&c[2], "python", "out big2", "\"memory_mb\":512");
+  n = pool_mgr_stats (ctx.pools, &st);
+  for (size_t i = 0; i < n; i++)
+    any_transient |= st[i].transient;
+  ok (any_transient, "a non-default memory limit gets a transient pool");
+  ok (wait_answers (c, (int) WB_ARRAY_SIZE (c), 5000), "answered");
+  is_str (c[0].out, "big\n", "a transient pool's container runs the program");
+  is_str (c[1].out, "cold\n", "a pool of size 0 serves too (cold)");
+  ok (!c[0].pool_hit && !c[1].pool_hit, "neither was a hit");
+  /* Every container carries the owner label, pooled or not. */
+  {
+    int labelled = 0, all = 0;
+    for (fake_container_t *fc = fake_engine_containers (fake ()); fc; fc = fake_container_next (fc))
+      {
+        all++;
+        labelled += fake_container_label (fc, "warmbox.owner") != NULL
+                    && fake_container_label (fc, "warmbox.instance") != NULL
+                    && fake_container_label (fc, "warmbox.pool") != NULL
+                    && fake_container_label (fc, "warmbox.language") != NULL;
+      }
+    is_int (labelled, all, "every container on the engine has all four labels (%d)", all);
+  }
+  run_until (no_execs, NULL, 2000);
+  n = pool_mgr_stats (ctx.pools, &st);
+  any_transient = false;
+  for (size_t i = 0; i < n; i++)
+    any_transient |= st[i].transient;
+  ok (!any_transient, "transient pools are freed once empty");
+  is_int (teardown ("transient"), 0, "nothing left");
+}
+
+static void
+created_eng_cb (void *arg, const eng_result_t *r)
+{
+  *(int *) arg += r->rc == 0;
+}
+
+static bool
+three (void *arg)
+{
+  return *(int *) arg >= 3;
+}
+
+static bool
+sandbox_idle (void *arg)
+{
+  (void) arg;
+  return sbx_busy (ctx.sbx) == 0;
+}
+
+static void
+reaped_cb (void *arg, int n)
+{
+  *(int *) arg = n;
+}
+
+static bool
+int_set (void *arg)
+{
+  return *(int *) arg != -2;
+}
+
+/* The reaper removes the containers of a dead owner (pooled or not: every
+ * container has the label), and nothing of a live one. */
+static void
+test_reaper (void)
+{
+  const prof_t *py = prof_find (profiles, "python");
+  char host[128], boot[64] = "", owner[256];
+  sbx_identity_t id;
+  wb_buf_t body = WB_BUF_INIT;
+  wb_err_t err;
+  int made = 0, reaped = -2, ghosts = 0;
+  FILE *f;
+
+  if (!ok (setup ("{\"pools\":{\"python\":{\"min_ready\":2,\"max_ready\":2}}}"), "set up"))
+    return;
+  run_until (pools_ready, NULL, 5000);
+  /* Three containers of a daemon that died: this host, this boot, a pid
+   * that is gone. */
+  gethostname (host, sizeof host);
+  f = fopen ("/proc/sys/kernel/random/boot_id", "re");
+  if (f && fgets (boot, sizeof boot, f))
+    boot[strcspn (boot, "\n")] = '\0';
+  if (f)
+    fclose (f);
+  snprintf (owner, sizeof owner, "%s/%s/999999999/12345", host, boot);
+  id = (sbx_identity_t){images[0].id, "dead-instance", owner, "python/dead", SBX_UID_FIRST};
+  sbx_body (py, &py->def, &id, &body, &err);
+  for (int i = 0; i < 3; i++)
+    eng_container_create (ctx.eng, body.data, created_eng_cb, &made, &err);
+  wb_buf_free (&body);
+  run_until (three, &made, 1000);
+  for (fake_container_t *fc = fake_engine_containers (fake ()); fc; fc = fake_container_next (fc))
+    ghosts += strcmp (fake_container_label (fc, "warmbox.owner"), owner) == 0;
+  is_int (ghosts, 3, "a dead daemon's three containers are on the engine");
+  sbx_reap_orphans (ctx.sbx, reaped_cb, &reaped);
+  ok (run_until (int_set, &reaped, 2000), "the reaper listed");
+  is_int (reaped, 3, "it removes exactly those three");
+  run_until (sandbox_idle, NULL, 2000);
+  ghosts = 0;
+  for (fake_container_t *fc = fake_engine_containers (fake ()); fc; fc = fake_container_next (fc))
+    ghosts += strcmp (fake_container_label (fc, "warmbox.owner"), owner) == 0;
+  is_int (ghosts, 0, "gone from the engine");
+  ok (pool_mgr_ready (ctx.pools), "this daemon's own ready containers stay");
+  is_int (teardown ("reaper"), 0, "nothing left");
+}
+
+/* Client gone in every state. */
+static void
+test_cancel_everywhere (void)
+{
+  static const char *const states[] = {"waiting for a container", "preparing",
+                                       "waiting for a start slot", "starting", "running"};
+
+  for (size_t i = 0; i < WB_ARRAY_SIZE (states); i++)
+    {
+      call_t c;
+      bool reached;
+
+      /* No ready container (pool size 0) and a slow engine, so each state
+       * lasts long enough to be caught. */
+      if (!setup ("{\"pools\":{\"python\":{\"min_ready\":0,\"max_ready\":0}}}"))
+        {
+          ok (false, "set up");
+          continue;
+        }
+      fake_engine_set_latency (fake (), 30);
+      if (i == 2)
+        {
+          /* Hold the only start slot so the next one queues. */
+          ctx.gate.limit = 1;
+          ctx.gate.in_flight = 1;
+        }
+      submit (&c, "python", "sleep 200; out done", NULL);
+      reached = run_to_state (&c, states[i], 3000);
+      ok (reached, "reached '%s'", states[i]);
+      cancel (&c);
+      if (i == 2)
+        ctx.gate.in_flight = 0;
+      ok (run_until (no_execs, NULL, 5000), "cancelled in '%s': it ends", states[i]);
+      is_int (c.answers, 0, "cancelled in '%s': no answer to a client that left", states[i]);
+      is_int (rows ("cancelled"), 1, "cancelled in '%s': one row, status cancelled", states[i]);
+      is_int (rows (NULL), 1, "cancelled in '%s': exactly one row", states[i]);
+      is_int (teardown (states[i]), 0, "cancelled in '%s': nothing left", states[i]);
+    }
+}
+
+/* The deadline in every state before the start, and after it. */
+static void
+test_deadline_everywhere (void)
+{
+  call_t c;
+
+  /* Waiting for a container that never comes (every create hangs). */
+  if (setup ("{\"pools\":{\"python\":{\"min_ready\":0,\"max_ready\":0}}}"))
+    {
+      fake_engine_faults (fake ())->op = FAKE_OP_CREATE;
+      fake_engine_faults (fake ())->hang_call = fake_engine_calls (fake (), FAKE_OP_CREATE) + 1;
+      ctx.cfg.engine_timeout_ms = 10000;
+      submit (&c, "python", "out x", "\"timeout_ms\":150");
+      ok (wait_answers (&c, 1, 3000), "no container in time: answered");
+      ok (!c.has_result && c.err_code == WB_E_BUSY, "as a clear busy error (%s)",
+          wb_code_name (c.err_code));
+      is_int (rows ("refused"), 1, "row refused");
+      is_int (teardown ("deadline waiting"), 0, "nothing left");
+    }
+  /* The history cannot be written: nothing starts. */
+  if (setup ("{\"pools\":{\"python\":{\"min_ready\":1,\"max_ready\":1}}}"))
+    {
+      sqlite3 *locker = NULL;
+      run_until (pools_ready, NULL, 3000);
+      sqlite3_open (db_path, &locker);
+      sqlite3_busy_timeout (locker, 5000);
+      ok (sqlite3_exec (locker, "BEGIN EXCLUSIVE", NULL, NULL, NULL) == SQLITE_OK,
+          "another writer holds the history");
+      submit (&c, "python", "out x", "\"timeout_ms\":300");
+      ok (wait_answers (&c, 1, 5000), "history locked: answered");
+      ok (!c.has_result && c.err_code == WB_E_BUSY, "busy, and the program never started");
+      is_int (fake_engine_stats (fake ()).started, 0, "no container started");
+      sqlite3_exec (locker, "COMMIT", NULL, NULL, NULL);
+      sqlite3_close (locker);
+      run_until (no_execs, NULL, 3000);
+      is_int (teardown ("history locked"), 0, "nothing left");
+    }
+}
+
+/* The engine lost in every state. */
+static void
+test_engine_loss_everywhere (void)
+{
+  static const char *const states[] = {"waiting for a container", "preparing", "starting",
+                                       "running"};
+
+  for (size_t i = 0; i < WB_ARRAY_SIZE (states); i++)
+    {
+      call_t c;
+
+      if (!setup ("{\"pools\":{\"python\":{\"min_ready\":0,\"max_ready\":0}}}"))
+        continue;
+      fake_engine_set_latency (fake (), 30);
+      submit (&c, "python", "sleep 300; out done", NULL);
+      ok (run_to_state (&c, states[i], 3000), "reached '%s'", states[i]);
+      fake_engine_lose (fake ());
+      ok (wait_answers (&c, 1, 10000), "engine lost in '%s': answered", states[i]);
+      is_int (c.answers, 1, "engine lost in '%s': exactly once", states[i]);
+      if (i >= 2)
+        ok (c.has_result && c.status == SCHED_ST_ENGINE_LOST,
+            "engine lost in '%s': status engine_lost (it may have run)", states[i]);
+      else
+        ok (!c.has_result && (c.err_code == WB_E_ENGINE_DOWN || c.err_code == WB_E_ENGINE),
+            "engine lost in '%s': a clear error, nothing ran (%s)", states[i],
+            wb_code_name (c.err_code));
+      run_until (no_execs, NULL, 3000);
+      is_int (rows ("running"), 0, "engine lost in '%s': no row left running", states[i]);
+      is_int (rows (NULL), 1, "engine lost in '%s': one row", states[i]);
+      is_int (teardown (states[i]), 0, "engine lost in '%s': nothing left once it returns",
+              states[i]);
+    }
+}
+
+/* ---- fault loops ----------------------------------------------------- */
+
+#define LOAD 8
+
+/* A small mixed load: hits, a non-default memory limit (transient pool), a
+ * pool of size 0, a timeout, a flood, an OOM, a client that leaves.
+ * Returns the problems found. */
+static int
+run_load (const char *what, int *admitted_out)
+{
+  call_t c[LOAD];
+  int bad = 0, admitted = 0;
+  submit (&c[0], "python", "out a", NULL);
+  submit (&c[1], "python", "out b; exit 1", NULL);
+  submit (&c[2], "javascript", "echo", "\"stdin\":\"x\"");
+  submit (&c[3], "python", "out big", "\"memory_mb\":400");
+  submit (&c[4], "python", "hang", "\"timeout_ms\":60");
+  submit (&c[5], "python", "flood 300000", "\"timeout_ms\":2000");
+  submit (&c[6], "python", "oom", NULL);
+  submit (&c[7], "python", "sleep 30; out late", NULL);
+  for (int i = 0; i < 3; i++)
+    event_base_loop (ctx.base, EVLOOP_NONBLOCK);
+  cancel (&c[7]);
+  if (!wait_answers (c, (int) WB_ARRAY_SIZE (c), 20000))
+    {
+      bad++;
+      printf ("# %s: not every execution answered\n", what);
+    }
+  for (int i = 0; i < LOAD; i++)
+    {
+      int want = c[i].refused_at_door || c[i].cancelled ? 0 : 1;
+      admitted += !c[i].refused_at_door;
+      if (c[i].answers != want)
+        {
+          bad++;
+          printf ("# %s: execution %d answered %d times\n", what, i, c[i].answers);
+        }
+      /* An answer is a result or a clear error. */
+      if (c[i].answers == 1 && !c[i].has_result && c[i].err_code == WB_OK)
+        {
+          bad++;
+          printf ("# %s: execution %d: an error without a code\n", what, i);
+        }
+    }
+  if (!run_until (no_execs, NULL, 20000))
+    {
+      bad++;
+      printf ("# %s: executions never ended\n", what);
+    }
+  *admitted_out = admitted;
+  return bad;
+}
+
+static bool
+settled (void *arg)
+{
+  (void) arg;
+  return sched_exec_count (&ctx) == 0 && sbx_busy (ctx.sbx) == 0
+         && fake_engine_stats (fake ()).requests <= 1; /* the reconciler's list may be out */
+}
+
+static bool
+engine_matches_sandbox (void *arg)
+{
+  (void) arg;
+  if (!settled (NULL))
+    return false;
+  if (fake_engine_stats (fake ()).live == sbx_count (ctx.sbx))
+    return true;
+  sbx_reconcile (ctx.sbx);
+  return false;
+}
+
+/* After a run: the engine holds exactly what the sandbox knows (ready
+ * containers), nothing was started twice. */
+static int
+check_settled (const char *what)
+{
+  fake_engine_stats_t st;
+  int bad = 0;
+
+  fake_engine_reset_faults (fake ());
+  fake_engine_set_down (fake (), false);
+  sbx_reconcile (ctx.sbx); /* a garbled create reply may have left one */
+  if (!run_until (settled, NULL, 10000))
+    {
+      bad++;
+      printf ("# %s: did not settle (%zu executions, %u engine calls)\n", what,
+              sched_exec_count (&ctx), sbx_busy (ctx.sbx));
+    }
+  /* Give reconcile passes the time to find what a lost reply or a
+   * dropped removal left, and their removals to finish. */
+  run_until (engine_matches_sandbox, NULL, 5000);
+  st = fake_engine_stats (fake ());
+  if (st.double_starts)
+    {
+      bad++;
+      printf ("# %s: %lu containers started twice\n", what, st.double_starts);
+    }
+  if (st.live != sbx_count (ctx.sbx))
+    {
+      static int shown;
+      bad++;
+      printf ("# %s: the engine holds %zu containers, the sandbox knows %u\n", what, st.live,
+              sbx_count (ctx.sbx));
+      for (fake_container_t *fc = fake_engine_containers (fake ()); fc && shown < 3;
+           fc = fake_container_next (fc))
+        printf ("#   %.12s state %d starts %u pool %s\n", fake_container_id (fc),
+                (int) fake_container_state (fc), fake_container_starts (fc),
+                fake_container_label (fc, "warmbox.pool"));
+      shown++;
+    }
+  return bad;
+}
+
+static const char *const pools_cfg
+    = "{\"pools\":{\"python\":{\"min_ready\":2,\"max_ready\":3},"
+      "\"javascript\":{\"min_ready\":1,\"max_ready\":1}},\"create_concurrency\":2}";
+
+typedef enum knob
+{
+  KNOB_FAIL,
+  KNOB_HANG,
+  KNOB_GARBAGE,
+  KNOB_NULL
+} knob_t;
+
+/* The Nth engine call of the load faults, for every N the load reaches.
+ * One daemon for the whole loop: what a fault leaves behind must not
+ * hurt the next run either. */
+static void
+test_engine_faults (const char *name, knob_t knob)
+{
+  int problems = 0, runs = 0, rows_before = 0;
+
+  if (!setup (pools_cfg))
+    {
+      ok (false, "%s: set up", name);
+      return;
+    }
+  run_until (pools_ready, NULL, 5000);
+  for (unsigned long n = 1; n < 400; n++)
+    {
+      fake_engine_faults_t *f = fake_engine_faults (fake ());
+      unsigned long base = fake_engine_calls (fake (), FAKE_OP_ANY);
+      unsigned long at = base + n;
+      char what[64];
+      int admitted = 0;
+
+      run_until (pools_ready, NULL, 2000);
+      f->op = FAKE_OP_ANY;
+      f->fail_call = knob == KNOB_FAIL ? at : 0;
+      f->hang_call = knob == KNOB_HANG ? at : 0;
+      f->garbage_call = knob == KNOB_GARBAGE ? at : 0;
+      f->null_call = knob == KNOB_NULL ? at : 0;
+      snprintf (what, sizeof what, "%s of engine call %lu", name, n);
+      problems += run_load (what, &admitted);
+      runs++;
+      bool reached = fake_engine_calls (fake (), FAKE_OP_ANY) >= at;
+      problems += check_settled (what);
+      /* Every admitted execution has its row, finished. */
+      if (rows ("final") != rows_before + admitted || rows ("running") != 0)
+        {
+          problems++;
+          printf ("# %s: %d admitted, %d new finished rows, %d running\n", what, admitted,
+                  rows ("final") - rows_before, rows ("running"));
+        }
+      rows_before = rows ("final");
+      if (!reached)
+        break; /* the load made fewer calls than n: every call was tried */
+    }
+  is_int (problems, 0, "%s: %d runs, the Nth engine call faulted in each, no problem", name, runs);
+  is_int (teardown (name), 0, "%s: nothing left at the end", name);
+}
+
+/* The Nth allocation fails, for every N the load reaches (allocations of
+ * warmbox's objects, the fake engine, cJSON and libevent). */
+static void
+test_alloc_faults (void)
+{
+  int problems = 0, runs = 0;
+  long n;
+
+  if (!setup (pools_cfg))
+    {
+      ok (false, "allocation faults: set up");
+      return;
+    }
+  run_until (pools_ready, NULL, 5000);
+  quiet = true;
+  for (n = getenv ("WB_ALLOC_FROM") ? atol (getenv ("WB_ALLOC_FROM")) : 1; n < 100000; n++)
+    {
+      char what[64];
+      int admitted = 0;
+      bool fired;
+
+      run_until (pools_ready, NULL, 2000);
+      snprintf (what, sizeof what, "allocation %ld", n);
+      failmalloc_arm (n);
+      problems += run_load (what, &admitted);
+      fired = failmalloc_fired ();
+      failmalloc_arm (0);
+      problems += check_settled (what);
+      runs++;
+#ifdef HAVE_LSAN
+      if (__lsan_do_recoverable_leak_check ())
+        {
+          problems++;
+          printf ("# %s: leaked\n", what);
+        }
+#endif
+      if (!fired)
+        break;
+    }
+  quiet = false;
+  ok (runs > 100, "allocation faults: %d runs (the load makes %ld allocations)", runs, n - 1);
+  is_int (problems, 0, "allocation faults: every answer given once, nothing left, no leak");
+  is_int (teardown ("allocation faults"), 0, "allocation faults: nothing left at the end");
+}
+
+int
+main (void)
+{
+  wb_err_t err;
+
+  failmalloc_install ();
+  wb_log_set_level (WB_LOG_WARN);
+  snprintf (dir, sizeof dir, "/tmp/warmbox-test-exec-XXXXXX");
+  if (mkdtemp (dir) == NULL || prof_load_dir (WB_DEFAULT_PROFILES_DIR, &profiles, &err) < 0)
+    {
+      ok (false, "temporary folder and profiles");
+      return tap_done ();
+    }
+  wb_log_set_level (getenv ("WB_LOG") ? WB_LOG_DEBUG : WB_LOG_ERROR + 1);
+  if (getenv ("WB_ONLY") && strcmp (getenv ("WB_ONLY"), "alloc") == 0)
+    {
+      test_alloc_faults ();
+      return tap_done ();
+    }
+  test_happy_path ();
+  test_transient_pool ();
+  test_reaper ();
+  test_cancel_everywhere ();
+  test_deadline_everywhere ();
+  test_engine_loss_everywhere ();
+  test_engine_faults ("failure", KNOB_FAIL);
+  test_engine_faults ("hang", KNOB_HANG);
+  test_engine_faults ("garbage", KNOB_GARBAGE);
+  test_engine_faults ("no memory to send", KNOB_NULL);
+  test_alloc_faults ();
+  prof_set_free (profiles);
+  {
+    char cmd[300];
+    snprintf (cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system (cmd) != 0)
+      printf ("# could not remove %s\n", dir);
+  }
+  return tap_done ();
+}
