@@ -8,6 +8,9 @@
 #   make images       build the sandbox images offline
 #   make fuzz         run each fuzzer for FUZZ_SECONDS (clang, libFuzzer)
 #   make bench        warm vs cold vs engine floor (tests/bench/; prints a table)
+#   make chaos        real faults under load (kill -9 of warmboxd and of an engine,
+#                     history locked, read-only, on a full disk, clients leaving,
+#                     SIGTERM); prints a table; a quick subset runs in make test
 #   make install      PREFIX=/usr/local SYSCONFDIR=/etc STATEDIR=/var/lib/warmbox
 #                     UNITDIR=/etc/systemd/system DESTDIR=
 #
@@ -64,7 +67,7 @@ FUZZ_SRC  := $(wildcard tests/fuzz/fuzz_*.c)
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%) \
              $(FUZZ_SRC:tests/fuzz/fuzz_%.c=$(BUILD)/tests/replay_%)
 
-.PHONY: all run test unit unit-bin integration check images fuzz bench install clean setup format
+.PHONY: all run test unit unit-bin integration check images fuzz bench chaos install clean setup format
 .DEFAULT_GOAL := all
 
 all: $(BIN)/warmboxd $(BIN)/warmbox
@@ -152,12 +155,17 @@ integration: all
 test: setup
 	$(MAKE) all unit-bin
 	$(MAKE) check
-	WARMBOX_BIN=$(CURDIR)/$(BIN) prove -f $(UNIT_BIN) tests/integration/test_*.py tests/hostile/test_*.py tests/benign/test_*.py
+	WARMBOX_BIN=$(CURDIR)/$(BIN) prove -f $(UNIT_BIN) tests/integration/test_*.py tests/hostile/test_*.py \
+	  tests/benign/test_*.py tests/chaos/test_chaos_quick.py
 
 unit-bin: $(UNIT_BIN)
 
 fuzz:
 	@scripts/fuzz.sh $(FUZZ_SECONDS)
+
+chaos: setup
+	$(MAKE) all
+	WARMBOX_BIN=$(CURDIR)/$(BIN) python3 tests/chaos/chaos.py
 
 BENCH_N        ?= 30
 BENCH_DURATION ?= 60

@@ -246,7 +246,7 @@ backoff (pool_mgr_t *mgr)
 {
   uint32_t jitter = 0;
 
-  mgr->backoff_ms = mgr->backoff_ms ? mgr->backoff_ms * 2 : BACKOFF_MIN_MS;
+  mgr->backoff_ms = mgr->backoff_ms ? mgr->backoff_ms * 2 : mgr->cfg.backoff_min_ms;
   if (mgr->backoff_ms > BACKOFF_MAX_MS)
     mgr->backoff_ms = BACKOFF_MAX_MS;
   if (getrandom (&jitter, sizeof jitter, GRND_NONBLOCK) < 0)
@@ -485,6 +485,8 @@ pool_mgr_new (struct event_base *base, sbx_t *sbx, const pool_mgr_config_t *cfg,
     mgr->cfg.create_concurrency = 1;
   if (mgr->cfg.tick_ms == 0)
     mgr->cfg.tick_ms = 1000;
+  if (mgr->cfg.backoff_min_ms == 0)
+    mgr->cfg.backoff_min_ms = BACKOFF_MIN_MS;
   tick.tv_sec = mgr->cfg.tick_ms / 1000;
   tick.tv_usec = (mgr->cfg.tick_ms % 1000) * 1000;
   mgr->tick = event_new (base, -1, EV_PERSIST, tick_cb, mgr);
@@ -529,6 +531,15 @@ pool_mgr_free (pool_mgr_t *mgr)
     event_free (mgr->kick);
   free (mgr->stats);
   free (mgr);
+}
+
+void
+pool_mgr_engine_back (pool_mgr_t *mgr)
+{
+  mgr->backoff_ms = 0;
+  mgr->backoff_until_us = 0;
+  mgr->engine_down = false;
+  fill_soon (mgr);
 }
 
 void

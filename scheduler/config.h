@@ -54,8 +54,10 @@ typedef struct sched_config
   size_t n_tokens;
   /* Not in the file: timings the unit tests shorten (0: the defaults). */
   uint32_t pool_tick_ms;          /* pool sizing and retry tick */
+  uint32_t pool_backoff_ms;       /* first pause after a failed create */
   uint32_t removal_retry_ms;      /* first retry of a failed removal */
   long engine_timeout_ms;         /* per engine request but wait */
+  uint32_t kill_grace_ms;         /* kill sent (or exit seen) -> stop waiting for the engine */
 } sched_config_t;
 
 int sched_token_add (sched_config_t *cfg, const char *name, const char *sha256_hex, double rate,

@@ -93,6 +93,7 @@ sched_ctx_init (sched_ctx_t *ctx, wb_err_t *err)
   pcfg.create_concurrency = ctx->cfg.create_concurrency;
   pcfg.max_waiters = ctx->cfg.queue_max;
   pcfg.tick_ms = ctx->cfg.pool_tick_ms;
+  pcfg.backoff_min_ms = ctx->cfg.pool_backoff_ms;
   pcfg.on_event = pool_event_cb;
   pcfg.event_arg = ctx;
   if (pool_mgr_new (ctx->base, ctx->sbx, &pcfg, &ctx->pools, err) < 0)
@@ -232,5 +233,6 @@ sched_engine_up (sched_ctx_t *ctx)
       sbx_reap_orphans (ctx->sbx, NULL, NULL);
       ctx->reaped = true;
     }
+  pool_mgr_engine_back (ctx->pools);
   sched_images_refresh (ctx);
 }

@@ -50,6 +50,11 @@
 #define KILL_GRACE_MS 5000  /* kill sent -> give up on the engine */
 #define DRAIN_GRACE_MS 2000 /* exit seen -> stop waiting for output EOF */
 
+static uint32_t
+kill_grace (const sched_exec_t *ex);
+static uint32_t
+drain_grace (const sched_exec_t *ex);
+
 typedef enum exec_state
 {
   EX_WAIT_CONTAINER,
@@ -409,14 +414,33 @@ arm_grace (sched_exec_t *ex, uint32_t ms)
                   ex->res.id);
 }
 
+static uint32_t
+kill_grace (const sched_exec_t *ex)
+{
+  return ex->ctx->cfg.kill_grace_ms ? ex->ctx->cfg.kill_grace_ms : KILL_GRACE_MS;
+}
+
+static uint32_t
+drain_grace (const sched_exec_t *ex)
+{
+  return ex->ctx->cfg.kill_grace_ms ? ex->ctx->cfg.kill_grace_ms : DRAIN_GRACE_MS;
+}
+
 static void
 killed_cb (void *arg, const eng_result_t *r)
 {
   sched_exec_t *ex = arg;
 
   ex->kill_req = NULL;
-  if (r->rc < 0)
-    wb_warn ("execution %s: kill failed: %s", ex->res.id, r->err.msg);
+  if (r->rc < 0 && !ex->wait_done)
+    {
+      /* The program may still run: stop waiting for its exit; giving the
+       * container back removes it with force, which kills it, retried
+       * while the engine is away. */
+      wb_warn ("execution %s: kill failed (%s); removing the container instead", ex->res.id,
+               r->err.msg);
+      exec_finish (ex);
+    }
 }
 
 /* Stop the program: the first reason is the outcome.  STARTING: the kill
@@ -441,7 +465,7 @@ exec_kill (sched_exec_t *ex, sched_status_t reason, const char *error)
   if (ex->state != EX_RUNNING)
     return;
   ex->state = EX_KILLING;
-  arm_grace (ex, KILL_GRACE_MS);
+  arm_grace (ex, kill_grace (ex));
   if (ex->wait_done)
     return; /* it exited already */
   ex->kill_req = eng_container_kill (ex->ctx->eng, ex->container_id, "SIGKILL", killed_cb, ex,
@@ -531,7 +555,7 @@ wait_cb (void *arg, const eng_result_t *r)
   if (ex->state == EX_STARTING)
     return; /* the start's answer carries on */
   if (!ex->attach_done)
-    arm_grace (ex, DRAIN_GRACE_MS);
+    arm_grace (ex, drain_grace (ex));
   after_run (ex);
 }
 
@@ -621,7 +645,7 @@ started_cb (void *arg, const eng_result_t *r)
   else if (ex->kill_when_started)
     exec_kill (ex, ex->outcome, ex->outcome_error);
   else if (ex->wait_done && !ex->attach_done)
-    arm_grace (ex, DRAIN_GRACE_MS); /* it exited during the start: a fast program */
+    arm_grace (ex, drain_grace (ex)); /* it exited during the start: a fast program */
   after_run (ex);
 }
 
@@ -766,7 +790,14 @@ have_container (sched_exec_t *ex, wb_err_t *err)
   if (ex->attach == NULL)
     return -1;
   ex->wait_req = eng_container_wait (ctx->eng, ex->container_id, on_wait_armed, wait_cb, ex, err);
-  return ex->wait_req ? 0 : -1;
+  if (ex->wait_req == NULL)
+    return -1;
+  /* From here the execution is in the history (with its container, so
+   * an operator can match an interrupted row to it), and no code starts
+   * before this row is on disk. */
+  if (submit_row (ex, "running", NULL, ahead_cb) < 0)
+    return wb_error (err, WB_E_NOMEM, "out of memory");
+  return 0;
 }
 
 /* ---- the container --------------------------------------------------- */
@@ -870,9 +901,9 @@ uuid_from_hex (const char hex[33], char out[37])
   snprintf (out, 37, "%.8s-%.4s-%.4s-%.4s-%.12s", hex, hex + 8, hex + 12, hex + 16, hex + 20);
 }
 
-/* Admission proper: a container asked for (and, on a hit, its attach and
- * wait opened), then the row ahead submitted.  -1 with err when refused:
- * the caller ends ex; nothing was recorded and nothing will be reported. */
+/* Admission proper: a container asked for; on a hit, its attach and wait
+ * opened and its row written ahead.  -1 with err when refused: the caller
+ * ends ex; nothing was recorded and nothing will be reported. */
 static int
 admit (sched_exec_t *ex, wb_err_t *err)
 {
@@ -901,10 +932,6 @@ admit (sched_exec_t *ex, wb_err_t *err)
       if (have_container (ex, err) < 0)
         return -1;
     }
-  /* The last step that can refuse: from here the execution is in the
-   * history, and no code starts before its row is on disk. */
-  if (submit_row (ex, "running", NULL, ahead_cb) < 0)
-    return wb_error (err, WB_E_NOMEM, "out of memory");
   return 0;
 }
 

@@ -31,6 +31,7 @@ struct sched_http
   sched_ctx_t *ctx;
   struct evhttp *http;
   struct evhttp_bound_socket *bound[SCHED_MAX_LISTEN];
+  char *unix_path[SCHED_MAX_LISTEN]; /* the socket file of bound[i], or NULL */
   size_t n_bound;
 };
 
@@ -601,6 +602,7 @@ listen_unix (sched_http_t *h, const char *path, wb_err_t *err)
       close (fd);
       return wb_error (err, WB_E_IO, "listen unix:%s: evhttp refused the socket", path);
     }
+  h->unix_path[h->n_bound] = strdup (path);
   h->n_bound++;
   wb_info ("listening on unix:%s", path);
   return 0;
@@ -710,8 +712,18 @@ sched_http_stop_accepting (sched_http_t *h)
   if (h == NULL)
     return;
   for (size_t i = 0; i < h->n_bound; i++)
-    evhttp_del_accept_socket (h->http, h->bound[i]);
-  h->n_bound = 0;
+    {
+      if (h->unix_path[i])
+        {
+          /* Unlinked, the socket takes no new connections (connect fails
+           * at once), while those already queued are still accepted and
+           * answered until sched_http_free closes it. */
+          unlink (h->unix_path[i]);
+          continue;
+        }
+      evhttp_del_accept_socket (h->http, h->bound[i]);
+      h->bound[i] = NULL;
+    }
 }
 
 void
@@ -720,5 +732,7 @@ sched_http_free (sched_http_t *h)
   if (h == NULL)
     return;
   evhttp_free (h->http);
+  for (size_t i = 0; i < h->n_bound; i++)
+    free (h->unix_path[i]);
   free (h);
 }

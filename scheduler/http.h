@@ -10,9 +10,10 @@ typedef struct sched_http sched_http_t;
 /* Bind every configured listener and route the API.  -1 with err naming
  * the listener that failed (nothing stays bound). */
 int sched_http_start (sched_ctx_t *ctx, sched_http_t **out, wb_err_t *err);
-/* Stop accepting connections (SIGTERM): the listening sockets close, but
- * connections already open keep being served, so requests in flight get
- * their answers (new requests on them are refused with 503).  Can't
+/* Stop taking new connections (the end of a SIGTERM drain): TCP listeners
+ * close; Unix sockets are unlinked, so a connect fails at once while the
+ * connections already queued are still accepted and answered until
+ * sched_http_free.  Connections already open keep being served.  Can't
  * fail. */
 void sched_http_stop_accepting (sched_http_t *h);
 /* Close everything, connections included (their executions are

@@ -45,7 +45,7 @@ static sched_http_t *http;
 static struct event *sig_term, *sig_int, *sig_hup, *drain_timer, *ping_timer, *image_timer;
 static const char *config_path;
 static bool pools_drained;
-static uint64_t drain_started_ms;
+static uint64_t drain_started_ms, accepting_stopped_ms;
 
 static int
 default_listen (sched_config_t *cfg, wb_err_t *err)
@@ -66,9 +66,11 @@ default_listen (sched_config_t *cfg, wb_err_t *err)
   return sched_config_add_listen (cfg, path, err);
 }
 
-/* SIGTERM: executions in flight run to their own end; then the ready
- * containers are removed, and the daemon exits once the engine has
- * answered every removal (or the grace period is over). */
+/* SIGTERM: executions in flight run to their own end while the listeners
+ * stay open, answering new executions with 503 (so a connection already
+ * in the accept queue gets an answer, not a reset); then the listeners
+ * close, the ready containers are removed, and the daemon exits once the
+ * engine has answered every removal (or the grace period is over). */
 static void
 drain_check_cb (evutil_socket_t fd, short what, void *arg)
 {
@@ -80,12 +82,18 @@ drain_check_cb (evutil_socket_t fd, short what, void *arg)
   (void) arg;
   if (running == 0 && !pools_drained)
     {
-      size_t n = pool_mgr_drain_all (ctx.pools);
+      size_t n;
+      sched_http_stop_accepting (http);
+      accepting_stopped_ms = wb_now_ms ();
+      n = pool_mgr_drain_all (ctx.pools);
       pools_drained = true;
       if (n)
         wb_info ("executions done; removing %zu ready containers", n);
     }
-  if (running == 0 && pools_drained && sbx_busy (ctx.sbx) == 0)
+  /* Connections that were queued when the socket was unlinked get a
+   * moment to be accepted and answered. */
+  if (running == 0 && pools_drained && sbx_busy (ctx.sbx) == 0
+      && wb_now_ms () - accepting_stopped_ms >= 200)
     {
       wb_info ("drained; exiting");
       event_base_loopbreak (ctx.base);
@@ -118,9 +126,6 @@ signal_cb (evutil_socket_t sig, short what, void *arg)
            sched_exec_count (&ctx));
   ctx.draining = true; /* /readyz fails and new executions get 503 from now on */
   drain_started_ms = wb_now_ms ();
-  /* Stop accepting; connections already open keep being served, so the
-   * executions in flight get their answers. */
-  sched_http_stop_accepting (http);
   drain_timer = event_new (ctx.base, -1, EV_PERSIST, drain_check_cb, NULL);
   if (drain_timer)
     event_add (drain_timer, &tv);

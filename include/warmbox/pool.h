@@ -49,6 +49,7 @@ typedef struct pool_mgr_config
   uint32_t create_concurrency; /* creates in flight at most (>= 1) */
   uint32_t max_waiters;        /* per pool; past it acquire answers busy */
   uint32_t tick_ms;            /* sizing and retry tick; 0: 1000 */
+  uint32_t backoff_min_ms;     /* first pause after a failed create; 0: 100 */
   /* Told of "handed_out" and "drained" (a pool) with a duration in ms (-1
    * when none) and a detail.  May be NULL.  Runs on the loop; must not call
    * back into the pool manager. */
@@ -104,6 +105,9 @@ void pool_mgr_set_yield (pool_mgr_t *mgr, bool yield);
 /* Room may have freed under the cap (a container is gone): fill soon.
  * Safe from any callback. */
 void pool_mgr_kick (pool_mgr_t *mgr);
+/* The engine answers again after failing: forget the create backoff and
+ * fill now.  Can't fail. */
+void pool_mgr_engine_back (pool_mgr_t *mgr);
 /* Remove every ready container, fail every waiter (WB_E_BUSY) and stop
  * refilling (shutdown).  Returns the number of removals started. */
 size_t pool_mgr_drain_all (pool_mgr_t *mgr);
