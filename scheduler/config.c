@@ -5,7 +5,7 @@
  *    "engine": {"endpoint": "unix:///var/run/docker.sock",
  *               "tls_ca": "...", "tls_cert": "...", "tls_key": "..."},
  *    "profiles_dir": "/usr/local/share/warmbox/profiles",
- *    "max_concurrent": 64, "shutdown_grace_ms": 30000,
+ *    "max_concurrent": 64, "shutdown_grace_ms": 130000,
  *    "max_body_bytes": 50331648,
  *    "max_containers": 64, "create_concurrency": 2, "queue_max": 256,
  *    "image_refresh_ms": 10000,
@@ -49,7 +49,7 @@ sched_config_defaults (sched_config_t *cfg, wb_err_t *err)
   memset (cfg, 0, sizeof *cfg);
   cfg->profiles_dir = strdup (WB_DEFAULT_PROFILES_DIR);
   cfg->max_concurrent = 64;
-  cfg->shutdown_grace_ms = 30000;
+  cfg->shutdown_grace_ms = 130000;
   cfg->max_body_bytes = 48u * 1024 * 1024;
   cfg->max_containers = 64;
   cfg->create_concurrency = 2;
