@@ -74,6 +74,7 @@ struct pool_mgr
   create_op_t *creates; /* every create in flight */
   uint32_t n_creates;
   bool yield;
+  bool draining;  /* SIGTERM: serve waiters, no top-ups */
   bool stopping;
   uint64_t backoff_until_us;
   uint32_t backoff_ms;
@@ -392,15 +393,54 @@ deficit (const pool_t *p)
   return need_waiters > need_target ? need_waiters : need_target;
 }
 
+/* The cap is reached and `for_pool` has waiters: give back one idle
+ * ready container of another pool (the one with the most ready above its
+ * min_ready, else the most ready), so that waiting requests are not
+ * starved by containers nobody is asking for.  Its removal frees the room
+ * (on_gone kicks the fill).  Returns true when one went. */
+static bool
+evict_one (pool_mgr_t *mgr, const pool_t *for_pool)
+{
+  pool_t *victim = NULL;
+  long best = -1;
+
+  for (pool_t *q = mgr->pools; q; q = q->next)
+    {
+      long score;
+      if (q == for_pool || q->n_ready == 0)
+        continue;
+      score = q->n_ready > q->min_ready ? 100000L + (long) (q->n_ready - q->min_ready)
+                                        : (long) q->n_ready;
+      if (score > best)
+        best = score, victim = q;
+    }
+  if (victim == NULL)
+    return false;
+  ready_node_t *n = victim->ready_head;
+  victim->ready_head = n->next;
+  if (victim->ready_head == NULL)
+    victim->ready_tail = NULL;
+  victim->n_ready--;
+  wb_info ("pool %s: a ready container makes room under the cap for %s", pool_key (victim),
+           pool_key (for_pool));
+  destroy (victim, n->id);
+  free (n->id);
+  free (n);
+  return true;
+}
+
 static void
 fill (pool_mgr_t *mgr)
 {
   bool progress;
+  uint32_t waiting = 0;
 
   if (mgr->stopping)
     return;
   if (mgr->backoff_until_us && wb_now_us () < mgr->backoff_until_us)
     return; /* the tick retries */
+  for (pool_t *p = mgr->pools; p; p = p->next)
+    waiting += p->n_waiting > p->n_creating ? p->n_waiting - p->n_creating : 0;
   /* Round-robin one create per pool per pass; pools with waiters first. */
   for (int pass = 0; pass < 2; pass++)
     {
@@ -413,12 +453,19 @@ fill (pool_mgr_t *mgr)
               bool has_waiters = p->n_waiting > p->n_creating;
               if (p->draining || (pass == 0 && !has_waiters))
                 continue;
-              /* Starts on the critical path come first: top-ups wait. */
-              if (pass == 1 && mgr->yield)
+              /* Starts on the critical path come first: top-ups wait, and
+               * stop once the daemon drains. */
+              if (pass == 1 && (mgr->yield || mgr->draining))
                 continue;
-              if (mgr->n_creates >= mgr->cfg.create_concurrency
-                  || sbx_count (mgr->sbx) >= mgr->cfg.max_containers)
+              if (mgr->n_creates >= mgr->cfg.create_concurrency)
                 return;
+              if (sbx_count (mgr->sbx) >= mgr->cfg.max_containers)
+                {
+                  /* Room already on its way covers the waiters? */
+                  if (pass == 0 && sbx_removing (mgr->sbx) < waiting)
+                    evict_one (mgr, p);
+                  return;
+                }
               if (deficit (p) == 0)
                 continue;
               if (create_one (p) == 0)
@@ -540,6 +587,12 @@ pool_mgr_engine_back (pool_mgr_t *mgr)
   mgr->backoff_until_us = 0;
   mgr->engine_down = false;
   fill_soon (mgr);
+}
+
+void
+pool_mgr_set_draining (pool_mgr_t *mgr)
+{
+  mgr->draining = true;
 }
 
 void

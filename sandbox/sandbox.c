@@ -16,6 +16,9 @@
 #define KNOWN_BUCKETS 256
 #define RECONCILE_EVERY_MS 60000 /* look for containers whose create reply was lost */
 #define RECONCILE_SOON_MS 1000   /* ... and soon after a create or removal failed */
+/* A container still unknown after this long cannot belong to a create in
+ * flight (creates time out well before): an orphan even under load. */
+#define SUSPECT_AGE_MS 45000
 
 typedef enum op_kind
 {
@@ -25,11 +28,13 @@ typedef enum op_kind
   OP_RECONCILE,
 } op_kind_t;
 
-/* An id this sandbox created and has not seen removed. */
+/* An id this sandbox created and has not seen removed; or, on the
+ * suspects list, one it found on the engine without knowing it. */
 typedef struct known
 {
   struct known *next;
   char id[80];
+  uint64_t since_us; /* suspects: first seen unknown */
 } known_t;
 
 struct sbx_op
@@ -79,9 +84,11 @@ struct sbx
   uint32_t count;      /* creating + live + being removed */
   uint32_t n_creates;  /* in flight */
   uint32_t n_removals; /* in flight (not waiting for a retry) */
+  uint32_t n_removing; /* of ours, not yet removed (in flight or waiting) */
   sbx_op_t *ops;
   remove_op_t *removals;
   known_t *known[KNOWN_BUCKETS];
+  known_t *suspects;
   uint64_t creates_started;
   struct event *reconcile;
   bool reconciling;
@@ -144,14 +151,16 @@ sbx_owner_is_dead (const char *owner, const char *host, const char *boot_id)
     return false; /* another host's daemon reaps its own */
   if (strcmp (o_boot, boot_id) != 0)
     return true; /* this host rebooted since */
-  if (pid == (long) getpid ())
-    return false;
+  /* The pid alone is not enough, ours included: a daemon restarted as PID
+   * 1 of a container has the pid, host and boot of the one it replaces. */
   return !process_start_time (pid, &now_start) || now_start != start;
 }
 
 bool
 sbx_owner_gone (const sbx_t *s, const char *owner)
 {
+  if (owner && strcmp (owner, s->owner) == 0)
+    return false;
   return sbx_owner_is_dead (owner, s->hostname, s->boot_id);
 }
 
@@ -171,6 +180,12 @@ uint32_t
 sbx_count (const sbx_t *s)
 {
   return s->count;
+}
+
+uint32_t
+sbx_removing (const sbx_t *s)
+{
+  return s->n_removing;
 }
 
 uint32_t
@@ -339,7 +354,10 @@ removal_end (remove_op_t *r, bool done)
   known_del (s, r->id);
   removal_free (r);
   if (counted)
-    gone (s);
+    {
+      s->n_removing--;
+      gone (s);
+    }
 }
 
 static void
@@ -417,6 +435,7 @@ remove_as (sbx_t *s, const char *id, const char *language, const char *key, bool
     }
   r->s = s;
   r->counted = counted;
+  s->n_removing += counted;
   snprintf (r->id, sizeof r->id, "%s", id);
   snprintf (r->language, sizeof r->language, "%s", language ? language : "");
   snprintf (r->key, sizeof r->key, "%s", key ? key : "");
@@ -613,34 +632,70 @@ sbx_reap_orphans (sbx_t *s, void (*done) (void *arg, int n), void *arg)
 
 /* Containers of this instance that the sandbox does not know: a create
  * the engine performed but whose reply never reached us (timed out, cut
- * off).  Only judged when no create was in flight from the list's sending
- * to its answer: otherwise a container whose reply is still coming would
- * look like an orphan. */
+ * off), or a removal given up.  When no create was in flight from the
+ * list's sending to its answer, every unknown one is such an orphan.
+ * Otherwise one might be a create whose reply is still coming: it becomes
+ * a suspect, removed if a later pass still finds it unknown after
+ * SUSPECT_AGE_MS (so steady load cannot starve the reconciler). */
 static void
 reconciled_cb (void *arg, const eng_result_t *res)
 {
   sbx_op_t *op = arg;
   sbx_t *s = op->s;
-  uint64_t generation = op->generation;
+  bool quiet = s->n_creates == 0 && s->creates_started == op->generation;
+  known_t *old = s->suspects, *fresh = NULL;
+  uint64_t now = wb_now_us ();
   int n = 0;
 
   op_free (op);
   s->reconciling = false;
-  if (res->rc < 0 || s->n_creates > 0 || s->creates_started != generation)
+  if (res->rc < 0)
     {
       reconcile_in (s, RECONCILE_SOON_MS); /* try again */
       return;
     }
+  s->suspects = NULL;
   for (size_t i = 0; i < res->n_ids; i++)
-    if (res->values[i] && strcmp (res->values[i], s->instance_id) == 0
-        && *known_slot (s, res->ids[i]) == NULL)
-      {
-        remove_as (s, res->ids[i], "", "", false);
-        n++;
-      }
+    {
+      known_t *k, **kp;
+      if (res->values[i] == NULL || strcmp (res->values[i], s->instance_id) != 0
+          || *known_slot (s, res->ids[i]) != NULL)
+        continue;
+      for (kp = &old; *kp && strcmp ((*kp)->id, res->ids[i]) != 0; kp = &(*kp)->next)
+        ;
+      k = *kp;
+      if (k)
+        *kp = k->next; /* a suspect seen again */
+      if (quiet || (k && now - k->since_us >= SUSPECT_AGE_MS * 1000ull))
+        {
+          free (k);
+          remove_as (s, res->ids[i], "", "", false);
+          n++;
+          continue;
+        }
+      if (k == NULL && (k = calloc (1, sizeof *k)) != NULL)
+        {
+          snprintf (k->id, sizeof k->id, "%s", res->ids[i]);
+          k->since_us = now;
+        }
+      if (k)
+        {
+          k->next = fresh;
+          fresh = k;
+        }
+    }
+  while (old)
+    {
+      known_t *k = old;
+      old = k->next;
+      free (k); /* gone, or known by now */
+    }
+  s->suspects = fresh;
   if (n)
-    wb_warn ("removing %d containers whose create reply was lost", n);
-  reconcile_in (s, RECONCILE_EVERY_MS);
+    wb_warn ("removing %d containers of this daemon that it does not know (a create whose reply "
+             "was lost, or a removal given up)",
+             n);
+  reconcile_in (s, fresh ? s->cfg.reconcile_ms * 10 : RECONCILE_EVERY_MS);
 }
 
 void
@@ -651,11 +706,6 @@ sbx_reconcile (sbx_t *s)
 
   if (s->reconciling)
     return;
-  if (s->n_creates > 0)
-    {
-      reconcile_in (s, RECONCILE_SOON_MS);
-      return;
-    }
   op = op_new (s, OP_RECONCILE, NULL);
   if (op == NULL)
     {
@@ -735,6 +785,12 @@ sbx_free (sbx_t *s)
       eng_req_cancel (r->req);
       wb_warn ("container %.12s not removed at exit; left for the reaper", r->id);
       removal_free (r);
+    }
+  while (s->suspects)
+    {
+      known_t *k = s->suspects;
+      s->suspects = k->next;
+      free (k);
     }
   for (size_t i = 0; i < KNOWN_BUCKETS; i++)
     while (s->known[i])

@@ -57,7 +57,8 @@ typedef struct sched_config
   uint32_t pool_backoff_ms;       /* first pause after a failed create */
   uint32_t removal_retry_ms;      /* first retry of a failed removal */
   long engine_timeout_ms;         /* per engine request but wait */
-  uint32_t kill_grace_ms;         /* kill sent (or exit seen) -> stop waiting for the engine */
+  uint32_t exec_grace_ms;         /* kill sent, or exit seen: how long the engine may take to
+                                     report the exit, or the output's end */
 } sched_config_t;
 
 int sched_token_add (sched_config_t *cfg, const char *name, const char *sha256_hex, double rate,

@@ -225,14 +225,28 @@ sched_images_refresh (sched_ctx_t *ctx)
     }
 }
 
-void
-sched_engine_up (sched_ctx_t *ctx)
+static void
+reaped_cb (void *arg, int n)
 {
-  if (!ctx->reaped)
+  sched_ctx_t *ctx = arg;
+
+  ctx->reaping = false;
+  ctx->reaped = n >= 0; /* a failed list is tried again at the next ping */
+}
+
+void
+sched_engine_answers (sched_ctx_t *ctx, bool was_down)
+{
+  if (!ctx->reaped && !ctx->reaping)
     {
-      sbx_reap_orphans (ctx->sbx, NULL, NULL);
-      ctx->reaped = true;
+      ctx->reaping = true;
+      sbx_reap_orphans (ctx->sbx, reaped_cb, ctx);
     }
+  if (!was_down)
+    return;
+  /* Back after an outage (or for the first time): creates and removals
+   * that were waiting for it go now, and image tags may have moved. */
   pool_mgr_engine_back (ctx->pools);
+  sbx_retry_now (ctx->sbx);
   sched_images_refresh (ctx);
 }

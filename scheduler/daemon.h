@@ -33,6 +33,7 @@ struct sched_ctx
   bool draining;      /* SIGTERM seen: refuse new work, finish what runs */
   bool engine_ok;     /* last ping answered */
   bool reaped;        /* orphans reaped once the engine answered */
+  bool reaping;       /* the reaper's list is out */
   struct image_lookup *lookups; /* image resolutions in flight */
   /* Image ids resolved per profile (same order as profiles->items). */
   char **image_ids;
@@ -66,8 +67,9 @@ void sched_ctx_clear (sched_ctx_t *ctx, uint32_t store_timeout_ms);
 void sched_pool_update (sched_ctx_t *ctx, size_t i);
 /* Resolve (or re-resolve) every profile's image id; pools follow.  Async. */
 void sched_images_refresh (sched_ctx_t *ctx);
-/* The engine answered again after being away (or for the first time):
- * reap orphans once, refresh images. */
-void sched_engine_up (sched_ctx_t *ctx);
+/* The engine answered a ping.  Reaps orphans once (until a reap succeeds);
+ * when was_down (first answer, or after an outage) also retries waiting
+ * creates and removals now and re-resolves the images. */
+void sched_engine_answers (sched_ctx_t *ctx, bool was_down);
 
 #endif

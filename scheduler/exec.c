@@ -417,13 +417,13 @@ arm_grace (sched_exec_t *ex, uint32_t ms)
 static uint32_t
 kill_grace (const sched_exec_t *ex)
 {
-  return ex->ctx->cfg.kill_grace_ms ? ex->ctx->cfg.kill_grace_ms : KILL_GRACE_MS;
+  return ex->ctx->cfg.exec_grace_ms ? ex->ctx->cfg.exec_grace_ms : KILL_GRACE_MS;
 }
 
 static uint32_t
 drain_grace (const sched_exec_t *ex)
 {
-  return ex->ctx->cfg.kill_grace_ms ? ex->ctx->cfg.kill_grace_ms : DRAIN_GRACE_MS;
+  return ex->ctx->cfg.exec_grace_ms ? ex->ctx->cfg.exec_grace_ms : DRAIN_GRACE_MS;
 }
 
 static void
@@ -516,6 +516,7 @@ after_run (sched_exec_t *ex)
       if (ex->op)
         {
           ex->state = EX_INSPECTING;
+          arm_grace (ex, kill_grace (ex)); /* the inspect's own bound */
           return;
         }
       wb_warn ("execution %s: %s", ex->res.id, err.msg);
@@ -628,9 +629,11 @@ started_cb (void *arg, const eng_result_t *r)
   ex->t_started_us = wb_now_us ();
   startgate_leave (&ctx->gate);
   set_yield (ctx);
-  if (r->rc < 0 && r->err.code != WB_E_ENGINE_DOWN)
+  if (r->rc < 0 && (r->err.engine_status == 400 || r->err.engine_status == 404
+                    || r->err.engine_status == 409))
     {
-      /* The engine answered: the container did not start. */
+      /* The engine said no (bad request, no such container, conflict):
+       * the container did not start. */
       err = r->err;
       wb_err_wrap (&err, "starting the container");
       exec_refuse (ex, &err, false);
@@ -640,8 +643,17 @@ started_cb (void *arg, const eng_result_t *r)
   metrics_observe (&ctx->metrics, ex->res.language, M_START,
                    (double) (ex->t_started_us - ex->t_start_us) / 1e6);
   if (r->rc < 0)
-    /* No answer: it may have started.  Make sure it is stopped. */
-    exec_kill (ex, SCHED_ST_ENGINE_LOST, lost_sentence (&r->err));
+    {
+      /* No answer, or an error after which it may have started anyway (a
+       * 500 from a start half done, a proxy's 502): make sure it is
+       * stopped, and never say it did not run. */
+      wb_warn ("execution %s: start failed, it may have run: %s", ex->res.id, r->err.msg);
+      exec_kill (ex, lost_status (&r->err),
+                 r->err.code == WB_E_ENGINE_DOWN
+                     ? lost_sentence (&r->err)
+                     : "the sandbox failed while starting the program; it may have run, and "
+                       "was stopped");
+    }
   else if (ex->kill_when_started)
     exec_kill (ex, ex->outcome, ex->outcome_error);
   else if (ex->wait_done && !ex->attach_done)
@@ -854,7 +866,9 @@ deadline_cb (evutil_socket_t fd, short what, void *arg)
 
   (void) fd;
   (void) what;
-  if (ex->state == EX_STARTING || ex->state == EX_RUNNING)
+  /* An exit already seen is in time, even if its output is still
+   * draining. */
+  if ((ex->state == EX_STARTING || ex->state == EX_RUNNING) && !ex->wait_done)
     exec_kill (ex, SCHED_ST_TIMEOUT, NULL);
 }
 
@@ -1040,12 +1054,27 @@ sched_exec_cancel (sched_exec_t *ex)
 void
 sched_exec_abandon_all (sched_ctx_t *ctx)
 {
+  wb_err_t err;
+
+  wb_error (&err, WB_E_BUSY, "the daemon is exiting; this execution was abandoned");
+  /* First leave the start gate's queue, so ending one execution cannot
+   * start another. */
+  for (sched_exec_t *ex = ctx->execs; ex; ex = ex->next)
+    if (ex->gate_waiter)
+      {
+        startgate_cancel (&ctx->gate, ex->gate_waiter);
+        ex->gate_waiter = NULL;
+      }
   while (ctx->execs)
     {
       sched_exec_t *ex = ctx->execs;
-      /* Leave the container where it is: the next start-up reaps it. */
+      sched_exec_done_cb cb = ex->cb;
+      /* Leave the container where it is: the next start-up reaps it (and
+       * marks the row written ahead interrupted). */
       ex->container_id[0] = '\0';
       ex->cb = NULL;
+      if (cb)
+        cb (ex->cb_arg, NULL, &err);
       exec_end (ex);
     }
 }

@@ -32,6 +32,7 @@ struct sched_http
   struct evhttp *http;
   struct evhttp_bound_socket *bound[SCHED_MAX_LISTEN];
   char *unix_path[SCHED_MAX_LISTEN]; /* the socket file of bound[i], or NULL */
+  ino_t unix_ino[SCHED_MAX_LISTEN];  /* ... and its inode, to unlink only ours */
   size_t n_bound;
 };
 
@@ -603,6 +604,8 @@ listen_unix (sched_http_t *h, const char *path, wb_err_t *err)
       return wb_error (err, WB_E_IO, "listen unix:%s: evhttp refused the socket", path);
     }
   h->unix_path[h->n_bound] = strdup (path);
+  if (stat (path, &st) == 0)
+    h->unix_ino[h->n_bound] = st.st_ino;
   h->n_bound++;
   wb_info ("listening on unix:%s", path);
   return 0;
@@ -706,6 +709,19 @@ sched_http_start (sched_ctx_t *ctx, sched_http_t **out, wb_err_t *err)
   return 0;
 }
 
+/* Unlink our socket file, unless it is gone or another daemon has bound
+ * the path since. */
+static void
+unlink_ours (sched_http_t *h, size_t i)
+{
+  struct stat st;
+
+  if (h->unix_path[i] && h->unix_ino[i] && stat (h->unix_path[i], &st) == 0
+      && st.st_ino == h->unix_ino[i] && S_ISSOCK (st.st_mode))
+    unlink (h->unix_path[i]);
+  h->unix_ino[i] = 0;
+}
+
 void
 sched_http_stop_accepting (sched_http_t *h)
 {
@@ -718,10 +734,11 @@ sched_http_stop_accepting (sched_http_t *h)
           /* Unlinked, the socket takes no new connections (connect fails
            * at once), while those already queued are still accepted and
            * answered until sched_http_free closes it. */
-          unlink (h->unix_path[i]);
+          unlink_ours (h, i);
           continue;
         }
-      evhttp_del_accept_socket (h->http, h->bound[i]);
+      if (h->bound[i])
+        evhttp_del_accept_socket (h->http, h->bound[i]);
       h->bound[i] = NULL;
     }
 }
@@ -733,6 +750,9 @@ sched_http_free (sched_http_t *h)
     return;
   evhttp_free (h->http);
   for (size_t i = 0; i < h->n_bound; i++)
-    free (h->unix_path[i]);
+    {
+      unlink_ours (h, i);
+      free (h->unix_path[i]);
+    }
   free (h);
 }

@@ -125,6 +125,7 @@ signal_cb (evutil_socket_t sig, short what, void *arg)
   wb_info ("signal %d: no new executions; finishing %zu in flight", (int) sig,
            sched_exec_count (&ctx));
   ctx.draining = true; /* /readyz fails and new executions get 503 from now on */
+  pool_mgr_set_draining (ctx.pools); /* no top-ups: nobody new will use them */
   drain_started_ms = wb_now_ms ();
   drain_timer = event_new (ctx.base, -1, EV_PERSIST, drain_check_cb, NULL);
   if (drain_timer)
@@ -145,11 +146,9 @@ pinged_cb (void *arg, const eng_result_t *r)
       return;
     }
   if (!ctx.engine_ok)
-    {
-      wb_info ("container engine answers, API %s", r->api_version);
-      ctx.engine_ok = true;
-      sched_engine_up (&ctx);
-    }
+    wb_info ("container engine answers, API %s", r->api_version);
+  sched_engine_answers (&ctx, !ctx.engine_ok);
+  ctx.engine_ok = true;
 }
 
 /* SIGHUP: load the profiles and the config file's pool sizes and tokens
@@ -448,10 +447,6 @@ main (int argc, char **argv)
 fatal:
   fprintf (stderr, "warmboxd: %s\n", err.msg);
 out:
-  /* The connections first (a client still waiting, after a second
-   * signal, is cut off and its execution abandoned), then the rest. */
-  sched_http_free (http);
-  http = NULL;
   if (sig_term)
     event_free (sig_term);
   if (sig_int)
@@ -464,14 +459,17 @@ out:
     event_free (ping_timer);
   if (image_timer)
     event_free (image_timer);
+  /* Executions still in flight (a second signal) are abandoned first: their
+   * clients hear 503, their rows stay "running" for the next start-up to
+   * mark interrupted.  Then the connections and the listeners go (a Unix
+   * socket is unlinked unless another daemon has taken its path). */
   if (ctx.base)
     sched_ctx_clear (&ctx, 5000);
+  sched_http_free (http);
+  http = NULL;
   prof_set_free (ctx.profiles);
   while (ctx.n_retired)
     prof_set_free (ctx.retired[--ctx.n_retired]);
-  for (size_t i = 0; i < ctx.cfg.n_listen; i++)
-    if (strncmp (ctx.cfg.listen[i], "unix:", 5) == 0 && status == 0 && !check_only)
-      unlink (ctx.cfg.listen[i] + 5);
   sched_config_clear (&ctx.cfg);
   if (ctx.base)
     event_base_free (ctx.base);

@@ -330,7 +330,7 @@ store_accepting (const store_t *st, uint32_t n)
   bool ok;
 
   pthread_mutex_lock (&s->mu);
-  ok = s->backlog + n <= s->max_backlog && !s->stop;
+  ok = s->backlog + n <= s->max_backlog && !s->stop && !s->stats.failing;
   pthread_mutex_unlock (&s->mu);
   return ok;
 }
@@ -341,7 +341,9 @@ store_reserve (store_t *st, uint32_t n)
   bool ok;
 
   pthread_mutex_lock (&st->mu);
-  ok = st->backlog + n <= st->max_backlog && !st->stop;
+  /* While writes fail, new work is refused at once rather than left to
+   * wait out its deadline before its start. */
+  ok = st->backlog + n <= st->max_backlog && !st->stop && !st->stats.failing;
   if (ok)
     st->backlog += n;
   pthread_mutex_unlock (&st->mu);

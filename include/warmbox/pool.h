@@ -19,7 +19,9 @@
  * Sizing: each pool keeps between min_ready and max_ready ready containers;
  * its target follows the arrival rate (Little's law: arrivals/s x measured
  * create time x headroom).  A global cap bounds every container of the
- * sandbox (creating, ready, handed out, being removed).  Creates run with
+ * sandbox (creating, ready, handed out, being removed); when it is reached
+ * and requests wait, an idle ready container of another pool is given back
+ * to make room.  Creates run with
  * bounded concurrency and back off (exponential, with jitter) while the
  * engine fails.  The owner can ask creates to yield (pool_mgr_set_yield)
  * while starts are queued on the critical path.
@@ -100,6 +102,9 @@ void pool_mgr_retire (pool_mgr_t *mgr, const char *language);
 pool_t *pool_mgr_find (pool_mgr_t *mgr, const char *language);
 /* The live pool of a key (transient or not), or NULL. */
 pool_t *pool_mgr_find_key (pool_mgr_t *mgr, const char *key);
+/* SIGTERM: from now on create only for waiting requests (no top-ups).
+ * Can't fail. */
+void pool_mgr_set_draining (pool_mgr_t *mgr);
 /* While yield is true, creates wait unless a waiter needs one. */
 void pool_mgr_set_yield (pool_mgr_t *mgr, bool yield);
 /* Room may have freed under the cap (a container is gone): fill soon.

@@ -134,6 +134,8 @@ void sbx_remove (sbx_t *s, const char *id, const char *language, const char *poo
 /* Containers of this sandbox that exist on the engine or may (creating,
  * live, or being removed).  The global cap counts these. */
 uint32_t sbx_count (const sbx_t *s);
+/* Of those, the ones given back and not removed yet. */
+uint32_t sbx_removing (const sbx_t *s);
 /* Creates and removals in flight (removals waiting for a retry excluded). */
 uint32_t sbx_busy (const sbx_t *s);
 /* Try waiting removals now instead of at their next retry (shutdown). */

@@ -77,7 +77,8 @@ void store_close (store_t *st, uint32_t timeout_ms);
  * (2: the row ahead and the finished one).  False when the backlog
  * (reservations + records not yet written) has no room for n: the caller
  * must refuse the execution.  Each record submitted uses one; what is not
- * used is given back with store_unreserve. */
+ * used is given back with store_unreserve.  Also false while writes are
+ * failing (the last attempt failed): new work is refused at once. */
 bool store_reserve (store_t *st, uint32_t n);
 void store_unreserve (store_t *st, uint32_t n);
 /* True when a reservation of n would succeed now. */

@@ -238,7 +238,7 @@ setup (const char *config_json)
   ctx.cfg.removal_retry_ms = 10;
   ctx.cfg.pool_backoff_ms = 5;
   ctx.cfg.engine_timeout_ms = 60;
-  ctx.cfg.kill_grace_ms = 100;
+  ctx.cfg.exec_grace_ms = 100;
   ctx.profiles = profiles;
   fake_engine_config_reset ();
   fake_engine_config.images = images;
@@ -249,7 +249,7 @@ setup (const char *config_json)
       return false;
     }
   ctx.engine_ok = true;
-  sched_engine_up (&ctx);
+  sched_engine_answers (&ctx, true);
   if (!run_until (images_resolved, NULL, 5000))
     {
       printf ("# setup: images not resolved\n");
@@ -611,6 +611,102 @@ test_engine_loss_everywhere (void)
     }
 }
 
+/* The global cap full of idle ready containers must not starve a request
+ * of another pool: one of them makes room. */
+static void
+test_cap_eviction (void)
+{
+  call_t c[2];
+
+  if (!ok (setup ("{\"pools\":{\"python\":{\"min_ready\":2,\"max_ready\":2},"
+                  "\"javascript\":{\"min_ready\":0,\"max_ready\":0}},\"max_containers\":2}"),
+           "set up (cap 2, python keeps 2 ready)"))
+    return;
+  run_until (pools_ready, NULL, 3000);
+  is_int (sbx_count (ctx.sbx), 2, "the cap is full of ready python containers");
+  submit (&c[0], "javascript", "out js", "\"timeout_ms\":2000");
+  submit (&c[1], "python", "out big", "\"memory_mb\":300,\"timeout_ms\":2000");
+  ok (wait_answers (c, 2, 5000), "answered");
+  is_str (c[0].out, "js\n", "another language is served under the full cap");
+  is_str (c[1].out, "big\n", "so is a request's own container");
+  ok (sbx_count (ctx.sbx) <= 2, "the cap held (%u)", sbx_count (ctx.sbx));
+  is_int (teardown ("cap"), 0, "nothing left");
+}
+
+/* A start that failed with an error after which the program may have run
+ * is never recorded as "nothing ran". */
+static void
+test_start_may_have_run (void)
+{
+  call_t c;
+
+  if (!setup ("{\"pools\":{\"python\":{\"min_ready\":1,\"max_ready\":1}}}"))
+    return;
+  run_until (pools_ready, NULL, 3000);
+  fake_engine_faults (fake ())->op = FAKE_OP_START;
+  fake_engine_faults (fake ())->garbage_call = fake_engine_calls (fake (), FAKE_OP_START) + 1;
+  submit (&c, "python", "sleep 50; out x", "\"timeout_ms\":2000");
+  ok (wait_answers (&c, 1, 5000), "a garbled answer to start: answered");
+  ok (c.has_result && c.status == SCHED_ST_ERROR, "as a result with status error (it may have run)");
+  run_until (one_final_row, NULL, 2000);
+  is_int (rows ("error"), 1, "its row says error, not refused");
+  is_int (teardown ("start may have run"), 0, "nothing left");
+}
+
+/* SIGTERM: executions finish, but the pools stop topping up. */
+static void
+test_drain_no_topup (void)
+{
+  call_t c;
+  unsigned long creates;
+
+  if (!setup ("{\"pools\":{\"python\":{\"min_ready\":2,\"max_ready\":2}}}"))
+    return;
+  run_until (pools_ready, NULL, 3000);
+  submit (&c, "python", "sleep 30; out x", NULL);
+  ctx.draining = true;
+  pool_mgr_set_draining (ctx.pools);
+  creates = fake_engine_calls (fake (), FAKE_OP_CREATE);
+  ok (wait_answers (&c, 1, 3000) && strcmp (c.out, "x\n") == 0, "the execution in flight finishes");
+  run_until (no_execs, NULL, 2000);
+  {
+    struct timeval tv = {0, 100000};
+    event_base_loopexit (ctx.base, &tv);
+    event_base_dispatch (ctx.base);
+  }
+  is_int (fake_engine_calls (fake (), FAKE_OP_CREATE) - creates, 0, "no container was created to replace it");
+  is_int (teardown ("drain"), 0, "nothing left");
+}
+
+/* The orphan reaper's list fails: the next ping tries again. */
+static void
+test_reaper_retry (void)
+{
+  if (!setup (NULL))
+    return;
+  run_until (pools_ready, NULL, 3000);
+  ok (ctx.reaped, "the first reap ran at the first answer");
+  ctx.reaped = false;
+  fake_engine_faults (fake ())->op = FAKE_OP_LIST;
+  fake_engine_faults (fake ())->fail_call = fake_engine_calls (fake (), FAKE_OP_LIST) + 1;
+  sched_engine_answers (&ctx, false);
+  run_until (sandbox_idle, NULL, 1000);
+  {
+    struct timeval tv = {0, 50000};
+    event_base_loopexit (ctx.base, &tv);
+    event_base_dispatch (ctx.base);
+  }
+  ok (!ctx.reaped && !ctx.reaping, "a failed list leaves it to be done again");
+  sched_engine_answers (&ctx, false);
+  {
+    struct timeval tv = {0, 50000};
+    event_base_loopexit (ctx.base, &tv);
+    event_base_dispatch (ctx.base);
+  }
+  ok (ctx.reaped, "the next ping reaps");
+  is_int (teardown ("reaper retry"), 0, "nothing left");
+}
+
 /* ---- fault loops ----------------------------------------------------- */
 
 #define LOAD 8
@@ -895,6 +991,10 @@ main (void)
   TIMED (test_cancel_everywhere ());
   TIMED (test_deadline_everywhere ());
   TIMED (test_engine_loss_everywhere ());
+  TIMED (test_cap_eviction ());
+  TIMED (test_start_may_have_run ());
+  TIMED (test_drain_no_topup ());
+  TIMED (test_reaper_retry ());
   TIMED (test_engine_faults ("failure", KNOB_FAIL));
   TIMED (test_engine_faults ("hang", KNOB_HANG));
   TIMED (test_engine_faults ("garbage", KNOB_GARBAGE));

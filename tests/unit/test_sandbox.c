@@ -235,8 +235,11 @@ test_owner (void)
   ok (!sbx_owner_is_dead (label, "h", "b"), "a live process's label is alive");
   snprintf (label, sizeof label, "h/b/%ld/%llu", parent, start_time_of (parent) + 1);
   ok (sbx_owner_is_dead (label, "h", "b"), "its pid with another start time is another process");
-  snprintf (label, sizeof label, "h/b/%ld/1", (long) getpid ());
-  ok (!sbx_owner_is_dead (label, "h", "b"), "our own pid is alive");
+  snprintf (label, sizeof label, "h/b/%ld/%llu", (long) getpid (), start_time_of ((long) getpid ()));
+  ok (!sbx_owner_is_dead (label, "h", "b"), "our own label is alive");
+  snprintf (label, sizeof label, "h/b/%ld/%llu", (long) getpid (), start_time_of ((long) getpid ()) + 1);
+  ok (sbx_owner_is_dead (label, "h", "b"),
+      "our pid with another start time is a daemon we replaced (restarted as PID 1 of a container)");
   ok (!sbx_owner_is_dead ("other/b/1/1", "h", "b"), "another host's label is never judged");
   ok (sbx_owner_is_dead ("h/old/1/1", "h", "b"), "a label of an earlier boot is dead");
   ok (sbx_owner_is_dead ("h/b/999999999/1", "h", "b"), "a pid that does not exist is dead");
