@@ -260,14 +260,7 @@ backoff (pool_mgr_t *mgr)
 static void
 create_op_free (create_op_t *c)
 {
-  pool_mgr_t *mgr = c->pool->mgr;
-
-  if (c->prev)
-    c->prev->next = c->next;
-  else
-    mgr->creates = c->next;
-  if (c->next)
-    c->next->prev = c->prev;
+  WB_LIST_UNLINK (c->pool->mgr->creates, c);
   free (c);
 }
 
@@ -372,10 +365,7 @@ create_one (pool_t *p)
       free (c);
       return -1;
     }
-  c->next = mgr->creates;
-  if (mgr->creates)
-    mgr->creates->prev = c;
-  mgr->creates = c;
+  WB_LIST_PUSH (mgr->creates, c);
   p->n_creating++;
   mgr->n_creates++;
   return 0;

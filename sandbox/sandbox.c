@@ -276,24 +276,14 @@ op_new (sbx_t *s, op_kind_t kind, void *arg)
   op->kind = kind;
   op->arg = arg;
   op->started_us = wb_now_us ();
-  op->next = s->ops;
-  if (s->ops)
-    s->ops->prev = op;
-  s->ops = op;
+  WB_LIST_PUSH (s->ops, op);
   return op;
 }
 
 static void
 op_free (sbx_op_t *op)
 {
-  sbx_t *s = op->s;
-
-  if (op->prev)
-    op->prev->next = op->next;
-  else
-    s->ops = op->next;
-  if (op->next)
-    op->next->prev = op->prev;
+  WB_LIST_UNLINK (op->s->ops, op);
   free (op);
 }
 
@@ -320,14 +310,7 @@ static void start_removal (remove_op_t *r);
 static void
 removal_free (remove_op_t *r)
 {
-  sbx_t *s = r->s;
-
-  if (r->prev)
-    r->prev->next = r->next;
-  else
-    s->removals = r->next;
-  if (r->next)
-    r->next->prev = r->prev;
+  WB_LIST_UNLINK (r->s->removals, r);
   if (r->retry)
     event_free (r->retry);
   free (r);
@@ -439,10 +422,7 @@ remove_as (sbx_t *s, const char *id, const char *language, const char *key, bool
   snprintf (r->id, sizeof r->id, "%s", id);
   snprintf (r->language, sizeof r->language, "%s", language ? language : "");
   snprintf (r->key, sizeof r->key, "%s", key ? key : "");
-  r->next = s->removals;
-  if (s->removals)
-    s->removals->prev = r;
-  s->removals = r;
+  WB_LIST_PUSH (s->removals, r);
   start_removal (r);
 }
 

@@ -21,14 +21,7 @@ typedef struct image_lookup
 static void
 lookup_free (image_lookup_t *lk)
 {
-  sched_ctx_t *ctx = lk->ctx;
-
-  if (lk->prev)
-    lk->prev->next = lk->next;
-  else
-    ctx->lookups = lk->next;
-  if (lk->next)
-    lk->next->prev = lk->prev;
+  WB_LIST_UNLINK (lk->ctx->lookups, lk);
   free (lk);
 }
 
@@ -218,10 +211,7 @@ sched_images_refresh (sched_ctx_t *ctx)
           free (lk);
           continue;
         }
-      lk->next = ctx->lookups;
-      if (ctx->lookups)
-        ctx->lookups->prev = lk;
-      ctx->lookups = lk;
+      WB_LIST_PUSH (ctx->lookups, lk);
     }
 }
 

@@ -199,12 +199,7 @@ exec_end (sched_exec_t *ex)
     event_free (ex->grace);
   if (ex->reserved)
     store_unreserve (ctx->store, ex->reserved);
-  if (ex->prev)
-    ex->prev->next = ex->next;
-  else
-    ctx->execs = ex->next;
-  if (ex->next)
-    ex->next->prev = ex->prev;
+  WB_LIST_UNLINK (ctx->execs, ex);
   ctx->n_execs--;
   sched_request_clear (&ex->req);
   wb_buf_free (&ex->res.out);
@@ -1004,10 +999,7 @@ sched_exec_start (sched_ctx_t *ctx, sched_request_t *req, sched_exec_done_cb cb,
   for (size_t i = 0; i < ctx->profiles->n; i++)
     if (ctx->profiles->items[i] == ex->req.profile && ctx->image_ids[i])
       snprintf (ex->image_id, sizeof ex->image_id, "%s", ctx->image_ids[i]);
-  ex->next = ctx->execs;
-  if (ctx->execs)
-    ctx->execs->prev = ex;
-  ctx->execs = ex;
+  WB_LIST_PUSH (ctx->execs, ex);
   ctx->n_execs++;
 
   if (admit (ex, err) < 0)

@@ -121,6 +121,33 @@ void wb_buf_free (wb_buf_t *b);
  * allocation failed); the buffer is left empty. */
 char *wb_buf_steal (wb_buf_t *b);
 
+/* ---- intrusive lists ---------------------------------------------------- */
+
+/* A doubly linked list threaded through `prev` and `next` fields of the
+ * nodes, with a head pointer.  The list owns nothing.  Can't fail. */
+#define WB_LIST_PUSH(head, node)                                               \
+  do                                                                           \
+    {                                                                          \
+      (node)->prev = NULL;                                                     \
+      (node)->next = (head);                                                   \
+      if (head)                                                                \
+        (head)->prev = (node);                                                 \
+      (head) = (node);                                                         \
+    }                                                                          \
+  while (0)
+#define WB_LIST_UNLINK(head, node)                                             \
+  do                                                                           \
+    {                                                                          \
+      if ((node)->prev)                                                        \
+        (node)->prev->next = (node)->next;                                     \
+      else                                                                     \
+        (head) = (node)->next;                                                 \
+      if ((node)->next)                                                        \
+        (node)->next->prev = (node)->prev;                                     \
+      (node)->prev = (node)->next = NULL;                                      \
+    }                                                                          \
+  while (0)
+
 /* ---- JSON and text helpers ------------------------------------------- */
 
 /* Append s[0..len) as a JSON string literal (quotes included), escaping

@@ -15,22 +15,14 @@ import concurrent.futures as cf
 import json
 import os
 import signal
-import sqlite3
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wbtest import Daemon, Tap, containers_with_label, docker_api, wait_until  # noqa: E402
+from wbtest import Daemon, Tap, containers_with_label, docker_api, rows, wait_until  # noqa: E402
 
 t = Tap()
 
-
-def rows(db, sql, *args):
-    c = sqlite3.connect("file:%s?mode=ro" % db, uri=True, timeout=10)
-    try:
-        return c.execute(sql, args).fetchall()
-    finally:
-        c.close()
 
 
 def ours(instance):

@@ -25,17 +25,10 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wbtest import WARMBOX, Daemon, Tap, wait_until  # noqa: E402
+from wbtest import WARMBOX, Daemon, Tap, rows, wait_until  # noqa: E402
 
 t = Tap()
 
-
-def rows(db, sql, *args):
-    c = sqlite3.connect("file:%s?mode=ro" % db, uri=True, timeout=10)
-    try:
-        return c.execute(sql, args).fetchall()
-    finally:
-        c.close()
 
 
 # ---- the code never reaches the disk -----------------------------------------

@@ -272,6 +272,17 @@ def stream(result, name):
     return data.encode("utf-8")
 
 
+def rows(db, sql, *args):
+    """Rows of a query on a history file, read-only (the daemon may be
+    writing it)."""
+    import sqlite3
+    c = sqlite3.connect("file:%s?mode=ro" % db, uri=True, timeout=10)
+    try:
+        return c.execute(sql, args).fetchall()
+    finally:
+        c.close()
+
+
 def wait_until(pred, timeout=20, step=0.2):
     deadline = time.time() + timeout
     while time.time() < deadline:
