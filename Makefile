@@ -53,7 +53,8 @@ PROFILE_SRC := profiles/profile.c
 SANDBOX_SRC := sandbox/body.c sandbox/sandbox.c
 POOL_SRC    := pool/pool.c
 STORE_SRC   := store/store.c store/query.c
-SCHED_SRC   := scheduler/config.c scheduler/request.c scheduler/exec.c scheduler/daemon.c scheduler/http.c \
+SCHED_SRC   := scheduler/config.c scheduler/request.c scheduler/admission.c scheduler/exec.c \
+               scheduler/daemon.c scheduler/http.c \
                scheduler/startgate.c scheduler/metrics.c scheduler/auth.c scheduler/confine.c \
                scheduler/piston.c
 LIB_SRC     := $(COMMON_SRC) $(ENGINE_SRC) $(PROFILE_SRC) $(SANDBOX_SRC) $(POOL_SRC) $(STORE_SRC) \

@@ -6,6 +6,8 @@
  *               "tls_ca": "...", "tls_cert": "...", "tls_key": "..."},
  *    "profiles_dir": "/usr/local/share/warmbox/profiles",
  *    "max_concurrent": 64, "shutdown_grace_ms": 130000,
+ *    "admission": {"queue_max": 1024, "max_wait_ms": 60000},
+ *    "start_limit": {"initial": 16, "min": 1, "max": 64},
  *    "max_body_bytes": 50331648,
  *    "max_containers": 64, "create_concurrency": 2, "queue_max": 256,
  *    "image_refresh_ms": 10000,
@@ -49,6 +51,8 @@ sched_config_defaults (sched_config_t *cfg, wb_err_t *err)
   memset (cfg, 0, sizeof *cfg);
   cfg->profiles_dir = strdup (WB_DEFAULT_PROFILES_DIR);
   cfg->max_concurrent = 64;
+  cfg->admission_queue_max = 1024;
+  cfg->max_wait_ms = 60000;
   cfg->shutdown_grace_ms = 130000;
   cfg->max_body_bytes = 48u * 1024 * 1024;
   cfg->max_containers = 64;
@@ -261,6 +265,48 @@ sched_config_parse (sched_config_t *cfg, const char *json, size_t len, wb_err_t 
         if (set_uint (&v, item, k, strcmp (k, "queue_max") == 0 ? 0 : 1, 3600000, err) < 0)
           goto out;
         *dst = (uint32_t) v;
+      }
+    else if (strcmp (k, "admission") == 0 || strcmp (k, "start_limit") == 0)
+      {
+        cJSON *e;
+        bool adm = k[0] == 'a';
+        if (!cJSON_IsObject (item))
+          {
+            wb_error (err, WB_E_INVALID, "\"%s\" must be an object", k);
+            goto out;
+          }
+        cJSON_ArrayForEach (e, item)
+        {
+          const char *sk = e->string ? e->string : "";
+          char name[96];
+          uint32_t *dst = NULL;
+          double lo = 1, hi = 1000000;
+          if (adm && strcmp (sk, "queue_max") == 0)
+            dst = &cfg->admission_queue_max, lo = 0;
+          else if (adm && strcmp (sk, "max_wait_ms") == 0)
+            dst = &cfg->max_wait_ms, hi = 3600000;
+          else if (!adm && strcmp (sk, "initial") == 0)
+            dst = &cfg->start_limit.initial, hi = 4096;
+          else if (!adm && strcmp (sk, "min") == 0)
+            dst = &cfg->start_limit.min, hi = 4096;
+          else if (!adm && strcmp (sk, "max") == 0)
+            dst = &cfg->start_limit.max, hi = 4096;
+          snprintf (name, sizeof name, "%s.%.64s", k, sk);
+          if (dst == NULL)
+            {
+              wb_error (err, WB_E_INVALID, "unknown key \"%s\"", name);
+              goto out;
+            }
+          if (set_uint (&v, e, name, lo, hi, err) < 0)
+            goto out;
+          *dst = (uint32_t) v;
+        }
+        if (!adm && cfg->start_limit.min && cfg->start_limit.max
+            && cfg->start_limit.max < cfg->start_limit.min)
+          {
+            wb_error (err, WB_E_INVALID, "start_limit.max is below start_limit.min");
+            goto out;
+          }
       }
     else if (strcmp (k, "store") == 0)
       {

@@ -6,6 +6,7 @@
 #ifndef WARMBOX_SCHED_CONFIG_H
 #define WARMBOX_SCHED_CONFIG_H
 
+#include "startgate.h"
 #include "warmbox/wb.h"
 
 #define SCHED_MAX_LISTEN 8
@@ -37,12 +38,15 @@ typedef struct sched_config
   char *engine_tls_ca, *engine_tls_cert, *engine_tls_key;
   char *profiles_dir;
   bool insecure_no_auth;
-  uint32_t max_concurrent;        /* executions in flight before 503 */
+  uint32_t max_concurrent;        /* executions running or preparing; past it they queue */
+  uint32_t admission_queue_max;   /* executions queued for room to run; past it 503 */
+  uint32_t max_wait_ms;           /* the longest an execution waits before its start */
   uint32_t shutdown_grace_ms;     /* SIGTERM: the longest wait for executions in flight */
   uint64_t max_body_bytes;
   uint32_t max_containers;        /* global cap: created + running */
   uint32_t create_concurrency;    /* pool creates in flight */
   uint32_t queue_max;             /* requests waiting per pool */
+  startgate_config_t start_limit; /* starts in flight: initial, min, max */
   uint32_t image_refresh_ms;      /* how often image tags are re-resolved */
   char *store_path;               /* NULL: store_default_path () */
   uint32_t store_retention_days;

@@ -103,7 +103,7 @@ sched_ctx_init (sched_ctx_t *ctx, wb_err_t *err)
   wb_info ("history: %s (retention %u days)", stcfg.path, stcfg.retention_days);
   snprintf (ctx->engine_desc, sizeof ctx->engine_desc, "%s",
             eng_default_endpoint (ctx->cfg.engine_endpoint));
-  startgate_init (&ctx->gate, 2);
+  startgate_init (&ctx->gate, &ctx->cfg.start_limit);
   sched_auth_init (&ctx->auth, &ctx->cfg);
   return 0;
 }
@@ -116,6 +116,10 @@ sched_ctx_clear (sched_ctx_t *ctx, uint32_t store_timeout_ms)
   store_close (ctx->store, store_timeout_ms);
   ctx->store = NULL;
   startgate_clear (&ctx->gate);
+  adm_clear (&ctx->admission);
+  if (ctx->admit_ev)
+    event_free (ctx->admit_ev);
+  ctx->admit_ev = NULL;
   while (ctx->lookups)
     {
       sbx_op_cancel (ctx->lookups->op);

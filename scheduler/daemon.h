@@ -9,6 +9,7 @@
 #ifndef WARMBOX_SCHED_DAEMON_H
 #define WARMBOX_SCHED_DAEMON_H
 
+#include "admission.h"
 #include "auth.h"
 #include "config.h"
 #include "exec.h"
@@ -43,9 +44,14 @@ struct sched_ctx
   char engine_desc[160]; /* recorded with each execution */
   startgate_t gate;
   metrics_t metrics;
-  /* Every execution in flight (exec.c's registry). */
+  /* Every execution in flight (exec.c's registry), and those of them that
+   * wait for room to run (max_concurrent), fair across clients. */
   sched_exec_t *execs;
   size_t n_execs;
+  adm_queue_t admission;
+  struct event *admit_ev;  /* admits from the queue, from the loop */
+  uint64_t end_us[32];     /* when the last executions ended: the service rate */
+  uint32_t n_ends;
   uint64_t next_serial;
   /* Profile sets replaced by SIGHUP: requests admitted before it still
    * point into them.  Freed when nothing runs. */

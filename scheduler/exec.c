@@ -9,6 +9,8 @@
  * for an execution that has ended finds nothing).
  *
  * States, in order:
+ *   QUEUED          waiting for room to run (max_concurrent executions
+ *                   are past this state), fair across clients
  *   WAIT_CONTAINER  queued on its pool for a never-started container
  *   PREPARING       holds a container; attach (101, frame written, stdin
  *                   half-closed) and wait (armed) being set up; its row
@@ -26,6 +28,7 @@
  * the client at once; "cancel" = row "cancelled", nobody to tell):
  *
  *                  | client gone     | deadline        | engine failure   | shutdown
+ *   QUEUED         | cancel          | refuse (busy)   | -                | finish normally
  *   WAIT_CONTAINER | cancel          | refuse (busy)   | refuse           | finish normally
  *   PREPARING      | cancel          | refuse          | refuse           | finish normally
  *   WAIT_SLOT      | cancel          | refuse (busy)   | -                | finish normally
@@ -38,7 +41,10 @@
  *   INSPECTING     | forget client   | -               | finish, not OOM  | finish normally
  *   RECORDING      | forget client   | -               | -                | finish normally
  *
- * "shutdown" is SIGTERM: executions in flight run to their end.  A second
+ * "deadline" before the start is max_wait_ms from admission (the longest
+ * wait for room, a container and a start slot); from the start on it is
+ * the request's timeout_ms.  "shutdown" is SIGTERM: executions in flight,
+ * queued ones included, run to their end.  A second
  * signal abandons them (sched_exec_abandon_all): rows stay "running" and
  * the next start-up marks them interrupted. */
 #define _GNU_SOURCE
@@ -57,6 +63,7 @@ drain_grace (const sched_exec_t *ex);
 
 typedef enum exec_state
 {
+  EX_QUEUED,
   EX_WAIT_CONTAINER,
   EX_PREPARING,
   EX_WAIT_SLOT,
@@ -68,6 +75,7 @@ typedef enum exec_state
 } exec_state_t;
 
 static const char *const state_names[] = {
+  [EX_QUEUED] = "queued for room to run",
   [EX_WAIT_CONTAINER] = "waiting for a container",
   [EX_PREPARING] = "preparing",
   [EX_WAIT_SLOT] = "waiting for a start slot",
@@ -80,6 +88,7 @@ static const char *const state_names[] = {
 
 struct sched_exec
 {
+  adm_node_t queued;         /* in ctx->admission while QUEUED */
   sched_ctx_t *ctx;
   sched_exec_t *prev, *next; /* the registry */
   uint64_t serial;
@@ -103,6 +112,7 @@ struct sched_exec
 
   start_waiter_t *gate_waiter;
   bool holds_slot;
+  uint32_t starts_in_flight; /* when its start was sent, itself included */
   eng_req_t *op;             /* start or inspect in flight */
   eng_req_t *kill_req;
   bool kill_when_started;    /* cancel or deadline while STARTING */
@@ -181,11 +191,21 @@ release_container (sched_exec_t *ex)
   ex->container_id[0] = '\0';
 }
 
+static void admit_soon (sched_ctx_t *ctx);
+
 static void
 exec_end (sched_exec_t *ex)
 {
   sched_ctx_t *ctx = ex->ctx;
 
+  if (ex->queued.client)
+    adm_remove (&ctx->admission, &ex->queued);
+  else if (ex->state != EX_QUEUED)
+    {
+      /* Room to run freed: note when (the service rate), admit the next. */
+      ctx->end_us[ctx->n_ends++ % WB_ARRAY_SIZE (ctx->end_us)] = wb_now_us ();
+      admit_soon (ctx);
+    }
   release_container (ex);
   pool_waiter_cancel (ex->waiter);
   if (ex->gate_waiter)
@@ -622,6 +642,9 @@ started_cb (void *arg, const eng_result_t *r)
   ex->op = NULL;
   ex->holds_slot = false;
   ex->t_started_us = wb_now_us ();
+  if (r->rc == 0)
+    startgate_sample (&ctx->gate, (double) (ex->t_started_us - ex->t_start_us) / 1000.0,
+                      ex->starts_in_flight);
   startgate_leave (&ctx->gate);
   set_yield (ctx);
   if (r->rc < 0 && (r->err.engine_status == 400 || r->err.engine_status == 404
@@ -665,6 +688,7 @@ send_start (sched_exec_t *ex)
   ex->holds_slot = true;
   ex->state = EX_STARTING;
   ex->t_start_us = wb_now_us ();
+  ex->starts_in_flight = ex->ctx->gate.in_flight;
   ex->op = eng_container_start (ex->ctx->eng, ex->container_id, started_cb, ex, &err);
   if (ex->op == NULL)
     {
@@ -838,19 +862,20 @@ prestart_deadline_cb (evutil_socket_t fd, short what, void *arg)
 
   (void) fd;
   (void) what;
-  if (ex->state == EX_WAIT_CONTAINER)
-    wb_error (&err, WB_E_BUSY, "no sandbox became free within the request's %u ms",
-              ex->req.limits.timeout_ms);
+  uint32_t ms = ex->ctx->cfg.max_wait_ms;
+
+  if (ex->state == EX_QUEUED)
+    wb_error (&err, WB_E_BUSY, "no room to run became free within %u ms", ms);
+  else if (ex->state == EX_WAIT_CONTAINER)
+    wb_error (&err, WB_E_BUSY, "no sandbox became free within %u ms", ms);
   else if (ex->state == EX_WAIT_SLOT)
-    wb_error (&err, WB_E_BUSY, "no start slot became free within the request's %u ms",
-              ex->req.limits.timeout_ms);
+    wb_error (&err, WB_E_BUSY, "no start slot became free within %u ms", ms);
   else if (!ex->ahead_committed)
-    wb_error (&err, WB_E_BUSY, "the execution history could not be written within the request's "
-                               "%u ms; try again later",
-              ex->req.limits.timeout_ms);
+    wb_error (&err, WB_E_BUSY, "the execution history could not be written within %u ms; try "
+                               "again later",
+              ms);
   else
-    wb_error (&err, WB_E_ENGINE_DOWN, "the engine did not prepare the container within %u ms",
-              ex->req.limits.timeout_ms);
+    wb_error (&err, WB_E_ENGINE_DOWN, "the engine did not prepare the container within %u ms", ms);
   exec_refuse (ex, &err, false);
 }
 
@@ -910,21 +935,15 @@ uuid_from_hex (const char hex[33], char out[37])
   snprintf (out, 37, "%.8s-%.4s-%.4s-%.4s-%.12s", hex, hex + 8, hex + 12, hex + 16, hex + 20);
 }
 
-/* Admission proper: a container asked for; on a hit, its attach and wait
- * opened and its row written ahead.  -1 with err when refused: the caller
- * ends ex; nothing was recorded and nothing will be reported. */
+/* Room to run: a container asked for; on a hit, its attach and wait
+ * opened and its row written ahead.  -1 with err when refused: nothing was
+ * recorded. */
 static int
 admit (sched_exec_t *ex, wb_err_t *err)
 {
-  sched_ctx_t *ctx = ex->ctx;
-  struct timeval tv = {ex->req.limits.timeout_ms / 1000,
-                       (ex->req.limits.timeout_ms % 1000) * 1000};
   char *id = NULL;
   int r;
 
-  ex->deadline = evtimer_new (ctx->base, prestart_deadline_cb, ex);
-  if (ex->deadline == NULL || evtimer_add (ex->deadline, &tv) < 0)
-    return wb_error (err, WB_E_NOMEM, "cannot arm the deadline");
   ex->pool = pool_for (ex, err);
   if (ex->pool == NULL)
     return -1;
@@ -944,12 +963,49 @@ admit (sched_exec_t *ex, wb_err_t *err)
   return 0;
 }
 
+/* Executions that end per second, from the last ends (0: not known). */
+static double
+service_rate (const sched_ctx_t *ctx)
+{
+  uint32_t n = ctx->n_ends < WB_ARRAY_SIZE (ctx->end_us) ? ctx->n_ends
+                                                         : (uint32_t) WB_ARRAY_SIZE (ctx->end_us);
+  uint64_t newest, oldest;
+
+  if (n < 8)
+    return 0;
+  newest = ctx->end_us[(ctx->n_ends - 1) % WB_ARRAY_SIZE (ctx->end_us)];
+  oldest = ctx->end_us[(ctx->n_ends - n) % WB_ARRAY_SIZE (ctx->end_us)];
+  /* Ends long ago say nothing about now. */
+  if (newest <= oldest || wb_now_us () - newest > 10000000)
+    return 0;
+  return (double) (n - 1) * 1e6 / (double) (newest - oldest);
+}
+
+/* An execution must queue: refuse it (err, 503 with Retry-After) when the
+ * queue is full or the wait it would face cannot fit in max_wait_ms at the
+ * rate executions end now. */
+static int
+refuse_queueing (sched_ctx_t *ctx, wb_err_t *err)
+{
+  double rate = service_rate (ctx);
+  double wait_s = rate > 0 ? (double) (ctx->admission.n + 1) / rate : 0;
+
+  if (ctx->admission.n >= ctx->cfg.admission_queue_max)
+    return wb_error (err, WB_E_BUSY, "%u executions already wait for room to run",
+                     ctx->admission.n);
+  if (wait_s * 1000 > ctx->cfg.max_wait_ms)
+    return wb_error (err, WB_E_BUSY, "the wait for room to run (about %.0f s) would exceed %u ms",
+                     wait_s, ctx->cfg.max_wait_ms);
+  return 0;
+}
+
 sched_exec_t *
 sched_exec_start (sched_ctx_t *ctx, sched_request_t *req, sched_exec_done_cb cb, void *arg,
                   wb_err_t *err)
 {
   sched_exec_t *ex;
   char hex[33];
+  struct timeval tv;
 
   if (ctx->draining)
     {
@@ -957,10 +1013,10 @@ sched_exec_start (sched_ctx_t *ctx, sched_request_t *req, sched_exec_done_cb cb,
       wb_error (err, WB_E_BUSY, "the daemon is shutting down");
       return NULL;
     }
-  if (ctx->n_execs >= ctx->cfg.max_concurrent)
+  bool queue = ctx->n_execs - ctx->admission.n >= ctx->cfg.max_concurrent || ctx->admission.n > 0;
+  if (queue && refuse_queueing (ctx, err) < 0)
     {
       sched_request_clear (req);
-      wb_error (err, WB_E_BUSY, "too many executions in flight (%zu)", ctx->n_execs);
       return NULL;
     }
   /* No code runs without room for its two records: reserve them now. */
@@ -1002,15 +1058,57 @@ sched_exec_start (sched_ctx_t *ctx, sched_request_t *req, sched_exec_done_cb cb,
   WB_LIST_PUSH (ctx->execs, ex);
   ctx->n_execs++;
 
-  if (admit (ex, err) < 0)
+  /* Everything before the start (room to run, a container, a start slot)
+   * is bounded by max_wait_ms. */
+  tv.tv_sec = ctx->cfg.max_wait_ms / 1000;
+  tv.tv_usec = (ctx->cfg.max_wait_ms % 1000) * 1000;
+  ex->deadline = evtimer_new (ctx->base, prestart_deadline_cb, ex);
+  if (ex->deadline == NULL || evtimer_add (ex->deadline, &tv) < 0)
+    wb_error (err, WB_E_NOMEM, "cannot arm the deadline");
+  else if (queue && adm_push (&ctx->admission, ex->req.client, &ex->queued) < 0)
+    wb_error (err, WB_E_NOMEM, "out of memory");
+  else if (queue || admit (ex, err) == 0)
+    return ex;
+  /* Nothing recorded, nothing reported: the caller reports err. */
+  metrics_count_status (&ctx->metrics, ex->res.language, "refused");
+  ex->cb = NULL;
+  exec_end (ex);
+  return NULL;
+}
+
+/* Room freed: admit queued executions while there is room, from the loop
+ * (never from inside the ending that freed it). */
+static void
+admit_cb (evutil_socket_t fd, short what, void *arg)
+{
+  sched_ctx_t *ctx = arg;
+  adm_node_t *node;
+
+  (void) fd;
+  (void) what;
+  while (ctx->n_execs - ctx->admission.n < ctx->cfg.max_concurrent
+         && (node = adm_pop (&ctx->admission)) != NULL)
     {
-      /* Nothing recorded, nothing reported: the caller reports err. */
-      metrics_count_status (&ctx->metrics, ex->res.language, "refused");
-      ex->cb = NULL;
-      exec_end (ex);
-      return NULL;
+      sched_exec_t *ex = (sched_exec_t *) node; /* the node is its first member */
+      wb_err_t err;
+      metrics_observe (&ctx->metrics, ex->res.language, M_ADMIT_WAIT,
+                       (double) (wb_now_us () - ex->t_admit_us) / 1e6);
+      if (admit (ex, &err) < 0)
+        exec_refuse (ex, &err, false);
     }
-  return ex;
+}
+
+static void
+admit_soon (sched_ctx_t *ctx)
+{
+  if (ctx->admission.n == 0)
+    return;
+  if (ctx->admit_ev == NULL)
+    ctx->admit_ev = event_new (ctx->base, -1, 0, admit_cb, ctx);
+  if (ctx->admit_ev)
+    event_active (ctx->admit_ev, EV_TIMEOUT, 0);
+  else
+    wb_log_error ("cannot admit queued executions: out of memory");
 }
 
 void
@@ -1023,6 +1121,7 @@ sched_exec_cancel (sched_exec_t *ex)
   ex->cb = NULL;
   switch (ex->state)
     {
+    case EX_QUEUED:
     case EX_WAIT_CONTAINER:
     case EX_PREPARING:
     case EX_WAIT_SLOT:

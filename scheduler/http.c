@@ -427,8 +427,8 @@ handle_pools (struct evhttp_request *req, sched_ctx_t *ctx)
                               : wb_buf_append_str (&body, "null");
       bad |= wb_buf_append_str (&body, "}");
     }
-  bad |= wb_buf_printf (&body, "],\"start_limit\":%u,\"starts_queued\":%u}\n", ctx->gate.limit,
-                        ctx->gate.queued);
+  bad |= wb_buf_printf (&body, "],\"start_limit\":%u,\"starts_queued\":%u}\n",
+                        startgate_limit (&ctx->gate), ctx->gate.queued);
   if (bad)
     {
       evhttp_send_error (req, 500, "out of memory");
@@ -447,7 +447,8 @@ handle_metrics (struct evhttp_request *req, sched_ctx_t *ctx)
 
   store_stats_t ss;
   store_get_stats (ctx->store, &ss);
-  if (metrics_render (&ctx->metrics, st, n, &ctx->gate, sched_exec_count (ctx), &body) < 0
+  if (metrics_render (&ctx->metrics, st, n, &ctx->gate, sched_exec_count (ctx) - ctx->admission.n,
+                      ctx->admission.n, &body) < 0
       || wb_buf_printf (&body,
                         "# HELP warmbox_history_backlog Records waiting to be written.\n"
                         "# TYPE warmbox_history_backlog gauge\nwarmbox_history_backlog %u\n"

@@ -11,12 +11,14 @@ static const double bucket_le[METRICS_BUCKETS]
 
 static const char *const hist_names[METRICS_N_HIST] = {
   [M_QUEUE_WAIT] = "warmbox_queue_wait_seconds",
+  [M_ADMIT_WAIT] = "warmbox_admission_wait_seconds",
   [M_START] = "warmbox_start_seconds",
   [M_RUN] = "warmbox_run_seconds",
   [M_TOTAL] = "warmbox_execution_seconds",
 };
 static const char *const hist_help[METRICS_N_HIST] = {
-  [M_QUEUE_WAIT] = "Time an execution waited for a container.",
+  [M_QUEUE_WAIT] = "Time from admission to a container in hand (admission queue and pool).",
+  [M_ADMIT_WAIT] = "Time queued executions waited for room to run.",
   [M_START] = "Time from sending start to the engine's answer.",
   [M_RUN] = "Time from start to exit.",
   [M_TOTAL] = "Time from admission to reply.",
@@ -69,7 +71,7 @@ metrics_count_status (metrics_t *m, const char *language, const char *status)
 
 int
 metrics_render (const metrics_t *m, const pool_stats_t *pools, size_t n_pools,
-                const startgate_t *gate, size_t running, wb_buf_t *out)
+                const startgate_t *gate, size_t running, size_t queued, wb_buf_t *out)
 {
   int bad = 0;
 
@@ -125,13 +127,26 @@ metrics_render (const metrics_t *m, const pool_stats_t *pools, size_t n_pools,
   POOL_METRIC ("warmbox_pool_arrival_rate", "gauge", "Smoothed requests per second.", "%.4f",
                pools[i].arrival_rate)
 #undef POOL_METRIC
-  bad |= wb_buf_printf (out,
-                        "# HELP warmbox_start_limit Starts allowed in flight (adaptive).\n"
-                        "# TYPE warmbox_start_limit gauge\nwarmbox_start_limit %u\n"
-                        "# HELP warmbox_starts_queued Starts waiting for the gate.\n"
-                        "# TYPE warmbox_starts_queued gauge\nwarmbox_starts_queued %u\n"
-                        "# HELP warmbox_executions_running Executions in flight.\n"
-                        "# TYPE warmbox_executions_running gauge\nwarmbox_executions_running %zu\n",
-                        gate->limit, gate->queued, running);
+  bad |= wb_buf_printf (
+      out,
+      "# HELP warmbox_start_limit Starts allowed in flight (adaptive).\n"
+      "# TYPE warmbox_start_limit gauge\nwarmbox_start_limit %u\n"
+      "# HELP warmbox_starts_in_flight Starts sent and not answered.\n"
+      "# TYPE warmbox_starts_in_flight gauge\nwarmbox_starts_in_flight %u\n"
+      "# HELP warmbox_starts_queued Starts waiting for the gate.\n"
+      "# TYPE warmbox_starts_queued gauge\nwarmbox_starts_queued %u\n"
+      "# HELP warmbox_start_latency_seconds Mean start latency of the limiter's last window.\n"
+      "# TYPE warmbox_start_latency_seconds gauge\nwarmbox_start_latency_seconds %.4f\n"
+      "# HELP warmbox_start_cost_seconds Start latency per start in flight, last window (1 / "
+      "throughput).\n"
+      "# TYPE warmbox_start_cost_seconds gauge\nwarmbox_start_cost_seconds %.4f\n"
+      "# HELP warmbox_start_cost_best_seconds The lowest start cost seen (slowly forgotten).\n"
+      "# TYPE warmbox_start_cost_best_seconds gauge\nwarmbox_start_cost_best_seconds %.4f\n"
+      "# HELP warmbox_executions_running Executions admitted and not queued.\n"
+      "# TYPE warmbox_executions_running gauge\nwarmbox_executions_running %zu\n"
+      "# HELP warmbox_executions_queued Executions waiting for room to run (admission queue).\n"
+      "# TYPE warmbox_executions_queued gauge\nwarmbox_executions_queued %zu\n",
+      startgate_limit (gate), gate->in_flight, gate->queued, gate->last_rtt_ms / 1000.0,
+      gate->last_cost_ms / 1000.0, gate->best_cost_ms / 1000.0, running, queued);
   return bad ? -1 : 0;
 }

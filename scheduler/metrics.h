@@ -13,7 +13,8 @@
 
 typedef enum metrics_hist
 {
-  M_QUEUE_WAIT,
+  M_QUEUE_WAIT,     /* admission -> container in hand (queue and pool) */
+  M_ADMIT_WAIT,     /* admission -> room to run (the admission queue alone) */
   M_START,
   M_RUN,
   M_TOTAL,
@@ -43,6 +44,6 @@ void metrics_observe (metrics_t *m, const char *language, metrics_hist_t h, doub
 /* status must be a static string. */
 void metrics_count_status (metrics_t *m, const char *language, const char *status);
 int metrics_render (const metrics_t *m, const pool_stats_t *pools, size_t n_pools,
-                    const startgate_t *gate, size_t running, wb_buf_t *out);
+                    const startgate_t *gate, size_t running, size_t queued, wb_buf_t *out);
 
 #endif

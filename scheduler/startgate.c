@@ -1,20 +1,38 @@
-/* scheduler/startgate.c: how many container starts are in flight.
+/* scheduler/startgate.c: the start limiter.  See startgate.h.
  *
- * The engine completes starts fastest at a small concurrency (about 2 on a
- * 2-core machine; 16 at once loses about 40% of throughput).  The gate
- * admits at most `limit` starts, queues the rest FIFO, and tunes the limit
- * by hill climbing on measured throughput: while a backlog exists, each
- * window of completions is compared with the previous one; an improvement
- * keeps the direction of the last change, a loss reverses it.  Without a
- * backlog throughput measures demand, not the engine, so nothing moves. */
+ * Per window of completions (at least 4, or half the limit):
+ *   cost = mean of (start latency / starts in flight when it was sent)
+ *   best = the lowest cost seen, and at how many in flight, forgotten by
+ *          1% per window so that a slower engine (other load, a bigger
+ *          image) is learned again
+ *   cost <= best * GROW_TOLERANCE    the limit grows by 10% (at least 1):
+ *                                    more in flight still pays
+ *   cost >  best * SHRINK_TOLERANCE  the cost curve is U-shaped (too few in
+ *                                    flight waste the engine, too many
+ *                                    overload it), so the side decides:
+ *                                    above the best's level the limit
+ *                                    shrinks by 20% to 50% (the further
+ *                                    past, the harder), never below that
+ *                                    level; below it, it climbs back to it
+ *   in between                       it holds
+ * A level is only known once tried, so every PROBE_EVERY windows one runs
+ * at 60% of the limit: if it is cheaper it becomes the best (and the next
+ * window probes lower still), else the rules above bring the limit back.
+ * The limit starts high, so a burst starts at once; an engine that
+ * degrades under many starts is found by the probes in a few windows.
+ * Windows in which the gate was far from full (fewer in flight than half
+ * the limit) say nothing about the engine's capacity and are dropped. */
 #define _GNU_SOURCE
 #include "startgate.h"
 
+#include <math.h>
 #include <string.h>
 
-#define GATE_MIN 1
-#define GATE_MAX 8
-#define WINDOW_MIN_US 1000000u
+#define GROW_TOLERANCE 1.15
+#define SHRINK_TOLERANCE 1.4
+#define FORGET 1.01
+#define PROBE_EVERY 6
+#define PROBE_FACTOR 0.6
 
 struct start_waiter
 {
@@ -24,18 +42,35 @@ struct start_waiter
 };
 
 void
-startgate_init (startgate_t *g, uint32_t initial)
+startgate_init (startgate_t *g, const startgate_config_t *cfg)
 {
   memset (g, 0, sizeof *g);
-  g->limit = initial < GATE_MIN ? GATE_MIN : initial > GATE_MAX ? GATE_MAX : initial;
-  g->direction = 1;
-  g->window_start_us = wb_now_us ();
+  g->cfg = *cfg;
+  if (g->cfg.min == 0)
+    g->cfg.min = 1;
+  if (g->cfg.max == 0)
+    g->cfg.max = 64;
+  if (g->cfg.max < g->cfg.min)
+    g->cfg.max = g->cfg.min;
+  if (g->cfg.initial == 0)
+    g->cfg.initial = 16;
+  g->limit = g->cfg.initial < g->cfg.min   ? g->cfg.min
+             : g->cfg.initial > g->cfg.max ? g->cfg.max
+                                            : g->cfg.initial;
+}
+
+uint32_t
+startgate_limit (const startgate_t *g)
+{
+  uint32_t l = (uint32_t) floor (g->limit);
+  return l < g->cfg.min ? g->cfg.min : l;
 }
 
 void
 startgate_clear (startgate_t *g)
 {
   start_waiter_t *w;
+
   while ((w = g->head))
     {
       g->head = w->next;
@@ -50,7 +85,7 @@ startgate_enter (startgate_t *g, startgate_cb cb, void *arg, start_waiter_t **ou
 {
   start_waiter_t *w;
 
-  if (g->in_flight < g->limit && g->head == NULL)
+  if (g->in_flight < startgate_limit (g) && g->head == NULL)
     {
       g->in_flight++;
       return 1;
@@ -66,7 +101,6 @@ startgate_enter (startgate_t *g, startgate_cb cb, void *arg, start_waiter_t **ou
     g->head = w;
   g->tail = w;
   g->queued++;
-  g->saw_backlog = true;
   *out = w;
   return 0;
 }
@@ -89,36 +123,76 @@ startgate_cancel (startgate_t *g, start_waiter_t *w)
 }
 
 static void
-adapt (startgate_t *g)
+adapt (startgate_t *g, double cost, double flight)
 {
-  uint64_t now = wb_now_us ();
-  uint64_t elapsed = now - g->window_start_us;
-  double tput;
+  double limit = g->limit;
+  bool improved = g->best_cost_ms <= 0 || cost < g->best_cost_ms;
 
-  if (g->window_done < 2 * g->limit || elapsed < WINDOW_MIN_US)
-    return;
-  tput = (double) g->window_done * 1e6 / (double) elapsed;
-  if (g->saw_backlog)
+  if (improved)
     {
-      if (g->last_tput > 0 && tput < g->last_tput * 0.95)
-        g->direction = -g->direction;
-      if (g->last_tput == 0 || tput > g->last_tput * 1.05 || tput < g->last_tput * 0.95)
-        {
-          int next = (int) g->limit + g->direction;
-          if (next < GATE_MIN || next > GATE_MAX)
-            {
-              g->direction = -g->direction;
-              next = (int) g->limit + g->direction;
-            }
-          if (next != (int) g->limit)
-            wb_debug ("start gate: %.2f starts/s at %u in flight; trying %d", tput, g->limit, next);
-          g->limit = (uint32_t) next;
-        }
-      g->last_tput = tput;
+      g->best_cost_ms = cost;
+      g->best_flight = flight;
     }
-  g->window_done = 0;
-  g->window_start_us = now;
-  g->saw_backlog = g->queued > 0;
+  if (cost <= g->best_cost_ms * GROW_TOLERANCE)
+    limit += fmax (1.0, limit * 0.1);
+  else if (cost > g->best_cost_ms * SHRINK_TOLERANCE && flight > g->best_flight)
+    /* Overloaded.  The further past the best, the harder (gradient
+     * style): at twice the tolerated cost the limit halves. */
+    limit = fmax (g->best_flight,
+                  limit * fmax (0.5, fmin (0.8, g->best_cost_ms * SHRINK_TOLERANCE / cost)));
+  else if (cost > g->best_cost_ms * SHRINK_TOLERANCE)
+    limit = fmax (limit, ceil (g->best_flight)); /* under-used: back to the best's level */
+  if (limit < g->cfg.min)
+    limit = g->cfg.min;
+  if (limit > g->cfg.max)
+    limit = g->cfg.max;
+  /* Probe lower: again at once after a probe that paid, else now and
+   * then. */
+  if ((g->probing && improved) || ++g->windows >= PROBE_EVERY)
+    {
+      g->windows = 0;
+      g->probing = limit * PROBE_FACTOR >= g->cfg.min;
+      if (g->probing)
+        limit *= PROBE_FACTOR;
+    }
+  else
+    g->probing = false;
+  if ((uint32_t) floor (limit) != (uint32_t) floor (g->limit))
+    wb_debug ("start gate: %.1f ms per start at %.1f in flight (best %.1f at %.1f, mean latency "
+              "%.0f ms): limit %u -> %u%s",
+              cost, flight, g->best_cost_ms, g->best_flight, g->last_rtt_ms,
+              (uint32_t) floor (g->limit), (uint32_t) floor (limit), g->probing ? " (probe)" : "");
+  g->limit = limit;
+  g->best_cost_ms *= FORGET;
+}
+
+void
+startgate_sample (startgate_t *g, double rtt_ms, uint32_t in_flight)
+{
+  uint32_t window = startgate_limit (g) / 2 < 4 ? 4 : startgate_limit (g) / 2;
+
+  g->samples++;
+  if (rtt_ms <= 0 || in_flight == 0)
+    return;
+  if ((double) in_flight * 2 < g->limit)
+    {
+      /* App-limited: nothing learned about the engine's capacity. */
+      g->window_n = 0;
+      g->window_cost_ms = g->window_rtt_ms = g->window_flight = 0;
+      return;
+    }
+  g->window_n++;
+  g->window_cost_ms += rtt_ms / in_flight;
+  g->window_rtt_ms += rtt_ms;
+  g->window_flight += in_flight;
+  if (g->window_n < window)
+    return;
+  g->last_cost_ms = g->window_cost_ms / g->window_n;
+  g->last_rtt_ms = g->window_rtt_ms / g->window_n;
+  double flight = g->window_flight / g->window_n;
+  g->window_n = 0;
+  g->window_cost_ms = g->window_rtt_ms = g->window_flight = 0;
+  adapt (g, g->last_cost_ms, flight);
 }
 
 void
@@ -126,11 +200,9 @@ startgate_leave (startgate_t *g)
 {
   g->in_flight--;
   g->completed++;
-  g->window_done++;
-  adapt (g);
   /* Admit from the queue up to the (possibly new) limit.  Callbacks may
    * enter or leave the gate themselves. */
-  while (g->head && g->in_flight < g->limit)
+  while (g->head && g->in_flight < startgate_limit (g))
     {
       start_waiter_t *w = g->head;
       g->head = w->next;

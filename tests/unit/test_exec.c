@@ -57,7 +57,10 @@ typedef struct call
   bool pool_hit;
   char out[512], err[256];
   wb_code_t err_code;
+  int order;          /* when it was answered, among all answers */
 } call_t;
+
+static int answers_seen;
 
 static void
 done_cb (void *arg, const sched_result_t *res, const wb_err_t *err)
@@ -65,6 +68,7 @@ done_cb (void *arg, const sched_result_t *res, const wb_err_t *err)
   call_t *c = arg;
 
   c->answers++;
+  c->order = ++answers_seen;
   c->ex = NULL;
   if (res)
     {
@@ -79,8 +83,18 @@ done_cb (void *arg, const sched_result_t *res, const wb_err_t *err)
     c->err_code = err->code;
 }
 
+static void submit_as (call_t *c, const char *client, const char *language, const char *code,
+                       const char *extra);
+
 static void
 submit (call_t *c, const char *language, const char *code, const char *extra)
+{
+  submit_as (c, "", language, code, extra);
+}
+
+static void
+submit_as (call_t *c, const char *client, const char *language, const char *code,
+           const char *extra)
 {
   wb_buf_t body = WB_BUF_INIT;
   sched_request_t req;
@@ -98,6 +112,7 @@ submit (call_t *c, const char *language, const char *code, const char *extra)
       return;
     }
   wb_buf_free (&body);
+  snprintf (req.client, sizeof req.client, "%s", client);
   c->ex = sched_exec_start (&ctx, &req, done_cb, c, &err);
   if (c->ex == NULL)
     {
@@ -238,6 +253,7 @@ setup (const char *config_json)
   ctx.cfg.removal_retry_ms = 10;
   ctx.cfg.pool_backoff_ms = 5;
   ctx.cfg.engine_timeout_ms = 60;
+  ctx.cfg.max_wait_ms = 400;
   ctx.cfg.exec_grace_ms = 100;
   ctx.profiles = profiles;
   fake_engine_config_reset ();
@@ -547,8 +563,8 @@ test_deadline_everywhere (void)
     {
       fake_engine_faults (fake ())->op = FAKE_OP_CREATE;
       fake_engine_faults (fake ())->hang_call = fake_engine_calls (fake (), FAKE_OP_CREATE) + 1;
-      ctx.cfg.engine_timeout_ms = 10000;
-      submit (&c, "python", "out x", "\"timeout_ms\":30");
+      ctx.cfg.max_wait_ms = 30; /* shorter than the engine's own timeout */
+      submit (&c, "python", "out x", NULL);
       ok (wait_answers (&c, 1, 3000), "no container in time: answered");
       ok (!c.has_result && c.err_code == WB_E_BUSY, "as a clear busy error (%s)",
           wb_code_name (c.err_code));
@@ -705,6 +721,62 @@ test_reaper_retry (void)
   }
   ok (ctx.reaped, "the next ping reaps");
   is_int (teardown ("reaper retry"), 0, "nothing left");
+}
+
+static bool rows_written (void *arg);
+
+/* Past max_concurrent executions queue, fair across clients; a full queue
+ * refuses at once; a queued one can leave or time out. */
+static void
+test_admission (void)
+{
+  call_t a[8], b[3], extra[2], late;
+  int b_last = 0, a_after_b = 0;
+
+  if (!setup ("{\"pools\":{\"python\":{\"min_ready\":2,\"max_ready\":2}},\"max_concurrent\":2,"
+              "\"admission\":{\"queue_max\":10}}"))
+    return;
+  run_until (pools_ready, NULL, 3000);
+  ctx.cfg.max_wait_ms = 5000;
+  /* Client "a" bursts 8, then client "b" sends 3: b must not wait behind
+   * all of a's. */
+  for (int i = 0; i < 8; i++)
+    submit_as (&a[i], "a", "python", "sleep 10; out a", NULL);
+  for (int i = 0; i < 3; i++)
+    submit_as (&b[i], "b", "python", "sleep 10; out b", NULL);
+  is_int (ctx.admission.n, 9, "2 run, 9 wait in the admission queue");
+  submit_as (&extra[0], "a", "python", "out x", NULL);
+  ok (!extra[0].refused_at_door, "a tenth waits too");
+  submit_as (&extra[1], "b", "python", "out x", NULL);
+  ok (extra[1].refused_at_door && extra[1].err_code == WB_E_BUSY,
+      "an eleventh is refused at once: the queue is full (busy)");
+  /* One queued execution's client leaves, another times out. */
+  cancel (&a[7]);
+  ok (wait_answers (a, 8, 10000) && wait_answers (b, 3, 10000) && wait_answers (extra, 1, 10000),
+      "the others are all answered");
+  for (int i = 0; i < 3; i++)
+    b_last = b[i].order > b_last ? b[i].order : b_last;
+  for (int i = 0; i < 7; i++)
+    a_after_b += a[i].order > b_last;
+  ok (a_after_b >= 2, "b's three are served in turn with a's, not after all of them (%d of a's "
+                      "finished after b's last)",
+      a_after_b);
+  for (int i = 0; i < 7; i++)
+    if (strcmp (a[i].out, "a\n") != 0)
+      ok (false, "a[%d] answered %s", i, a[i].out);
+  run_until (no_execs, NULL, 3000);
+  run_until (one_final_row, NULL, 1000);
+  ok (run_until (rows_written, &(int){11}, 3000) && rows ("cancelled") == 1,
+      "eleven ran, the one that left is cancelled (%d rows)", rows (NULL));
+  /* A queued execution whose wait passes max_wait_ms. */
+  ctx.cfg.max_wait_ms = 50;
+  submit_as (&a[0], "a", "python", "sleep 300; out a", NULL);
+  submit_as (&a[1], "a", "python", "sleep 300; out a", NULL);
+  submit_as (&late, "b", "python", "out late", NULL);
+  ok (wait_answers (&late, 1, 3000) && !late.has_result && late.err_code == WB_E_BUSY,
+      "a queued execution that cannot get room within max_wait_ms: busy");
+  run_until (no_execs, NULL, 3000);
+  is_int (teardown ("admission"), 0, "nothing left");
 }
 
 /* ---- fault loops ----------------------------------------------------- */
@@ -995,6 +1067,7 @@ main (void)
   TIMED (test_start_may_have_run ());
   TIMED (test_drain_no_topup ());
   TIMED (test_reaper_retry ());
+  TIMED (test_admission ());
   TIMED (test_engine_faults ("failure", KNOB_FAIL));
   TIMED (test_engine_faults ("hang", KNOB_HANG));
   TIMED (test_engine_faults ("garbage", KNOB_GARBAGE));

@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""Scheduling against the real engine (issue 11):
+
+- a burst of 200 concurrent executions against the default configuration:
+  all answered correctly, none refused (past max_concurrent they wait in
+  the admission queue), in about the time the engine needs;
+- two tokens bursting together each get a fair share (the admission queue
+  takes from the clients in turn);
+- /metrics shows the limiter and the queue.
+"""
+import concurrent.futures as cf
+import hashlib
+import json
+import os
+import sys
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wbtest import Daemon, Tap, UnixHTTPConnection, rows, wait_until  # noqa: E402
+
+t = Tap()
+
+# ---- a burst of 200 -----------------------------------------------------------
+
+d = Daemon()
+
+
+def run_one(i, token=None):
+    c = UnixHTTPConnection(d.sock, timeout=300)
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = "Bearer " + token
+    body = json.dumps({"language": "python", "code": "print(%d * %d)" % (i, i)})
+    t0 = time.time()
+    c.request("POST", "/v1/executions", body=body, headers=headers)
+    r = c.getresponse()
+    data = json.loads(r.read() or b"{}")
+    c.close()
+    return r.status, data, t0, time.time()
+
+
+t0 = time.time()
+with cf.ThreadPoolExecutor(200) as ex:
+    out = list(ex.map(run_one, range(200)))
+elapsed = time.time() - t0
+ok = [i for i, (st, r, _, _) in enumerate(out) if st == 200 and r.get("stdout") == "%d\n" % (i * i)]
+refused = [r for st, r, _, _ in out if st != 200]
+t.ok(len(ok) == 200, "a burst of 200: all answered correctly (%d of 200 in %.1f s, %.1f/s)"
+     % (len(ok), elapsed, 200 / elapsed), refused[:3])
+t.is_eq(len(refused), 0, "none refused")
+hits = sum(1 for st, r, _, _ in out if r.get("pool_hit"))
+t.diag("pool hits %d of 200; the slowest answer took %.1f s"
+       % (hits, max(t1 - ts for _, _, ts, t1 in out)))
+raw = d.request("GET", "/metrics")[1].get("_raw", b"").decode()
+for name in ("warmbox_start_limit", "warmbox_start_latency_seconds", "warmbox_start_cost_seconds",
+             "warmbox_executions_queued", "warmbox_admission_wait_seconds_count"):
+    t.ok(name in raw, "/metrics has %s" % name)
+queued = rows(d.db, "SELECT count(*), max(queue_ms) FROM executions WHERE status = 'ok'")[0]
+t.ok(queued[0] == 200 and queued[1] and queued[1] > 0, "every row is there, with queue_ms (max %.0f ms)"
+     % (queued[1] or 0))
+t.is_eq(d.stop(), 0, "exits 0")
+
+# ---- two tokens bursting together ---------------------------------------------
+
+tok = {"a": os.urandom(16).hex(), "b": os.urandom(16).hex()}
+cfg = os.path.join(d.dir, "fair.json")
+with open(cfg, "w") as f:
+    json.dump({"max_concurrent": 4, "tokens": [
+        {"name": name, "sha256": hashlib.sha256(v.encode()).hexdigest(), "rate": 1000, "burst": 1000,
+         "max_concurrent": 200} for name, v in tok.items()]}, f)
+d = Daemon(extra_args=["--config", cfg])
+order, lock = [], threading.Lock()
+
+
+def fire(i, who):
+    st, r, _, _ = run_one(i, tok[who])
+    with lock:
+        order.append((who, st == 200 and r.get("stdout") == "%d\n" % (i * i)))
+
+
+threads = [threading.Thread(target=fire, args=(i, "a")) for i in range(60)]
+for th in threads:
+    th.start()
+time.sleep(0.3)  # a's burst is queued first
+more = [threading.Thread(target=fire, args=(i, "b")) for i in range(20)]
+for th in more:
+    th.start()
+for th in threads + more:
+    th.join()
+t.ok(len(order) == 80 and all(good for _, good in order), "80 answered correctly", order[:5])
+b_last = max(k for k, (who, _) in enumerate(order) if who == "b") + 1
+a_after = sum(1 for k, (who, _) in enumerate(order) if who == "a" and k + 1 > b_last)
+t.ok(b_last <= 62 and a_after >= 15,
+     "b's 20, sent after a's 60, are served in turn: b's last is answer %d of 80, %d of a's come after"
+     % (b_last, a_after))
+t.is_eq(d.stop(), 0, "exits 0")
+
+t.done()
