@@ -52,7 +52,7 @@ ENGINE_SRC  := engine/engine.c engine/attach.c engine/proto.c
 PROFILE_SRC := profiles/profile.c
 SANDBOX_SRC := sandbox/body.c sandbox/sandbox.c
 POOL_SRC    := pool/pool.c
-STORE_SRC   := store/store.c store/query.c
+STORE_SRC   := store/store.c store/query.c store/replay.c
 SCHED_SRC   := scheduler/config.c scheduler/request.c scheduler/admission.c scheduler/exec.c \
                scheduler/daemon.c scheduler/http.c \
                scheduler/startgate.c scheduler/metrics.c scheduler/auth.c scheduler/confine.c \

@@ -183,12 +183,52 @@ cli_history (int argc, char **argv)
   return 0;
 }
 
+static cJSON *
+plan_json_row (const store_plan_row_t *r)
+{
+  cJSON *o = cJSON_CreateObject ();
+  cJSON *cands = cJSON_AddArrayToObject (o, "candidates");
+
+  cJSON_AddStringToObject (o, "language", r->language);
+  cJSON_AddNumberToObject (o, "executions", (double) r->executions);
+  cJSON_AddNumberToObject (o, "mean_per_min", r->mean_per_min);
+  cJSON_AddNumberToObject (o, "peak_per_min", r->peak_per_min);
+  cJSON_AddNumberToObject (o, "peak_per_s_10s", r->peak_per_10s);
+  cJSON_AddNumberToObject (o, "replenish_p50_ms", r->replenish_p50_ms);
+  cJSON_AddNumberToObject (o, "replenish_p95_ms", r->replenish_p95_ms);
+  cJSON_AddBoolToObject (o, "replenish_measured", r->replenish_measured);
+  cJSON_AddNumberToObject (o, "hit_rate", r->hit_rate);
+  if (r->sizes_known)
+    {
+      cJSON_AddNumberToObject (o, "actual_min_ready", r->actual_min);
+      cJSON_AddNumberToObject (o, "actual_max_ready", r->actual_max);
+      cJSON_AddNumberToObject (o, "replayed_hit_rate", r->replayed_hit_rate);
+      cJSON_AddNumberToObject (o, "replayed_idle", r->replayed_idle);
+    }
+  cJSON_AddNumberToObject (o, "min_ready", r->min_ready);
+  cJSON_AddNumberToObject (o, "max_ready", r->max_ready);
+  cJSON_AddNumberToObject (o, "recommended_hit_rate", r->recommended_hit_rate);
+  cJSON_AddNumberToObject (o, "recommended_idle", r->recommended_idle);
+  cJSON_AddBoolToObject (o, "target_met", r->target_met);
+  for (size_t k = 0; cands && k < r->n_candidates; k++)
+    {
+      cJSON *c = cJSON_CreateObject ();
+      cJSON_AddNumberToObject (c, "min_ready", r->candidates[k].min_ready);
+      cJSON_AddNumberToObject (c, "max_ready", r->candidates[k].max_ready);
+      cJSON_AddNumberToObject (c, "hit_rate", r->candidates[k].hit_rate);
+      cJSON_AddNumberToObject (c, "idle_mean", r->candidates[k].idle_mean);
+      cJSON_AddItemToArray (cands, c);
+    }
+  cJSON_AddStringToObject (o, "reason", r->reason);
+  return o;
+}
+
 int
 cli_plan (int argc, char **argv)
 {
-  double window = 86400, target = 0.99;
+  store_plan_opts_t opts = {86400, 0.99, false, 0, 0};
   const char *db = NULL, *config = NULL;
-  bool json = false;
+  bool json = false, replay = false, have_min = false, have_max = false;
   store_plan_row_t *rows = NULL;
   size_t n = 0;
   char buf[1024];
@@ -200,8 +240,8 @@ cli_plan (int argc, char **argv)
       bool v = i + 1 < argc;
       if (strcmp (a, "--window") == 0 && v)
         {
-          window = parse_duration (argv[++i]);
-          if (window <= 0)
+          opts.window_s = parse_duration (argv[++i]);
+          if (opts.window_s <= 0)
             {
               fprintf (stderr, "warmbox plan: --window takes 30m, 1h, 24h, 7d ...\n");
               return 2;
@@ -209,13 +249,29 @@ cli_plan (int argc, char **argv)
         }
       else if (strcmp (a, "--target-hit-rate") == 0 && v)
         {
-          target = strtod (argv[++i], NULL);
-          if (!(target > 0 && target < 1))
+          opts.target_hit_rate = strtod (argv[++i], NULL);
+          if (!(opts.target_hit_rate > 0 && opts.target_hit_rate < 1))
             {
               fprintf (stderr, "warmbox plan: --target-hit-rate takes a number in (0, 1)\n");
               return 2;
             }
         }
+      else if ((strcmp (a, "--min-ready") == 0 || strcmp (a, "--max-ready") == 0) && v)
+        {
+          char *end;
+          unsigned long x = strtoul (argv[++i], &end, 10);
+          if (*end || x > 4096)
+            {
+              fprintf (stderr, "warmbox plan: %s takes a whole number\n", a);
+              return 2;
+            }
+          if (a[2] == 'm' && a[3] == 'i')
+            opts.min_ready = (uint32_t) x, have_min = true;
+          else
+            opts.max_ready = (uint32_t) x, have_max = true;
+        }
+      else if (strcmp (a, "--replay") == 0)
+        replay = true;
       else if (strcmp (a, "--db") == 0 && v)
         db = argv[++i];
       else if (strcmp (a, "--config") == 0 && v)
@@ -228,8 +284,14 @@ cli_plan (int argc, char **argv)
           return 2;
         }
     }
+  if (have_min != have_max)
+    {
+      fprintf (stderr, "warmbox plan: give --min-ready and --max-ready together\n");
+      return 2;
+    }
+  opts.sizes_given = have_min;
   db = db_path (db, config, buf, sizeof buf);
-  if (store_plan (db, window, target, &rows, &n, &err) < 0)
+  if (store_plan (db, &opts, &rows, &n, &err) < 0)
     {
       fprintf (stderr, "warmbox plan: %s\n", err.msg);
       return 1;
@@ -237,48 +299,72 @@ cli_plan (int argc, char **argv)
   if (json)
     {
       cJSON *arr = cJSON_CreateArray ();
-      for (size_t i = 0; i < n; i++)
-        {
-          cJSON *o = cJSON_CreateObject ();
-          cJSON_AddStringToObject (o, "language", rows[i].language);
-          cJSON_AddNumberToObject (o, "executions", (double) rows[i].executions);
-          cJSON_AddNumberToObject (o, "mean_per_min", rows[i].mean_per_min);
-          cJSON_AddNumberToObject (o, "peak_per_min", rows[i].peak_per_min);
-          cJSON_AddNumberToObject (o, "replenish_p50_ms", rows[i].replenish_p50_ms);
-          cJSON_AddNumberToObject (o, "replenish_p95_ms", rows[i].replenish_p95_ms);
-          cJSON_AddBoolToObject (o, "replenish_measured", rows[i].replenish_measured);
-          cJSON_AddNumberToObject (o, "hit_rate", rows[i].hit_rate);
-          cJSON_AddNumberToObject (o, "min_ready", rows[i].min_ready);
-          cJSON_AddNumberToObject (o, "max_ready", rows[i].max_ready);
-          cJSON_AddStringToObject (o, "reason", rows[i].reason);
-          cJSON_AddItemToArray (arr, o);
-        }
-      char *text = cJSON_Print (arr);
+      for (size_t i = 0; arr && i < n; i++)
+        cJSON_AddItemToArray (arr, plan_json_row (&rows[i]));
+      char *text = arr ? cJSON_Print (arr) : NULL;
       printf ("%s\n", text ? text : "[]");
       cJSON_free (text);
       cJSON_Delete (arr);
       free (rows);
-      return 0;
+      return text ? 0 : 1;
     }
   if (n == 0)
     {
-      printf ("no executions in the last %.0f s of %s\n", window, db);
+      printf ("no executions from warm pools in the last %.0f s of %s\n", opts.window_s, db);
       free (rows);
       return 0;
     }
-  printf ("%-12s %9s %9s %9s %15s %9s %9s %9s\n", "LANGUAGE", "EXECS", "MEAN/MIN", "PEAK/MIN",
-          "REPLENISH ms", "HIT RATE", "MIN_READY", "MAX_READY");
+  if (replay)
+    {
+      /* The model against what happened. */
+      printf ("%-12s %9s %10s %10s %12s %12s %10s\n", "LANGUAGE", "EXECS", "MIN_READY", "MAX_READY",
+              "OBSERVED", "REPLAYED", "IDLE");
+      for (size_t i = 0; i < n; i++)
+        {
+          const store_plan_row_t *r = &rows[i];
+          if (!r->sizes_known)
+            printf ("%-12s %9llu %10s %10s %11.2f%% %12s %10s\n", r->language,
+                    (unsigned long long) r->executions, "?", "?", 100.0 * r->hit_rate, "-", "-");
+          else
+            printf ("%-12s %9llu %10u %10u %11.2f%% %11.2f%% %10.2f\n", r->language,
+                    (unsigned long long) r->executions, r->actual_min, r->actual_max,
+                    100.0 * r->hit_rate, 100.0 * r->replayed_hit_rate, r->replayed_idle);
+        }
+      printf ("\n(replayed: the window's arrivals and replenish times through the pool model with "
+              "the sizes %s)\n",
+              opts.sizes_given ? "given" : "in force, from the \"sized\" events");
+      free (rows);
+      return 0;
+    }
+  printf ("%-12s %7s %9s %9s %10s %13s %9s %10s %10s\n", "LANGUAGE", "EXECS", "MEAN/MIN", "PEAK/MIN",
+          "PEAK/S 10s", "REPLENISH ms", "HIT RATE", "MIN_READY", "MAX_READY");
   for (size_t i = 0; i < n; i++)
     {
       char repl[32];
       snprintf (repl, sizeof repl, "%.0f/%.0f%s", rows[i].replenish_p50_ms, rows[i].replenish_p95_ms,
                 rows[i].replenish_measured ? "" : "*");
-      printf ("%-12s %9llu %9.2f %9.0f %15s %9.3f %9u %9u\n", rows[i].language,
+      printf ("%-12s %7llu %9.2f %9.0f %10.1f %13s %8.1f%% %10u %10u\n", rows[i].language,
               (unsigned long long) rows[i].executions, rows[i].mean_per_min, rows[i].peak_per_min,
-              repl, rows[i].hit_rate, rows[i].min_ready, rows[i].max_ready);
+              rows[i].peak_per_10s, repl, 100.0 * rows[i].hit_rate, rows[i].min_ready,
+              rows[i].max_ready);
     }
-  printf ("\nWhy (target hit rate %.3g, window %.0f s; replenish p50/p95%s):\n", target, window,
-          "; * = no pool events, assumed");
+  for (size_t i = 0; i < n; i++)
+    {
+      const store_plan_row_t *r = &rows[i];
+      printf ("\n%s, replayed (target %.3g%%):\n  %9s %9s %9s %9s\n", r->language,
+              100.0 * opts.target_hit_rate, "MIN_READY", "MAX_READY", "HITS", "IDLE");
+      for (size_t k = 0; k < r->n_candidates; k++)
+        printf ("  %9u %9u %8.2f%% %9.2f%s\n", r->candidates[k].min_ready,
+                r->candidates[k].max_ready, 100.0 * r->candidates[k].hit_rate,
+                r->candidates[k].idle_mean,
+                r->candidates[k].min_ready == r->min_ready && r->candidates[k].max_ready == r->max_ready
+                    ? "   <- recommended"
+                    : "");
+      if (r->sizes_known)
+        printf ("  in force: %u / %u, observed %.2f%% hits, replayed %.2f%%\n", r->actual_min,
+                r->actual_max, 100.0 * r->hit_rate, 100.0 * r->replayed_hit_rate);
+    }
+  printf ("\nWhy (window %.0f s; replenish p50/p95; * = no pool events, assumed):\n", opts.window_s);
   for (size_t i = 0; i < n; i++)
     printf ("  %s: %s\n", rows[i].language, rows[i].reason);
   printf ("\nConfig snippet for warmboxd:\n{\"pools\": {");

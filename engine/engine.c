@@ -143,21 +143,48 @@ multi_socket_cb (CURL *easy, curl_socket_t fd, int what, void *userp, void *sock
         return -1;
       w->eng = eng;
       w->fd = fd;
+      w->ev = event_new (eng->base, fd, kind, event_cb, eng);
+      if (w->ev == NULL)
+        {
+          free (w);
+          return -1;
+        }
       curl_multi_assign (eng->multi, fd, w);
     }
   else
     {
+      /* The same event, watching for something else now. */
       event_del (w->ev);
-      event_free (w->ev);
+      event_assign (w->ev, eng->base, fd, kind, event_cb, eng);
     }
-  w->ev = event_new (eng->base, fd, kind, event_cb, eng);
-  if (w->ev == NULL)
-    return -1;
   event_add (w->ev, NULL);
   return 0;
 }
 
 /* ---- requests -------------------------------------------------------- */
+
+/* Easy handles are kept for the next request: curl_easy_reset is much
+ * cheaper than a new handle, and the connection stays in the multi's
+ * cache either way. */
+static CURL *
+easy_get (eng_t *eng)
+{
+  if (eng->n_spare)
+    return eng->spare[--eng->n_spare];
+  return curl_easy_init ();
+}
+
+static void
+easy_put (eng_t *eng, CURL *easy)
+{
+  if (eng->n_spare < WB_ARRAY_SIZE (eng->spare))
+    {
+      curl_easy_reset (easy);
+      eng->spare[eng->n_spare++] = easy;
+    }
+  else
+    curl_easy_cleanup (easy);
+}
 
 static void
 req_unlink_free (eng_req_t *req)
@@ -167,7 +194,7 @@ req_unlink_free (eng_req_t *req)
   if (req->easy)
     {
       curl_multi_remove_handle (eng->multi, req->easy);
-      curl_easy_cleanup (req->easy);
+      easy_put (eng, req->easy);
     }
   if (req->prev)
     req->prev->next = req->next;
@@ -487,7 +514,7 @@ req_start (eng_t *eng, req_kind_t kind, const char *method, const char *path,
   req->kind = kind;
   req->cb = cb;
   req->arg = arg;
-  req->easy = curl_easy_init ();
+  req->easy = easy_get (eng);
   if (req->easy == NULL)
     goto oom;
   if (kind == REQ_PING)
@@ -527,6 +554,15 @@ req_start (eng_t *eng, req_kind_t kind, const char *method, const char *path,
       curl_easy_setopt (req->easy, CURLOPT_POSTFIELDS, req->post_body);
       curl_easy_setopt (req->easy, CURLOPT_POSTFIELDSIZE, (long) strlen (req->post_body));
       req->headers = curl_slist_append (NULL, "Content-Type: application/json");
+      /* No "Expect: 100-continue" (curl's default past 1 KiB, and every
+       * create body is larger): it costs a round trip per create. */
+      if (req->headers)
+        {
+          struct curl_slist *h = curl_slist_append (req->headers, "Expect:");
+          if (h == NULL)
+            goto oom;
+          req->headers = h;
+        }
       if (req->headers == NULL)
         goto oom;
     }
@@ -556,7 +592,7 @@ req_start (eng_t *eng, req_kind_t kind, const char *method, const char *path,
 oom:
   wb_error (err, WB_E_NOMEM, "%s: out of memory", req_what (kind));
   if (req->easy)
-    curl_easy_cleanup (req->easy);
+    easy_put (eng, req->easy);
   curl_slist_free_all (req->headers);
   free (req->post_body);
   free (req);
@@ -836,6 +872,8 @@ eng_free (eng_t *eng)
     return;
   while (eng->reqs)
     req_unlink_free (eng->reqs);
+  while (eng->n_spare)
+    curl_easy_cleanup (eng->spare[--eng->n_spare]);
   if (eng->multi)
     curl_multi_cleanup (eng->multi);
   if (eng->timer)

@@ -31,6 +31,8 @@ struct eng
 
   char api_version[16];
   struct eng_req *reqs; /* doubly linked list of requests in flight */
+  CURL *spare[32];      /* easy handles kept for reuse */
+  size_t n_spare;
 };
 
 /* Map an HTTP status and the engine's JSON body to a wb error.  Returns -1. */

@@ -96,6 +96,17 @@ emit (pool_mgr_t *mgr, const char *event, const pool_t *p, const char *id, doubl
                        sbx_tmpl_key (p->tmpl), id ? id : "", ms, detail ? detail : "");
 }
 
+/* The sizes in force, for the history: a replay of it needs them. */
+static void
+emit_sized (const pool_t *p)
+{
+  char detail[64];
+
+  snprintf (detail, sizeof detail, "min_ready=%u max_ready=%u create_concurrency=%u", p->min_ready,
+            p->max_ready, p->mgr->cfg.create_concurrency);
+  emit (p->mgr, "sized", p, NULL, -1, detail);
+}
+
 uint32_t
 pool_target (double arrivals_per_s, double create_ms, uint32_t min_ready, uint32_t max_ready)
 {
@@ -288,7 +299,6 @@ place (pool_t *p, const char *id)
     {
       waiter_unlink (w);
       p->n_in_use++;
-      emit (mgr, "handed_out", p, id, 0, "waited");
       p->busy++;
       w->cb (w->arg, p, copy, NULL);
       p->busy--;
@@ -666,10 +676,11 @@ pool_mgr_ensure (pool_mgr_t *mgr, pool_spec_t *spec, wb_err_t *err)
     {
       /* Same key: only the sizes may have changed (config reload). */
       sbx_tmpl_free (tmpl);
-      if (!p->transient)
+      if (!p->transient && (p->min_ready != spec->min_ready || p->max_ready != max_ready))
         {
           p->min_ready = spec->min_ready;
           p->max_ready = max_ready;
+          emit_sized (p);
           fill_soon (mgr);
         }
       return p;
@@ -693,7 +704,10 @@ pool_mgr_ensure (pool_mgr_t *mgr, pool_spec_t *spec, wb_err_t *err)
   p->next = mgr->pools;
   mgr->pools = p;
   if (!p->transient)
-    wb_info ("pool %s: min_ready %u, max_ready %u", pool_key (p), p->min_ready, p->max_ready);
+    {
+      wb_info ("pool %s: min_ready %u, max_ready %u", pool_key (p), p->min_ready, p->max_ready);
+      emit_sized (p);
+    }
   if (old)
     {
       /* The image or the profile changed: the old pool's never-started
@@ -734,7 +748,6 @@ pool_acquire (pool_t *p, pool_acquire_cb cb, void *arg, char **id, pool_waiter_t
       p->hits++;
       *id = n->id;
       free (n);
-      emit (mgr, "handed_out", p, *id, -1, "hit");
       fill_soon (mgr);
       return 1;
     }

@@ -98,6 +98,7 @@ struct sched_exec
   sched_exec_done_cb cb;     /* NULL once the client left */
   void *cb_arg;
   char image_id[80];
+  char pool_key[SBX_KEY_MAX]; /* for the history: the pool may be gone by then */
 
   /* The container: from pool, given back with pool_release. */
   pool_t *pool;
@@ -289,6 +290,7 @@ submit_row (sched_exec_t *ex, const char *status, const char *error, store_done_
   rec.engine = ctx->engine_desc;
   rec.error = error ? error : "";
   rec.daemon = sbx_owner (ctx->sbx);
+  rec.pool = ex->pool_key;
   if (ex->reserved == 0)
     return -1; /* a bug: every row is reserved at admission */
   ex->reserved--;
@@ -847,6 +849,7 @@ acquired_cb (void *arg, pool_t *from, char *id, const wb_err_t *perr)
       return;
     }
   ex->pool = from; /* maybe not the pool we queued on: it may have been replaced */
+  snprintf (ex->pool_key, sizeof ex->pool_key, "%s", pool_key (from));
   snprintf (ex->container_id, sizeof ex->container_id, "%s", id);
   free (id);
   if (have_container (ex, &err) < 0)
@@ -947,6 +950,7 @@ admit (sched_exec_t *ex, wb_err_t *err)
   ex->pool = pool_for (ex, err);
   if (ex->pool == NULL)
     return -1;
+  snprintf (ex->pool_key, sizeof ex->pool_key, "%s", pool_key (ex->pool));
   ex->state = EX_WAIT_CONTAINER;
   r = pool_acquire (ex->pool, acquired_cb, ex, &id, &ex->waiter, err);
   if (r < 0)

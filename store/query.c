@@ -163,8 +163,195 @@ percentile (double *v, size_t n, double p)
   return v[k == 0 ? 0 : k - 1];
 }
 
+/* Growable arrays of doubles for the queries below. */
+typedef struct dvec
+{
+  double *v;
+  size_t n, cap;
+} dvec_t;
+
+static int
+dvec_push (dvec_t *d, double x)
+{
+  if (d->n == d->cap)
+    {
+      size_t cap = d->cap ? d->cap * 2 : 1024;
+      double *g = realloc (d->v, cap * sizeof *g);
+      if (g == NULL)
+        return -1;
+      d->v = g;
+      d->cap = cap;
+    }
+  d->v[d->n++] = x;
+  return 0;
+}
+
+/* Collect column 0 of a query bound with (?1 language, ?2 since). */
+static int
+collect (sqlite3 *db, const char *sql, const char *language, double since, dvec_t *out,
+         wb_err_t *err)
+{
+  sqlite3_stmt *s = NULL;
+  int rc;
+
+  if (sqlite3_prepare_v2 (db, sql, -1, &s, NULL) != SQLITE_OK)
+    return wb_error (err, WB_E_IO, "history: %s", sqlite3_errmsg (db));
+  sqlite3_bind_text (s, 1, language, -1, SQLITE_STATIC);
+  sqlite3_bind_double (s, 2, since);
+  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
+    if (dvec_push (out, sqlite3_column_double (s, 0)) < 0)
+      {
+        sqlite3_finalize (s);
+        return wb_error (err, WB_E_NOMEM, "out of memory");
+      }
+  sqlite3_finalize (s);
+  return rc == SQLITE_DONE ? 0 : wb_error (err, WB_E_IO, "history: %s", sqlite3_errmsg (db));
+}
+
+/* The busiest span of `span` seconds: the most arrivals in any window of
+ * that length (two pointers over the sorted times). */
+static size_t
+busiest (const double *t, size_t n, double span)
+{
+  size_t best = 0;
+  for (size_t i = 0, j = 0; j < n; j++)
+    {
+      while (t[j] - t[i] >= span)
+        i++;
+      if (j - i + 1 > best)
+        best = j - i + 1;
+    }
+  return best;
+}
+
+/* The sizes in force for the language: its last "sized" event at or
+ * before the window's end. */
+static bool
+recorded_sizes (sqlite3 *db, const char *language, uint32_t *min, uint32_t *max, uint32_t *conc)
+{
+  sqlite3_stmt *s = NULL;
+  bool found = false;
+
+  if (sqlite3_prepare_v2 (db,
+                          "SELECT detail FROM pool_events WHERE language = ?1 AND event = 'sized'"
+                          " AND pool_key NOT LIKE '%/m%' ORDER BY at DESC LIMIT 1",
+                          -1, &s, NULL)
+      != SQLITE_OK)
+    return false;
+  sqlite3_bind_text (s, 1, language, -1, SQLITE_STATIC);
+  if (sqlite3_step (s) == SQLITE_ROW)
+    {
+      unsigned a = 0, b = 0, c = 0;
+      int got = sscanf (col_text (s, 0), "min_ready=%u max_ready=%u create_concurrency=%u", &a, &b,
+                        &c);
+      if (got >= 2)
+        {
+          *min = a;
+          *max = b;
+          *conc = got == 3 ? c : 2;
+          found = true;
+        }
+    }
+  sqlite3_finalize (s);
+  return found;
+}
+
+/* The candidate sizes: for each min_ready a few max_ready, the kind an
+ * operator would write. */
+static size_t
+max_choices (uint32_t min, uint32_t out[8])
+{
+  uint32_t c[] = {min, min + 1, min + 2, min + 4, min * 2, min * 3, min * 4, min ? 0 : 4};
+  size_t n = 0;
+
+  for (size_t i = 0; i < WB_ARRAY_SIZE (c); i++)
+    {
+      bool dup = c[i] < min || c[i] > 64;
+      for (size_t k = 0; k < n && !dup; k++)
+        dup = out[k] == c[i];
+      if (!dup)
+        out[n++] = c[i];
+    }
+  return n;
+}
+
+static int
+plan_language (store_plan_row_t *r, const dvec_t *arr, const dvec_t *created, double target,
+               wb_err_t *err)
+{
+  store_replay_sizes_t sz;
+  store_replay_result_t res;
+  store_plan_candidate_t best_for_min[33];
+  bool have_best = false;
+  store_plan_candidate_t best = {0, 0, 0, 0, false};
+  uint32_t conc = r->create_concurrency ? r->create_concurrency : 2;
+
+  if (r->sizes_known)
+    {
+      sz = (store_replay_sizes_t){r->actual_min, r->actual_max, conc};
+      if (store_replay (arr->v, arr->n, created->v, created->n, &sz, &res) < 0)
+        return wb_error (err, WB_E_NOMEM, "out of memory");
+      r->replayed_hit_rate = res.hit_rate;
+      r->replayed_idle = res.idle_mean;
+    }
+  memset (best_for_min, 0, sizeof best_for_min);
+  for (uint32_t min = 0; min <= 32; min++)
+    {
+      uint32_t maxes[8];
+      size_t nm = max_choices (min, maxes);
+      store_plan_candidate_t *b = &best_for_min[min];
+      for (size_t k = 0; k < nm; k++)
+        {
+          sz = (store_replay_sizes_t){min, maxes[k], conc};
+          if (store_replay (arr->v, arr->n, created->v, created->n, &sz, &res) < 0)
+            return wb_error (err, WB_E_NOMEM, "out of memory");
+          store_plan_candidate_t c = {min, maxes[k], res.hit_rate, res.idle_mean,
+                                      res.hit_rate >= target};
+          /* For this min: the cheapest that meets the target, else the
+           * best hit rate. */
+          if (k == 0 || (c.meets_target && (!b->meets_target || c.idle_mean < b->idle_mean))
+              || (!c.meets_target && !b->meets_target && c.hit_rate > b->hit_rate))
+            *b = c;
+        }
+      if (b->meets_target && (!have_best || b->idle_mean < best.idle_mean))
+        best = *b, have_best = true;
+      else if (!have_best && !best.meets_target && b->hit_rate > best.hit_rate)
+        best = *b;
+      /* More ready containers only cost more past the best by a margin. */
+      if (have_best && min >= best.min_ready + 4)
+        break;
+    }
+  r->target_met = best.meets_target;
+  r->min_ready = best.min_ready;
+  r->max_ready = best.max_ready;
+  r->recommended_hit_rate = best.hit_rate;
+  r->recommended_idle = best.idle_mean;
+  /* The table: min_ready around the recommendation. */
+  {
+    uint32_t from = best.min_ready > 4 ? best.min_ready - 4 : 0;
+    for (uint32_t m = from; m <= 32 && r->n_candidates < STORE_PLAN_CANDIDATES; m++)
+      {
+        if (best_for_min[m].max_ready == 0 && m > 0 && best_for_min[m].hit_rate == 0
+            && best_for_min[m].idle_mean == 0)
+          break; /* not computed (the search stopped) */
+        r->candidates[r->n_candidates++] = best_for_min[m];
+      }
+  }
+  snprintf (r->reason, sizeof r->reason,
+            "%s: replaying the window's %llu arrivals (busiest 10 s: %.1f/s) with %zu recorded "
+            "replenish times (p95 %.0f ms%s), min_ready %u / max_ready %u give %.2f%% hits with "
+            "%.1f containers idle on average%s",
+            r->target_met ? "the fewest idle containers that reach the target"
+                          : "no candidate reached the target; the best hit rate",
+            (unsigned long long) arr->n, r->peak_per_10s, created->n, r->replenish_p95_ms,
+            r->replenish_measured ? "" : ", assumed", r->min_ready, r->max_ready,
+            100.0 * r->recommended_hit_rate, r->recommended_idle,
+            r->sizes_known ? "" : " (sizes in force unknown: no \"sized\" events)");
+  return 0;
+}
+
 int
-store_plan (const char *path, double window_s, double target, store_plan_row_t **rows, size_t *n,
+store_plan (const char *path, const store_plan_opts_t *opts, store_plan_row_t **rows, size_t *n,
             wb_err_t *err)
 {
   sqlite3 *db = NULL;
@@ -187,17 +374,14 @@ store_plan (const char *path, double window_s, double target, store_plan_row_t *
   end = sqlite3_column_double (s, 0);
   sqlite3_finalize (s);
   s = NULL;
-  start = end - window_s;
+  start = end - opts->window_s;
 
-  /* Per language: executions, hits, and arrivals per minute bucket. */
+  /* Languages served from warm pools in the window (a request's own pool,
+   * key ending in /m<MB>, is never a hit and stays out). */
   if (sqlite3_prepare_v2 (db,
-                          "SELECT language, count(*), sum(pool_hit),"
-                          " (SELECT max(c) FROM (SELECT count(*) AS c FROM executions e2"
-                          "   WHERE e2.language = e.language AND e2.received_at > ?1"
-                          "   AND e2.status NOT IN ('refused', 'running')"
-                          "   GROUP BY CAST(e2.received_at / 60 AS INTEGER)))"
-                          " FROM executions e WHERE received_at > ?1 AND status NOT IN ('refused', 'running')"
-                          " GROUP BY language ORDER BY language",
+                          "SELECT language, count(*), sum(pool_hit) FROM executions"
+                          " WHERE received_at > ?1 AND status NOT IN ('refused', 'running')"
+                          " AND pool NOT LIKE '%/m%' GROUP BY language ORDER BY language",
                           -1, &s, NULL)
       != SQLITE_OK)
     {
@@ -219,8 +403,7 @@ store_plan (const char *path, double window_s, double target, store_plan_row_t *
       snprintf (r->language, sizeof r->language, "%s", col_text (s, 0));
       r->executions = (uint64_t) sqlite3_column_int64 (s, 1);
       r->hit_rate = r->executions ? (double) sqlite3_column_int64 (s, 2) / (double) r->executions : 0;
-      r->peak_per_min = sqlite3_column_double (s, 3);
-      r->mean_per_min = (double) r->executions / (window_s / 60.0);
+      r->mean_per_min = (double) r->executions / (opts->window_s / 60.0);
     }
   sqlite3_finalize (s);
   s = NULL;
@@ -228,52 +411,56 @@ store_plan (const char *path, double window_s, double target, store_plan_row_t *
   for (size_t i = 0; i < count; i++)
     {
       store_plan_row_t *r = &out[i];
-      double *d = NULL;
-      size_t nd = 0, cap = 0;
-      double lambda, peak, repl_s;
+      dvec_t arr = {NULL, 0, 0}, created = {NULL, 0, 0}, sorted = {NULL, 0, 0};
+      int bad;
 
-      if (sqlite3_prepare_v2 (db,
-                              "SELECT duration_ms FROM pool_events WHERE language = ?1 AND"
-                              " event = 'created' AND at > ?2 AND duration_ms IS NOT NULL",
-                              -1, &s, NULL)
-          == SQLITE_OK)
+      bad = collect (db,
+                     "SELECT received_at FROM executions WHERE language = ?1 AND received_at > ?2"
+                     " AND status NOT IN ('refused', 'running') AND pool NOT LIKE '%/m%'"
+                     " ORDER BY received_at",
+                     r->language, start, &arr, err)
+            < 0;
+      bad = bad
+            || collect (db,
+                        "SELECT duration_ms FROM pool_events WHERE language = ?1 AND at > ?2"
+                        " AND event = 'created' AND duration_ms IS NOT NULL"
+                        " AND pool_key NOT LIKE '%/m%' ORDER BY at",
+                        r->language, start, &created, err)
+                   < 0;
+      if (!bad && created.n)
         {
-          sqlite3_bind_text (s, 1, r->language, -1, SQLITE_STATIC);
-          sqlite3_bind_double (s, 2, start);
-          while (sqlite3_step (s) == SQLITE_ROW)
-            {
-              if (nd == cap)
-                {
-                  double *g = realloc (d, (cap = cap ? cap * 2 : 256) * sizeof *d);
-                  if (g == NULL)
-                    break;
-                  d = g;
-                }
-              d[nd++] = sqlite3_column_double (s, 0);
-            }
-          sqlite3_finalize (s);
-          s = NULL;
+          for (size_t k = 0; k < created.n && !bad; k++)
+            bad = dvec_push (&sorted, created.v[k]) < 0;
+          if (bad)
+            wb_error (err, WB_E_NOMEM, "out of memory");
         }
-      r->replenish_measured = nd > 0;
-      r->replenish_p50_ms = nd ? percentile (d, nd, 0.50) : DEFAULT_REPLENISH_MS;
-      r->replenish_p95_ms = nd ? percentile (d, nd, 0.95) : DEFAULT_REPLENISH_MS;
-      free (d);
-
-      lambda = r->mean_per_min / 60.0;
-      peak = r->peak_per_min / 60.0;
-      repl_s = r->replenish_p95_ms / 1000.0;
-      r->min_ready = store_plan_size (lambda, repl_s, target);
-      r->max_ready = store_plan_size (peak, repl_s, target);
-      if (r->min_ready == 0 && r->executions > 0)
-        r->min_ready = 1;
-      if (r->max_ready < r->min_ready)
-        r->max_ready = r->min_ready;
-      snprintf (r->reason, sizeof r->reason,
-                "%.2f/s on average (%.2f/s in the busiest minute) x %.2f s to replenish (p95%s) "
-                "= %.2f containers in flight; %u ready keep P(miss) <= %.2g%% at the mean, %u at "
-                "the peak",
-                lambda, peak, repl_s, r->replenish_measured ? "" : ", assumed", lambda * repl_s,
-                r->min_ready, 100.0 * (1.0 - target), r->max_ready);
+      if (!bad)
+        {
+          r->replenish_measured = created.n > 0;
+          r->replenish_p50_ms = created.n ? percentile (sorted.v, sorted.n, 0.50) : DEFAULT_REPLENISH_MS;
+          r->replenish_p95_ms = created.n ? percentile (sorted.v, sorted.n, 0.95) : DEFAULT_REPLENISH_MS;
+          r->peak_per_min = (double) busiest (arr.v, arr.n, 60.0);
+          r->peak_per_10s = (double) busiest (arr.v, arr.n, 10.0) / 10.0;
+          if (opts->sizes_given)
+            {
+              r->sizes_known = true;
+              r->actual_min = opts->min_ready;
+              r->actual_max = opts->max_ready;
+              r->create_concurrency = 2;
+              uint32_t mn, mx, cc;
+              if (recorded_sizes (db, r->language, &mn, &mx, &cc))
+                r->create_concurrency = cc;
+            }
+          else
+            r->sizes_known = recorded_sizes (db, r->language, &r->actual_min, &r->actual_max,
+                                             &r->create_concurrency);
+          bad = plan_language (r, &arr, &created, opts->target_hit_rate, err) < 0;
+        }
+      free (arr.v);
+      free (created.v);
+      free (sorted.v);
+      if (bad)
+        goto out;
     }
   *rows = out;
   *n = count;

@@ -129,6 +129,11 @@ static const char *const migrations[] = {
   "  SELECT datetime(received_at, 'unixepoch') AS received, id, client, language, pool_hit,"
   "         daemon"
   "  FROM executions WHERE status = 'running' ORDER BY received_at;",
+
+  /* 3 -> 4: the pool each execution was served from (a key ending in
+   * /m<MB> is a request's own), so a replay of the warm pools can leave
+   * the others out. */
+  "ALTER TABLE executions ADD COLUMN pool TEXT NOT NULL DEFAULT '';",
 };
 
 int
@@ -290,7 +295,7 @@ copy_execution (item_t *it, const store_execution_t *rec)
   const char **fields[] = {&it->e.id,       &it->e.client,       &it->e.language,
                            &it->e.image_id, &it->e.profile_hash, &it->e.status,
                            &it->e.container_id, &it->e.engine,   &it->e.error,
-                           &it->e.daemon};
+                           &it->e.daemon,   &it->e.pool};
   size_t total = 0, off = 0;
 
   it->e = *rec;
@@ -480,6 +485,7 @@ bind_exec (sqlite3_stmt *s, const store_execution_t *e)
   sqlite3_bind_text (s, i++, e->engine, -1, SQLITE_STATIC);
   sqlite3_bind_text (s, i++, e->error, -1, SQLITE_STATIC);
   sqlite3_bind_text (s, i++, e->daemon, -1, SQLITE_STATIC);
+  sqlite3_bind_text (s, i++, e->pool, -1, SQLITE_STATIC);
   return sqlite3_step (s);
 }
 
@@ -728,8 +734,8 @@ static const char insert_exec_sql[]
       "image_id, profile_hash, code_sha256, code_bytes, stdin_sha256, stdin_bytes, arg_count, "
       "status, exit_code, timed_out, oom_killed, stdout_truncated, stderr_truncated, "
       "stdout_bytes, stderr_bytes, queue_ms, start_ms, run_ms, total_ms, pool_hit, "
-      "container_id, engine, error, daemon) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-      "?,?,?,?,?,?) "
+      "container_id, engine, error, daemon, pool) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+      "?,?,?,?,?,?,?,?,?,?) "
       /* The finished row replaces the one written ahead. */
       "ON CONFLICT (id) DO UPDATE SET started_at = excluded.started_at, "
       "finished_at = excluded.finished_at, image_id = excluded.image_id, status = excluded.status, "
@@ -739,7 +745,7 @@ static const char insert_exec_sql[]
       "stderr_bytes = excluded.stderr_bytes, queue_ms = excluded.queue_ms, "
       "start_ms = excluded.start_ms, run_ms = excluded.run_ms, total_ms = excluded.total_ms, "
       "pool_hit = excluded.pool_hit, container_id = excluded.container_id, "
-      "engine = excluded.engine, error = excluded.error";
+      "engine = excluded.engine, error = excluded.error, pool = excluded.pool";
 static const char insert_event_sql[]
     = "INSERT INTO pool_events (at, event, language, pool_key, container_id, duration_ms, detail) "
       "VALUES (?,?,?,?,?,?,?)";

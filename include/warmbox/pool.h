@@ -52,9 +52,11 @@ typedef struct pool_mgr_config
   uint32_t max_waiters;        /* per pool; past it acquire answers busy */
   uint32_t tick_ms;            /* sizing and retry tick; 0: 1000 */
   uint32_t backoff_min_ms;     /* first pause after a failed create; 0: 100 */
-  /* Told of "handed_out" and "drained" (a pool) with a duration in ms (-1
-   * when none) and a detail.  May be NULL.  Runs on the loop; must not call
-   * back into the pool manager. */
+  /* Told of "sized" (a pool made or resized: detail "min_ready=N
+   * max_ready=M") and "drained" (a pool), with a duration in ms (-1 when
+   * none) and a detail.  (Handouts are not events: every execution's row
+   * says whether it was a hit.)  May be NULL.  Runs on the loop; must not
+   * call back into the pool manager. */
   void (*on_event) (void *arg, const char *event, const char *language, const char *pool_key,
                     const char *container_id, double duration_ms, const char *detail);
   void *event_arg;

@@ -53,6 +53,7 @@ typedef struct store_execution
   const char *engine;          /* the engine endpoint */
   const char *error;           /* client-safe reason, "" if none */
   const char *daemon;          /* the writing daemon (its owner label), "" if none */
+  const char *pool;            /* the pool key it was served from, "" if none */
 } store_execution_t;
 
 typedef struct store_config
@@ -131,26 +132,78 @@ typedef int (*store_row_cb) (void *arg, const store_execution_t *row);
 int store_history (const char *path, const store_history_filter_t *f, store_row_cb cb, void *arg,
                    wb_err_t *err);
 
+#define STORE_PLAN_CANDIDATES 12
+
+typedef struct store_plan_candidate
+{
+  uint32_t min_ready, max_ready;
+  double hit_rate, idle_mean; /* what a replay of the window gave */
+  bool meets_target;
+} store_plan_candidate_t;
+
 typedef struct store_plan_row
 {
   char language[33];
-  uint64_t executions;
+  uint64_t executions;                 /* served from the warm pool (not requests' own) */
   double mean_per_min, peak_per_min;   /* arrivals */
+  double peak_per_10s;                 /* arrivals in the busiest 10 s, per second */
   double replenish_p50_ms, replenish_p95_ms;
   bool replenish_measured;             /* false: no "created" events; a default was assumed */
   double hit_rate;                     /* what the sizes in force achieved */
+  bool sizes_known;                    /* "sized" events (or the caller) gave them */
+  uint32_t actual_min, actual_max, create_concurrency;
+  double replayed_hit_rate;            /* a replay with those sizes: should match hit_rate */
+  double replayed_idle;
   uint32_t min_ready, max_ready;       /* recommended */
+  double recommended_hit_rate, recommended_idle;
+  bool target_met;                     /* false: no candidate reached the target */
+  store_plan_candidate_t candidates[STORE_PLAN_CANDIDATES];
+  size_t n_candidates;
   char reason[400];
 } store_plan_row_t;
 
-/* Per language over the last window_s seconds of the file's history (the
- * window ends at the newest row).  *rows is malloc'd (caller frees).  -1
- * with err when the file cannot be read. */
-int store_plan (const char *path, double window_s, double target_hit_rate, store_plan_row_t **rows,
-                size_t *n, wb_err_t *err);
+typedef struct store_plan_opts
+{
+  double window_s;          /* the last window_s seconds of the file (ending at its newest row) */
+  double target_hit_rate;   /* in (0, 1) */
+  bool sizes_given;         /* replay these sizes instead of the recorded ones */
+  uint32_t min_ready, max_ready;
+} store_plan_opts_t;
+
+/* Per language: the arrivals, replenish times and sizes of the window,
+ * replayed through the pool model (store_replay) for the sizes in force
+ * (should reproduce the observed hit rate) and for candidate sizes; the
+ * recommendation is the candidate with the fewest idle containers that
+ * reaches the target.  *rows is malloc'd (caller frees).  -1 with err when
+ * the file cannot be read. */
+int store_plan (const char *path, const store_plan_opts_t *opts, store_plan_row_t **rows, size_t *n,
+                wb_err_t *err);
 /* The sizing rule alone: the smallest N with P(Poisson(rate * replenish)
  * <= N - 1) >= target, at most 10000.  Pure. */
 uint32_t store_plan_size (double rate_per_s, double replenish_s, double target_hit_rate);
+
+/* ---- replay: a recorded history through the pool model (pure) -------- */
+
+typedef struct store_replay_sizes
+{
+  uint32_t min_ready, max_ready;
+  uint32_t create_concurrency; /* 0: 2 */
+} store_replay_sizes_t;
+
+typedef struct store_replay_result
+{
+  uint64_t arrivals, hits;
+  double hit_rate;      /* hits / arrivals */
+  double idle_mean;     /* ready containers, averaged over time */
+  double miss_wait_ms;  /* a miss's mean wait for its container */
+} store_replay_result_t;
+
+/* Replay arrivals (Unix seconds, ascending) through the daemon's pool
+ * policy with these sizes; create_ms are the recorded replenish times,
+ * taken in turn (none: 500 ms).  The pool starts holding min_ready.
+ * Deterministic; no I/O.  -1 only when memory runs out. */
+int store_replay (const double *arrivals, size_t n, const double *create_ms, size_t n_create,
+                  const store_replay_sizes_t *sizes, store_replay_result_t *out);
 
 /* The default path: /var/lib/warmbox/history.db for root, else
  * $XDG_STATE_HOME/warmbox/history.db or ~/.local/state/warmbox/history.db.

@@ -96,4 +96,50 @@ t.ok(b_last <= 62 and a_after >= 15,
      % (b_last, a_after))
 t.is_eq(d.stop(), 0, "exits 0")
 
+# ---- the planner proven by replay ----------------------------------------------
+# A recorded history with bursts: the replay with the sizes in force must
+# reproduce the hit rate the daemon achieved, and the recommended sizes
+# must reach the target in the replay.
+
+import subprocess  # noqa: E402
+from wbtest import WARMBOX  # noqa: E402
+
+cfg = os.path.join(d.dir, "bursty.json")
+with open(cfg, "w") as f:
+    json.dump({"pools": {"python": {"min_ready": 2, "max_ready": 6}, "javascript": {"min_ready": 0, "max_ready": 0}}},
+              f)
+d = Daemon(extra_args=["--config", cfg])
+wait_until(lambda: rows(d.db, "SELECT count(*) FROM pool_events WHERE event = 'created'")[0][0] >= 2, timeout=20)
+time.sleep(1)
+k = 0
+with cf.ThreadPoolExecutor(12) as ex:
+    for burst in range(6):
+        futs = [ex.submit(run_one, k + i) for i in range(3 + 2 * burst)]  # bursts of 3 .. 13
+        k += 3 + 2 * burst
+        [f.result() for f in futs]
+        for _ in range(3):  # a trickle between bursts
+            run_one(k)
+            k += 1
+            time.sleep(0.4)
+        time.sleep(1.0)
+t.is_eq(d.stop(), 0, "a bursty history recorded (%d executions)" % k)
+p = subprocess.run([WARMBOX, "plan", "--db", d.db, "--window", "1h", "--replay", "--json"],
+                   capture_output=True, timeout=60)
+plan = {r["language"]: r for r in json.loads(p.stdout or b"[]")}
+py = plan.get("python", {})
+t.diag("observed %.3f, replayed %.3f with %s / %s; recommended %s / %s (%.3f in replay)"
+       % (py.get("hit_rate", 0), py.get("replayed_hit_rate", 0), py.get("actual_min_ready"),
+          py.get("actual_max_ready"), py.get("min_ready"), py.get("max_ready"),
+          py.get("recommended_hit_rate", 0)))
+t.ok(py.get("actual_min_ready") == 2 and py.get("actual_max_ready") == 6,
+     "the sizes in force are read from the history")
+t.ok(abs(py.get("hit_rate", 0) - py.get("replayed_hit_rate", -1)) <= 0.10,
+     "--replay reproduces the observed hit rate within 10 points (observed %.1f%%, replayed %.1f%%)"
+     % (100 * py.get("hit_rate", 0), 100 * py.get("replayed_hit_rate", 0)))
+t.ok(py.get("recommended_hit_rate", 0) >= 0.99 or not py.get("target_met"),
+     "the recommended sizes reach the target in the replay")
+p = subprocess.run([WARMBOX, "plan", "--db", d.db, "--window", "1h", "--replay"], capture_output=True, timeout=60)
+t.ok(p.returncode == 0 and b"OBSERVED" in p.stdout and b"REPLAYED" in p.stdout, "--replay prints both", p.stdout)
+t.diag(p.stdout.decode())
+
 t.done()

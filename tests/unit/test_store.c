@@ -5,6 +5,7 @@
 #include "warmbox/store.h"
 
 #include <event2/event.h>
+#include <math.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
@@ -235,6 +236,62 @@ test_retention (const char *dir, struct event_base *base)
   is_int (count (path, "SELECT count(*) FROM executions"), 10, "the 10 recent rows stay");
 }
 
+/* The replay's pool model on traces with known answers. */
+static void
+test_replay (void)
+{
+  double arr[400], create[1] = {500};
+  store_replay_result_t r;
+  store_replay_sizes_t sz;
+
+  /* One arrival a second, replenished in 0.5 s: a pool of 1 always has a
+   * container ready. */
+  for (int i = 0; i < 100; i++)
+    arr[i] = 1000.0 + i;
+  sz = (store_replay_sizes_t){1, 1, 2};
+  ok (store_replay (arr, 100, create, 1, &sz, &r) == 0, "replay runs");
+  is_int (r.hits, 100, "1/s, replenish 0.5 s, min 1: every arrival a hit");
+  sz = (store_replay_sizes_t){0, 0, 2};
+  store_replay (arr, 100, create, 1, &sz, &r);
+  is_int (r.hits, 0, "min = max = 0 (the cold path): no hit");
+  ok (r.miss_wait_ms > 499 && r.miss_wait_ms < 501, "each miss waits one create (%.1f ms)",
+      r.miss_wait_ms);
+
+  /* A burst of 10 at one instant against 4 ready: 4 hits, 6 misses. */
+  for (int i = 0; i < 10; i++)
+    arr[i] = 2000.0;
+  sz = (store_replay_sizes_t){4, 4, 2};
+  store_replay (arr, 10, create, 1, &sz, &r);
+  is_int (r.hits, 4, "a burst of 10 against 4 ready: 4 hits");
+  /* Five such bursts 5 s apart: the pool is full again each time. */
+  for (int b = 0; b < 5; b++)
+    for (int i = 0; i < 10; i++)
+      arr[b * 10 + i] = 3000.0 + 5.0 * b;
+  store_replay (arr, 50, create, 1, &sz, &r);
+  is_int (r.hits, 20, "five bursts 5 s apart: 4 hits each");
+  sz = (store_replay_sizes_t){10, 10, 2};
+  store_replay (arr, 50, create, 1, &sz, &r);
+  is_int (r.hits, 50, "with 10 ready every burst is served from the pool");
+  /* Each burst empties it; 10 creates two at a time (2 every 0.5 s) take
+   * 2.5 s of each 5 s: (2.5 x (0+2+4+6+8)/5 + 2.5 x 10) / 5 = 7 idle. */
+  ok (fabs (r.idle_mean - 7.0) < 1e-9, "and idle: 7 on average, exactly (%.4f)", r.idle_mean);
+
+  /* The adaptive target: 4/s with 1 s creates and min 0 / max 8 keeps
+   * about rate x create x 2 = 8 ready once the rate is learned. */
+  for (int i = 0; i < 400; i++)
+    arr[i] = 5000.0 + i * 0.25;
+  create[0] = 1000;
+  sz = (store_replay_sizes_t){0, 8, 8};
+  store_replay (arr, 400, create, 1, &sz, &r);
+  ok (r.hit_rate > 0.8, "a steady 4/s with min 0 / max 8: the target follows the rate (%.2f hits)",
+      r.hit_rate);
+  sz = (store_replay_sizes_t){0, 8, 4};
+  store_replay (arr, 400, create, 1, &sz, &r);
+  ok (r.hit_rate < 0.05, "but with 4 creates of 1 s at once, 4/s is all they can make: misses "
+                         "take every one (%.2f hits)",
+      r.hit_rate);
+}
+
 int
 main (void)
 {
@@ -244,6 +301,7 @@ main (void)
   char cmd[600];
 
   test_plan_size ();
+  test_replay ();
   test_migrate (dir);
   test_write_path (dir, base);
   test_locked_backlog (dir, base);
