@@ -16,10 +16,14 @@ same machine; nothing is compared with a number from elsewhere.
                piston is warm too, through POST /api/v2/execute with
                piston-client's default args (args travel in the frame, so
                they take pooled containers).
-  burst        16 simultaneous requests to a warm daemon vs 16 naive parallel
-               start + wait on the engine
-  sustained    concurrency 4 for DURATION seconds through a warm daemon vs the
-               floor's best parallelism (1, 2 or 4 at a time)
+  burst        16 and 32 simultaneous requests to a warm daemon vs as many
+               naive parallel start + wait on the engine
+  sustained    concurrency 4, 8 and 16 for DURATION seconds through a warm
+               daemon vs the floor's best parallelism (1 ... 16 at a time),
+               with the daemon's CPU time per execution (/proc)
+  slow engine  32 clients through tests/bench/slow_engine.py, a proxy that
+               slows starts the more are in flight: warmboxd's start
+               limiter vs 32 naive parallel starts
 
   python3 tests/bench/bench_pool.py [--n 30] [--duration 60] [--json FILE]
 """
@@ -177,6 +181,202 @@ def write_config(obj):
     return path
 
 
+def python_pool_ready(d, n):
+    st, b = d.request("GET", "/v1/pools")
+    return any(p["language"] == "python" and not p["draining"] and p["ready"] >= n for p in b.get("pools", []))
+
+
+def python_only(min_ready, max_ready, **extra):
+    cfg = {"pools": {"python": {"min_ready": min_ready, "max_ready": max_ready},
+                     "javascript": {"min_ready": 0, "max_ready": 0}}, "max_containers": 128}
+    cfg.update(extra)
+    return write_config(cfg)
+
+
+def burst(body, n):
+    """n simultaneous requests to a daemon holding n ready vs n naive
+    parallel start + wait of pre-created containers."""
+    cfg = python_only(n, n)
+    d = Daemon(extra_args=["--config", cfg])
+    full = wait_until(lambda: python_pool_ready(d, n), timeout=120)
+    time.sleep(1)
+    t0 = time.time()
+    with cf.ThreadPoolExecutor(n) as ex:
+        out = list(ex.map(lambda _: daemon_run(d, "python"), range(n)))
+    warm = n / (time.time() - t0)
+    d.stop()
+    os.unlink(cfg)
+    ids = [floor_create(body) for _ in range(n)]
+    time.sleep(1)
+    t0 = time.time()
+    with cf.ThreadPoolExecutor(n) as ex:
+        list(ex.map(floor_run, ids))
+    naive = n / (time.time() - t0)
+    for cid in ids:
+        floor_remove(cid)
+    return {"warm_per_s": warm, "naive_per_s": naive, "warm_hits": sum(1 for _, h in out if h),
+            "pool_was_full": bool(full)}
+
+
+def cpu_seconds(pid):
+    total = 0.0
+    for tid in os.listdir("/proc/%d/task" % pid):
+        with open("/proc/%d/task/%s/stat" % (pid, tid)) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def sustained_warm(clients, duration, engine=None, pools=None):
+    """clients loops sending requests for duration seconds: (executions per
+    second, daemon CPU ms per execution, the start limit at the end)."""
+    cfg = python_only(*(pools or (clients, clients * 2)))
+    d = Daemon(extra_args=["--config", cfg], engine=engine, wait_ready=True)
+    wait_until(lambda: python_pool_ready(d, 1), timeout=60)
+    time.sleep(1)
+    stop_at = time.time() + duration
+    done = [0]
+    lock = threading.Lock()
+
+    def worker():
+        while time.time() < stop_at:
+            daemon_run(d, "python")
+            with lock:
+                done[0] += 1
+
+    c0 = cpu_seconds(d.proc.pid)
+    t0 = time.time()
+    threads = [threading.Thread(target=worker) for _ in range(clients)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    rate = done[0] / (time.time() - t0)
+    cpu_ms = (cpu_seconds(d.proc.pid) - c0) * 1000 / max(1, done[0])
+    limit = d.request("GET", "/v1/pools")[1].get("start_limit")
+    d.stop()
+    os.unlink(cfg)
+    return rate, cpu_ms, limit
+
+
+def floor_parallel(body, par, duration, socket_path=None):
+    """par loops of start + wait on containers created ahead (as a pool
+    would), through socket_path (default: the engine's own)."""
+    stop_at = time.time() + duration
+    count = [0]
+    lock = threading.Lock()
+    ready, ready_lock = [], threading.Lock()
+
+    def run(cid):
+        if socket_path is None:
+            return floor_run(cid)
+        conn = UnixHTTPConnection(socket_path, timeout=300)
+        conn.request("POST", "/containers/%s/wait?condition=next-exit" % cid)
+        resp = conn.getresponse()
+        c2 = UnixHTTPConnection(socket_path, timeout=300)
+        c2.request("POST", "/containers/%s/start" % cid)
+        st = c2.getresponse().status
+        c2.close()
+        json.loads(resp.read())
+        conn.close()
+        if st != 204:
+            raise RuntimeError("start through the proxy: %s" % st)
+
+    def maker():
+        while time.time() < stop_at:
+            with ready_lock:
+                short = len(ready) < par * 2
+            if short:
+                cid = floor_create(body)
+                with ready_lock:
+                    ready.append(cid)
+            else:
+                time.sleep(0.01)
+
+    def runner():
+        while time.time() < stop_at:
+            with ready_lock:
+                cid = ready.pop(0) if ready else None
+            if cid is None:
+                time.sleep(0.005)
+                continue
+            run(cid)
+            threading.Thread(target=floor_remove, args=(cid,)).start()
+            with lock:
+                count[0] += 1
+
+    t0 = time.time()
+    makers = max(1, par // 4)  # enough that runners never wait for a container
+    ths = [threading.Thread(target=maker) for _ in range(makers)] + \
+        [threading.Thread(target=runner) for _ in range(par)]
+    for th in ths:
+        th.start()
+    for th in ths:
+        th.join()
+    rate = count[0] / (time.time() - t0)
+    for cid in ready:
+        floor_remove(cid)
+    return rate
+
+
+def slow_engine_compare(body, duration, clients=32, per_round=64, rounds=4, knee=4):
+    """Rounds of per_round executions by `clients` clients through
+    tests/bench/slow_engine.py (starts held longer the more are in flight
+    past the knee): warmboxd with full pools and its start limiter, vs
+    naive parallelism (the same number of clients each starting containers
+    created ahead).  The limiter learns over the rounds: the last ones
+    count."""
+    sock = os.path.join(tempfile.mkdtemp(prefix="warmbox-slow-"), "engine.sock")
+    proxy = subprocess.Popen([sys.executable, os.path.join(HERE, "slow_engine.py"), sock, docker_socket(),
+                              "--knee", str(knee)], stdout=subprocess.PIPE, start_new_session=True)
+    warm, naive = [], []
+    try:
+        proxy.stdout.readline()  # "ready"
+        cfg = python_only(per_round, per_round, max_containers=per_round * 3)
+        d = Daemon(extra_args=["--config", cfg], engine="unix://" + sock, wait_ready=True)
+        for _ in range(rounds):
+            wait_until(lambda: python_pool_ready(d, per_round), timeout=180)
+            time.sleep(1)
+            t0 = time.time()
+            with cf.ThreadPoolExecutor(clients) as ex:
+                list(ex.map(lambda _: daemon_run(d, "python"), range(per_round)))
+            warm.append(per_round / (time.time() - t0))
+        limit = d.request("GET", "/v1/pools")[1].get("start_limit")
+        d.stop()
+        os.unlink(cfg)
+
+        def run_through(cid):
+            conn = UnixHTTPConnection(sock, timeout=300)
+            conn.request("POST", "/containers/%s/wait?condition=next-exit" % cid)
+            resp = conn.getresponse()
+            c2 = UnixHTTPConnection(sock, timeout=300)
+            c2.request("POST", "/containers/%s/start" % cid)
+            st = c2.getresponse().status
+            c2.close()
+            json.loads(resp.read())
+            conn.close()
+            if st != 204:
+                raise RuntimeError("start through the proxy: %s" % st)
+
+        for _ in range(rounds):
+            ids = [floor_create(body) for _ in range(per_round)]
+            time.sleep(1)
+            t0 = time.time()
+            with cf.ThreadPoolExecutor(clients) as ex:
+                list(ex.map(run_through, ids))
+            naive.append(per_round / (time.time() - t0))
+            for cid in ids:
+                floor_remove(cid)
+    finally:
+        proxy.terminate()
+        proxy.wait()
+    last = max(1, rounds // 2)
+    return {"knee": knee, "clients": clients, "per_round": per_round, "rounds": rounds,
+            "warm_rounds_per_s": warm, "naive_rounds_per_s": naive,
+            "warm_per_s": statistics.mean(warm[-last:]), "naive_per_s": statistics.mean(naive[-last:]),
+            "start_limit": limit}
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=30)
@@ -216,102 +416,28 @@ def main():
         rm.append(time.time() - t0)
     results["create_p50"], results["remove_p50"] = pct(cr, 50), pct(rm, 50)
 
-    # ---- burst of 16 -----------------------------------------------------
+    # ---- bursts of 16 and 32 ---------------------------------------------
     warm.stop()
-    burst_cfg = write_config({"pools": {"python": {"min_ready": 16, "max_ready": 16},
-                                        "javascript": {"min_ready": 0, "max_ready": 0}},
-                              "max_containers": 64})
-    d = Daemon(extra_args=["--config", burst_cfg])
-    st_ok = wait_until(lambda: (lambda b: any(p["language"] == "python" and p["ready"] >= 16
-                                              for p in b.get("pools", [])))(d.request("GET", "/v1/pools")[1]),
-                       timeout=90)
-    t0 = time.time()
-    with cf.ThreadPoolExecutor(16) as ex:
-        out = list(ex.map(lambda _: daemon_run(d, "python"), range(16)))
-    burst_warm = 16 / (time.time() - t0)
-    d.stop()
-    ids = [floor_create(body) for _ in range(16)]
-    t0 = time.time()
-    with cf.ThreadPoolExecutor(16) as ex:
-        list(ex.map(floor_run, ids))
-    burst_naive = 16 / (time.time() - t0)
-    for cid in ids:
-        floor_remove(cid)
-    results["burst"] = {"warm_per_s": burst_warm, "naive_per_s": burst_naive,
-                        "warm_hits": sum(1 for _, h in out if h), "pool_was_full": bool(st_ok)}
+    results["burst"] = {}
+    for n in (16, 32):
+        results["burst"][n] = burst(body, n)
 
-    # ---- sustained at concurrency 4 --------------------------------------
-    sus_cfg = write_config({"pools": {"python": {"min_ready": 4, "max_ready": 16},
-                                      "javascript": {"min_ready": 0, "max_ready": 0}},
-                            "max_containers": 64})
-    d = Daemon(extra_args=["--config", sus_cfg])
-    wait_until(lambda: (lambda b: any(p["language"] == "python" and p["ready"] >= 4
-                                      for p in b.get("pools", [])))(d.request("GET", "/v1/pools")[1]),
-               timeout=60)
-    stop_at = time.time() + args.duration
-    done = [0]
-    lock = threading.Lock()
-
-    def worker():
-        while time.time() < stop_at:
-            daemon_run(d, "python")
-            with lock:
-                done[0] += 1
-
-    t0 = time.time()
-    threads = [threading.Thread(target=worker) for _ in range(4)]
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join()
-    sustained = done[0] / (time.time() - t0)
-    st, pools_body = d.request("GET", "/v1/pools")
-    d.stop()
-
+    # ---- sustained at concurrency 4, 8, 16; daemon CPU ---------------------
+    results["sustained"] = {"warm_per_s": {}, "cpu_ms_per_execution": {}}
+    for c in (4, 8, 16):
+        rate, cpu_ms, limit = sustained_warm(c, args.duration)
+        results["sustained"]["warm_per_s"][c] = rate
+        results["sustained"]["cpu_ms_per_execution"][c] = cpu_ms
+        results["sustained"]["start_limit_c%d" % c] = limit
     floor_rates = {}
-    per = max(10.0, args.duration / 3)
-    for par in (1, 2, 4):
-        stop_at = time.time() + per
-        count = [0]
-        # Containers are created ahead by a helper, as a pool would be.
-        ready, ready_lock = [], threading.Lock()
-
-        def maker():
-            while time.time() < stop_at:
-                with ready_lock:
-                    short = len(ready) < par * 2
-                if short:
-                    cid = floor_create(body)
-                    with ready_lock:
-                        ready.append(cid)
-                else:
-                    time.sleep(0.01)
-
-        def runner():
-            while time.time() < stop_at:
-                with ready_lock:
-                    cid = ready.pop(0) if ready else None
-                if cid is None:
-                    time.sleep(0.005)
-                    continue
-                floor_run(cid)
-                threading.Thread(target=floor_remove, args=(cid,)).start()
-                with lock:
-                    count[0] += 1
-
-        t0 = time.time()
-        ths = [threading.Thread(target=maker)] + [threading.Thread(target=runner) for _ in range(par)]
-        for th in ths:
-            th.start()
-        for th in ths:
-            th.join()
-        floor_rates[par] = count[0] / (time.time() - t0)
-        for cid in ready:
-            floor_remove(cid)
+    for par in (1, 2, 4, 8, 16):
+        floor_rates[par] = floor_parallel(body, par, max(10.0, args.duration / 2))
     best_par = max(floor_rates, key=floor_rates.get)
-    results["sustained"] = {"warm_c4_per_s": sustained, "floor_per_s": floor_rates,
-                            "floor_best": floor_rates[best_par], "floor_best_parallelism": best_par,
-                            "start_limit": pools_body.get("start_limit")}
+    results["sustained"].update({"floor_per_s": floor_rates, "floor_best": floor_rates[best_par],
+                                 "floor_best_parallelism": best_par})
+
+    # ---- an engine that degrades under many starts -------------------------
+    results["slow_engine"] = slow_engine_compare(body, args.duration)
 
     # ---- the table -------------------------------------------------------
     print("warmbox benchmark — %s, n=%d per row, sustained %.0f s" % (time.strftime("%Y-%m-%d %H:%M"), args.n, args.duration))
@@ -329,18 +455,28 @@ def main():
     for lang, r in results["sequential"].items():
         print("%s: warm p50 is %.3f s below seed (the article's path) and %.3f s below cold"
               % (lang, r["seed_p50"] - r["warm_p50"], r["cold_p50"] - r["warm_p50"]))
-    b = results["burst"]
-    print("burst of 16: warm %.2f/s vs naive parallel %.2f/s = %.2fx (%d pool hits)"
-          % (b["warm_per_s"], b["naive_per_s"], b["warm_per_s"] / b["naive_per_s"], b["warm_hits"]))
+    for n, b in results["burst"].items():
+        print("burst of %d: warm %.2f/s vs naive parallel %.2f/s = %.2fx (%d pool hits)"
+              % (n, b["warm_per_s"], b["naive_per_s"], b["warm_per_s"] / b["naive_per_s"], b["warm_hits"]))
     s = results["sustained"]
-    print("sustained c=4: warm %.2f/s vs floor best %.2f/s (parallelism %d) = %.0f%%; floor by parallelism %s"
-          % (s["warm_c4_per_s"], s["floor_best"], s["floor_best_parallelism"],
-             100 * s["warm_c4_per_s"] / s["floor_best"],
-             ", ".join("%d: %.2f/s" % kv for kv in sorted(s["floor_per_s"].items()))))
+    print("floor by parallelism: %s; best %d"
+          % (", ".join("%d: %.2f/s" % kv for kv in sorted(s["floor_per_s"].items())), s["floor_best_parallelism"]))
+    for c, rate in s["warm_per_s"].items():
+        print("sustained c=%d: warm %.2f/s = %.0f%% of the floor's best (%.2f/s); daemon CPU %.2f ms per execution; "
+              "start limit at the end %s"
+              % (c, rate, 100 * rate / s["floor_best"], s["floor_best"], s["cpu_ms_per_execution"][c],
+                 s["start_limit_c%d" % c]))
+    se = results["slow_engine"]
+    print("engine that degrades past %d starts in flight (tests/bench/slow_engine.py), rounds of %d by %d clients: "
+          "warm %s/s vs naive %s/s; last %d rounds: %.2f vs %.2f/s = %.2fx (start limit at the end %s)"
+          % (se["knee"], se["per_round"], se["clients"],
+             " ".join("%.1f" % x for x in se["warm_rounds_per_s"]),
+             " ".join("%.1f" % x for x in se["naive_rounds_per_s"]), max(1, se["rounds"] // 2),
+             se["warm_per_s"], se["naive_per_s"], se["warm_per_s"] / se["naive_per_s"], se["start_limit"]))
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)
-    for p in (warm_cfg, cold_cfg, burst_cfg, sus_cfg):
+    for p in (warm_cfg, cold_cfg):
         os.unlink(p)
 
 
