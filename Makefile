@@ -184,7 +184,7 @@ install: all
 	for d in profiles/*/; do [ -f $$d/profile.json ] && cp -r $$d $(DESTDIR)$(PREFIX)/share/warmbox/profiles/; done
 	install -m 0755 profiles/build-image.sh profiles/derive-seccomp.py $(DESTDIR)$(PREFIX)/share/warmbox/profiles/
 	install -m 0644 profiles/README.md $(DESTDIR)$(PREFIX)/share/warmbox/profiles/
-	install -m 0644 README.md docs/*.md docs/openapi.yaml $(DESTDIR)$(PREFIX)/share/doc/warmbox/
+	install -m 0644 README.md docs/*.md docs/openapi.yaml dist/warmbox-alerts.yml $(DESTDIR)$(PREFIX)/share/doc/warmbox/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' dist/warmboxd.service.in \
 	  > $(DESTDIR)$(UNITDIR)/warmboxd.service
 	@# An operator's config is never overwritten.

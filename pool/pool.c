@@ -35,6 +35,20 @@ struct pool_waiter
   pool_waiter_t *prev, *next;
 };
 
+/* A used container whose removal waits until starts stop crowding the
+ * engine. */
+typedef struct deferred
+{
+  struct deferred *next;
+  uint64_t since_us;
+  char id[80];
+  char language[33];
+  char key[SBX_KEY_MAX];
+} deferred_t;
+
+#define DEFER_MAX_MS 2000 /* a used container is removed by then at the latest */
+#define YIELD_MAX_MS 1000 /* top-ups pause for a burst, not for sustained load */
+
 /* One create in flight, for one pool. */
 typedef struct create_op
 {
@@ -72,8 +86,10 @@ struct pool_mgr
   pool_mgr_config_t cfg;
   pool_t *pools;
   create_op_t *creates; /* every create in flight */
+  deferred_t *deferred;  /* removals held while the engine is busy with starts */
   uint32_t n_creates;
   bool yield;
+  uint64_t yield_since_us;
   bool draining;  /* SIGTERM: serve waiters, no top-ups */
   bool stopping;
   uint64_t backoff_until_us;
@@ -86,6 +102,7 @@ struct pool_mgr
 };
 
 static void fill_soon (pool_mgr_t *mgr);
+static void flush_deferred (pool_mgr_t *mgr, bool all);
 
 static void
 emit (pool_mgr_t *mgr, const char *event, const pool_t *p, const char *id, double ms,
@@ -429,6 +446,15 @@ evict_one (pool_mgr_t *mgr, const pool_t *for_pool)
   return true;
 }
 
+/* Top-ups and removals give way to starts for a burst's length: while
+ * yield is on, for at most YIELD_MAX_MS in a row (under sustained load the
+ * pools must refill all the same). */
+static bool
+holding (const pool_mgr_t *mgr)
+{
+  return mgr->yield && wb_now_us () - mgr->yield_since_us < YIELD_MAX_MS * 1000ull;
+}
+
 static void
 fill (pool_mgr_t *mgr)
 {
@@ -455,7 +481,7 @@ fill (pool_mgr_t *mgr)
                 continue;
               /* Starts on the critical path come first: top-ups wait, and
                * stop once the daemon drains. */
-              if (pass == 1 && (mgr->yield || mgr->draining))
+              if (pass == 1 && (holding (mgr) || mgr->draining))
                 continue;
               if (mgr->n_creates >= mgr->cfg.create_concurrency)
                 return;
@@ -511,6 +537,7 @@ tick_cb (evutil_socket_t fd, short what, void *arg)
       p->arrival_rate += alpha * ((double) p->arrivals_this_tick / dt - p->arrival_rate);
       p->arrivals_this_tick = 0;
     }
+  flush_deferred (mgr, false);
   fill (mgr);
 }
 
@@ -559,6 +586,13 @@ pool_mgr_free (pool_mgr_t *mgr)
       sbx_op_cancel (mgr->creates->op);
       create_op_free (mgr->creates);
     }
+  while (mgr->deferred)
+    {
+      deferred_t *d = mgr->deferred;
+      mgr->deferred = d->next;
+      wb_warn ("container %.12s not removed at exit; left for the reaper", d->id);
+      free (d);
+    }
   while ((p = mgr->pools))
     {
       pool_waiter_t *w;
@@ -600,9 +634,14 @@ pool_mgr_set_yield (pool_mgr_t *mgr, bool yield)
 {
   bool was = mgr->yield;
 
+  if (yield && !was)
+    mgr->yield_since_us = wb_now_us ();
   mgr->yield = yield;
   if (was && !yield)
-    fill_soon (mgr);
+    {
+      flush_deferred (mgr, true);
+      fill_soon (mgr);
+    }
 }
 
 static void
@@ -774,11 +813,49 @@ pool_acquire (pool_t *p, pool_acquire_cb cb, void *arg, char **id, pool_waiter_t
   return -1;
 }
 
+/* Remove the used containers held back: all of them, or (all = false)
+ * those held for DEFER_MAX_MS. */
+static void
+flush_deferred (pool_mgr_t *mgr, bool all)
+{
+  uint64_t now = wb_now_us ();
+  deferred_t **dp = &mgr->deferred;
+
+  while (*dp)
+    {
+      deferred_t *d = *dp;
+      if (!all && now - d->since_us < DEFER_MAX_MS * 1000ull)
+        {
+          dp = &d->next;
+          continue;
+        }
+      *dp = d->next;
+      sbx_remove (mgr->sbx, d->id, d->language, d->key);
+      free (d);
+    }
+}
+
 void
 pool_release (pool_t *p, const char *id)
 {
+  pool_mgr_t *mgr = p->mgr;
+  deferred_t *d = NULL;
+
   p->n_in_use--;
-  destroy (p, id);
+  p->destroyed++;
+  /* While starts crowd the engine (a burst), a removal only competes with
+   * them: hold it back (the cap still counts the container) for a moment. */
+  if (holding (mgr) && !mgr->stopping && (d = calloc (1, sizeof *d)) != NULL)
+    {
+      d->since_us = wb_now_us ();
+      snprintf (d->id, sizeof d->id, "%s", id);
+      snprintf (d->language, sizeof d->language, "%s", pool_language (p));
+      snprintf (d->key, sizeof d->key, "%s", pool_key (p));
+      d->next = mgr->deferred;
+      mgr->deferred = d;
+    }
+  else
+    sbx_remove (mgr->sbx, id, pool_language (p), pool_key (p));
   maybe_free_pool (p);
 }
 
@@ -789,6 +866,7 @@ pool_mgr_drain_all (pool_mgr_t *mgr)
   wb_err_t e;
 
   mgr->stopping = true;
+  flush_deferred (mgr, true);
   sbx_retry_now (mgr->sbx);
   wb_error (&e, WB_E_BUSY, "the daemon is shutting down");
   for (pool_t *p = mgr->pools, *next; p; p = next)

@@ -166,10 +166,13 @@ find (sched_ctx_t *ctx, uint64_t serial)
   return NULL;
 }
 
+/* Starts come first: while any is in flight or queued, the pools' top-ups
+ * and the removal of used containers wait (for a burst's length: see
+ * pool_mgr_set_yield). */
 static void
 set_yield (sched_ctx_t *ctx)
 {
-  pool_mgr_set_yield (ctx->pools, ctx->gate.queued > 0);
+  pool_mgr_set_yield (ctx->pools, ctx->gate.queued > 0 || ctx->gate.in_flight > 0);
 }
 
 /* ---- the one ending -------------------------------------------------- */
@@ -691,6 +694,7 @@ send_start (sched_exec_t *ex)
   ex->state = EX_STARTING;
   ex->t_start_us = wb_now_us ();
   ex->starts_in_flight = ex->ctx->gate.in_flight;
+  set_yield (ex->ctx);
   ex->op = eng_container_start (ex->ctx->eng, ex->container_id, started_cb, ex, &err);
   if (ex->op == NULL)
     {

@@ -462,10 +462,15 @@ handle_metrics (struct evhttp_request *req, sched_ctx_t *ctx)
                         "warmbox_history_write_errors_total %llu\n"
                         "# HELP warmbox_history_dropped_events_total Pool events dropped (backlog full).\n"
                         "# TYPE warmbox_history_dropped_events_total counter\n"
-                        "warmbox_history_dropped_events_total %llu\n",
+                        "warmbox_history_dropped_events_total %llu\n"
+                        "# HELP warmbox_engine_up 1 while the container engine answers its pings.\n"
+                        "# TYPE warmbox_engine_up gauge\nwarmbox_engine_up %d\n"
+                        "# HELP warmbox_draining 1 once SIGTERM was seen.\n"
+                        "# TYPE warmbox_draining gauge\nwarmbox_draining %d\n",
                         ss.backlog, ss.failing ? 1 : 0, (unsigned long long) ss.committed,
                         (unsigned long long) ss.write_errors,
-                        (unsigned long long) ss.dropped_events)
+                        (unsigned long long) ss.dropped_events, ctx->engine_ok ? 1 : 0,
+                        ctx->draining ? 1 : 0)
              < 0
       || (buf = evbuffer_new ()) == NULL)
     {

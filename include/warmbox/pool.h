@@ -107,7 +107,10 @@ pool_t *pool_mgr_find_key (pool_mgr_t *mgr, const char *key);
 /* SIGTERM: from now on create only for waiting requests (no top-ups).
  * Can't fail. */
 void pool_mgr_set_draining (pool_mgr_t *mgr);
-/* While yield is true, creates wait unless a waiter needs one. */
+/* While yield is true (starts use the engine), creates wait unless a
+ * waiter needs one, and removals of used containers are held back — for at
+ * most 1 s of continuous yield (a burst; sustained load must refill all
+ * the same) and 2 s per removal; all go when yield ends. */
 void pool_mgr_set_yield (pool_mgr_t *mgr, bool yield);
 /* Room may have freed under the cap (a container is gone): fill soon.
  * Safe from any callback. */
@@ -140,8 +143,9 @@ int pool_acquire (pool_t *pool, pool_acquire_cb cb, void *arg, char **id, pool_w
                   wb_err_t *err);
 /* Give up waiting (deadline passed, client gone): no callback.  NULL ok. */
 void pool_waiter_cancel (pool_waiter_t *w);
-/* The execution is over: remove the container and refill.  pool is the
- * pool it came from.  Never fails (see sbx_remove). */
+/* The execution is over: remove the container (now, or once the engine
+ * is less busy: see pool_mgr_set_yield) and refill.  pool is the pool it
+ * came from.  Never fails (see sbx_remove). */
 void pool_release (pool_t *pool, const char *id);
 /* The pool's key and language.  Never NULL. */
 const char *pool_key (const pool_t *pool);
