@@ -545,6 +545,10 @@ req_start (eng_t *eng, req_kind_t kind, const char *method, const char *path,
         curl_easy_setopt (req->easy, CURLOPT_CAINFO, eng->tls_ca);
       curl_easy_setopt (req->easy, CURLOPT_SSLCERT, eng->tls_cert);
       curl_easy_setopt (req->easy, CURLOPT_SSLKEY, eng->tls_key);
+      /* A kept handle would offer the TLS session of an earlier connection;
+       * an engine behind a TLS front that cannot resume it (one process per
+       * connection) answers with an alert.  Full handshakes only. */
+      curl_easy_setopt (req->easy, CURLOPT_SSL_SESSIONID_CACHE, 0L);
     }
   if (json_body)
     {

@@ -90,9 +90,14 @@ drain_check_cb (evutil_socket_t fd, short what, void *arg)
       if (n)
         wb_info ("executions done; removing %zu ready containers", n);
     }
+  /* A removal that failed waits for its retry: hurry it (once a second),
+   * the engine may be back. */
+  if (pools_drained && sbx_busy (ctx.sbx) == 0 && sbx_count (ctx.sbx) > 0
+      && (wb_now_ms () - accepting_stopped_ms) % 1000 < 100)
+    sbx_retry_now (ctx.sbx);
   /* Connections that were queued when the socket was unlinked get a
    * moment to be accepted and answered. */
-  if (running == 0 && pools_drained && sbx_busy (ctx.sbx) == 0
+  if (running == 0 && pools_drained && sbx_busy (ctx.sbx) == 0 && sbx_count (ctx.sbx) == 0
       && wb_now_ms () - accepting_stopped_ms >= 200)
     {
       wb_info ("drained; exiting");
