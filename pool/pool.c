@@ -487,8 +487,12 @@ fill (pool_mgr_t *mgr)
                 return;
               if (sbx_count (mgr->sbx) >= mgr->cfg.max_containers)
                 {
-                  /* Room already on its way covers the waiters? */
-                  if (pass == 0 && sbx_removing (mgr->sbx) < waiting)
+                  /* Requests wait and the cap is full: first the used
+                   * containers held back go, and only if their room does
+                   * not cover the waiters, an idle ready one. */
+                  if (pass == 0 && mgr->deferred)
+                    flush_deferred (mgr, true);
+                  else if (pass == 0 && sbx_removing (mgr->sbx) < waiting)
                     evict_one (mgr, p);
                   return;
                 }
@@ -836,7 +840,7 @@ flush_deferred (pool_mgr_t *mgr, bool all)
 }
 
 void
-pool_release (pool_t *p, const char *id)
+pool_release (pool_t *p, const char *id, bool may_run)
 {
   pool_mgr_t *mgr = p->mgr;
   deferred_t *d = NULL;
@@ -844,8 +848,9 @@ pool_release (pool_t *p, const char *id)
   p->n_in_use--;
   p->destroyed++;
   /* While starts crowd the engine (a burst), a removal only competes with
-   * them: hold it back (the cap still counts the container) for a moment. */
-  if (holding (mgr) && !mgr->stopping && (d = calloc (1, sizeof *d)) != NULL)
+   * them: hold it back (the cap still counts the container) for a moment.
+   * Never one whose program may still run: its removal is what stops it. */
+  if (!may_run && holding (mgr) && !mgr->stopping && (d = calloc (1, sizeof *d)) != NULL)
     {
       d->since_us = wb_now_us ();
       snprintf (d->id, sizeof d->id, "%s", id);

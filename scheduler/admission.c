@@ -132,6 +132,23 @@ adm_pop (adm_queue_t *q)
 }
 
 uint32_t
+adm_position (const adm_queue_t *q, const char *client)
+{
+  uint32_t own = adm_count_of (q, client), ahead = 0;
+  const adm_client_t *c = q->clients;
+
+  if (c == NULL)
+    return 0;
+  do
+    {
+      ahead += c->n < own + 1 ? c->n : own + 1;
+      c = c->next;
+    }
+  while (c != q->clients);
+  return ahead;
+}
+
+uint32_t
 adm_count_of (const adm_queue_t *q, const char *client)
 {
   const adm_client_t *c = find_client (q, client ? client : "");

@@ -33,6 +33,10 @@ int adm_push (adm_queue_t *q, const char *client, adm_node_t *node);
 void adm_remove (adm_queue_t *q, adm_node_t *node);
 /* The next node, the clients taking turns; NULL when empty. */
 adm_node_t *adm_pop (adm_queue_t *q);
+/* Nodes a new node of client would wait behind, the clients taking
+ * turns: for each client, as many as it has queued, up to one more than
+ * this client has. */
+uint32_t adm_position (const adm_queue_t *q, const char *client);
 /* Nodes queued for client. */
 uint32_t adm_count_of (const adm_queue_t *q, const char *client);
 /* Drop every client record (nodes are the caller's).  Can't fail. */

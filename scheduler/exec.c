@@ -54,6 +54,7 @@
 #include <string.h>
 
 #define KILL_GRACE_MS 5000  /* kill sent -> give up on the engine */
+#define ADMIT_MIN_LEFT_MS 100 /* a queued execution admitted with less left is refused */
 #define DRAIN_GRACE_MS 2000 /* exit seen -> stop waiting for output EOF */
 
 static uint32_t
@@ -114,6 +115,7 @@ struct sched_exec
   start_waiter_t *gate_waiter;
   bool holds_slot;
   uint32_t starts_in_flight; /* when its start was sent, itself included */
+  uint32_t start_generation; /* the start limit's, then */
   eng_req_t *op;             /* start or inspect in flight */
   eng_req_t *kill_req;
   bool kill_when_started;    /* cancel or deadline while STARTING */
@@ -191,7 +193,7 @@ release_container (sched_exec_t *ex)
   eng_req_cancel (ex->kill_req);
   ex->kill_req = NULL;
   if (ex->container_id[0])
-    pool_release (ex->pool, ex->container_id);
+    pool_release (ex->pool, ex->container_id, ex->t_start_us && !ex->have_exit);
   ex->container_id[0] = '\0';
 }
 
@@ -206,8 +208,11 @@ exec_end (sched_exec_t *ex)
     adm_remove (&ctx->admission, &ex->queued);
   else if (ex->state != EX_QUEUED)
     {
-      /* Room to run freed: note when (the service rate), admit the next. */
-      ctx->end_us[ctx->n_ends++ % WB_ARRAY_SIZE (ctx->end_us)] = wb_now_us ();
+      /* Room to run freed: admit the next.  The service rate counts the
+       * executions that got a container (refusals at once would inflate
+       * it). */
+      if (ex->t_container_us)
+        ctx->end_us[ctx->n_ends++ % WB_ARRAY_SIZE (ctx->end_us)] = wb_now_us ();
       admit_soon (ctx);
     }
   release_container (ex);
@@ -647,9 +652,10 @@ started_cb (void *arg, const eng_result_t *r)
   ex->op = NULL;
   ex->holds_slot = false;
   ex->t_started_us = wb_now_us ();
-  if (r->rc == 0)
-    startgate_sample (&ctx->gate, (double) (ex->t_started_us - ex->t_start_us) / 1000.0,
-                      ex->starts_in_flight);
+  /* A start that failed or timed out is a sample too: under overload
+   * that is all there is. */
+  startgate_sample (&ctx->gate, (double) (ex->t_started_us - ex->t_start_us) / 1000.0,
+                    ex->starts_in_flight, ex->start_generation);
   startgate_leave (&ctx->gate);
   set_yield (ctx);
   if (r->rc < 0 && (r->err.engine_status == 400 || r->err.engine_status == 404
@@ -694,6 +700,7 @@ send_start (sched_exec_t *ex)
   ex->state = EX_STARTING;
   ex->t_start_us = wb_now_us ();
   ex->starts_in_flight = ex->ctx->gate.in_flight;
+  ex->start_generation = ex->ctx->gate.generation;
   set_yield (ex->ctx);
   ex->op = eng_container_start (ex->ctx->eng, ex->container_id, started_cb, ex, &err);
   if (ex->op == NULL)
@@ -872,7 +879,10 @@ prestart_deadline_cb (evutil_socket_t fd, short what, void *arg)
   uint32_t ms = ex->ctx->cfg.max_wait_ms;
 
   if (ex->state == EX_QUEUED)
-    wb_error (&err, WB_E_BUSY, "no room to run became free within %u ms", ms);
+    {
+      metrics_observe (&ex->ctx->metrics, ex->res.language, M_ADMIT_WAIT, (double) ms / 1000.0);
+      wb_error (&err, WB_E_BUSY, "no room to run became free within %u ms", ms);
+    }
   else if (ex->state == EX_WAIT_CONTAINER)
     wb_error (&err, WB_E_BUSY, "no sandbox became free within %u ms", ms);
   else if (ex->state == EX_WAIT_SLOT)
@@ -906,11 +916,31 @@ static pool_t *
 pool_for (sched_exec_t *ex, wb_err_t *err)
 {
   sched_ctx_t *ctx = ex->ctx;
-  const prof_t *p = ex->req.profile;
+  const prof_t *p = NULL;
+  const char *image = NULL;
   char key[SBX_KEY_MAX];
   pool_spec_t spec;
   pool_t *pool;
 
+  /* The profile and image in force now: a queued execution may have
+   * waited through an image refresh or a reload. */
+  for (size_t i = 0; i < ctx->profiles->n; i++)
+    if (strcmp (ctx->profiles->items[i]->language, ex->req.profile->language) == 0)
+      p = ctx->profiles->items[i], image = ctx->image_ids[i];
+  if (p == NULL)
+    {
+      wb_error (err, WB_E_NOT_FOUND, "language %s is no longer served", ex->req.profile->language);
+      return NULL;
+    }
+  if (ex->req.limits.timeout_ms > p->max.timeout_ms || ex->req.limits.memory_mb > p->max.memory_mb)
+    {
+      wb_error (err, WB_E_INVALID, "the %s profile changed: the request's limits are above its "
+                                   "maximum now",
+                p->language);
+      return NULL;
+    }
+  ex->req.profile = p;
+  snprintf (ex->image_id, sizeof ex->image_id, "%s", image ? image : "");
   if (ex->image_id[0] == '\0')
     {
       if (!ctx->engine_ok)
@@ -993,10 +1023,12 @@ service_rate (const sched_ctx_t *ctx)
  * queue is full or the wait it would face cannot fit in max_wait_ms at the
  * rate executions end now. */
 static int
-refuse_queueing (sched_ctx_t *ctx, wb_err_t *err)
+refuse_queueing (sched_ctx_t *ctx, const char *client, wb_err_t *err)
 {
   double rate = service_rate (ctx);
-  double wait_s = rate > 0 ? (double) (ctx->admission.n + 1) / rate : 0;
+  /* Clients take turns: a newcomer waits behind its place in the turns,
+   * not behind the whole queue. */
+  double wait_s = rate > 0 ? (double) (adm_position (&ctx->admission, client) + 1) / rate : 0;
 
   if (ctx->admission.n >= ctx->cfg.admission_queue_max)
     return wb_error (err, WB_E_BUSY, "%u executions already wait for room to run",
@@ -1022,7 +1054,7 @@ sched_exec_start (sched_ctx_t *ctx, sched_request_t *req, sched_exec_done_cb cb,
       return NULL;
     }
   bool queue = ctx->n_execs - ctx->admission.n >= ctx->cfg.max_concurrent || ctx->admission.n > 0;
-  if (queue && refuse_queueing (ctx, err) < 0)
+  if (queue && refuse_queueing (ctx, req->client, err) < 0)
     {
       sched_request_clear (req);
       return NULL;
@@ -1098,10 +1130,18 @@ admit_cb (evutil_socket_t fd, short what, void *arg)
          && (node = adm_pop (&ctx->admission)) != NULL)
     {
       sched_exec_t *ex = (sched_exec_t *) node; /* the node is its first member */
+      uint64_t waited_ms = (wb_now_us () - ex->t_admit_us) / 1000;
       wb_err_t err;
-      metrics_observe (&ctx->metrics, ex->res.language, M_ADMIT_WAIT,
-                       (double) (wb_now_us () - ex->t_admit_us) / 1e6);
-      if (admit (ex, &err) < 0)
+      metrics_observe (&ctx->metrics, ex->res.language, M_ADMIT_WAIT, (double) waited_ms / 1000.0);
+      /* Too little of max_wait_ms left to prepare and start: refuse now
+       * rather than take a container it would give back unused. */
+      if (waited_ms + ADMIT_MIN_LEFT_MS > ctx->cfg.max_wait_ms)
+        {
+          wb_error (&err, WB_E_BUSY, "no room to run became free within %u ms",
+                    ctx->cfg.max_wait_ms);
+          exec_refuse (ex, &err, false);
+        }
+      else if (admit (ex, &err) < 0)
         exec_refuse (ex, &err, false);
     }
 }

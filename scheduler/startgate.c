@@ -33,6 +33,8 @@
 #define FORGET 1.01
 #define PROBE_EVERY 6
 #define PROBE_FACTOR 0.6
+#define PROBE_PAYS 0.9   /* a probe "pays" (and another follows) below 90% of the best */
+#define STALE_WINDOWS 3  /* windows in a row past the shrink tolerance: the best is stale */
 
 struct start_waiter
 {
@@ -126,16 +128,29 @@ static void
 adapt (startgate_t *g, double cost, double flight)
 {
   double limit = g->limit;
-  bool improved = g->best_cost_ms <= 0 || cost < g->best_cost_ms;
+  bool pays = g->best_cost_ms <= 0 || cost < g->best_cost_ms * PROBE_PAYS;
 
-  if (improved)
+  if (g->best_cost_ms <= 0 || cost < g->best_cost_ms)
     {
       g->best_cost_ms = cost;
       g->best_flight = flight;
     }
+  /* An engine that got slower (other load, a bigger image) makes the best
+   * unreachable: after a few windows past it, start again from here. */
+  g->over = cost > g->best_cost_ms * SHRINK_TOLERANCE ? g->over + 1 : 0;
+  if (g->over >= STALE_WINDOWS)
+    {
+      wb_debug ("start gate: %u windows past the best (%.1f ms at %.1f); learning again from %.1f "
+                "ms at %.1f",
+                g->over, g->best_cost_ms, g->best_flight, cost, flight);
+      g->best_cost_ms = cost;
+      g->best_flight = flight;
+      g->over = 0;
+      g->windows = PROBE_EVERY; /* and look lower at once */
+    }
   if (cost <= g->best_cost_ms * GROW_TOLERANCE)
     limit += fmax (1.0, limit * 0.1);
-  else if (cost > g->best_cost_ms * SHRINK_TOLERANCE && flight > g->best_flight)
+  else if (cost > g->best_cost_ms * SHRINK_TOLERANCE && flight >= g->best_flight)
     /* Overloaded.  The further past the best, the harder (gradient
      * style): at twice the tolerated cost the limit halves. */
     limit = fmax (g->best_flight,
@@ -148,7 +163,7 @@ adapt (startgate_t *g, double cost, double flight)
     limit = g->cfg.max;
   /* Probe lower: again at once after a probe that paid, else now and
    * then. */
-  if ((g->probing && improved) || ++g->windows >= PROBE_EVERY)
+  if ((g->probing && pays) || ++g->windows >= PROBE_EVERY)
     {
       g->windows = 0;
       g->probing = limit * PROBE_FACTOR >= g->cfg.min;
@@ -162,17 +177,19 @@ adapt (startgate_t *g, double cost, double flight)
               "%.0f ms): limit %u -> %u%s",
               cost, flight, g->best_cost_ms, g->best_flight, g->last_rtt_ms,
               (uint32_t) floor (g->limit), (uint32_t) floor (limit), g->probing ? " (probe)" : "");
+  if ((uint32_t) floor (limit) != (uint32_t) floor (g->limit))
+    g->generation++; /* samples sent under the old limit say nothing of the new */
   g->limit = limit;
   g->best_cost_ms *= FORGET;
 }
 
 void
-startgate_sample (startgate_t *g, double rtt_ms, uint32_t in_flight)
+startgate_sample (startgate_t *g, double rtt_ms, uint32_t in_flight, uint32_t generation)
 {
   uint32_t window = startgate_limit (g) / 2 < 4 ? 4 : startgate_limit (g) / 2;
 
   g->samples++;
-  if (rtt_ms <= 0 || in_flight == 0)
+  if (rtt_ms <= 0 || in_flight == 0 || generation != g->generation)
     return;
   if ((double) in_flight * 2 < g->limit)
     {

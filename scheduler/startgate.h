@@ -40,6 +40,8 @@ typedef struct startgate
   double best_cost_ms;   /* the lowest window cost seen, slowly forgotten */
   double best_flight;    /* ... and the mean starts in flight it was seen at */
   uint32_t windows;      /* windows since the last probe */
+  uint32_t over;         /* windows in a row past the shrink tolerance */
+  uint32_t generation;   /* counts the limit's changes: a sample belongs to one */
   bool probing;          /* this window runs below the limit, to look for a better level */
   double last_rtt_ms;    /* the last window's mean start latency */
   double last_cost_ms;
@@ -54,9 +56,11 @@ uint32_t startgate_limit (const startgate_t *g);
 int startgate_enter (startgate_t *g, startgate_cb cb, void *arg, start_waiter_t **w);
 /* Leave the queue (no callback).  Can't fail. */
 void startgate_cancel (startgate_t *g, start_waiter_t *w);
-/* A start the engine answered took rtt_ms with in_flight starts (this one
- * included) in flight when it was sent.  Adapts the limit.  Can't fail. */
-void startgate_sample (startgate_t *g, double rtt_ms, uint32_t in_flight);
+/* A start took rtt_ms (till the engine's answer, or its failure) with
+ * in_flight starts (this one included) in flight when it was sent, under
+ * the limit's `generation` then (g->generation): samples of an older limit
+ * are dropped.  Adapts the limit.  Can't fail. */
+void startgate_sample (startgate_t *g, double rtt_ms, uint32_t in_flight, uint32_t generation);
 /* A start finished (either way): its slot frees, and queued ones may be
  * admitted up to the (possibly new) limit. */
 void startgate_leave (startgate_t *g);

@@ -381,7 +381,7 @@ store_plan (const char *path, const store_plan_opts_t *opts, store_plan_row_t **
   if (sqlite3_prepare_v2 (db,
                           "SELECT language, count(*), sum(pool_hit) FROM executions"
                           " WHERE received_at > ?1 AND status NOT IN ('refused', 'running')"
-                          " AND pool NOT LIKE '%/m%' GROUP BY language ORDER BY language",
+                          " AND pool <> '' AND pool NOT LIKE '%/m%' GROUP BY language ORDER BY language",
                           -1, &s, NULL)
       != SQLITE_OK)
     {
@@ -416,7 +416,7 @@ store_plan (const char *path, const store_plan_opts_t *opts, store_plan_row_t **
 
       bad = collect (db,
                      "SELECT received_at FROM executions WHERE language = ?1 AND received_at > ?2"
-                     " AND status NOT IN ('refused', 'running') AND pool NOT LIKE '%/m%'"
+                     " AND status NOT IN ('refused', 'running') AND pool <> '' AND pool NOT LIKE '%/m%'"
                      " ORDER BY received_at",
                      r->language, start, &arr, err)
             < 0;

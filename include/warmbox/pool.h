@@ -144,9 +144,11 @@ int pool_acquire (pool_t *pool, pool_acquire_cb cb, void *arg, char **id, pool_w
 /* Give up waiting (deadline passed, client gone): no callback.  NULL ok. */
 void pool_waiter_cancel (pool_waiter_t *w);
 /* The execution is over: remove the container (now, or once the engine
- * is less busy: see pool_mgr_set_yield) and refill.  pool is the pool it
- * came from.  Never fails (see sbx_remove). */
-void pool_release (pool_t *pool, const char *id);
+ * is less busy: see pool_mgr_set_yield; always now when may_run: its
+ * program was not seen to exit, and the forced removal is what stops it)
+ * and refill.  pool is the pool it came from.  Never fails (see
+ * sbx_remove). */
+void pool_release (pool_t *pool, const char *id, bool may_run);
 /* The pool's key and language.  Never NULL. */
 const char *pool_key (const pool_t *pool);
 const char *pool_language (const pool_t *pool);

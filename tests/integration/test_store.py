@@ -256,8 +256,8 @@ while at < 1800000000.0 + 3600:
     arrivals.append(at)
 c = sqlite3.connect(db)
 c.executemany("INSERT INTO executions (id, received_at, finished_at, language, code_sha256, code_bytes, "
-              "stdin_sha256, stdin_bytes, status, exit_code, total_ms, pool_hit) "
-              "VALUES (?, ?, ?, 'python', 'x', 1, 'y', 0, 'ok', 0, 300, 1)",
+              "stdin_sha256, stdin_bytes, status, exit_code, total_ms, pool_hit, pool) "
+              "VALUES (?, ?, ?, 'python', 'x', 1, 'y', 0, 'ok', 0, 300, 1, 'python/k')",
               [("s%d" % i, a, a + 0.3) for i, a in enumerate(arrivals)])
 c.executemany("INSERT INTO pool_events (at, event, language, pool_key, duration_ms) "
               "VALUES (?, 'created', 'python', 'python/k', ?)",

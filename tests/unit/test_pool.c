@@ -5,6 +5,7 @@
 #include "warmbox/pool.h"
 #include "tap.h"
 
+#include <math.h>
 #include <string.h>
 
 static int opened;
@@ -84,6 +85,10 @@ typedef struct sim
   double now;
   double finish[256];
   unsigned sent_with[256];
+  unsigned gen[256];
+  double rtt[256];
+  double (*noise) (struct sim *s);
+  unsigned long long rng;
   unsigned n_flight;
   unsigned pending; /* starts not yet admitted */
   unsigned done;
@@ -91,12 +96,25 @@ typedef struct sim
 
 static sim_t *sim_now;
 
+/* Log-uniform noise of +-30% (xorshift, fixed seed: the test repeats). */
+static double
+noise30 (sim_t *s)
+{
+  s->rng ^= s->rng << 13;
+  s->rng ^= s->rng >> 7;
+  s->rng ^= s->rng << 17;
+  double u = (double) (s->rng % 1000000) / 1000000.0; /* [0, 1) */
+  return exp ((u * 2 - 1) * log (1.3));
+}
+
 static void
 sim_send (sim_t *s)
 {
   unsigned n = s->g.in_flight; /* this one included */
-  s->finish[s->n_flight] = s->now + s->lat (n);
+  s->rtt[s->n_flight] = s->lat (n) * (s->noise ? s->noise (s) : 1.0);
+  s->finish[s->n_flight] = s->now + s->rtt[s->n_flight];
   s->sent_with[s->n_flight] = n;
+  s->gen[s->n_flight] = s->g.generation;
   s->n_flight++;
 }
 
@@ -132,13 +150,15 @@ sim_run (sim_t *s, unsigned starts, double *limit_at_end)
         if (s->finish[i] < s->finish[k])
           k = i;
       s->now = s->finish[k];
-      double rtt = s->lat (s->sent_with[k]);
-      unsigned with = s->sent_with[k];
+      double rtt = s->rtt[k];
+      unsigned with = s->sent_with[k], gen = s->gen[k];
       s->finish[k] = s->finish[s->n_flight - 1];
       s->sent_with[k] = s->sent_with[s->n_flight - 1];
+      s->gen[k] = s->gen[s->n_flight - 1];
+      s->rtt[k] = s->rtt[s->n_flight - 1];
       s->n_flight--;
       s->done++;
-      startgate_sample (&s->g, rtt, with);
+      startgate_sample (&s->g, rtt, with, gen);
       startgate_leave (&s->g); /* may send queued ones */
     }
   if (limit_at_end)
@@ -198,6 +218,31 @@ test_limiter (void)
   for (int i = 0; i < 30; i++)
     sim_run (&s, 64, &limit);
   ok (limit >= 16, "once the engine scales again the limit climbs back (%.0f)", limit);
+
+  /* Noise must not sink it on an engine that scales: +-30% per start. */
+  memset (&s, 0, sizeof s);
+  s.lat = scaling_engine;
+  s.noise = noise30;
+  s.rng = 88172645463325252ULL;
+  startgate_init (&s.g, &dflt);
+  double lowest = 1e9;
+  for (int i = 0; i < 40; i++)
+    {
+      sim_run (&s, 64, &limit);
+      if (i >= 5 && limit < lowest)
+        lowest = limit;
+    }
+  ok (lowest >= 12, "with +-30%% noise per start it stays where that engine scales (lowest %.0f)",
+      lowest);
+  /* The engine gets slower (say, other load): the limit must follow down
+   * soon, not wait for the best to be forgotten. */
+  s.lat = degrading_engine;
+  double took = 0;
+  for (int i = 0; i < 40 && limit > 10; i++)
+    took += sim_run (&s, 64, &limit);
+  ok (limit <= 10, "when that engine starts degrading past 4 in flight, the limit follows (%.0f after "
+                   "%.1f simulated s)",
+      limit, took / 1000.0);
 }
 
 static void
