@@ -157,7 +157,7 @@ test: setup
 	$(MAKE) all unit-bin
 	$(MAKE) check
 	WARMBOX_BIN=$(CURDIR)/$(BIN) prove -f $(UNIT_BIN) tests/integration/test_*.py tests/hostile/test_*.py \
-	  tests/benign/test_*.py tests/chaos/test_chaos_quick.py
+	  tests/benign/test_*.py tests/chaos/test_chaos_quick.py tests/bench/test_bench_quick.py
 
 unit-bin: $(UNIT_BIN)
 

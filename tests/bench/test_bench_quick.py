@@ -1,0 +1,43 @@
+#!/usr/bin/env python3
+"""The benchmark's fast subset (make test): every measurement of
+bench_pool.py runs once at a tiny size, so the bench cannot rot between
+`make bench` runs.  It checks what a measurement must get right (every
+execution correct, every warm run a pool hit, its own containers gone)
+and asserts no duration: speed is make bench's, read as ratios."""
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_pool as bench  # noqa: E402
+from wbtest import Tap, containers_with_label, wait_until  # noqa: E402
+
+t = Tap()
+body = bench.spec("python")
+
+
+def rate_ok(x):
+    return isinstance(x, float) and math.isfinite(x) and x > 0
+
+
+b = bench.burst(body, 4, rounds=2)
+t.ok(b["warm_hits"] == b["executions"] == 8, "burst: every warm execution correct and a pool hit", b)
+t.ok(all(rate_ok(x) for x in b["warm_rounds_per_s"] + b["naive_rounds_per_s"] + b["same_work_rounds_per_s"]),
+     "burst: warm, naive and same-work rates measured for each round", b)
+t.ok(len(b["ratios"]) == 2 and rate_ok(b["ratio_median"]) and rate_ok(b["same_work_ratio_median"]),
+     "burst: the per-round ratios and their medians", b)
+
+rate, cpu_ms, limit = bench.sustained_warm(2, 2.0)
+t.ok(rate_ok(rate) and rate_ok(cpu_ms) and isinstance(limit, int) and limit >= 1,
+     "sustained: rate, daemon CPU per execution and the start limit", (rate, cpu_ms, limit))
+
+t.ok(rate_ok(bench.floor_parallel(body, 2, 2.0)), "floor at parallelism 2 measured")
+
+se = bench.slow_engine_compare(body, 0, clients=4, per_round=8, rounds=2)
+t.ok(all(rate_ok(x) for x in se["warm_rounds_per_s"] + se["naive_rounds_per_s"]) and len(se["warm_rounds_per_s"]) == 2,
+     "slow engine: warmboxd and naive rounds through the slowing proxy", se)
+
+gone = wait_until(lambda: not containers_with_label("warmbox.instance=bench-floor"), timeout=30)
+t.ok(gone, "the bench's own containers are all removed",
+     containers_with_label("warmbox.instance=bench-floor"))
+t.done()
