@@ -7,7 +7,7 @@
  *    "profiles_dir": "/usr/local/share/warmbox/profiles",
  *    "max_concurrent": 64, "shutdown_grace_ms": 130000,
  *    "admission": {"queue_max": 1024, "max_wait_ms": 60000},
- *    "start_limit": {"initial": 16, "min": 1, "max": 64},
+ *    "start_limit": {"initial": 64, "min": 1, "max": 64},  (initial: max)
  *    "max_body_bytes": 50331648,
  *    "max_containers": 64, "create_concurrency": 2, "queue_max": 256,
  *    "image_refresh_ms": 10000,

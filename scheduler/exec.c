@@ -114,8 +114,7 @@ struct sched_exec
 
   start_waiter_t *gate_waiter;
   bool holds_slot;
-  uint32_t starts_in_flight; /* when its start was sent, itself included */
-  uint32_t start_generation; /* the start limit's, then */
+  double start_ticket;       /* the start gate's, when its start was sent */
   eng_req_t *op;             /* start or inspect in flight */
   eng_req_t *kill_req;
   bool kill_when_started;    /* cancel or deadline while STARTING */
@@ -220,7 +219,7 @@ exec_end (sched_exec_t *ex)
   if (ex->gate_waiter)
     startgate_cancel (&ctx->gate, ex->gate_waiter);
   if (ex->holds_slot)
-    startgate_leave (&ctx->gate);
+    startgate_leave (&ctx->gate, (double) wb_now_us () / 1000.0);
   set_yield (ctx);
   if (ex->deadline)
     event_free (ex->deadline);
@@ -652,11 +651,14 @@ started_cb (void *arg, const eng_result_t *r)
   ex->op = NULL;
   ex->holds_slot = false;
   ex->t_started_us = wb_now_us ();
-  /* A start that failed or timed out is a sample too: under overload
-   * that is all there is. */
-  startgate_sample (&ctx->gate, (double) (ex->t_started_us - ex->t_start_us) / 1000.0,
-                    ex->starts_in_flight, ex->start_generation);
-  startgate_leave (&ctx->gate);
+  /* A start that failed slowly (a timeout, a 5xx under load) is a sample
+   * too: under overload that is all there is.  One that failed faster than
+   * starts take (a refusal, a dead socket) says nothing of the engine's
+   * pace and would teach the gate that starts are nearly free. */
+  double rtt_ms = (double) (ex->t_started_us - ex->t_start_us) / 1000.0;
+  if (r->rc == 0 || rtt_ms >= ctx->gate.last_rtt_ms)
+    startgate_sample (&ctx->gate, rtt_ms, ex->start_ticket, (double) ex->t_started_us / 1000.0);
+  startgate_leave (&ctx->gate, (double) ex->t_started_us / 1000.0);
   set_yield (ctx);
   if (r->rc < 0 && (r->err.engine_status == 400 || r->err.engine_status == 404
                     || r->err.engine_status == 409))
@@ -699,8 +701,7 @@ send_start (sched_exec_t *ex)
   ex->holds_slot = true;
   ex->state = EX_STARTING;
   ex->t_start_us = wb_now_us ();
-  ex->starts_in_flight = ex->ctx->gate.in_flight;
-  ex->start_generation = ex->ctx->gate.generation;
+  ex->start_ticket = startgate_ticket (&ex->ctx->gate, (double) ex->t_start_us / 1000.0);
   set_yield (ex->ctx);
   ex->op = eng_container_start (ex->ctx->eng, ex->container_id, started_cb, ex, &err);
   if (ex->op == NULL)
@@ -738,7 +739,8 @@ maybe_start (sched_exec_t *ex)
   if (ex->state != EX_PREPARING || !ex->attach_ready || !ex->wait_armed || !ex->ahead_committed)
     return;
   ex->state = EX_WAIT_SLOT;
-  r = startgate_enter (&ctx->gate, gate_open_cb, ex, &ex->gate_waiter);
+  r = startgate_enter (&ctx->gate, (double) wb_now_us () / 1000.0, gate_open_cb, ex,
+                       &ex->gate_waiter);
   if (r < 0)
     {
       wb_error (&err, WB_E_NOMEM, "out of memory");

@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
 """An engine that degrades under too many starts: a Unix-socket proxy in
 front of the Docker socket that holds each `POST /containers/{id}/start`
-for PENALTY x max(0, n - KNEE)^2 seconds (at most CAP), n being the starts
-in flight through it when this one arrives.  Everything else passes
+for PENALTY x max(0, n - KNEE)^2 seconds (at most CAP) when n starts stay
+in flight through it all along.  As n moves, so does the pace: the hold is
+work that progresses at 1 / hold(n) per second for the n of each moment
+(so a start that arrived first is slowed by those that came after it, as
+on an engine whose starts contend for one lock or CPU, and a burst's
+starts finish together rather than in arrival order).  Everything else passes
 through byte for byte (the hijacked attach too), but for a "Connection:
 close" on each plain request, so that every request comes through here.  So with many
 starts at once the engine completes fewer per second, as an overloaded one
@@ -58,11 +62,17 @@ def serve(client, args):
         if START.match(head):
             with lock:
                 in_flight += 1
-                n = in_flight
             counted = True
-            delay = min(args.cap, args.penalty * max(0, n - args.knee) ** 2)
-            if delay:
-                time.sleep(delay)
+            done = 0.0
+            while True:
+                hold = min(args.cap, args.penalty * max(0, in_flight - args.knee) ** 2)
+                if hold <= 0:
+                    break
+                tick = min(0.01, (1 - done) * hold)
+                time.sleep(tick)
+                done += tick / hold
+                if done >= 0.999:
+                    break
         if not re.search(rb"(?im)^upgrade:", head):
             # One request per connection (the engine closes after its
             # answer), so every request's head passes through here.

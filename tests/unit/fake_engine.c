@@ -813,8 +813,9 @@ req_submit (eng_req_t *req)
     }
   else
     {
+      /* A refused connection answers at once, whatever the latency. */
       req->phase = PH_QUEUED;
-      fire (eng, req->ev, eng->latency_ms);
+      fire (eng, req->ev, req->fault == FAULT_FAIL || req->fault == FAULT_DOWN ? 0 : eng->latency_ms);
     }
   return req;
 }

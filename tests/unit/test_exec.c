@@ -669,6 +669,39 @@ test_start_may_have_run (void)
   is_int (teardown ("start may have run"), 0, "nothing left");
 }
 
+/* Starts the engine refused at once teach the start gate nothing: they
+ * would make starts look nearly free and every real level a ceiling. */
+static void
+test_fast_refusals_not_sampled (void)
+{
+  call_t c;
+
+  if (!setup ("{\"pools\":{\"python\":{\"min_ready\":1,\"max_ready\":1}}}"))
+    return;
+  fake_engine_set_latency (fake (), 20);
+  run_until (pools_ready, NULL, 3000);
+  submit (&c, "python", "out x", NULL);
+  wait_answers (&c, 1, 5000);
+  uint64_t samples = ctx.gate.samples;
+  uint32_t limit = startgate_limit (&ctx.gate);
+  ok (samples == 1 && c.status == SCHED_ST_OK, "a start that worked is a sample (%llu)",
+      (unsigned long long) samples);
+  for (int i = 0; i < 8; i++)
+    {
+      run_until (pools_ready, NULL, 3000);
+      fake_engine_faults (fake ())->op = FAKE_OP_START;
+      fake_engine_faults (fake ())->fail_call = fake_engine_calls (fake (), FAKE_OP_START) + 1;
+      submit (&c, "python", "out x", NULL);
+      wait_answers (&c, 1, 5000);
+    }
+  ok (c.status != SCHED_ST_OK, "starts refused at once fail the execution");
+  ok (ctx.gate.samples == samples && startgate_limit (&ctx.gate) == limit,
+      "and are no samples: %llu samples, limit %u", (unsigned long long) ctx.gate.samples,
+      startgate_limit (&ctx.gate));
+  fake_engine_reset_faults (fake ());
+  is_int (teardown ("fast refusals"), 0, "nothing left");
+}
+
 /* SIGTERM: executions finish, but the pools stop topping up. */
 static void
 test_drain_no_topup (void)
@@ -1065,6 +1098,7 @@ main (void)
   TIMED (test_engine_loss_everywhere ());
   TIMED (test_cap_eviction ());
   TIMED (test_start_may_have_run ());
+  TIMED (test_fast_refusals_not_sampled ());
   TIMED (test_drain_no_topup ());
   TIMED (test_reaper_retry ());
   TIMED (test_admission ());
