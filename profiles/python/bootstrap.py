@@ -32,8 +32,20 @@ def _warmbox_read_frame():
     return src, args
 
 
+def _warmbox_site_builtins():
+    # What `site` adds and -S leaves out, as under `python3 -c`: exit(),
+    # quit() (SystemExit with their argument) and help().  Models' code
+    # calls exit() all the time.
+    import builtins
+    import _sitebuiltins
+    builtins.exit = _sitebuiltins.Quitter("exit", "Ctrl-D (i.e. EOF)")
+    builtins.quit = _sitebuiltins.Quitter("quit", "Ctrl-D (i.e. EOF)")
+    builtins.help = _sitebuiltins._Helper()
+
+
 def _warmbox_main():
     src, args = _warmbox_read_frame()
+    _warmbox_site_builtins()
     sys.argv = ["main.py"] + args
     main = type(sys)("__main__")  # a module object, without importing types
     main.__file__ = "main.py"

@@ -250,6 +250,17 @@ env = dict(os.environ, WARMBOX_URL="unix:" + d.sock)
 p = subprocess.run([WARMBOX, "run", "python", "-c", "import sys; print(6*7); sys.stderr.write('e'); sys.exit(4)"],
                    capture_output=True, env=env, timeout=120)
 t.is_eq((p.returncode, p.stdout, p.stderr), (4, b"42\n", b"e"), "warmbox run -c: streams and exit code")
+# Python as models write it: what `site` gives `python3 -c`.
+for code, rc, err, what in (("exit(3)", 3, b"", "exit(3) exits 3"),
+                            ("print('a'); quit()", 0, b"", "quit() exits 0"),
+                            ("quit(5)", 5, b"", "quit(5) exits 5"),
+                            ("raise SystemExit(4)", 4, b"", "raise SystemExit(4) exits 4"),
+                            ("exit('bye')", 1, b"bye\n", "exit('bye'): the message on stderr, exit 1"),
+                            ("assert __name__ == '__main__' and callable(help); print(repr(exit))", 0, b"",
+                             "__name__ is __main__, help exists, exit's repr as in python3")):
+    p = subprocess.run([WARMBOX, "run", "python", "-c", code], capture_output=True, env=env, timeout=120)
+    t.is_eq((p.returncode, p.stderr), (rc, err), "warmbox run python: " + what)
+t.is_eq(p.stdout, b"Use exit() or Ctrl-D (i.e. EOF) to exit\n", "exit's repr as in python3")
 p = subprocess.run([WARMBOX, "run", "javascript", "-", "--", "arg"], input=b"console.log(process.argv[2])",
                    capture_output=True, env=env, timeout=120)
 t.is_eq((p.returncode, p.stdout), (0, b"arg\n"), "warmbox run javascript - (code on stdin) with args")
