@@ -68,7 +68,7 @@ FUZZ_SRC  := $(wildcard tests/fuzz/fuzz_*.c)
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%) \
              $(FUZZ_SRC:tests/fuzz/fuzz_%.c=$(BUILD)/tests/replay_%)
 
-.PHONY: all run test unit unit-bin integration check images fuzz bench chaos install clean setup format
+.PHONY: all run test unit unit-bin integration check images fuzz bench chaos install clean setup format print-lib-src
 .DEFAULT_GOAL := all
 
 all: $(BIN)/warmboxd $(BIN)/warmbox
@@ -163,6 +163,10 @@ unit-bin: $(UNIT_BIN)
 
 fuzz:
 	@scripts/fuzz.sh $(FUZZ_SECONDS)
+
+# The library's sources, for scripts that build it their own way (fuzz.sh).
+print-lib-src:
+	@echo $(LIB_SRC)
 
 chaos: setup
 	$(MAKE) all

@@ -96,6 +96,9 @@ print_row (void *arg, const store_execution_t *e)
       cJSON_AddNumberToObject (o, "code_bytes", (double) e->code_bytes);
       cJSON_AddStringToObject (o, "stdin_sha256", e->stdin_sha256);
       cJSON_AddNumberToObject (o, "stdin_bytes", (double) e->stdin_bytes);
+      cJSON_AddNumberToObject (o, "files_in", e->files_in);
+      cJSON_AddNumberToObject (o, "files_in_bytes", (double) e->files_in_bytes);
+      cJSON_AddStringToObject (o, "files_in_sha256", e->files_in_sha256);
       cJSON_AddNumberToObject (o, "stdout_bytes", (double) e->stdout_bytes);
       cJSON_AddNumberToObject (o, "stderr_bytes", (double) e->stderr_bytes);
       cJSON_AddStringToObject (o, "image_id", e->image_id);

@@ -228,7 +228,7 @@ execute_code (const char *arguments, const atomic_int *cancel)
   cleanup_json cJSON *body = cJSON_CreateObject ();
   cleanup_buf wb_buf_t req = WB_BUF_INIT;
   cleanup_buf wb_buf_t reply = WB_BUF_INIT;
-  cJSON *language, *code, *in, *timeout;
+  cJSON *language, *code, *in, *timeout, *files;
   char why[512], *text;
   long http;
 
@@ -236,11 +236,14 @@ execute_code (const char *arguments, const atomic_int *cancel)
   code = cJSON_GetObjectItemCaseSensitive (args, "code");
   in = cJSON_GetObjectItemCaseSensitive (args, "stdin");
   timeout = cJSON_GetObjectItemCaseSensitive (args, "timeout_ms");
+  files = cJSON_GetObjectItemCaseSensitive (args, "files");
   if (!cJSON_IsString (language) || !cJSON_IsString (code))
     return tool_result ("execute_code needs \"language\" and \"code\" as strings", true);
   if ((in && !cJSON_IsNull (in) && !cJSON_IsString (in))
       || (timeout && !cJSON_IsNull (timeout) && !cJSON_IsNumber (timeout)))
     return tool_result ("\"stdin\" must be a string and \"timeout_ms\" a number", true);
+  if (files && !cJSON_IsNull (files) && !cJSON_IsArray (files))
+    return tool_result ("\"files\" must be an array of {\"name\", \"content\", \"encoding\"}", true);
   if (body == NULL)
     return NULL;
   cJSON_AddStringToObject (body, "language", language->valuestring);
@@ -249,6 +252,9 @@ execute_code (const char *arguments, const atomic_int *cancel)
     cJSON_AddStringToObject (body, "stdin", in->valuestring);
   if (cJSON_IsNumber (timeout))
     cJSON_AddNumberToObject (body, "timeout_ms", timeout->valuedouble);
+  /* Checked by the daemon, whose 400 says what is wrong with them. */
+  if (cJSON_IsArray (files) && !cJSON_AddItemToObject (body, "files", cJSON_Duplicate (files, true)))
+    return NULL;
   text = cJSON_PrintUnformatted (body);
   if (text == NULL || wb_buf_append_str (&req, text) < 0)
     {
@@ -324,6 +330,29 @@ input_schema (void)
   p = cJSON_AddObjectToObject (props, "stdin");
   cJSON_AddStringToObject (p, "type", "string");
   cJSON_AddStringToObject (p, "description", "Text fed to the program's standard input");
+  p = cJSON_AddObjectToObject (props, "files");
+  cJSON_AddStringToObject (p, "type", "array");
+  cJSON_AddNumberToObject (p, "maxItems", 64);
+  cJSON_AddStringToObject (p, "description",
+                           "Files the program finds in its working directory, e.g. a CSV to parse "
+                           "(plain names, no '/'; 16 MiB in all)");
+  {
+    cJSON *items = cJSON_AddObjectToObject (p, "items"), *fp, *q, *list;
+    cJSON_AddStringToObject (items, "type", "object");
+    fp = cJSON_AddObjectToObject (items, "properties");
+    q = cJSON_AddObjectToObject (fp, "name");
+    cJSON_AddStringToObject (q, "type", "string");
+    q = cJSON_AddObjectToObject (fp, "content");
+    cJSON_AddStringToObject (q, "type", "string");
+    q = cJSON_AddObjectToObject (fp, "encoding");
+    cJSON_AddStringToObject (q, "type", "string");
+    list = cJSON_AddArrayToObject (q, "enum");
+    cJSON_AddItemToArray (list, cJSON_CreateString ("utf8"));
+    cJSON_AddItemToArray (list, cJSON_CreateString ("base64"));
+    list = cJSON_AddArrayToObject (items, "required");
+    cJSON_AddItemToArray (list, cJSON_CreateString ("name"));
+    cJSON_AddItemToArray (list, cJSON_CreateString ("content"));
+  }
   p = cJSON_AddObjectToObject (props, "timeout_ms");
   cJSON_AddStringToObject (p, "type", "integer");
   cJSON_AddNumberToObject (p, "minimum", 1);

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """A minimal agent loop that runs a model's code in warmbox.
 
-The "model" here is scripted (no API key or network needed): it writes a
-program with a bug, reads the traceback warmbox returns, fixes the program,
-and answers. Swap ScriptedModel for a real client call; the tool definition
+The "model" here is scripted (no API key or network needed): given a CSV,
+it writes a program with a bug that reads it, reads the traceback warmbox
+returns, fixes the program, and answers. Swap ScriptedModel for a real client call; the tool definition
 and the loop stay the same.
 
     examples/agent_loop.py [--style openai|anthropic] [--url unix:/run/warmbox/warmbox.sock]
@@ -28,6 +28,13 @@ PARAMETERS = {
                      "description": "The language of the code"},
         "code": {"type": "string", "description": "The complete program; it runs as the main file"},
         "stdin": {"type": "string", "description": "Text fed to the program's standard input"},
+        "files": {"type": "array", "maxItems": 64,
+                  "description": ("Files the program finds in its working directory, e.g. a CSV to parse "
+                                  "(plain names, no '/'; 16 MiB in all)"),
+                  "items": {"type": "object",
+                            "properties": {"name": {"type": "string"}, "content": {"type": "string"},
+                                           "encoding": {"type": "string", "enum": ["utf8", "base64"]}},
+                            "required": ["name", "content"]}},
         "timeout_ms": {"type": "integer", "minimum": 1,
                        "description": "Wall-clock limit in milliseconds (default: the language's)"},
     },
@@ -58,7 +65,7 @@ class UnixConnection(http.client.HTTPConnection):
 
 def execute_code(url, args):
     """Run one tool call; returns (text for the model, is_error)."""
-    body = {k: args[k] for k in ("language", "code", "stdin", "timeout_ms") if k in args}
+    body = {k: args[k] for k in ("language", "code", "stdin", "files", "timeout_ms") if k in args}
     if url.startswith("unix:"):
         conn = UnixConnection(url[5:], timeout=120)
     else:
@@ -90,8 +97,11 @@ def execute_code(url, args):
 
 
 # ---- a scripted "model" ---------------------------------------------------------
-BUGGY = "import statistics\nxs = [3, 1, 4, 1, 5, 9, 2, 6]\nprint(statistics.median(xs) + undefined_name)\n"
-FIXED = "import statistics\nxs = [3, 1, 4, 1, 5, 9, 2, 6]\nprint(statistics.median(xs))\n"
+READ = "import csv, statistics\nxs = [float(r['x']) for r in csv.DictReader(open('data.csv'))]\n"
+BUGGY = READ + "print(statistics.median(xs) + undefined_name)\n"
+FIXED = READ + "print(statistics.median(xs))\n"
+# The user's attachment, handed to the program as a file in its working directory.
+DATA = {"name": "data.csv", "content": "x\n3\n1\n4\n1\n5\n9\n2\n6\n"}
 
 
 class ScriptedModel:
@@ -101,10 +111,10 @@ class ScriptedModel:
     def next(self, transcript):
         results = [m for m in transcript if m["role"] == "tool"]
         if not results:
-            return {"tool": {"language": "python", "code": BUGGY}}
+            return {"tool": {"language": "python", "code": BUGGY, "files": [DATA]}}
         last = results[-1]["content"]
         if "Traceback" in last or "Error" in last:
-            return {"tool": {"language": "python", "code": FIXED}}
+            return {"tool": {"language": "python", "code": FIXED, "files": [DATA]}}
         stdout = last.split("--- stdout ---\n", 1)[-1].split("\n", 1)[0]
         return {"answer": "The median is %s." % stdout.strip()}
 
@@ -112,7 +122,8 @@ class ScriptedModel:
 # ---- the loop, in either message style -------------------------------------------
 def run(style, url, max_turns=6):
     model, transcript, messages = ScriptedModel(), [], []
-    messages.append({"role": "user", "content": "What is the median of 3 1 4 1 5 9 2 6? Use the tool."})
+    messages.append({"role": "user", "content": "What is the median of column x in the attached data.csv? "
+                                                "Use the tool; the file is in its working directory."})
     for turn in range(max_turns):
         step = model.next(transcript)
         if "answer" in step:

@@ -280,6 +280,9 @@ submit_row (sched_exec_t *ex, const char *status, const char *error, store_done_
   memcpy (rec.stdin_sha256, res->stdin_sha256, sizeof rec.stdin_sha256);
   rec.stdin_bytes = res->stdin_bytes;
   rec.arg_count = res->arg_count;
+  rec.files_in = res->files_in;
+  rec.files_in_bytes = res->files_in_bytes;
+  memcpy (rec.files_in_sha256, res->files_in_sha256, sizeof rec.files_in_sha256);
   rec.status = status;
   rec.exit_code = ran && ex->have_exit ? (int) ex->exit_code : -1;
   rec.timed_out = ran && res->status == SCHED_ST_TIMEOUT;
@@ -782,7 +785,8 @@ write_frame (sched_exec_t *ex)
   int rc = 0;
 
   if (sched_frame_build (ex->req.code, ex->req.code_len, ex->req.args, ex->req.n_args,
-                         ex->req.stdin_data, ex->req.stdin_len, &frame)
+                         ex->req.files, ex->req.n_files, ex->req.stdin_data, ex->req.stdin_len,
+                         &frame)
           < 0
       || eng_attach_write (ex->attach, frame.data, frame.len) < 0)
     rc = -1;
@@ -1094,6 +1098,10 @@ sched_exec_start (sched_ctx_t *ctx, sched_request_t *req, sched_exec_done_cb cb,
   ex->res.code_bytes = ex->req.code_len;
   ex->res.stdin_bytes = ex->req.stdin_len;
   ex->res.arg_count = (uint32_t) ex->req.n_args;
+  ex->res.files_in = (uint32_t) ex->req.n_files;
+  ex->res.files_in_bytes = ex->req.files_bytes;
+  if (ex->req.n_files > 0)
+    sched_files_sha256 (ex->req.files, ex->req.n_files, ex->res.files_in_sha256);
   for (size_t i = 0; i < ctx->profiles->n; i++)
     if (ctx->profiles->items[i] == ex->req.profile && ctx->image_ids[i])
       snprintf (ex->image_id, sizeof ex->image_id, "%s", ctx->image_ids[i]);

@@ -41,6 +41,9 @@ typedef struct sched_result
   char stdin_sha256[65];
   uint64_t code_bytes, stdin_bytes;
   uint32_t arg_count;
+  uint32_t files_in;        /* files given to the program */
+  uint64_t files_in_bytes;  /* their contents together */
+  char files_in_sha256[65]; /* over names and contents, "" without files */
   bool pool_hit;
   const char *error;     /* a client-safe sentence when status is not ok */
 } sched_result_t;

@@ -3,8 +3,9 @@
  * clients work unchanged.  Pure functions: translation to a /v1 body, and
  * the response shapes.
  *
- * Mapping: files[0] is the program (one file only: the sandbox has no
- * project folder), its encoding utf8 (default), base64 or hex; stdin; args;
+ * Mapping: files[0] is the program; the others, each named, become /v1's
+ * files (in the program's working directory); encodings utf8 (default),
+ * base64 or hex (sent on as base64); stdin; args;
  * run_timeout (ms) -> timeout_ms; run_memory_limit (bytes) -> memory_mb,
  * rounded up; -1 or absent means the language's default.  compile_* and
  * *_cpu_time are accepted and ignored (interpreted languages; the CPU rlimit
@@ -75,6 +76,40 @@ limit_field (cJSON *root, const char *key, double *out, wb_err_t *err)
   return 0;
 }
 
+/* A Piston file's content, decoded by its encoding, into out. */
+static int
+piston_file (cJSON *file, int i, wb_buf_t *out, wb_err_t *err)
+{
+  const char *content, *encoding;
+  cJSON *item;
+
+  content = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (file, "content"));
+  if (!cJSON_IsObject (file) || content == NULL)
+    return wb_error (err, WB_E_INVALID, "files[%d].content must be a string", i);
+  item = cJSON_GetObjectItemCaseSensitive (file, "encoding");
+  encoding = item == NULL || cJSON_IsNull (item) ? "utf8" : cJSON_GetStringValue (item);
+  if (encoding == NULL)
+    return wb_error (err, WB_E_INVALID, "files[%d].encoding must be a string", i);
+  if (strcmp (encoding, "utf8") == 0)
+    {
+      if (wb_buf_append_str (out, content) < 0)
+        return wb_error (err, WB_E_NOMEM, "out of memory");
+    }
+  else if (strcmp (encoding, "base64") == 0)
+    {
+      if (wb_base64_decode (out, content, strlen (content)) < 0)
+        return wb_error (err, WB_E_INVALID, "files[%d].content is not valid base64", i);
+    }
+  else if (strcmp (encoding, "hex") == 0)
+    {
+      if (wb_hex_decode (out, content, strlen (content)) < 0)
+        return wb_error (err, WB_E_INVALID, "files[%d].content is not valid hex", i);
+    }
+  else
+    return wb_error (err, WB_E_INVALID, "files[%d].encoding must be utf8, base64 or hex", i);
+  return 0;
+}
+
 int
 sched_piston_translate (const char *body, size_t len, const prof_set_t *profiles,
                         wb_buf_t *v1_body, wb_err_t *err)
@@ -83,7 +118,7 @@ sched_piston_translate (const char *body, size_t len, const prof_set_t *profiles
   cleanup_json cJSON *v1 = NULL;
   cleanup_buf wb_buf_t code = WB_BUF_INIT;
   cJSON *files, *file, *item;
-  const char *language, *version, *encoding, *content;
+  const char *language, *version;
   const prof_t *p;
   char have[64];
   double run_timeout, run_memory;
@@ -115,35 +150,11 @@ sched_piston_translate (const char *body, size_t len, const prof_set_t *profiles
   files = cJSON_GetObjectItemCaseSensitive (root, "files");
   if (!cJSON_IsArray (files) || cJSON_GetArraySize (files) == 0)
     return wb_error (err, WB_E_INVALID, "files must be an array holding the program");
-  if (cJSON_GetArraySize (files) > 1)
-    return wb_error (err, WB_E_INVALID,
-                     "warmbox runs a single file; %d were given (put the program in one file)",
-                     cJSON_GetArraySize (files));
-  file = cJSON_GetArrayItem (files, 0);
-  content = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (file, "content"));
-  if (!cJSON_IsObject (file) || content == NULL)
-    return wb_error (err, WB_E_INVALID, "files[0].content must be a string");
-  item = cJSON_GetObjectItemCaseSensitive (file, "encoding");
-  encoding = item == NULL || cJSON_IsNull (item) ? "utf8" : cJSON_GetStringValue (item);
-  if (encoding == NULL)
-    return wb_error (err, WB_E_INVALID, "files[0].encoding must be a string");
-  if (strcmp (encoding, "utf8") == 0)
-    {
-      if (wb_buf_append_str (&code, content) < 0)
-        return wb_error (err, WB_E_NOMEM, "out of memory");
-    }
-  else if (strcmp (encoding, "base64") == 0)
-    {
-      if (wb_base64_decode (&code, content, strlen (content)) < 0)
-        return wb_error (err, WB_E_INVALID, "files[0].content is not valid base64");
-    }
-  else if (strcmp (encoding, "hex") == 0)
-    {
-      if (wb_hex_decode (&code, content, strlen (content)) < 0)
-        return wb_error (err, WB_E_INVALID, "files[0].content is not valid hex");
-    }
-  else
-    return wb_error (err, WB_E_INVALID, "files[0].encoding must be utf8, base64 or hex");
+  if (cJSON_GetArraySize (files) > 1 + SCHED_MAX_FILES)
+    return wb_error (err, WB_E_INVALID, "files holds %d files; the most is the program and %d more",
+                     cJSON_GetArraySize (files), SCHED_MAX_FILES);
+  if (piston_file (cJSON_GetArrayItem (files, 0), 0, &code, err) < 0)
+    return -1;
   if (!wb_utf8_valid (code.data ? code.data : "", code.len)
       || (code.len && memchr (code.data, '\0', code.len) != NULL))
     return wb_error (err, WB_E_INVALID, "the program must be UTF-8 text without NUL");
@@ -190,6 +201,42 @@ sched_piston_translate (const char *body, size_t len, const prof_set_t *profiles
           return wb_error (err, WB_E_INVALID, "args must be an array of strings");
         if (!cJSON_AddItemToArray (args, cJSON_CreateString (s)))
           return wb_error (err, WB_E_NOMEM, "out of memory");
+      }
+    }
+  if (cJSON_GetArraySize (files) > 1)
+    {
+      cJSON *list = cJSON_AddArrayToObject (v1, "files");
+      int i = 0;
+      if (list == NULL)
+        return wb_error (err, WB_E_NOMEM, "out of memory");
+      cJSON_ArrayForEach (file, files)
+      {
+        cleanup_buf wb_buf_t raw = WB_BUF_INIT;
+        cleanup_buf wb_buf_t b64 = WB_BUF_INIT;
+        cJSON *o;
+        const char *name;
+        if (i++ == 0)
+          continue;
+        if (piston_file (file, i - 1, &raw, err) < 0)
+          return -1;
+        name = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (file, "name"));
+        if (name == NULL)
+          return wb_error (err, WB_E_INVALID,
+                           "files[%d] needs a name: files after the first are the program's "
+                           "files, found by name in its working directory", i - 1);
+        if (!sched_file_name_valid (name, strlen (name)))
+          return wb_error (err, WB_E_INVALID,
+                           "files[%d].name must be a plain file name (no '/', no control "
+                           "characters, not . or .., at most %d bytes)", i - 1, SCHED_MAX_FILE_NAME);
+        if (wb_base64_encode (&b64, raw.data ? raw.data : "", raw.len) < 0 || (o = cJSON_CreateObject ()) == NULL
+            || !cJSON_AddItemToArray (list, o) || !cJSON_AddStringToObject (o, "name", name)
+            || !cJSON_AddStringToObject (o, "content", b64.data ? b64.data : "")
+            || !cJSON_AddStringToObject (o, "encoding", "base64"))
+          return wb_error (err, WB_E_NOMEM, "out of memory");
+        if (raw.data)
+          explicit_bzero (raw.data, raw.len);
+        if (b64.data)
+          explicit_bzero (b64.data, b64.len);
       }
     }
   if (run_timeout > 0)

@@ -2,7 +2,8 @@
  * stdin frame.  Pure functions: the fuzzers call them directly.
  *
  * Body: {"language": str, "code": str, "stdin"?: str, "stdin_base64"?: str,
- *        "args"?: [str], "timeout_ms"?: int, "memory_mb"?: int}
+ *        "args"?: [str], "files"?: [{"name": str, "content": str,
+ *        "encoding"?: "utf8" | "base64"}], "timeout_ms"?: int, "memory_mb"?: int}
  * Unknown keys are refused so that a misspelt limit never passes silently. */
 #define _GNU_SOURCE
 #include "request.h"
@@ -19,11 +20,19 @@ sched_request_clear (sched_request_t *req)
   for (size_t i = 0; i < req->n_args; i++)
     free (req->args[i]);
   free (req->args);
+  for (size_t i = 0; i < req->n_files; i++)
+    {
+      if (req->files[i].data)
+        explicit_bzero (req->files[i].data, req->files[i].len);
+      free (req->files[i].data);
+      free (req->files[i].name);
+    }
+  free (req->files);
   memset (req, 0, sizeof *req);
 }
 
 static const char *const known_keys[]
-    = {"language", "code", "stdin", "stdin_base64", "args", "timeout_ms", "memory_mb"};
+    = {"language", "code", "stdin", "stdin_base64", "args", "files", "timeout_ms", "memory_mb"};
 
 static int
 optional_uint (cJSON *root, const char *key, uint32_t lo, uint32_t max, uint32_t *inout,
@@ -75,6 +84,119 @@ sched_json_has_nul_escape (const char *s, size_t len)
   return false;
 }
 
+bool
+sched_file_name_valid (const char *name, size_t len)
+{
+  if (len == 0 || len > SCHED_MAX_FILE_NAME || !wb_utf8_valid (name, len))
+    return false;
+  if ((len == 1 && name[0] == '.') || (len == 2 && name[0] == '.' && name[1] == '.'))
+    return false;
+  for (size_t i = 0; i < len; i++)
+    if (name[i] == '/' || (unsigned char) name[i] < 0x20 || name[i] == 0x7f)
+      return false;
+  return true;
+}
+
+void
+sched_files_sha256 (const sched_file_t *files, size_t n_files, char out[65])
+{
+  char hexes[SCHED_MAX_FILES * 128];
+  size_t n = n_files < SCHED_MAX_FILES ? n_files : SCHED_MAX_FILES;
+
+  for (size_t i = 0; i < n; i++)
+    {
+      char h[65];
+      wb_sha256_hex (files[i].name, strlen (files[i].name), h);
+      memcpy (hexes + i * 128, h, 64);
+      wb_sha256_hex (files[i].data, files[i].len, h);
+      memcpy (hexes + i * 128 + 64, h, 64);
+    }
+  wb_sha256_hex (hexes, n * 128, out);
+}
+
+/* "files": each {"name", "content", "encoding"?}, into req->files. */
+static int
+parse_files (cJSON *files, const prof_t *p, sched_request_t *req, wb_err_t *err)
+{
+  cJSON *file;
+  int n = cJSON_GetArraySize (files), i = 0;
+
+  if (!cJSON_IsArray (files) || n > SCHED_MAX_FILES)
+    return wb_error (err, WB_E_INVALID, "\"files\" must be an array of at most %d files",
+                     SCHED_MAX_FILES);
+  if (n == 0)
+    return 0;
+  req->files = calloc ((size_t) n, sizeof *req->files);
+  if (req->files == NULL)
+    return wb_error (err, WB_E_NOMEM, "out of memory");
+  cJSON_ArrayForEach (file, files)
+  {
+    cJSON *item;
+    const char *name, *content, *encoding = "utf8";
+    sched_file_t *f = &req->files[req->n_files];
+    wb_buf_t raw = WB_BUF_INIT;
+
+    if (!cJSON_IsObject (file))
+      return wb_error (err, WB_E_INVALID, "files[%d] must be an object", i);
+    cJSON_ArrayForEach (item, file)
+    {
+      if (item->string == NULL
+          || (strcmp (item->string, "name") && strcmp (item->string, "content")
+              && strcmp (item->string, "encoding")))
+        return wb_error (err, WB_E_INVALID, "files[%d]: unknown field \"%.64s\"", i,
+                         item->string ? item->string : "");
+    }
+    name = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (file, "name"));
+    content = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (file, "content"));
+    item = cJSON_GetObjectItemCaseSensitive (file, "encoding");
+    if (item && !cJSON_IsNull (item))
+      encoding = cJSON_GetStringValue (item);
+    if (name == NULL || content == NULL)
+      return wb_error (err, WB_E_INVALID, "files[%d] needs \"name\" and \"content\" as strings", i);
+    if (!sched_file_name_valid (name, strlen (name)))
+      return wb_error (err, WB_E_INVALID,
+                       "files[%d].name must be 1 to %d bytes of UTF-8 without '/' or control "
+                       "characters, and not \".\" or \"..\" (a name in the working directory)",
+                       i, SCHED_MAX_FILE_NAME);
+    for (size_t k = 0; k < req->n_files; k++)
+      if (strcmp (req->files[k].name, name) == 0)
+        return wb_error (err, WB_E_INVALID, "files[%d].name repeats files[%zu].name", i, k);
+    if (encoding == NULL || (strcmp (encoding, "utf8") && strcmp (encoding, "base64")))
+      return wb_error (err, WB_E_INVALID, "files[%d].encoding must be \"utf8\" or \"base64\"", i);
+    if (strcmp (encoding, "base64") == 0)
+      {
+        if (wb_base64_decode (&raw, content, strlen (content)) < 0)
+          {
+            wb_buf_free (&raw);
+            return wb_error (err, WB_E_INVALID, "files[%d].content is not valid base64", i);
+          }
+      }
+    else if (wb_buf_append_str (&raw, content) < 0)
+      {
+        wb_buf_free (&raw);
+        return wb_error (err, WB_E_NOMEM, "out of memory");
+      }
+    f->len = raw.len;
+    f->data = raw.data ? wb_buf_steal (&raw) : calloc (1, 1);
+    f->name = strdup (name);
+    req->n_files++;
+    if (f->data == NULL || f->name == NULL)
+      return wb_error (err, WB_E_NOMEM, "out of memory");
+    req->files_bytes += f->len;
+    if (req->files_bytes > SCHED_MAX_FILES_BYTES
+        || req->files_bytes > (size_t) req->limits.tmpfs_mb * 1024 * 1024 / 2)
+      return wb_error (err, WB_E_TOO_LARGE,
+                       "files hold more than %zu bytes together, the most for %s (half its "
+                       "working directory's %u MB, at most %d MB)",
+                       (size_t) req->limits.tmpfs_mb * 1024 * 1024 / 2 < SCHED_MAX_FILES_BYTES
+                           ? (size_t) req->limits.tmpfs_mb * 1024 * 1024 / 2
+                           : (size_t) SCHED_MAX_FILES_BYTES,
+                       p->language, req->limits.tmpfs_mb, SCHED_MAX_FILES_BYTES / (1024 * 1024));
+    i++;
+  }
+  return 0;
+}
+
 int
 sched_request_parse (const char *body, size_t len, const prof_set_t *profiles,
                      sched_request_t *out, wb_err_t *err)
@@ -91,8 +213,8 @@ sched_request_parse (const char *body, size_t len, const prof_set_t *profiles,
     return wb_error (err, WB_E_INVALID, "the request body is empty; send a JSON object");
   if (sched_json_has_nul_escape (body, len))
     return wb_error (err, WB_E_INVALID,
-                     "strings in this API cannot hold NUL (\\u0000); send binary stdin as "
-                     "stdin_base64");
+                     "strings in this API cannot hold NUL (\\u0000); send binary data as "
+                     "base64 (stdin_base64, or a file's \"encoding\": \"base64\")");
   root = cJSON_ParseWithLength (body, len);
   if (root == NULL)
     {
@@ -225,6 +347,10 @@ sched_request_parse (const char *body, size_t len, const prof_set_t *profiles,
       }
     }
 
+  item = cJSON_GetObjectItemCaseSensitive (root, "files");
+  if (item && !cJSON_IsNull (item) && parse_files (item, p, &req, err) < 0)
+    goto out;
+
   if (optional_uint (root, "timeout_ms", 1, p->max.timeout_ms, &req.limits.timeout_ms, err) < 0
       || optional_uint (root, "memory_mb", 6, p->max.memory_mb, &req.limits.memory_mb, err) < 0)
     goto out;
@@ -246,17 +372,25 @@ out:
 
 int
 sched_frame_build (const char *code, size_t code_len, char *const *args, size_t n_args,
-                   const char *in, size_t in_len, wb_buf_t *out)
+                   const sched_file_t *files, size_t n_files, const char *in, size_t in_len,
+                   wb_buf_t *out)
 {
-  if (n_args > SCHED_MAX_ARGS || wb_buf_printf (out, "%zu", code_len) < 0)
+  if (n_args > SCHED_MAX_ARGS || n_files > SCHED_MAX_FILES || wb_buf_printf (out, "%zu", code_len) < 0)
     return -1;
   for (size_t i = 0; i < n_args; i++)
     if (wb_buf_printf (out, " %zu", strlen (args[i])) < 0)
+      return -1;
+  for (size_t i = 0; i < n_files; i++)
+    if (wb_buf_printf (out, " f%zu:%zu", strlen (files[i].name), files[i].len) < 0)
       return -1;
   if (wb_buf_append (out, "\n", 1) < 0 || wb_buf_append (out, code, code_len) < 0)
     return -1;
   for (size_t i = 0; i < n_args; i++)
     if (wb_buf_append_str (out, args[i]) < 0)
+      return -1;
+  for (size_t i = 0; i < n_files; i++)
+    if (wb_buf_append_str (out, files[i].name) < 0
+        || wb_buf_append (out, files[i].data, files[i].len) < 0)
       return -1;
   return wb_buf_append (out, in, in_len);
 }
@@ -281,6 +415,18 @@ frame_number (const char *buf, size_t end, size_t *i, size_t *out)
   return 0;
 }
 
+/* The next `n` bytes of the body: they begin at off + *need; -1 when the
+ * frame's end would not fit in a size_t. */
+static int
+take (size_t *need, size_t off, size_t n, size_t *at)
+{
+  if (*need > SIZE_MAX - off || n > SIZE_MAX - off - *need)
+    return -1;
+  *at = off + *need;
+  *need += n;
+  return 0;
+}
+
 int
 sched_frame_parse (const char *buf, size_t len, sched_frame_t *f)
 {
@@ -295,23 +441,35 @@ sched_frame_parse (const char *buf, size_t len, sched_frame_t *f)
     return -1;
   while (i < end)
     {
-      if (buf[i] != ' ' || f->n_args == SCHED_MAX_ARGS)
+      if (buf[i] != ' ')
         return -1;
       i++;
-      if (frame_number (buf, end, &i, &f->arg_len[f->n_args]) < 0)
+      if (i < end && buf[i] == 'f')
+        {
+          /* A file: f<name length>:<size>; files come after the args. */
+          i++;
+          if (f->n_files == SCHED_MAX_FILES || frame_number (buf, end, &i, &f->name_len[f->n_files]) < 0
+              || i >= end || buf[i++] != ':' || frame_number (buf, end, &i, &f->file_len[f->n_files]) < 0)
+            return -1;
+          f->n_files++;
+          continue;
+        }
+      if (f->n_files > 0 || f->n_args == SCHED_MAX_ARGS
+          || frame_number (buf, end, &i, &f->arg_len[f->n_args]) < 0)
         return -1;
       f->n_args++;
     }
   off = end + 1;
-  need = f->code_len;
-  f->code_off = off;
+  need = 0;
+  if (take (&need, off, f->code_len, &f->code_off) < 0)
+    return -1;
   for (size_t k = 0; k < f->n_args; k++)
-    {
-      if (need > SIZE_MAX - f->arg_len[k])
-        return -1;
-      f->arg_off[k] = off + need;
-      need += f->arg_len[k];
-    }
+    if (take (&need, off, f->arg_len[k], &f->arg_off[k]) < 0)
+      return -1;
+  for (size_t k = 0; k < f->n_files; k++)
+    if (take (&need, off, f->name_len[k], &f->name_off[k]) < 0
+        || take (&need, off, f->file_len[k], &f->file_off[k]) < 0)
+      return -1;
   if (len - off < need)
     return 0;
   f->stdin_off = off + need;

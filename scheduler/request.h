@@ -9,6 +9,17 @@
 #define SCHED_MAX_ARGS 256
 #define SCHED_MAX_ARG_BYTES 4096
 #define SCHED_MAX_ARGS_TOTAL (64 * 1024)
+#define SCHED_MAX_FILES 64
+#define SCHED_MAX_FILE_NAME 255                     /* bytes, as a file system's */
+#define SCHED_MAX_FILES_BYTES (16 * 1024 * 1024) /* contents, all files together */
+
+/* A file the program finds in its working directory.  Owns both. */
+typedef struct sched_file
+{
+  char *name; /* validated: see sched_file_name_valid */
+  char *data;
+  size_t len;
+} sched_file_t;
 
 /* A validated execution request.  Owns every pointer. */
 typedef struct sched_request
@@ -21,6 +32,9 @@ typedef struct sched_request
   size_t stdin_len;
   char **args;
   size_t n_args;
+  sched_file_t *files;
+  size_t n_files;
+  size_t files_bytes;   /* their contents together */
   prof_limits_t limits; /* profile defaults with the request's overrides */
 } sched_request_t;
 
@@ -29,22 +43,37 @@ typedef struct sched_request
  * status (400 bad input, 404 unknown language, 413 code too large). */
 int sched_request_parse (const char *body, size_t len, const prof_set_t *profiles,
                          sched_request_t *out, wb_err_t *err);
-/* Free what the request owns, wiping code, args and stdin first.  A
- * cleared request may be cleared again. */
+/* Free what the request owns, wiping code, args, files and stdin first.
+ * A cleared request may be cleared again. */
 void sched_request_clear (sched_request_t *req);
 /* True when a JSON string in body holds the escape \u0000 (cJSON would cut
  * the string there silently). */
 bool sched_json_has_nul_escape (const char *body, size_t len);
 
-/* The stdin frame of DESIGN.md step 4, with the program's arguments:
- *   "<code length>[ <arg length>...]\n<code><arg><arg>...<stdin>"
- * (without args it is exactly "<len>\n<code><stdin>").  Arguments travel
- * in the frame, not in the container's command, so a request with args
- * can take a pooled container.  Lengths are decimal byte counts; the
- * header is at most SCHED_FRAME_HEADER_MAX bytes. */
+/* A file name a program may be given: 1 to SCHED_MAX_FILE_NAME bytes of
+ * UTF-8, no '/', no control characters (NUL, newline ...), not "." or
+ * "..".  So it names a file in the working directory and nothing else. */
+bool sched_file_name_valid (const char *name, size_t len);
+
+/* One hash for the history over files' names and contents: the SHA-256 of,
+ * file by file in order, the hex SHA-256 of its name followed by the hex
+ * SHA-256 of its content.  Can't fail. */
+void sched_files_sha256 (const sched_file_t *files, size_t n_files, char out[65]);
+
+/* The stdin frame of DESIGN.md step 4, with the program's arguments and
+ * files:
+ *   "<code length>[ <arg length>...][ f<name length>:<size>...]\n"
+ *   "<code><arg>...<name><content>...<stdin>"
+ * (without args and files it is exactly "<len>\n<code><stdin>").
+ * Arguments and files travel in the frame, not in the container's command
+ * or a copy into the container, so such a request can take a pooled
+ * container; the bootstrap writes the files into the working directory
+ * before the program runs.  Lengths are decimal byte counts; the header
+ * is at most SCHED_FRAME_HEADER_MAX bytes. */
 #define SCHED_FRAME_HEADER_MAX 4096
 int sched_frame_build (const char *code, size_t code_len, char *const *args, size_t n_args,
-                       const char *in, size_t in_len, wb_buf_t *out);
+                       const sched_file_t *files, size_t n_files, const char *in, size_t in_len,
+                       wb_buf_t *out);
 
 typedef struct sched_frame
 {
@@ -52,11 +81,15 @@ typedef struct sched_frame
   size_t n_args;
   size_t arg_off[SCHED_MAX_ARGS]; /* each argument's bytes */
   size_t arg_len[SCHED_MAX_ARGS];
-  size_t stdin_off;               /* where the program's own stdin begins */
+  size_t n_files;
+  size_t name_off[SCHED_MAX_FILES], name_len[SCHED_MAX_FILES];
+  size_t file_off[SCHED_MAX_FILES], file_len[SCHED_MAX_FILES];
+  size_t stdin_off; /* where the program's own stdin begins */
 } sched_frame_t;
 
 /* Inverse, for tests and fuzzing: 1 with f filled, 0 if incomplete, -1 if
- * malformed (not digits, more than SCHED_MAX_ARGS, a header too long). */
+ * malformed (not digits, more than SCHED_MAX_ARGS arguments or
+ * SCHED_MAX_FILES files, an argument after a file, a header too long). */
 int sched_frame_parse (const char *buf, size_t len, sched_frame_t *f);
 
 #endif

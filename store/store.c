@@ -134,6 +134,12 @@ static const char *const migrations[] = {
    * /m<MB> is a request's own), so a replay of the warm pools can leave
    * the others out. */
   "ALTER TABLE executions ADD COLUMN pool TEXT NOT NULL DEFAULT '';",
+
+  /* 4 -> 5: files given to the program: how many, their bytes, one hash
+   * over them all (names and contents; never stored themselves). */
+  "ALTER TABLE executions ADD COLUMN files_in INTEGER NOT NULL DEFAULT 0;"
+  "ALTER TABLE executions ADD COLUMN files_in_bytes INTEGER NOT NULL DEFAULT 0;"
+  "ALTER TABLE executions ADD COLUMN files_in_sha256 TEXT NOT NULL DEFAULT '';",
 };
 
 int
@@ -486,6 +492,9 @@ bind_exec (sqlite3_stmt *s, const store_execution_t *e)
   sqlite3_bind_text (s, i++, e->error, -1, SQLITE_STATIC);
   sqlite3_bind_text (s, i++, e->daemon, -1, SQLITE_STATIC);
   sqlite3_bind_text (s, i++, e->pool, -1, SQLITE_STATIC);
+  sqlite3_bind_int (s, i++, (int) e->files_in);
+  sqlite3_bind_int64 (s, i++, (sqlite3_int64) e->files_in_bytes);
+  sqlite3_bind_text (s, i++, e->files_in_sha256, -1, SQLITE_STATIC);
   return sqlite3_step (s);
 }
 
@@ -734,8 +743,8 @@ static const char insert_exec_sql[]
       "image_id, profile_hash, code_sha256, code_bytes, stdin_sha256, stdin_bytes, arg_count, "
       "status, exit_code, timed_out, oom_killed, stdout_truncated, stderr_truncated, "
       "stdout_bytes, stderr_bytes, queue_ms, start_ms, run_ms, total_ms, pool_hit, "
-      "container_id, engine, error, daemon, pool) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-      "?,?,?,?,?,?,?,?,?,?) "
+      "container_id, engine, error, daemon, pool, files_in, files_in_bytes, files_in_sha256) "
+      "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
       /* The finished row replaces the one written ahead. */
       "ON CONFLICT (id) DO UPDATE SET started_at = excluded.started_at, "
       "finished_at = excluded.finished_at, image_id = excluded.image_id, status = excluded.status, "

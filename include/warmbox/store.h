@@ -42,6 +42,9 @@ typedef struct store_execution
   char stdin_sha256[65];
   uint64_t stdin_bytes;
   uint32_t arg_count;
+  uint32_t files_in;          /* files given to the program */
+  uint64_t files_in_bytes;    /* their contents together */
+  char files_in_sha256[65];   /* over names and contents, "" without files */
   /* running (written ahead), ok, error, timeout, oom, output_limit,
    * cancelled, engine_lost, refused (never started), interrupted */
   const char *status;

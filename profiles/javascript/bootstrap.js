@@ -1,9 +1,11 @@
 // warmbox bootstrap for JavaScript: reads the input frame
-// "<code length>[ <arg length>...]\n<code><args...><stdin...>" from fd 0,
-// byte-exact and without reading ahead, then runs the code as a CommonJS
-// module named main.js with the arguments in process.argv.  The rest of
-// stdin is left to the program (process.stdin, fs.readFileSync(0)).
-// Exit 125 means a broken frame.
+// "<code length>[ <arg length>...][ f<name length>:<size>...]\n"
+// "<code><args...><name><content>...<stdin...>" from fd 0, byte-exact and
+// without reading ahead, writes the files into the working directory, then
+// runs the code as a CommonJS module named main.js with the arguments in
+// process.argv.  The rest of stdin is left to the program (process.stdin,
+// fs.readFileSync(0)).  Exit 125 means a broken frame, or a file that
+// could not be written.
 'use strict';
 const fs = require('fs');
 const Module = require('module');
@@ -38,15 +40,41 @@ for (;;) {
   header += String.fromCharCode(b[0]);
   if (header.length > 4096) fail('malformed input frame');
 }
-if (!/^[0-9]+( [0-9]+){0,256}$/.test(header)) fail('malformed input frame');
-const sizes = header.split(' ').map(Number);
-const code = readExact(sizes[0]);
-if (code.length !== sizes[0]) fail('input frame ended early');
-const args = sizes.slice(1).map((n) => {
-  const a = readExact(n);
-  if (a.length !== n) fail('input frame ended early');
-  return a.toString('utf8');
-});
+if (!/^[0-9]+( [0-9]+){0,256}( f[0-9]+:[0-9]+){0,64}$/.test(header)) fail('malformed input frame');
+const fields = header.split(' ');
+function readField(n) {
+  const b = readExact(n);
+  if (b.length !== n) fail('input frame ended early');
+  return b;
+}
+const code = readField(Number(fields[0]));
+const args = [];
+const files = [];
+for (const f of fields.slice(1)) {
+  if (f[0] !== 'f') {
+    args.push(readField(Number(f)).toString('utf8'));
+    continue;
+  }
+  const [nameLen, size] = f.slice(1).split(':').map(Number);
+  const name = readField(nameLen);
+  files.push([name, readField(size)]);
+}
+// Names were checked by the daemon; checked again here, so that nothing
+// but a new file in the working directory can come of one.
+for (const [name, content] of files) {
+  const s = name.toString('latin1');
+  if (s === '' || s === '.' || s === '..' || s.includes('/') || s.includes('\0'))
+    fail('a file name in the frame is not a plain name');
+  try {
+    const fd = fs.openSync(name, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL
+      | fs.constants.O_NOFOLLOW, 0o644);
+    for (let off = 0; off < content.length;) off += fs.writeSync(fd, content, off);
+    fs.closeSync(fd);
+  } catch (e) {
+    fail('writing a given file: ' + (e.code || e.message));
+  }
+}
+files.length = 0;
 
 process.argv = [process.argv[0], 'main.js'].concat(args);
 const main = new Module('main.js', null);

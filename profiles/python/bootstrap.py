@@ -1,8 +1,10 @@
 # warmbox bootstrap for Python: reads the input frame
-# "<code length>[ <arg length>...]\n<code><args...><stdin...>" from stdin,
-# runs the code as __main__ (file name "main.py") with the arguments as
-# sys.argv[1:], and leaves the rest of stdin, unread, to the program.
-# Exit 125 means a broken frame.
+# "<code length>[ <arg length>...][ f<name length>:<size>...]\n"
+# "<code><args...><name><content>...<stdin...>" from stdin, writes the
+# files into the working directory, runs the code as __main__ (file name
+# "main.py") with the arguments as sys.argv[1:], and leaves the rest of
+# stdin, unread, to the program.  Exit 125 means a broken frame, or a file
+# that could not be written.
 import sys
 
 
@@ -11,25 +13,50 @@ def _warmbox_fail(msg):
     sys.exit(125)
 
 
+def _warmbox_read_exact(inp, n):
+    data = inp.read(n)
+    if len(data) != n:
+        _warmbox_fail("input frame ended early")
+    return data
+
+
 def _warmbox_read_frame():
     inp = sys.stdin.buffer
     line = inp.readline(4097)
     if not line.endswith(b"\n"):
         _warmbox_fail("malformed input frame")
     fields = line[:-1].split(b" ")
-    if not all(f.isdigit() for f in fields) or len(fields) > 257:
+    if len(fields) > 1 + 256 + 64 or not fields[0].isdigit():
         _warmbox_fail("malformed input frame")
-    sizes = [int(f) for f in fields]
-    src = inp.read(sizes[0])
-    if len(src) != sizes[0]:
-        _warmbox_fail("input frame ended early")
-    args = []
-    for n in sizes[1:]:
-        a = inp.read(n)
-        if len(a) != n:
-            _warmbox_fail("input frame ended early")
-        args.append(a.decode("utf-8", "surrogateescape"))
-    return src, args
+    src = _warmbox_read_exact(inp, int(fields[0]))
+    args, files = [], []
+    for f in fields[1:]:
+        if f.isdigit() and not files:
+            args.append(_warmbox_read_exact(inp, int(f)).decode("utf-8", "surrogateescape"))
+            continue
+        name_len, _, size = f[1:].partition(b":")
+        if not f.startswith(b"f") or not name_len.isdigit() or not size.isdigit():
+            _warmbox_fail("malformed input frame")
+        name = _warmbox_read_exact(inp, int(name_len))
+        files.append((name, _warmbox_read_exact(inp, int(size))))
+    return src, args, files
+
+
+def _warmbox_write_files(files):
+    # Names were checked by the daemon; checked again here, so that nothing
+    # but a new file in the working directory can come of one.
+    if not files:
+        return
+    import os
+    for name, content in files:
+        if not name or name in (b".", b"..") or b"/" in name or b"\0" in name:
+            _warmbox_fail("a file name in the frame is not a plain name")
+        try:
+            fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+            with open(fd, "wb") as f:
+                f.write(content)
+        except OSError as e:
+            _warmbox_fail("writing a given file: %s" % (e.strerror or e))
 
 
 def _warmbox_site_builtins():
@@ -44,9 +71,14 @@ def _warmbox_site_builtins():
 
 
 def _warmbox_main():
-    src, args = _warmbox_read_frame()
+    src, args, files = _warmbox_read_frame()
+    _warmbox_write_files(files)
+    del files
     _warmbox_site_builtins()
     sys.argv = ["main.py"] + args
+    # As under python3 -c: the working directory first on the path, so a
+    # module given in files imports (-I left it out).
+    sys.path.insert(0, "")
     main = type(sys)("__main__")  # a module object, without importing types
     main.__file__ = "main.py"
     main.__builtins__ = __builtins__
@@ -55,7 +87,7 @@ def _warmbox_main():
         code = compile(src, "main.py", "exec")
     except (SyntaxError, ValueError) as e:
         import traceback
-        traceback.print_exception_only(type(e), e)
+        sys.stderr.write("".join(traceback.format_exception_only(type(e), e)))
         sys.exit(1)
     del src
     try:

@@ -1,5 +1,5 @@
 /* Fuzz the stdin frame parser, and check build -> parse round trips
- * (code, args, stdin). */
+ * (code, args, files, stdin). */
 #include "request.h"
 
 #include <string.h>
@@ -31,13 +31,33 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       storage[k][l] = '\0';
       args[k] = storage[k];
     }
-  sched_frame_build ((const char *) data, cut, args, n_args, (const char *) data + cut, size - cut, &f);
+  /* Up to two files, named after the args, holding the last bytes. */
+  sched_file_t files[2];
+  size_t n_files = size > 2 ? data[2] % 3 : 0;
+  for (size_t k = 0; k < n_files; k++)
+    {
+      files[k].name = (char *) (k ? "b.csv" : "a");
+      files[k].data = (char *) data + cut;
+      files[k].len = (size - cut) / (k + 1);
+    }
+  if (r == 1)
+    for (size_t k = 0; k < fr.n_files; k++)
+      if (fr.name_off[k] > size || fr.name_len[k] > size - fr.name_off[k] || fr.file_off[k] > size
+          || fr.file_len[k] > size - fr.file_off[k])
+        abort ();
+  sched_frame_build ((const char *) data, cut, args, n_args, files, n_files, (const char *) data + cut,
+                     size - cut, &f);
   if (sched_frame_parse (f.data, f.len, &fr) != 1 || fr.code_len != cut || fr.n_args != n_args
+      || fr.n_files != n_files
       || memcmp (f.data + fr.code_off, data, cut) != 0 || f.len - fr.stdin_off != size - cut
       || memcmp (f.data + fr.stdin_off, data + cut, size - cut) != 0)
     abort ();
   for (size_t k = 0; k < n_args; k++)
     if (fr.arg_len[k] != strlen (args[k]) || memcmp (f.data + fr.arg_off[k], args[k], fr.arg_len[k]) != 0)
+      abort ();
+  for (size_t k = 0; k < n_files; k++)
+    if (fr.name_len[k] != strlen (files[k].name) || memcmp (f.data + fr.name_off[k], files[k].name, fr.name_len[k])
+        || fr.file_len[k] != files[k].len || memcmp (f.data + fr.file_off[k], files[k].data, files[k].len))
       abort ();
   wb_buf_free (&f);
   return 0;

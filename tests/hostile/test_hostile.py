@@ -155,6 +155,19 @@ except OSError as e:
     print('sysrq', errno.errorcode[e.errno])
 """, "ok", lambda out: b"READ" not in out and b"WRITTEN" not in out and out.count(b"\n") == 2)
 
+# Files in: names that would leave the working directory are refused before
+# anything runs; one that is there already (say, a symlink the image had)
+# is not followed.
+for bad in ("../../etc/passwd", "/etc/passwd", "..", "a/../../b", "x\x00y"):
+    st, r = d.run("python", "print('RAN')", files=[{"name": bad, "content": "pwned"}])
+    t.ok(st == 400 and r.get("error", {}).get("code") == "invalid_request",
+         "files: the name %r is refused before anything runs" % bad, (st, r))
+    after("files named %r" % bad)
+case("a given file shadows nothing outside the working directory", """
+import os
+print(sorted(os.listdir('.')), open('passwd').read(), open('/etc/passwd').read().count('pwned'))
+""", "ok", "['passwd'] pwned 0", files=[{"name": "passwd", "content": "pwned"}])
+
 # ---- privileged and dangerous system calls -----------------------------------
 
 for name, nr in SYSCALLS.items():

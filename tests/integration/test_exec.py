@@ -13,7 +13,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wbtest import WARMBOX, Daemon, Tap, stream, wait_until  # noqa: E402
+from wbtest import WARMBOX, Daemon, Tap, rows, stream, wait_until  # noqa: E402
 
 t = Tap()
 d = Daemon(tcp=True)
@@ -85,6 +85,33 @@ st, r = run("python", "raise ValueError('boom')")
 t.ok(r.get("exit_code") == 1 and "ValueError: boom" in r.get("stderr", "")
      and 'File "main.py", line 1' in r.get("stderr", "") and "bootstrap" not in r.get("stderr", ""),
      "python: a traceback names main.py, not the bootstrap", r.get("stderr"))
+
+# ---- files in the working directory ------------------------------------------
+
+csv_text = "name,score\nada,3\nbob,4\n"
+st, r = run("python", "import csv, os, sys\n"
+            "rows = list(csv.DictReader(open('scores.csv')))\n"
+            "print(sum(int(x['score']) for x in rows), open('blob.bin', 'rb').read().hex(),\n"
+            "      sorted(f for f in os.listdir('.') if not f.startswith('.')), os.getcwd())\n"
+            "open('scores.csv', 'a').write('cy,5\\n'); print(len(open('scores.csv').read()), sys.stdin.read())",
+            stdin="IN", args=["a"],
+            files=[{"name": "scores.csv", "content": csv_text},
+                   {"name": "blob.bin", "content": "AP8K", "encoding": "base64"},
+                   {"name": "empty \u00e9", "content": ""}])
+t.ok(st == 200 and r.get("stdout") == "7 00ff0a ['blob.bin', 'empty \u00e9', 'scores.csv'] /tmp\n%d IN\n"
+     % (len(csv_text) + 5) and r.get("pool_hit") is True,
+     "files: a CSV and a binary file in the working directory, writable, with args and stdin, pooled", r)
+files_id = r.get("id")
+st, r = run("javascript", "const fs = require('fs'); console.log(fs.readFileSync('a.txt', 'utf8'))",
+            files=[{"name": "a.txt", "content": "from a file"}])
+t.ok(r.get("stdout") == "from a file\n", "javascript: a file in its working directory", r)
+for name, what in (("../x", "a name with ../"), ("a/b", "a name with /"), ("..", "the name .."),
+                   ("a\nb", "a name with a newline")):
+    st, r = run("python", "print(1)", files=[{"name": name, "content": "x"}])
+    t.ok(st == 400 and "files[0].name" in r.get("error", {}).get("message", ""), "files: %s is refused (400)" % what,
+         (st, r))
+st, r = run("python", "print(1)", files=[{"name": "a", "content": "x" * (17 * 1024 * 1024)}])
+t.ok(st == 413, "files: 17 MiB of them: 413", st)
 
 # ---- seen from inside ----------------------------------------------------
 
@@ -261,6 +288,9 @@ for code, rc, err, what in (("exit(3)", 3, b"", "exit(3) exits 3"),
     p = subprocess.run([WARMBOX, "run", "python", "-c", code], capture_output=True, env=env, timeout=120)
     t.is_eq((p.returncode, p.stderr), (rc, err), "warmbox run python: " + what)
 t.is_eq(p.stdout, b"Use exit() or Ctrl-D (i.e. EOF) to exit\n", "exit's repr as in python3")
+p = subprocess.run([WARMBOX, "run", "python", "-c", "print(("], capture_output=True, env=env, timeout=120)
+t.ok(p.returncode == 1 and p.stderr.startswith(b'  File "main.py", line 1') and b"SyntaxError" in p.stderr
+     and b"bootstrap" not in p.stderr, "a syntax error: exit 1, the error as python3 prints it", p.stderr)
 p = subprocess.run([WARMBOX, "run", "javascript", "-", "--", "arg"], input=b"console.log(process.argv[2])",
                    capture_output=True, env=env, timeout=120)
 t.is_eq((p.returncode, p.stdout), (0, b"arg\n"), "warmbox run javascript - (code on stdin) with args")
@@ -283,6 +313,10 @@ run("python", "raise SystemExit('%s')" % marker)
 
 rc = d.stop()
 t.is_eq(rc, 0, "SIGTERM: warmboxd exits 0")
+got = rows(d.db, "SELECT files_in, files_in_bytes, length(files_in_sha256) FROM executions WHERE id = ?", files_id)
+t.is_eq(got, [(3, len(csv_text) + 3, 64)], "the history keeps the files' count, bytes and one hash")
+dump = subprocess.run(["sqlite3", d.db, ".dump"], capture_output=True).stdout
+t.ok(b"scores.csv" not in dump and b"ada,3" not in dump, "and neither their names nor their contents")
 t.is_eq(d.our_containers(), [], "no container with this daemon's label remains")
 log = d.read_log()
 t.ok(marker not in log, "neither code nor stdin appears in the daemon's log")

@@ -30,7 +30,7 @@ if node_client_ready("@modelcontextprotocol"):
     schema = tools[0].get("inputSchema", {}) if tools else {}
     t.ok(len(tools) == 1 and tools[0]["name"] == "execute_code" and schema.get("required") == ["language", "code"]
          and set(schema["properties"]["language"].get("enum", [])) >= {"python", "javascript"}
-         and {"stdin", "timeout_ms"} <= set(schema["properties"]),
+         and {"stdin", "files", "timeout_ms"} <= set(schema["properties"]),
          "tools/list: execute_code with the daemon's languages", tools)
     r = res.get("python")
     t.ok(r and r.get("isError") is False and "exit status 0" in text_of(r) and "hello" in text_of(r),
@@ -38,6 +38,11 @@ if node_client_ready("@modelcontextprotocol"):
     r = res.get("exit")
     t.ok(r and r.get("isError") is False and "exit status 4" in text_of(r) and "bad" in text_of(r),
          "a non-zero exit is a result (the program failed, not the sandbox), stderr shown", r)
+    r = res.get("files")
+    t.ok(r and r.get("isError") is False and "42" in text_of(r), "files: a CSV given in files is read", r)
+    r = res.get("bad_file")
+    t.ok(r and r.get("isError") is True and "files[0].name" in text_of(r),
+         "files: a bad name is a tool error saying why", r)
     r = res.get("timeout")
     t.ok(r and r.get("isError") is True and "timed out" in text_of(r), "a timeout is a tool error", r)
     r = res.get("big")

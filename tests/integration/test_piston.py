@@ -58,8 +58,15 @@ t.ok(st == 200 and r["run"]["stdout"] == "hex\n", "hex file content, version *",
 st, r = execute({"language": "python", "version": "2.7.18", "files": [{"content": "print(1)"}]})
 t.ok(st == 404 and "runtime is unknown" in r.get("message", "") and "error" not in r,
      "a version we do not have: 404 with Piston's {message}", (st, r))
-st, r = execute({"language": "python", "files": [{"content": "print(1)"}, {"name": "b.py", "content": "x=1"}]})
-t.ok(st == 400 and "single file" in r.get("message", ""), "several files are refused plainly", (st, r))
+st, r = execute({"language": "python", "files": [
+    {"name": "main.py", "content": "import helper, csv\nprint(helper.X, open('d.csv').read().split(), open('b', 'rb').read())"},
+    {"name": "helper.py", "content": "X = 41 + 1"},
+    {"name": "d.csv", "content": "a,b\n1,2\n"},
+    {"name": "b", "content": b"\x00\xff".hex(), "encoding": "hex"}]})
+t.ok(st == 200 and r["run"]["stdout"] == "42 ['a,b', '1,2'] b'\\x00\\xff'\n",
+     "several files: files[0] runs, the others are in its working directory (an importable module too)", (st, r))
+st, r = execute({"language": "python", "files": [{"content": "print(1)"}, {"content": "x=1"}]})
+t.ok(st == 400 and "files[1] needs a name" in r.get("message", ""), "a second file without a name: 400", (st, r))
 st, r = execute(None, raw=b"{not json")
 t.ok(st == 400 and "message" in r, "malformed JSON: 400 {message}", (st, r))
 st, r = execute({"language": "python", "files": [{"content": "print(1)"}], "run_timeout": 10 ** 9})

@@ -23,6 +23,9 @@ out('tools', tools);
 const call = (args) => client.callTool({ name: 'execute_code', arguments: args });
 out('python', await call({ language: 'python', code: 'import sys\nprint(sys.stdin.read()[::-1])', stdin: 'olleh' }));
 out('exit', await call({ language: 'javascript', code: 'console.error("bad"); process.exit(4)' }));
+out('files', await call({ language: 'python', code: 'import csv\nprint(sum(int(r["n"]) for r in csv.DictReader(open("d.csv"))))',
+  files: [{ name: 'd.csv', content: 'n\n20\n22\n' }] }));
+out('bad_file', await call({ language: 'python', code: 'print(1)', files: [{ name: '../d', content: '' }] }));
 out('timeout', await call({ language: 'python', code: 'while True: pass', timeout_ms: 500 }));
 out('big', await call({ language: 'python', code: 'print("x" * 5000)' }));
 out('unknown_lang', await call({ language: 'cobol', code: 'x' }));

@@ -81,7 +81,25 @@ main (void)
            "runtime is unknown", "a longer version does not match");
   refused ("{\"language\":\"cobol\",\"files\":[{\"content\":\"1\"}]}", WB_E_NOT_FOUND, "cobol", "unknown language: 404");
   refused ("{\"language\":\"python\",\"files\":[{\"content\":\"a\"},{\"content\":\"b\"}]}", WB_E_INVALID,
-           "single file", "two files: 400");
+           "files[1] needs a name", "a second file without a name: 400");
+  refused ("{\"language\":\"python\",\"files\":[{\"content\":\"a\"},{\"name\":\"../x\",\"content\":\"b\"}]}",
+           WB_E_INVALID, "files[1].name must be a plain file name", "a second file named ../x: 400");
+  refused ("{\"language\":\"python\",\"files\":[{\"content\":\"a\"},{\"name\":\"d\",\"content\":\"zz\","
+           "\"encoding\":\"hex\"}]}", WB_E_INVALID, "files[1].content is not valid hex", "a bad hex file: 400");
+  {
+    sched_request_t req;
+    wb_err_t err = {0};
+    ok (piston ("{\"language\":\"python\",\"files\":[{\"content\":\"print(1)\"},{\"name\":\"a.csv\","
+                "\"content\":\"x,y\\n\"},{\"name\":\"b.bin\",\"content\":\"00ff\",\"encoding\":\"hex\"}]}",
+                &req, &err) == 0,
+        "the program and two named files translate: %s", err.msg);
+    ok (req.n_files == 2 && strcmp (req.files[0].name, "a.csv") == 0 && req.files[0].len == 4
+            && memcmp (req.files[0].data, "x,y\n", 4) == 0 && strcmp (req.files[1].name, "b.bin") == 0
+            && req.files[1].len == 2 && memcmp (req.files[1].data, "\0\xff", 2) == 0
+            && req.code_len == 8 && req.files_bytes == 6,
+        "files after the first are /v1 files, decoded (hex too), the first is the code");
+    sched_request_clear (&req);
+  }
   refused ("{\"language\":\"python\",\"files\":[]}", WB_E_INVALID, "files", "no file: 400");
   refused ("{\"language\":\"python\",\"files\":[{\"content\":\"zz\",\"encoding\":\"hex\"}]}", WB_E_INVALID, "hex",
            "bad hex: 400");

@@ -21,7 +21,7 @@ expect_error (const char *body, wb_code_t code, const char *needle, const char *
   int rc = parse (body, &req, &err);
   if (!ok (rc < 0 && err.code == code && (needle == NULL || strstr (err.msg, needle)), "%s", what))
     printf ("#   rc %d code %s msg %s\n", rc, wb_code_name (err.code), err.msg);
-  ok (req.code == NULL && req.args == NULL, "%s: nothing left allocated", what);
+  ok (req.code == NULL && req.args == NULL && req.files == NULL, "%s: nothing left allocated", what);
 }
 
 static void
@@ -127,7 +127,7 @@ test_frame (void)
   static sched_frame_t fr;
   char *args[] = {"one", "", "two words"};
 
-  sched_frame_build ("print(1)", 8, NULL, 0, "in\0put", 6, &f);
+  sched_frame_build ("print(1)", 8, NULL, 0, NULL, 0, "in\0put", 6, &f);
   ok (f.len == 2 + 8 + 6 && memcmp (f.data, "8\nprint(1)in\0put", f.len) == 0,
       "without args the frame is <len>\\n<code><stdin>");
   ok (sched_frame_parse (f.data, f.len, &fr) == 1 && fr.code_off == 2 && fr.code_len == 8 && fr.n_args == 0
@@ -135,7 +135,7 @@ test_frame (void)
       "frame parses back");
   ok (sched_frame_parse (f.data, 5, &fr) == 0, "a short frame asks for more");
   wb_buf_reset (&f);
-  sched_frame_build ("x", 1, args, 3, "IN", 2, &f);
+  sched_frame_build ("x", 1, args, 3, NULL, 0, "IN", 2, &f);
   ok (f.len == 8 + 1 + 12 + 2 && memcmp (f.data, "1 3 0 9\nxonetwo wordsIN", f.len) == 0,
       "args: their lengths in the header, their bytes after the code");
   ok (sched_frame_parse (f.data, f.len, &fr) == 1 && fr.n_args == 3 && fr.arg_len[2] == 9
@@ -161,7 +161,7 @@ test_frame (void)
   wb_buf_append (&f, "\nx", 2);
   ok (sched_frame_parse (f.data, f.len, &fr) == -1, "more than SCHED_MAX_ARGS args are malformed");
   wb_buf_reset (&f);
-  sched_frame_build ("", 0, NULL, 0, "", 0, &f);
+  sched_frame_build ("", 0, NULL, 0, NULL, 0, "", 0, &f);
   ok (sched_frame_parse (f.data, f.len, &fr) == 1 && fr.code_len == 0, "empty code");
   wb_buf_free (&f);
 }
@@ -208,6 +208,91 @@ test_result_json (void)
   wb_buf_free (&res.err);
 }
 
+static void
+test_files (void)
+{
+  sched_request_t req;
+  wb_err_t err = {0};
+  wb_buf_t f = WB_BUF_INIT, body = WB_BUF_INIT;
+  sched_frame_t fr;
+  char h1[65], h2[65];
+
+  ok (parse ("{\"language\":\"python\",\"code\":\"x\",\"args\":[\"A\"],\"files\":[{\"name\":\"data.csv\","
+             "\"content\":\"a,b\\n1,2\\n\"},{\"name\":\"b\u00e9.bin\",\"content\":\"AP8=\",\"encoding\":"
+             "\"base64\"},{\"name\":\".env\",\"content\":\"\"}]}",
+             &req, &err)
+          == 0,
+      "files parse: %s", err.msg);
+  ok (req.n_files == 3 && strcmp (req.files[0].name, "data.csv") == 0 && req.files[0].len == 8
+          && strcmp (req.files[1].name, "b\xc3\xa9.bin") == 0 && req.files[1].len == 2
+          && memcmp (req.files[1].data, "\0\xff", 2) == 0 && req.files[2].len == 0 && req.files_bytes == 10,
+      "names, utf8 and base64 contents, an empty file");
+  sched_frame_build (req.code, req.code_len, req.args, req.n_args, req.files, req.n_files, "IN", 2, &f);
+  ok (f.len > 20 && memcmp (f.data, "1 1 f8:8 f7:2 f4:0\n", 19) == 0, "the frame's header names the files");
+  ok (sched_frame_parse (f.data, f.len, &fr) == 1 && fr.n_args == 1 && fr.n_files == 3
+          && fr.name_len[1] == 7 && memcmp (f.data + fr.name_off[1], "b\xc3\xa9.bin", 7) == 0
+          && fr.file_len[1] == 2 && memcmp (f.data + fr.file_off[1], "\0\xff", 2) == 0
+          && f.len - fr.stdin_off == 2 && memcmp (f.data + fr.stdin_off, "IN", 2) == 0,
+      "and parses back: names, contents, then stdin");
+  ok (sched_frame_parse (f.data, f.len - 3, &fr) == 0, "a frame cut in the files asks for more");
+  ok (sched_frame_parse ("1 f1:1 2\nxab", 12, &fr) == -1, "an argument after a file is malformed");
+  ok (sched_frame_parse ("1 f1\nx", 6, &fr) == -1 && sched_frame_parse ("1 f:1\nx", 7, &fr) == -1
+          && sched_frame_parse ("1 g1:1\nx", 8, &fr) == -1,
+      "a file field without both lengths is malformed");
+  sched_files_sha256 (req.files, req.n_files, h1);
+  free (req.files[2].data);
+  req.files[2].data = strdup ("x");
+  req.files[2].len = 1;
+  sched_files_sha256 (req.files, req.n_files, h2);
+  ok (strlen (h1) == 64 && strcmp (h1, h2) != 0, "the files' hash follows their contents");
+  sched_request_clear (&req);
+
+  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"files\":{}}", WB_E_INVALID, "array", "files not an array");
+  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"files\":[{\"name\":\"../etc/passwd\",\"content\":\"\"}]}",
+                WB_E_INVALID, "files[0].name", "a name with ../");
+  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"files\":[{\"name\":\"..\",\"content\":\"\"}]}",
+                WB_E_INVALID, "files[0].name", "a name ..");
+  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"files\":[{\"name\":\"a\\nb\",\"content\":\"\"}]}",
+                WB_E_INVALID, "control", "a name with a newline");
+  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"files\":[{\"name\":\"a\\u0000b\",\"content\":\"\"}]}",
+                WB_E_INVALID, "NUL", "a name with NUL");
+  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"files\":[{\"name\":\"\",\"content\":\"\"}]}",
+                WB_E_INVALID, "files[0].name", "an empty name");
+  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"files\":[{\"name\":\"a\",\"content\":\"\"},"
+                "{\"name\":\"a\",\"content\":\"\"}]}",
+                WB_E_INVALID, "repeats", "a name twice");
+  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"files\":[{\"name\":\"a\"}]}", WB_E_INVALID,
+                "content", "a file without content");
+  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"files\":[{\"name\":\"a\",\"content\":\"!\","
+                "\"encoding\":\"base64\"}]}",
+                WB_E_INVALID, "base64", "bad base64");
+  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"files\":[{\"name\":\"a\",\"content\":\"\","
+                "\"encoding\":\"hex\"}]}",
+                WB_E_INVALID, "encoding", "an unknown encoding");
+  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"files\":[{\"name\":\"a\",\"content\":\"\","
+                "\"mode\":420}]}",
+                WB_E_INVALID, "unknown field", "an unknown field in a file");
+  /* Too many, too big. */
+  wb_buf_append_str (&body, "{\"language\":\"python\",\"code\":\"x\",\"files\":[");
+  for (int i = 0; i <= SCHED_MAX_FILES; i++)
+    wb_buf_printf (&body, "%s{\"name\":\"f%d\",\"content\":\"\"}", i ? "," : "", i);
+  wb_buf_append_str (&body, "]}");
+  expect_error (body.data, WB_E_INVALID, "at most 64", "65 files");
+  wb_buf_reset (&body);
+  wb_buf_append_str (&body, "{\"language\":\"python\",\"code\":\"x\",\"files\":[");
+  for (int i = 0; i < 3; i++)
+    {
+      wb_buf_printf (&body, "%s{\"name\":\"f%d\",\"content\":\"", i ? "," : "", i);
+      for (int k = 0; k < 6 * 1024 * 1024; k++)
+        wb_buf_append (&body, "a", 1);
+      wb_buf_append_str (&body, "\"}");
+    }
+  wb_buf_append_str (&body, "]}");
+  expect_error (body.data, WB_E_TOO_LARGE, "files hold more than", "18 MiB of files: 413");
+  wb_buf_free (&body);
+  wb_buf_free (&f);
+}
+
 int
 main (void)
 {
@@ -220,6 +305,7 @@ main (void)
   test_valid ();
   test_invalid ();
   test_frame ();
+  test_files ();
   test_config ();
   test_result_json ();
   prof_set_free (set);
