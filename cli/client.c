@@ -75,6 +75,15 @@ cli_call_daemon (const char *url, const char *method, const char *path, const wb
       wb_buf_printf (&auth, "Authorization: Bearer %s", token);
       headers = curl_slist_append (headers, auth.data);
     }
+  /* HTTPS: the CA that signed the daemon's certificate, and ours when the
+   * daemon asks for one (the CLI flags set these). */
+  if (getenv ("WARMBOX_CACERT") && *getenv ("WARMBOX_CACERT"))
+    curl_easy_setopt (easy, CURLOPT_CAINFO, getenv ("WARMBOX_CACERT"));
+  if (getenv ("WARMBOX_CERT") && *getenv ("WARMBOX_CERT"))
+    curl_easy_setopt (easy, CURLOPT_SSLCERT, getenv ("WARMBOX_CERT"));
+  if (getenv ("WARMBOX_KEY") && *getenv ("WARMBOX_KEY"))
+    curl_easy_setopt (easy, CURLOPT_SSLKEY, getenv ("WARMBOX_KEY"));
+  curl_easy_setopt (easy, CURLOPT_SSLVERSION, (long) CURL_SSLVERSION_TLSv1_2);
   curl_easy_setopt (easy, CURLOPT_URL, full.data);
   curl_easy_setopt (easy, CURLOPT_CUSTOMREQUEST, method);
   curl_easy_setopt (easy, CURLOPT_HTTPHEADER, headers);

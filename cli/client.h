@@ -1,7 +1,9 @@
 /* cli/client.h: one HTTP request from the command line tools to warmboxd.
  *
  * The daemon is a URL: unix:/path.sock or http(s)://host:port.  The token
- * of WARMBOX_TOKEN, when set, goes out as a bearer token.  Thread-safe once
+ * of WARMBOX_TOKEN, when set, goes out as a bearer token.  Over HTTPS,
+ * WARMBOX_CACERT names the CA to verify the daemon with (else the
+ * system's), WARMBOX_CERT and WARMBOX_KEY a client certificate and key.  Thread-safe once
  * curl_global_init has run (each call has its own handle). */
 #ifndef WARMBOX_CLI_CLIENT_H
 #define WARMBOX_CLI_CLIENT_H

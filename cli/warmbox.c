@@ -30,7 +30,7 @@ enum
 };
 
 static const char usage_text[]
-    = "Usage: warmbox [--url URL] COMMAND ...\n"
+    = "Usage: warmbox [--url URL] [--cacert CA] [--cert CERT --key KEY] COMMAND ...\n"
       "\n"
       "  warmbox run LANGUAGE -c CODE [OPTIONS] [-- ARGS...]\n"
       "  warmbox run LANGUAGE FILE|- [OPTIONS] [-- ARGS...]   (- reads the code from stdin)\n"
@@ -52,7 +52,10 @@ static const char usage_text[]
       "                        tool, execute_code, run by the daemon (each stream shown\n"
       "                        to the model is cut at BYTES, default 16384)\n"
       "\n"
-      "The daemon: --url or WARMBOX_URL (unix:/path.sock or http://host:port).\n"
+      "The daemon: --url or WARMBOX_URL (unix:/path.sock, http://host:port or\n"
+      "https://host:port). Over HTTPS --cacert (WARMBOX_CACERT) names the CA that\n"
+      "signed the daemon's certificate, --cert and --key (WARMBOX_CERT, WARMBOX_KEY)\n"
+      "a client certificate when the daemon requires one.\n"
       "history and plan read the file of --db, else WARMBOX_DB, else store.path of\n"
       "--config FILE, else the daemon's default (/var/lib/warmbox/history.db as root).\n"
       "WARMBOX_TOKEN is sent as a bearer token when set.\n";
@@ -340,6 +343,17 @@ main (int argc, char **argv)
         url = argv[i + 1], i += 2;
       else if (strncmp (argv[i], "--url=", 6) == 0)
         url = argv[i] + 6, i++;
+      else if ((strcmp (argv[i], "--cacert") == 0 || strcmp (argv[i], "--cert") == 0
+                || strcmp (argv[i], "--key") == 0)
+               && i + 1 < argc)
+        {
+          /* For every request this process makes (cli_call_daemon reads them). */
+          setenv (argv[i][2] == 'c' && argv[i][3] == 'a' ? "WARMBOX_CACERT"
+                  : argv[i][2] == 'c'                   ? "WARMBOX_CERT"
+                                                        : "WARMBOX_KEY",
+                  argv[i + 1], 1);
+          i += 2;
+        }
       else if (strcmp (argv[i], "-h") == 0 || strcmp (argv[i], "--help") == 0)
         {
           fputs (usage_text, stdout);

@@ -2,6 +2,8 @@
  * then command-line flags (applied by main.c).
  *
  *   {"listen": ["unix:/run/warmbox/warmbox.sock", "127.0.0.1:8080"],
+ *    "tls": {"cert": "server.pem", "key": "server.key", "client_ca": "ca.pem"},
+ *           (for "https://host:port" listeners; client_ca: certificates required)
  *    "engine": {"endpoint": "unix:///var/run/docker.sock",
  *               "tls_ca": "...", "tls_cert": "...", "tls_key": "..."},
  *    "profiles_dir": "/usr/local/share/warmbox/profiles",
@@ -40,6 +42,9 @@ sched_config_clear (sched_config_t *cfg)
   free (cfg->engine_tls_ca);
   free (cfg->engine_tls_cert);
   free (cfg->engine_tls_key);
+  free (cfg->tls_cert);
+  free (cfg->tls_key);
+  free (cfg->tls_client_ca);
   free (cfg->profiles_dir);
   free (cfg->store_path);
   memset (cfg, 0, sizeof *cfg);
@@ -227,6 +232,30 @@ sched_config_parse (sched_config_t *cfg, const char *json, size_t len, wb_err_t 
           if (dst == NULL)
             {
               wb_error (err, WB_E_INVALID, "unknown key \"engine.%.64s\"", ek);
+              goto out;
+            }
+          if (set_string (dst, e, ek, err) < 0)
+            goto out;
+        }
+      }
+    else if (strcmp (k, "tls") == 0)
+      {
+        cJSON *e;
+        if (!cJSON_IsObject (item))
+          {
+            wb_error (err, WB_E_INVALID, "\"tls\" must be an object");
+            goto out;
+          }
+        cJSON_ArrayForEach (e, item)
+        {
+          const char *ek = e->string ? e->string : "";
+          char **dst = strcmp (ek, "cert") == 0        ? &cfg->tls_cert
+                       : strcmp (ek, "key") == 0       ? &cfg->tls_key
+                       : strcmp (ek, "client_ca") == 0 ? &cfg->tls_client_ca
+                                                       : NULL;
+          if (dst == NULL)
+            {
+              wb_error (err, WB_E_INVALID, "unknown key \"tls.%.64s\"", ek);
               goto out;
             }
           if (set_string (dst, e, ek, err) < 0)

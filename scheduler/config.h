@@ -32,7 +32,9 @@ typedef struct sched_pool_config
 
 typedef struct sched_config
 {
-  char *listen[SCHED_MAX_LISTEN]; /* "unix:/path.sock" or "host:port" */
+  char *listen[SCHED_MAX_LISTEN]; /* "unix:/path.sock", "host:port" or "https://host:port" */
+  char *tls_cert, *tls_key;       /* PEM files of the https:// listeners */
+  char *tls_client_ca;            /* NULL, or the CA client certificates must chain to */
   size_t n_listen;
   char *engine_endpoint;          /* NULL: DOCKER_HOST, else the default socket */
   char *engine_tls_ca, *engine_tls_cert, *engine_tls_key;

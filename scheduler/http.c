@@ -4,6 +4,11 @@
  *   GET  /v1/languages    the languages and their limits
  *   GET  /healthz         the daemon answers
  *
+ * Listeners: Unix sockets, plain TCP, and TLS ("https://host:port": a
+ * second evhttp whose connections are OpenSSL bufferevents, TLS 1.2+,
+ * optionally verifying client certificates, whose common name can stand
+ * for a token).
+ *
  * Every handler ends in exactly one reply, through reply_json/reply_error.
  * Error bodies carry a code and a sentence written for the client; the
  * engine's own words (image names, paths, versions) go to the log only. */
@@ -15,10 +20,14 @@
 #include <errno.h>
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
+#include <event2/bufferevent_ssl.h>
 #include <event2/event.h>
 #include <event2/http.h>
 #include <event2/keyvalq_struct.h>
 #include <netinet/in.h>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
 #include <arpa/inet.h>
 #include <math.h>
 #include <string.h>
@@ -30,11 +39,18 @@ struct sched_http
 {
   sched_ctx_t *ctx;
   struct evhttp *http;
+  struct evhttp *https;  /* the TLS listeners', or NULL */
+  SSL_CTX *ssl_ctx;      /* theirs; a reload swaps it (each SSL holds its own reference) */
+  bool verify_clients;   /* ssl_ctx requires client certificates */
   struct evhttp_bound_socket *bound[SCHED_MAX_LISTEN];
+  bool bound_tls[SCHED_MAX_LISTEN];
   char *unix_path[SCHED_MAX_LISTEN]; /* the socket file of bound[i], or NULL */
   ino_t unix_ino[SCHED_MAX_LISTEN];  /* ... and its inode, to unlink only ours */
   size_t n_bound;
 };
+
+static SSL *request_ssl (struct evhttp_request *req);
+static bool client_cert_name (const sched_http_t *h, struct evhttp_request *req, char *name, size_t size);
 
 /* One POST /v1/executions in flight. */
 typedef struct http_call
@@ -302,7 +318,7 @@ within_limits (struct evhttp_request *req, sched_ctx_t *ctx, const sched_token_t
  * translated into a /v1 body first, so both share one validator. */
 static void
 handle_execute (struct evhttp_request *req, sched_ctx_t *ctx, const sched_token_t *token,
-                size_t token_index, bool piston)
+                size_t token_index, const char *cert_name, bool piston)
 {
   struct evbuffer *in = evhttp_request_get_input_buffer (req);
   size_t len = evbuffer_get_length (in);
@@ -336,6 +352,8 @@ handle_execute (struct evhttp_request *req, sched_ctx_t *ctx, const sched_token_
     }
   if (token)
     snprintf (parsed.client, sizeof parsed.client, "%s", token->name);
+  else if (cert_name)
+    snprintf (parsed.client, sizeof parsed.client, "%s", cert_name);
 
   call = calloc (1, sizeof *call);
   if (call == NULL)
@@ -487,23 +505,35 @@ handle_metrics (struct evhttp_request *req, sched_ctx_t *ctx)
 static void
 route (struct evhttp_request *req, void *arg)
 {
-  sched_ctx_t *ctx = arg;
+  sched_http_t *h = arg;
+  sched_ctx_t *ctx = h->ctx;
   const char *path = evhttp_uri_get_path (evhttp_request_get_evhttp_uri (req));
   enum evhttp_cmd_type cmd = evhttp_request_get_command (req);
   wb_err_t err;
+  char cert_name[65];
+  bool has_cert = client_cert_name (h, req, cert_name, sizeof cert_name);
 
   const sched_token_t *token = NULL;
   size_t token_index = 0;
 
   if (path == NULL)
     path = "/";
-  /* With tokens configured every endpoint but the probes needs one. */
+  /* With tokens configured every endpoint but the probes needs one: a
+   * bearer token, or a verified client certificate whose common name is a
+   * token's name (its limits apply). */
   if (ctx->cfg.n_tokens > 0 && strcmp (path, "/healthz") != 0 && strcmp (path, "/readyz") != 0)
     {
-      token = sched_auth_check (&ctx->cfg,
-                                evhttp_find_header (evhttp_request_get_input_headers (req),
-                                                    "Authorization"),
-                                &token_index, &err);
+      for (size_t i = 0; has_cert && token == NULL && i < ctx->cfg.n_tokens; i++)
+        if (strcmp (ctx->cfg.tokens[i].name, cert_name) == 0)
+          {
+            token = &ctx->cfg.tokens[i];
+            token_index = i;
+          }
+      if (token == NULL)
+        token = sched_auth_check (&ctx->cfg,
+                                  evhttp_find_header (evhttp_request_get_input_headers (req),
+                                                      "Authorization"),
+                                  &token_index, &err);
       if (token == NULL)
         {
           reply_error_as (req, &err, strncmp (path, "/api/", 5) == 0);
@@ -514,7 +544,7 @@ route (struct evhttp_request *req, void *arg)
     {
       bool piston = path[1] == 'a';
       if (cmd == EVHTTP_REQ_POST)
-        handle_execute (req, ctx, token, token_index, piston);
+        handle_execute (req, ctx, token, token_index, has_cert ? cert_name : NULL, piston);
       else
         {
           wb_error (&err, WB_E_INVALID, "use POST on %s", path);
@@ -568,6 +598,18 @@ route (struct evhttp_request *req, void *arg)
     }
   wb_error (&err, WB_E_NOT_FOUND, "no such endpoint");
   reply_error (req, &err);
+}
+
+/* The TLS listeners' requests: only over TLS (see tls_bevcb). */
+static void
+route_tls (struct evhttp_request *req, void *arg)
+{
+  if (request_ssl (req) == NULL)
+    {
+      evhttp_send_error (req, 400, "TLS required");
+      return;
+    }
+  route (req, arg);
 }
 
 /* ---- listeners ------------------------------------------------------- */
@@ -633,25 +675,147 @@ host_is_loopback (const char *host)
 }
 
 static int
-bind_tcp (sched_http_t *h, const char *host, long port)
+bind_tcp (sched_http_t *h, const char *host, long port, bool tls)
 {
-  h->bound[h->n_bound] = evhttp_bind_socket_with_handle (h->http, host, (ev_uint16_t) port);
+  h->bound[h->n_bound] = evhttp_bind_socket_with_handle (tls ? h->https : h->http, host, (ev_uint16_t) port);
   if (h->bound[h->n_bound] == NULL)
     return -1;
+  h->bound_tls[h->n_bound] = tls;
   h->n_bound++;
   return 0;
 }
 
+/* ---- TLS ----------------------------------------------------------------- */
+
+/* OpenSSL's reasons, queued, as one line into err; -1. */
 static int
-listen_tcp (sched_http_t *h, const char *addr, wb_err_t *err)
+tls_error (wb_err_t *err, const char *what)
+{
+  char reason[256] = "";
+  unsigned long e = ERR_peek_last_error ();
+
+  if (e)
+    ERR_error_string_n (e, reason, sizeof reason);
+  ERR_clear_error ();
+  return wb_error (err, WB_E_INVALID, "tls: %s%s%s", what, *reason ? ": " : "", reason);
+}
+
+/* A server context from the config's tls.cert, tls.key and tls.client_ca:
+ * TLS 1.2 and 1.3 only, forward-secret AEAD suites, no compression or
+ * renegotiation; with client_ca, a client certificate chaining to it is
+ * required.  NULL with err (the file and OpenSSL's reason). */
+static SSL_CTX *
+tls_context (const sched_config_t *cfg, wb_err_t *err)
+{
+  SSL_CTX *c;
+
+  if (cfg->tls_cert == NULL || cfg->tls_key == NULL)
+    {
+      wb_error (err, WB_E_INVALID, "an https:// listener needs \"tls\": {\"cert\", \"key\"} in the config");
+      return NULL;
+    }
+  if ((c = SSL_CTX_new (TLS_server_method ())) == NULL)
+    {
+      tls_error (err, "cannot make a context");
+      return NULL;
+    }
+  SSL_CTX_set_min_proto_version (c, TLS1_2_VERSION);
+  SSL_CTX_set_options (c, SSL_OP_NO_COMPRESSION | SSL_OP_NO_RENEGOTIATION | SSL_OP_CIPHER_SERVER_PREFERENCE);
+  if (SSL_CTX_set_cipher_list (c, "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:"
+                                  "ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-RSA-AES256-GCM-SHA384:"
+                                  "ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305")
+      != 1)
+    {
+      tls_error (err, "cipher list");
+      goto fail;
+    }
+  if (SSL_CTX_use_certificate_chain_file (c, cfg->tls_cert) != 1)
+    {
+      char what[600];
+      snprintf (what, sizeof what, "certificate %.500s", cfg->tls_cert);
+      tls_error (err, what);
+      goto fail;
+    }
+  if (SSL_CTX_use_PrivateKey_file (c, cfg->tls_key, SSL_FILETYPE_PEM) != 1
+      || SSL_CTX_check_private_key (c) != 1)
+    {
+      char what[600];
+      snprintf (what, sizeof what, "key %.500s (or it does not match the certificate)", cfg->tls_key);
+      tls_error (err, what);
+      goto fail;
+    }
+  if (cfg->tls_client_ca)
+    {
+      STACK_OF (X509_NAME) *names = SSL_load_client_CA_file (cfg->tls_client_ca);
+      if (names == NULL || SSL_CTX_load_verify_locations (c, cfg->tls_client_ca, NULL) != 1)
+        {
+          char what[600];
+          if (names)
+            sk_X509_NAME_pop_free (names, X509_NAME_free);
+          snprintf (what, sizeof what, "client CA %.500s", cfg->tls_client_ca);
+          tls_error (err, what);
+          goto fail;
+        }
+      SSL_CTX_set_client_CA_list (c, names);
+      SSL_CTX_set_verify (c, SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT, NULL);
+    }
+  return c;
+fail:
+  SSL_CTX_free (c);
+  return NULL;
+}
+
+/* Each TLS connection: an OpenSSL bufferevent that accepts the handshake
+ * (evhttp sets its socket).  On failure evhttp would fall back to a plain
+ * bufferevent: route_tls refuses what arrives on such a connection. */
+static struct bufferevent *
+tls_bevcb (struct event_base *base, void *arg)
+{
+  sched_http_t *h = arg;
+  SSL *ssl = SSL_new (h->ssl_ctx);
+
+  if (ssl == NULL)
+    return NULL;
+  return bufferevent_openssl_socket_new (base, -1, ssl, BUFFEREVENT_SSL_ACCEPTING, BEV_OPT_CLOSE_ON_FREE);
+}
+
+/* The TLS session of the connection a request came on, or NULL. */
+static SSL *
+request_ssl (struct evhttp_request *req)
+{
+  struct evhttp_connection *conn = evhttp_request_get_connection (req);
+  struct bufferevent *bev = conn ? evhttp_connection_get_bufferevent (conn) : NULL;
+
+  return bev ? bufferevent_openssl_get_ssl (bev) : NULL;
+}
+
+/* The common name of a verified client certificate, into name; false when
+ * there is none (no client CA configured, or not TLS). */
+static bool
+client_cert_name (const sched_http_t *h, struct evhttp_request *req, char *name, size_t size)
+{
+  SSL *ssl = h->verify_clients ? request_ssl (req) : NULL;
+  X509 *peer;
+  int n;
+
+  if (ssl == NULL || SSL_get_verify_result (ssl) != X509_V_OK || (peer = SSL_get1_peer_certificate (ssl)) == NULL)
+    return false;
+  n = X509_NAME_get_text_by_NID (X509_get_subject_name (peer), NID_commonName, name, (int) size);
+  X509_free (peer);
+  return n > 0 && (size_t) n < size && strlen (name) == (size_t) n;
+}
+
+static int
+listen_tcp (sched_http_t *h, const char *addr, bool tls, wb_err_t *err)
 {
   char host[256];
   const char *colon = strrchr (addr, ':');
   long port;
   char *end;
+  const char *scheme = tls ? "https" : "http";
 
   if (colon == NULL || (size_t) (colon - addr) >= sizeof host || colon == addr)
-    return wb_error (err, WB_E_INVALID, "listen %s: use unix:/path or host:port", addr);
+    return wb_error (err, WB_E_INVALID, "listen %s: use unix:/path, host:port or https://host:port", addr);
   memcpy (host, addr, (size_t) (colon - addr));
   host[colon - addr] = '\0';
   if (host[0] == '[' && host[strlen (host) - 1] == ']')
@@ -662,49 +826,84 @@ listen_tcp (sched_http_t *h, const char *addr, wb_err_t *err)
   port = strtol (colon + 1, &end, 10);
   if (*end != '\0' || port < 1 || port > 65535)
     return wb_error (err, WB_E_INVALID, "listen %s: bad port", addr);
-  /* Without tokens a TCP listener would hand a sandbox to anyone who can
-   * reach the port: allowed only when asked for, and only on loopback. */
-  if (h->ctx->cfg.n_tokens > 0)
+  /* Without tokens (or, over TLS, client certificates) a TCP listener would
+   * hand a sandbox to anyone who can reach the port: allowed only when asked
+   * for, and only on loopback. */
+  if (h->ctx->cfg.n_tokens > 0 || (tls && h->verify_clients))
     {
-      if (bind_tcp (h, host, port) < 0)
+      if (bind_tcp (h, host, port, tls) < 0)
         return wb_error_errno (err, WB_E_IO, errno, "listen %s", addr);
-      wb_info ("listening on http://%s (API tokens required)", addr);
+      wb_info ("listening on %s://%s (%s required)", scheme, addr,
+               tls && h->verify_clients ? (h->ctx->cfg.n_tokens ? "client certificates or API tokens"
+                                                                : "client certificates")
+                                        : "API tokens");
       return 0;
     }
   if (!h->ctx->cfg.insecure_no_auth)
     return wb_error (err, WB_E_INVALID,
-                     "listen %s: a TCP listener needs API tokens; pass --insecure-no-auth to run "
+                     "listen %s: a TCP listener needs API tokens%s; pass --insecure-no-auth to run "
                      "one without (loopback only)",
-                     addr);
+                     addr, tls ? " or client certificates (tls.client_ca)" : "");
   if (!host_is_loopback (host))
     return wb_error (err, WB_E_INVALID,
                      "listen %s: --insecure-no-auth allows loopback addresses only", addr);
-  if (bind_tcp (h, host, port) < 0)
+  if (bind_tcp (h, host, port, tls) < 0)
     return wb_error_errno (err, WB_E_IO, errno, "listen %s", addr);
-  wb_info ("listening on http://%s (no authentication)", addr);
+  wb_info ("listening on %s://%s (no authentication)", scheme, addr);
   return 0;
+}
+
+/* The evhttp settings both instances share. */
+static struct evhttp *
+new_evhttp (sched_ctx_t *ctx, void (*cb) (struct evhttp_request *, void *), void *arg)
+{
+  struct evhttp *e = evhttp_new (ctx->base);
+
+  if (e == NULL)
+    return NULL;
+  evhttp_set_max_body_size (e, (ev_ssize_t) ctx->cfg.max_body_bytes);
+  evhttp_set_max_headers_size (e, 64 * 1024);
+  evhttp_set_timeout (e, 120);
+  evhttp_set_allowed_methods (e, EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_HEAD);
+  evhttp_set_gencb (e, cb, arg);
+  return e;
 }
 
 int
 sched_http_start (sched_ctx_t *ctx, sched_http_t **out, wb_err_t *err)
 {
   sched_http_t *h = calloc (1, sizeof *h);
+  bool any_tls = false;
 
-  if (h == NULL || (h->http = evhttp_new (ctx->base)) == NULL)
+  if (h == NULL || (h->ctx = ctx, h->http = new_evhttp (ctx, route, h)) == NULL)
     {
       free (h);
       return wb_error (err, WB_E_NOMEM, "evhttp_new failed");
     }
-  h->ctx = ctx;
-  evhttp_set_max_body_size (h->http, (ev_ssize_t) ctx->cfg.max_body_bytes);
-  evhttp_set_max_headers_size (h->http, 64 * 1024);
-  evhttp_set_timeout (h->http, 120);
-  evhttp_set_allowed_methods (h->http, EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_HEAD);
-  evhttp_set_gencb (h->http, route, ctx);
+  for (size_t i = 0; i < ctx->cfg.n_listen; i++)
+    any_tls = any_tls || strncmp (ctx->cfg.listen[i], "https://", 8) == 0;
+  if (any_tls)
+    {
+      if ((h->ssl_ctx = tls_context (&ctx->cfg, err)) == NULL)
+        {
+          sched_http_free (h);
+          return -1;
+        }
+      h->verify_clients = ctx->cfg.tls_client_ca != NULL;
+      if ((h->https = new_evhttp (ctx, route_tls, h)) == NULL)
+        {
+          sched_http_free (h);
+          return wb_error (err, WB_E_NOMEM, "evhttp_new failed");
+        }
+      evhttp_set_bevcb (h->https, tls_bevcb, h);
+    }
   for (size_t i = 0; i < ctx->cfg.n_listen; i++)
     {
       const char *a = ctx->cfg.listen[i];
-      int rc = strncmp (a, "unix:", 5) == 0 ? listen_unix (h, a + 5, err) : listen_tcp (h, a, err);
+      int rc = strncmp (a, "unix:", 5) == 0      ? listen_unix (h, a + 5, err)
+               : strncmp (a, "https://", 8) == 0 ? listen_tcp (h, a + 8, true, err)
+               : strncmp (a, "http://", 7) == 0  ? listen_tcp (h, a + 7, false, err)
+                                                 : listen_tcp (h, a, false, err);
       if (rc < 0)
         {
           sched_http_free (h);
@@ -712,6 +911,23 @@ sched_http_start (sched_ctx_t *ctx, sched_http_t **out, wb_err_t *err)
         }
     }
   *out = h;
+  return 0;
+}
+
+int
+sched_http_reload_tls (sched_http_t *h, const sched_config_t *cfg, wb_err_t *err)
+{
+  SSL_CTX *fresh;
+
+  if (h == NULL || h->ssl_ctx == NULL)
+    return 0;
+  if ((cfg->tls_client_ca != NULL) != h->verify_clients)
+    return wb_error (err, WB_E_INVALID, "tls.client_ca can't be added or removed by a reload; restart "
+                                        "to do that");
+  if ((fresh = tls_context (cfg, err)) == NULL)
+    return -1;
+  SSL_CTX_free (h->ssl_ctx);
+  h->ssl_ctx = fresh;
   return 0;
 }
 
@@ -744,7 +960,7 @@ sched_http_stop_accepting (sched_http_t *h)
           continue;
         }
       if (h->bound[i])
-        evhttp_del_accept_socket (h->http, h->bound[i]);
+        evhttp_del_accept_socket (h->bound_tls[i] ? h->https : h->http, h->bound[i]);
       h->bound[i] = NULL;
     }
 }
@@ -754,7 +970,12 @@ sched_http_free (sched_http_t *h)
 {
   if (h == NULL)
     return;
-  evhttp_free (h->http);
+  if (h->http)
+    evhttp_free (h->http);
+  if (h->https)
+    evhttp_free (h->https);
+  if (h->ssl_ctx)
+    SSL_CTX_free (h->ssl_ctx);
   for (size_t i = 0; i < h->n_bound; i++)
     {
       unlink_ours (h, i);

@@ -22,7 +22,8 @@ static const char usage_text[]
       "Run untrusted code in hardened, disposable containers behind an HTTP API.\n"
       "\n"
       "  -c, --config FILE       JSON configuration (see docs/operators.md)\n"
-      "  -l, --listen ADDR       unix:/path.sock or host:port; repeatable; replaces the\n"
+      "  -l, --listen ADDR       unix:/path.sock, host:port or https://host:port (tls in the\n"
+      "                          config); repeatable; replaces the\n"
       "                          configured listeners (default: unix:/run/warmbox/warmbox.sock\n"
       "                          as root, else $XDG_RUNTIME_DIR/warmbox.sock)\n"
       "      --engine ENDPOINT   unix:///var/run/docker.sock, tcp://host:port (default:\n"
@@ -156,8 +157,8 @@ pinged_cb (void *arg, const eng_result_t *r)
   ctx.engine_ok = true;
 }
 
-/* SIGHUP: load the profiles and the config file's pool sizes and tokens
- * again.  A changed profile has a new hash, so its pool is replaced and the
+/* SIGHUP: load the profiles and the config file's pool sizes, tokens and
+ * TLS certificates again.  A changed profile has a new hash, so its pool is replaced and the
  * old one drained; a profile or config that fails to load leaves everything
  * as it was. */
 static void
@@ -193,6 +194,15 @@ reload_cb (evutil_socket_t sig, short what, void *arg)
           wb_log_error ("reload refused: %s lists no tokens (authentication can't be turned off "
                         "by a reload; restart to do that)",
                         config_path);
+          sched_config_clear (&cfg);
+          prof_set_free (fresh);
+          return;
+        }
+      /* The TLS listeners' certificate, key and client CA: new connections
+       * use them at once. */
+      if (sched_http_reload_tls (http, &cfg, &err) < 0)
+        {
+          wb_log_error ("reload refused, keeping the running configuration: %s", err.msg);
           sched_config_clear (&cfg);
           prof_set_free (fresh);
           return;

@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+"""HTTPS listeners: a test CA made here with openssl; curl and the CLI run
+code over https://127.0.0.1 with a client certificate; a wrong CA, an
+expired certificate, a missing one, TLS 1.1 and plain HTTP on the TLS port
+each fail plainly and leave the daemon serving; a client certificate's
+common name stands for a token; SIGHUP reloads the certificate; a TLS
+listener without any authentication on a non-loopback address is refused
+at start."""
+import json
+import os
+import signal
+import socket
+import ssl
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wbtest import WARMBOX, WARMBOXD, Daemon, Tap, rows, wait_until  # noqa: E402
+
+t = Tap()
+D = tempfile.mkdtemp(prefix="warmbox-tls-")
+
+
+def sh(*args, stdin=None):
+    return subprocess.run(list(args), cwd=D, capture_output=True, input=stdin, check=True)
+
+
+def path(name):
+    return os.path.join(D, name)
+
+
+def new_key_csr(name, cn):
+    sh("openssl", "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+       "-keyout", name + ".key", "-out", name + ".csr", "-subj", "/CN=" + cn)
+
+
+def sign(name, ca="ca", ext=None):
+    args = ["openssl", "x509", "-req", "-in", name + ".csr", "-CA", ca + ".pem", "-CAkey", ca + ".key",
+            "-CAcreateserial", "-out", name + ".pem", "-days", "2"]
+    if ext:
+        with open(path(name + ".ext"), "w") as f:
+            f.write(ext)
+        args += ["-extfile", name + ".ext"]
+    sh(*args)
+
+
+for ca in ("ca", "other-ca"):
+    sh("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+       "-keyout", ca + ".key", "-out", ca + ".pem", "-days", "2", "-subj", "/CN=warmbox test " + ca)
+new_key_csr("server", "localhost")
+sign("server", ext="subjectAltName=IP:127.0.0.1,DNS:localhost\n")
+for who in ("alice", "bob"):
+    new_key_csr(who, who)
+    sign(who)
+new_key_csr("stranger", "alice")
+sign("stranger", ca="other-ca")
+# An expired certificate: openssl ca takes explicit dates.
+with open(path("ca.cnf"), "w") as f:
+    f.write("[ca]\ndefault_ca = d\n[d]\ndir = .\ndatabase = index.txt\nnew_certs_dir = .\nserial = serial\n"
+            "default_md = sha256\npolicy = p\n[p]\ncommonName = supplied\n")
+open(path("index.txt"), "w").close()
+with open(path("serial"), "w") as f:
+    f.write("1000\n")
+new_key_csr("old", "alice")
+sh("openssl", "ca", "-batch", "-config", "ca.cnf", "-keyfile", "ca.key", "-cert", "ca.pem", "-in", "old.csr",
+   "-out", "old.pem", "-startdate", "20200101000000Z", "-enddate", "20200102000000Z", "-notext")
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def config(extra=None):
+    cfg = {"tls": {"cert": path("server.pem"), "key": path("server.key"), "client_ca": path("ca.pem")},
+           "pools": {"python": {"min_ready": 1, "max_ready": 2}, "javascript": {"min_ready": 0, "max_ready": 0}}}
+    cfg.update(extra or {})
+    fd, name = tempfile.mkstemp(suffix=".json", dir=D)
+    with os.fdopen(fd, "w") as f:
+        json.dump(cfg, f)
+    return name
+
+
+PORT = free_port()
+URL = "https://127.0.0.1:%d" % PORT
+cfg_path = config()
+d = Daemon(extra_args=["--config", cfg_path, "--listen", "https://127.0.0.1:%d" % PORT])
+BODY = json.dumps({"language": "python", "code": "print(6*7)"})
+
+
+def curl(*args, body=BODY, url=None):
+    url = url or URL + "/v1/executions"
+    p = subprocess.run(["curl", "-sS", "--max-time", "60"] + list(args) + ["-d", body, url],
+                       cwd=D, capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def serving():
+    st, r = d.run("python", "print('still')")
+    return st == 200 and r.get("stdout") == "still\n"
+
+
+ALICE = ["--cacert", "ca.pem", "--cert", "alice.pem", "--key", "alice.key"]
+rc, out, err = curl(*ALICE)
+t.ok(rc == 0 and json.loads(out or "{}").get("stdout") == "42\n", "curl over HTTPS with a client certificate runs code",
+     (rc, out, err))
+p = subprocess.run([WARMBOX, "--url", URL, "--cacert", path("ca.pem"), "--cert", path("alice.pem"), "--key",
+                    path("alice.key"), "run", "python", "-c", "print('cli')"], capture_output=True, timeout=120)
+t.ok(p.returncode == 0 and p.stdout == b"cli\n", "the CLI over HTTPS (--cacert, --cert, --key)", p.stderr)
+env = dict(os.environ, WARMBOX_URL=URL, WARMBOX_CACERT=path("ca.pem"), WARMBOX_CERT=path("alice.pem"),
+           WARMBOX_KEY=path("alice.key"))
+p = subprocess.run([WARMBOX, "languages"], capture_output=True, timeout=60, env=env)
+t.ok(p.returncode == 0 and b"python" in p.stdout, "and from the environment (WARMBOX_CACERT, _CERT, _KEY)", p.stderr)
+t.ok(wait_until(lambda: rows(d.db, "SELECT count(*) FROM executions WHERE client = 'alice'")[0][0] >= 2,
+                timeout=10), "the certificate's common name is the history's client")
+
+for what, args, want in (
+        ("the daemon's certificate checked against another CA", ["--cacert", "other-ca.pem", "--cert", "alice.pem",
+                                                                  "--key", "alice.key"], "certificate"),
+        # The server's alert may reach curl as such, or as the connection it
+        # closed under curl's request.
+        ("no client certificate", ["--cacert", "ca.pem"], ("certificate required", "broken pipe",
+                                                            "connection reset")),
+        ("a client certificate from another CA", ["--cacert", "ca.pem", "--cert", "stranger.pem", "--key",
+                                                  "stranger.key"], "unknown ca"),
+        ("an expired client certificate", ["--cacert", "ca.pem", "--cert", "old.pem", "--key", "old.key"],
+         "expired"),
+        ("TLS 1.1", ALICE + ["--tls-max", "1.1"], "protocol version")):
+    rc, out, err = curl(*args)
+    wants = want if isinstance(want, tuple) else (want,)
+    t.ok(rc != 0 and any(w in err.lower() for w in wants), "%s: refused (%s)" % (what, err.strip().splitlines()[0][:120]),
+         (rc, out, err))
+    t.ok(serving(), "%s: the daemon still serves" % what)
+rc, out, err = curl(url="http://127.0.0.1:%d/v1/executions" % PORT)
+t.ok(rc != 0 and out == "", "plain HTTP to the TLS port gets no answer (%s)" % err.strip()[:80], (rc, out, err))
+t.ok(serving(), "plain HTTP: the daemon still serves")
+# Garbage where a ClientHello should be, and a connection that says nothing.
+for junk in (b"\x16\x03\x01\x00\x05hello", os.urandom(300), b""):
+    s = socket.create_connection(("127.0.0.1", PORT), timeout=10)
+    s.sendall(junk)
+    s.shutdown(socket.SHUT_WR)
+    try:
+        s.recv(100)
+    except OSError:
+        pass
+    s.close()
+t.ok(serving(), "garbage ClientHellos: the daemon still serves")
+
+# SIGHUP: a new certificate for new connections.
+def served_serial():
+    ctx = ssl.create_default_context(cafile=path("ca.pem"))
+    ctx.load_cert_chain(path("alice.pem"), path("alice.key"))
+    with socket.create_connection(("127.0.0.1", PORT), timeout=10) as raw:
+        with ctx.wrap_socket(raw, server_hostname="127.0.0.1") as s:
+            return s.getpeercert()["serialNumber"]
+
+
+before = served_serial()
+sign("server", ext="subjectAltName=IP:127.0.0.1,DNS:localhost\n")
+d.proc.send_signal(signal.SIGHUP)
+t.ok(wait_until(lambda: served_serial() != before, timeout=10), "SIGHUP: new connections get the new certificate")
+rc, out, err = curl(*ALICE)
+t.ok(rc == 0 and json.loads(out or "{}").get("stdout") == "42\n", "and run code", (rc, out, err))
+with open(path("server.key"), "w") as f:
+    f.write("not a key\n")
+d.proc.send_signal(signal.SIGHUP)
+t.ok(wait_until(lambda: "reload refused" in d.read_log(), timeout=10) and served_serial() != before,
+     "a key that does not load: the reload is refused, the running certificate stays")
+t.is_eq(d.stop(), 0, "the daemon exits 0")
+new_key_csr("server", "localhost")
+sign("server", ext="subjectAltName=IP:127.0.0.1,DNS:localhost\n")
+
+# A client certificate's common name stands for a token of that name.
+PORT = free_port()
+URL = "https://127.0.0.1:%d" % PORT
+cfg_path = config({"tokens": [{"name": "alice", "sha256": "00" * 32, "rate": 100, "burst": 100,
+                               "max_concurrent": 4}]})
+d = Daemon(extra_args=["--config", cfg_path, "--listen", "https://127.0.0.1:%d" % PORT])
+rc, out, err = curl(*ALICE)
+t.ok(rc == 0 and json.loads(out or "{}").get("stdout") == "42\n", "tokens configured: alice's certificate is "
+     "token alice", (rc, out, err))
+rc, out, err = curl("--cacert", "ca.pem", "--cert", "bob.pem", "--key", "bob.key", "-w", "%{http_code}")
+t.ok(rc == 0 and out.endswith("401"), "bob's certificate names no token: 401", (rc, out, err))
+t.is_eq(d.stop(), 0, "the daemon exits 0")
+
+# Refused at start: a TLS listener nobody has to authenticate to, off loopback.
+cfg_path = config({"tls": {"cert": path("server.pem"), "key": path("server.key")}})
+p = subprocess.run([WARMBOXD, "--config", cfg_path, "--listen", "https://0.0.0.0:%d" % free_port(),
+                    "--store-path", path("h2.db")], capture_output=True, timeout=60)
+t.ok(p.returncode != 0 and b"needs API tokens or client certificates" in p.stderr,
+     "an https listener without tokens or client certificates is refused at start", p.stderr[-300:])
+cfg_path = config({"tls": {"cert": path("server.pem")}})
+p = subprocess.run([WARMBOXD, "--config", cfg_path, "--listen", "https://127.0.0.1:%d" % free_port(),
+                    "--store-path", path("h4.db")], capture_output=True, timeout=60)
+t.ok(p.returncode != 0 and b"tls" in p.stderr, "an https listener without a key: a clear error at start",
+     p.stderr[-300:])
+t.done()
