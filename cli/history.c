@@ -99,6 +99,18 @@ print_row (void *arg, const store_execution_t *e)
       cJSON_AddNumberToObject (o, "files_in", e->files_in);
       cJSON_AddNumberToObject (o, "files_in_bytes", (double) e->files_in_bytes);
       cJSON_AddStringToObject (o, "files_in_sha256", e->files_in_sha256);
+      if (e->has_usage)
+        {
+          cJSON_AddNumberToObject (o, "peak_memory_bytes", (double) e->peak_memory_kib * 1024);
+          cJSON_AddNumberToObject (o, "cpu_user_ms", e->cpu_user_ms);
+          cJSON_AddNumberToObject (o, "cpu_system_ms", e->cpu_system_ms);
+        }
+      else
+        {
+          cJSON_AddNullToObject (o, "peak_memory_bytes");
+          cJSON_AddNullToObject (o, "cpu_user_ms");
+          cJSON_AddNullToObject (o, "cpu_system_ms");
+        }
       cJSON_AddNumberToObject (o, "stdout_bytes", (double) e->stdout_bytes);
       cJSON_AddNumberToObject (o, "stderr_bytes", (double) e->stderr_bytes);
       cJSON_AddStringToObject (o, "image_id", e->image_id);
@@ -112,9 +124,15 @@ print_row (void *arg, const store_execution_t *e)
   char exit_code[16] = "-";
   if (e->exit_code >= 0)
     snprintf (exit_code, sizeof exit_code, "%d", e->exit_code);
-  printf ("%-19s  %-8.8s  %-10.10s  %-12.12s  %4s  %8.0f  %-3s  %-12.12s  %9llu\n", when, e->id,
-          e->language, e->status, exit_code, e->total_ms, e->pool_hit ? "yes" : "no",
-          e->code_sha256, (unsigned long long) e->stdin_bytes);
+  char peak[24] = "-", cpu[24] = "-";
+  if (e->has_usage)
+    {
+      snprintf (peak, sizeof peak, "%.1f", (double) e->peak_memory_kib / 1024.0);
+      snprintf (cpu, sizeof cpu, "%.0f", e->cpu_user_ms + e->cpu_system_ms);
+    }
+  printf ("%-19s  %-8.8s  %-10.10s  %-12.12s  %4s  %8.0f  %-3s  %-12.12s  %9llu  %8s  %8s\n", when,
+          e->id, e->language, e->status, exit_code, e->total_ms, e->pool_hit ? "yes" : "no",
+          e->code_sha256, (unsigned long long) e->stdin_bytes, peak, cpu);
   return 0;
 }
 
@@ -167,8 +185,9 @@ cli_history (int argc, char **argv)
   if (pc.json)
     pc.array = cJSON_CreateArray ();
   else
-    printf ("%-19s  %-8s  %-10s  %-12s  %4s  %8s  %-3s  %-12s  %9s\n", "RECEIVED (UTC)", "ID",
-            "LANGUAGE", "STATUS", "EXIT", "TOTAL_MS", "HIT", "CODE_SHA256", "STDIN_B");
+    printf ("%-19s  %-8s  %-10s  %-12s  %4s  %8s  %-3s  %-12s  %9s  %8s  %8s\n", "RECEIVED (UTC)",
+            "ID", "LANGUAGE", "STATUS", "EXIT", "TOTAL_MS", "HIT", "CODE_SHA256", "STDIN_B", "PEAK_MB",
+            "CPU_MS");
   rc = store_history (db, &f, print_row, &pc, &err);
   if (rc < 0)
     {

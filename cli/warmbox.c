@@ -330,6 +330,36 @@ cmd_languages (const char *url)
   return 0;
 }
 
+/* --cacert, --cert, --key (VALUE next, or after '='): for every request
+ * this process makes, through the environment cli_call_daemon reads.
+ * True (and *i past it) when argv[*i] is one. */
+static bool
+tls_option (int argc, char **argv, int *i)
+{
+  static const char *const names[][2]
+      = {{"--cacert", "WARMBOX_CACERT"}, {"--cert", "WARMBOX_CERT"}, {"--key", "WARMBOX_KEY"}};
+
+  for (size_t k = 0; k < WB_ARRAY_SIZE (names); k++)
+    {
+      size_t l = strlen (names[k][0]);
+      if (strncmp (argv[*i], names[k][0], l) != 0)
+        continue;
+      if (argv[*i][l] == '=')
+        {
+          setenv (names[k][1], argv[*i] + l + 1, 1);
+          *i += 1;
+          return true;
+        }
+      if (argv[*i][l] == '\0' && *i + 1 < argc)
+        {
+          setenv (names[k][1], argv[*i + 1], 1);
+          *i += 2;
+          return true;
+        }
+    }
+  return false;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -343,17 +373,8 @@ main (int argc, char **argv)
         url = argv[i + 1], i += 2;
       else if (strncmp (argv[i], "--url=", 6) == 0)
         url = argv[i] + 6, i++;
-      else if ((strcmp (argv[i], "--cacert") == 0 || strcmp (argv[i], "--cert") == 0
-                || strcmp (argv[i], "--key") == 0)
-               && i + 1 < argc)
-        {
-          /* For every request this process makes (cli_call_daemon reads them). */
-          setenv (argv[i][2] == 'c' && argv[i][3] == 'a' ? "WARMBOX_CACERT"
-                  : argv[i][2] == 'c'                   ? "WARMBOX_CERT"
-                                                        : "WARMBOX_KEY",
-                  argv[i + 1], 1);
-          i += 2;
-        }
+      else if (tls_option (argc, argv, &i))
+        continue;
       else if (strcmp (argv[i], "-h") == 0 || strcmp (argv[i], "--help") == 0)
         {
           fputs (usage_text, stdout);

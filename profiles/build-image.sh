@@ -4,8 +4,8 @@
 #   profiles/build-image.sh python|javascript
 #
 # The root filesystem holds the interpreter, exactly its runtime closure
-# (shared libraries found with ldd, the standard library), the bootstrap, and
-# nothing else: no shell, no package manager, no setuid files.  It is packed
+# (shared libraries found with ldd, the standard library), the bootstrap,
+# /warmbox/init, and nothing else: no shell, no package manager, no setuid files.  It is packed
 # as a reproducible tar (sorted, fixed times and owners) and imported with
 # `docker import`, tagged warmbox/<language>:<version> and :latest and
 # labelled with the tar's SHA-256, so a rebuild with nothing changed reuses
@@ -93,6 +93,9 @@ for l in $libs; do copy_path "$l"; done
 copy_path /lib64/ld-linux-x86-64.so.2
 
 cp "$here/$lang/$bootstrap" "$root/warmbox/$bootstrap"
+# /warmbox/init (profiles/init.c) runs the bootstrap and reports what the
+# program used; static, so it needs nothing from the image.
+${CC:-cc} -static -O2 -s -Wall -Wextra -Werror -o "$root/warmbox/init" "$here/init.c"
 printf 'root:x:0:0:root:/root:/nonexistent\nnobody:x:65534:65534:nobody:/nonexistent:/nonexistent\n' >"$root/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
 chmod 1777 "$root/tmp"

@@ -4,8 +4,9 @@
     profiles/derive-seccomp.py LANGUAGE [--corpus DIR] [--out FILE]
 
 Every program in tests/benign/LANGUAGE runs on the host under strace, the
-way the container runs it: docker-init (tini) starts the profile's argv with
-the bootstrap from profiles/LANGUAGE, as an unprivileged uid, with the
+way the container runs it: docker-init (tini) starts the profile's argv (the
+init built from profiles/init.c, then the bootstrap from profiles/LANGUAGE),
+as an unprivileged uid, with the
 container's environment, in an empty working folder, and the input frame on
 stdin.  The images are built from the host's own interpreter and libraries
 (build-image.sh), so the host runs the very binaries the containers run.
@@ -101,10 +102,14 @@ def hand_rules(traced):
 SYSCALL_LINE = re.compile(r"^\d+\s+([a-z0-9_]+)\(")
 
 
-def trace_one(profile, bootstrap, code, workdir, tracefile):
-    argv = [a if not a.startswith("/warmbox/") else bootstrap for a in profile["argv"]]
-    frame = b"%d\n" % len(code) + code
-    env = {"HOME": "/tmp", "TMPDIR": workdir, "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"}
+def trace_one(profile, init, bootstrap, code, workdir, tracefile):
+    argv = [init if a == "/warmbox/init" else bootstrap if a.startswith("/warmbox/") else a
+            for a in profile["argv"]]
+    # The init's line with its nonce, then the bootstrap's frame.
+    frame = b"w1 " + b"0" * 32 + b"\n" + b"%d\n" % len(code) + code
+    # WARMBOX_INIT_TRACE: on the host the init must not kill(-1) as this uid.
+    env = {"HOME": "/tmp", "TMPDIR": workdir, "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin",
+           "WARMBOX_INIT_TRACE": "1"}
     cmd = ["strace", "-f", "-qq", "-o", tracefile, "--",
            "setpriv", "--reuid=%d" % TRACE_UID, "--regid=%d" % TRACE_UID, "--clear-groups",
            "--no-new-privs", "--", "/usr/bin/docker-init", "-s", "--"] + argv
@@ -156,6 +161,10 @@ def main():
         shutil.copy(bootstrap, os.path.join(tmp, os.path.basename(bootstrap)))
         os.chmod(os.path.join(tmp, os.path.basename(bootstrap)), 0o644)
         boot = os.path.join(tmp, os.path.basename(bootstrap))
+        init = os.path.join(tmp, "init")
+        subprocess.run([os.environ.get("CC", "cc"), "-static", "-O2", "-s", "-o", init,
+                        os.path.join(HERE, "init.c")], check=True)
+        os.chmod(init, 0o755)
         for name in sorted(os.listdir(corpus)):
             path = os.path.join(corpus, name)
             if not os.path.isfile(path):
@@ -165,7 +174,7 @@ def main():
             with open(path, "rb") as f:
                 code = f.read()
             tf = os.path.join(tmp, name + ".trace")
-            rc, so, se = trace_one(profile, boot, code, work, tf)
+            rc, so, se = trace_one(profile, init, boot, code, work, tf)
             if rc != 0 or not so.rstrip().endswith(b"OK"):
                 failed.append((name, rc, se.decode(errors="replace")[-300:]))
             names = syscalls_in(tf)

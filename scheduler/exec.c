@@ -115,6 +115,7 @@ struct sched_exec
   start_waiter_t *gate_waiter;
   bool holds_slot;
   double start_ticket;       /* the start gate's, when its start was sent */
+  char nonce[33];            /* the init's line: its usage line must carry it */
   eng_req_t *op;             /* start or inspect in flight */
   eng_req_t *kill_req;
   bool kill_when_started;    /* cancel or deadline while STARTING */
@@ -283,6 +284,10 @@ submit_row (sched_exec_t *ex, const char *status, const char *error, store_done_
   rec.files_in = res->files_in;
   rec.files_in_bytes = res->files_in_bytes;
   memcpy (rec.files_in_sha256, res->files_in_sha256, sizeof rec.files_in_sha256);
+  rec.has_usage = !ahead && res->has_usage;
+  rec.peak_memory_kib = res->peak_memory_kib;
+  rec.cpu_user_ms = (double) res->cpu_user_us / 1000.0;
+  rec.cpu_system_ms = (double) res->cpu_system_us / 1000.0;
   rec.status = status;
   rec.exit_code = ran && ex->have_exit ? (int) ex->exit_code : -1;
   rec.timed_out = ran && res->status == SCHED_ST_TIMEOUT;
@@ -358,6 +363,8 @@ recorded_cb (void *arg, uint64_t serial, int rc)
   exec_end (ex);
 }
 
+static void take_usage (sched_exec_t *ex);
+
 /* The program may have run and is over (or we stopped waiting): decide the
  * status, give the container back, record, and reply once recorded. */
 static void
@@ -367,6 +374,14 @@ exec_finish (sched_exec_t *ex)
   sched_result_t *res = &ex->res;
   uint64_t now = wb_now_us ();
 
+  take_usage (ex);
+  if (res->err_truncated && !ex->outcome_set && ex->have_exit)
+    {
+      /* Past the cap by less than the usage line's room: not killed, but
+       * over the limit all the same. */
+      ex->outcome_set = true;
+      ex->outcome = SCHED_ST_OUTPUT_LIMIT;
+    }
   if (ex->outcome_set)
     res->status = ex->outcome;
   else if (!ex->have_exit)
@@ -589,13 +604,80 @@ wait_cb (void *arg, const eng_result_t *r)
 
 /* ---- output ---------------------------------------------------------- */
 
+/* "\x1ewarmbox-usage <nonce> <KiB> <user us> <system us>\n", at most. */
+#define USAGE_LINE_MAX 128
+
+/* Does the profile run /warmbox/init first (the nonce line, the usage line)? */
+static bool
+uses_init (const sched_exec_t *ex)
+{
+  char *const *argv = ex->req.profile->argv;
+  return argv && argv[0] && strcmp (argv[0], "/warmbox/init") == 0;
+}
+
+/* A decimal number of at most 18 digits at *p, then `end`; advances *p. */
+static bool
+usage_number (const char **p, const char *limit, char end, uint64_t *out)
+{
+  uint64_t v = 0;
+  const char *s = *p;
+
+  while (*p < limit && **p >= '0' && **p <= '9' && *p - s < 18)
+    v = v * 10 + (uint64_t) (*(*p)++ - '0');
+  if (*p == s || *p >= limit || **p != end)
+    return false;
+  (*p)++;
+  *out = v;
+  return true;
+}
+
+/* Take the init's usage line off the end of stderr when it is there and
+ * carries this execution's nonce (anything else is the program's own
+ * bytes and stays), then hold stderr to its cap. */
+static void
+take_usage (sched_exec_t *ex)
+{
+  sched_result_t *res = &ex->res;
+  wb_buf_t *b = &res->err;
+  static const char mark[] = "\x1ewarmbox-usage ";
+  size_t at = b->len;
+
+  while (at > 0 && b->data[at - 1] != '\x1e')
+    at--;
+  if (at > 0 && uses_init (ex) && ex->nonce[0])
+    {
+      const char *p = b->data + at - 1, *end = b->data + b->len;
+      if ((size_t) (end - p) > sizeof mark - 1 + 32 && memcmp (p, mark, sizeof mark - 1) == 0
+          && memcmp (p + sizeof mark - 1, ex->nonce, 32) == 0 && p[sizeof mark - 1 + 32] == ' ')
+        {
+          p += sizeof mark - 1 + 33;
+          if (usage_number (&p, end, ' ', &res->peak_memory_kib)
+              && usage_number (&p, end, ' ', &res->cpu_user_us)
+              && usage_number (&p, end, '\n', &res->cpu_system_us) && p == end)
+            {
+              res->has_usage = true;
+              b->len = at - 1;
+            }
+        }
+    }
+  if (b->len > ex->req.limits.output_bytes)
+    {
+      b->len = (size_t) ex->req.limits.output_bytes;
+      res->err_truncated = true;
+    }
+  if (b->data)
+    b->data[b->len] = '\0';
+}
+
 static void
 on_data (void *arg, int stream, const char *data, size_t len)
 {
   sched_exec_t *ex = arg;
   wb_buf_t *b = stream == ENG_STREAM_STDERR ? &ex->res.err : &ex->res.out;
   bool *trunc = stream == ENG_STREAM_STDERR ? &ex->res.err_truncated : &ex->res.out_truncated;
-  uint64_t cap = ex->req.limits.output_bytes;
+  /* stderr ends with the init's usage line: room for it past the cap, which
+   * take_usage applies once the line is off. */
+  uint64_t cap = ex->req.limits.output_bytes + (stream == ENG_STREAM_STDERR ? USAGE_LINE_MAX : 0);
   size_t room = b->len < cap ? (size_t) (cap - b->len) : 0;
 
   if (len > room)
@@ -784,10 +866,11 @@ write_frame (sched_exec_t *ex)
   wb_buf_t frame = WB_BUF_INIT;
   int rc = 0;
 
-  if (sched_frame_build (ex->req.code, ex->req.code_len, ex->req.args, ex->req.n_args,
-                         ex->req.files, ex->req.n_files, ex->req.stdin_data, ex->req.stdin_len,
-                         &frame)
-          < 0
+  if ((uses_init (ex) && wb_buf_printf (&frame, "w1 %s\n", ex->nonce[0] ? ex->nonce : "0") < 0)
+      || sched_frame_build (ex->req.code, ex->req.code_len, ex->req.args, ex->req.n_args,
+                            ex->req.files, ex->req.n_files, ex->req.stdin_data, ex->req.stdin_len,
+                            &frame)
+             < 0
       || eng_attach_write (ex->attach, frame.data, frame.len) < 0)
     rc = -1;
   /* Wipe our copy: the frame held the user's code. */
@@ -1092,6 +1175,8 @@ sched_exec_start (sched_ctx_t *ctx, sched_request_t *req, sched_exec_done_cb cb,
   ex->res.language = ex->req.profile->language;
   ex->res.exit_code = -1;
   uuid_from_hex (hex, ex->res.id);
+  if (wb_random_hex (ex->nonce, 16) < 0)
+    ex->nonce[0] = '\0'; /* no usage figures then: a guessable nonce is worse */
   wb_sha256_hex (ex->req.code, ex->req.code_len, ex->res.code_sha256);
   wb_sha256_hex (ex->req.stdin_data ? ex->req.stdin_data : "", ex->req.stdin_len,
                  ex->res.stdin_sha256);

@@ -45,6 +45,12 @@ typedef struct sched_result
   uint64_t files_in_bytes;  /* their contents together */
   char files_in_sha256[65]; /* over names and contents, "" without files */
   bool pool_hit;
+  /* What the program used, measured by the kernel and reported by the
+   * sandbox's /warmbox/init (profiles/init.c); has_usage false when the
+   * sandbox was stopped (timeout, limits, loss) or its profile has none. */
+  bool has_usage;
+  uint64_t peak_memory_kib; /* the largest single process's peak RSS */
+  uint64_t cpu_user_us, cpu_system_us; /* summed over every process */
   const char *error;     /* a client-safe sentence when status is not ok */
 } sched_result_t;
 

@@ -41,6 +41,7 @@ struct sched_http
   struct evhttp *http;
   struct evhttp *https;  /* the TLS listeners', or NULL */
   SSL_CTX *ssl_ctx;      /* theirs; a reload swaps it (each SSL holds its own reference) */
+  SSL_CTX *ssl_pending;  /* a reload's, until it commits */
   bool verify_clients;   /* ssl_ctx requires client certificates */
   struct evhttp_bound_socket *bound[SCHED_MAX_LISTEN];
   bool bound_tls[SCHED_MAX_LISTEN];
@@ -191,6 +192,15 @@ sched_result_json (const sched_result_t *res, wb_buf_t *out)
                      res->out_truncated ? "true" : "false", res->err_truncated ? "true" : "false",
                      (unsigned long long) res->duration_ms, (unsigned long long) res->total_ms,
                      res->code_sha256, res->pool_hit ? "true" : "false")
+      < 0)
+    return -1;
+  if ((res->has_usage
+           ? wb_buf_printf (out,
+                            ",\"usage\":{\"peak_memory_bytes\":%llu,\"cpu_user_ms\":%.3f,"
+                            "\"cpu_system_ms\":%.3f}",
+                            (unsigned long long) res->peak_memory_kib * 1024,
+                            (double) res->cpu_user_us / 1000.0, (double) res->cpu_system_us / 1000.0)
+           : wb_buf_append_str (out, ",\"usage\":null"))
       < 0)
     return -1;
   if (res->error
@@ -518,6 +528,16 @@ route (struct evhttp_request *req, void *arg)
 
   if (path == NULL)
     path = "/";
+  /* A client that had to show a certificate is known by its name: one
+   * whose certificate names nobody usable is not served anonymously. */
+  if (h->verify_clients && !has_cert && ctx->cfg.n_tokens == 0 && request_ssl (req) != NULL
+      && strcmp (path, "/healthz") != 0 && strcmp (path, "/readyz") != 0)
+    {
+      wb_error (&err, WB_E_UNAUTHORIZED,
+                "the client certificate has no usable common name (one, UTF-8, at most 64 bytes)");
+      reply_error_as (req, &err, strncmp (path, "/api/", 5) == 0);
+      return;
+    }
   /* With tokens configured every endpoint but the probes needs one: a
    * bearer token, or a verified client certificate whose common name is a
    * token's name (its limits apply). */
@@ -720,6 +740,9 @@ tls_context (const sched_config_t *cfg, wb_err_t *err)
       return NULL;
     }
   SSL_CTX_set_min_proto_version (c, TLS1_2_VERSION);
+  /* Without it OpenSSL refuses every resumed session once client
+   * certificates are verified ("session id context uninitialized"). */
+  SSL_CTX_set_session_id_context (c, (const unsigned char *) "warmboxd", 8);
   SSL_CTX_set_options (c, SSL_OP_NO_COMPRESSION | SSL_OP_NO_RENEGOTIATION | SSL_OP_CIPHER_SERVER_PREFERENCE);
   if (SSL_CTX_set_cipher_list (c, "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:"
                                   "ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-RSA-AES256-GCM-SHA384:"
@@ -789,20 +812,37 @@ request_ssl (struct evhttp_request *req)
   return bev ? bufferevent_openssl_get_ssl (bev) : NULL;
 }
 
-/* The common name of a verified client certificate, into name; false when
- * there is none (no client CA configured, or not TLS). */
+/* The common name of a verified client certificate, as UTF-8, into name;
+ * false when there is none (no client CA configured, not TLS), or it is
+ * not one plain name that fits: several CNs, a NUL, SIZE bytes or more.
+ * Never truncated: a long name must not become a shorter one (a token's). */
 static bool
 client_cert_name (const sched_http_t *h, struct evhttp_request *req, char *name, size_t size)
 {
   SSL *ssl = h->verify_clients ? request_ssl (req) : NULL;
   X509 *peer;
-  int n;
+  X509_NAME *subject;
+  X509_NAME_ENTRY *entry;
+  unsigned char *utf8 = NULL;
+  int at, n = -1;
+  bool good = false;
 
   if (ssl == NULL || SSL_get_verify_result (ssl) != X509_V_OK || (peer = SSL_get1_peer_certificate (ssl)) == NULL)
     return false;
-  n = X509_NAME_get_text_by_NID (X509_get_subject_name (peer), NID_commonName, name, (int) size);
+  subject = X509_get_subject_name (peer);
+  at = X509_NAME_get_index_by_NID (subject, NID_commonName, -1);
+  if (at >= 0 && X509_NAME_get_index_by_NID (subject, NID_commonName, at) < 0
+      && (entry = X509_NAME_get_entry (subject, at)) != NULL)
+    n = ASN1_STRING_to_UTF8 (&utf8, X509_NAME_ENTRY_get_data (entry));
+  if (n > 0 && (size_t) n < size && memchr (utf8, '\0', (size_t) n) == NULL)
+    {
+      memcpy (name, utf8, (size_t) n);
+      name[n] = '\0';
+      good = true;
+    }
+  OPENSSL_free (utf8);
   X509_free (peer);
-  return n > 0 && (size_t) n < size && strlen (name) == (size_t) n;
+  return good;
 }
 
 static int
@@ -915,19 +955,50 @@ sched_http_start (sched_ctx_t *ctx, sched_http_t **out, wb_err_t *err)
 }
 
 int
-sched_http_reload_tls (sched_http_t *h, const sched_config_t *cfg, wb_err_t *err)
+sched_http_tls_prepare (sched_http_t *h, const sched_config_t *cfg, wb_err_t *err)
 {
-  SSL_CTX *fresh;
-
   if (h == NULL || h->ssl_ctx == NULL)
     return 0;
+  sched_http_tls_abandon (h);
   if ((cfg->tls_client_ca != NULL) != h->verify_clients)
     return wb_error (err, WB_E_INVALID, "tls.client_ca can't be added or removed by a reload; restart "
                                         "to do that");
-  if ((fresh = tls_context (cfg, err)) == NULL)
-    return -1;
+  return (h->ssl_pending = tls_context (cfg, err)) ? 0 : -1;
+}
+
+void
+sched_http_tls_commit (sched_http_t *h)
+{
+  if (h == NULL || h->ssl_pending == NULL)
+    return;
   SSL_CTX_free (h->ssl_ctx);
-  h->ssl_ctx = fresh;
+  h->ssl_ctx = h->ssl_pending;
+  h->ssl_pending = NULL;
+}
+
+void
+sched_http_tls_abandon (sched_http_t *h)
+{
+  if (h && h->ssl_pending)
+    {
+      SSL_CTX_free (h->ssl_pending);
+      h->ssl_pending = NULL;
+    }
+}
+
+int
+sched_http_check_tls (const sched_config_t *cfg, wb_err_t *err)
+{
+  SSL_CTX *c;
+
+  for (size_t i = 0; i < cfg->n_listen; i++)
+    if (strncmp (cfg->listen[i], "https://", 8) == 0)
+      {
+        if ((c = tls_context (cfg, err)) == NULL)
+          return -1;
+        SSL_CTX_free (c);
+        return 0;
+      }
   return 0;
 }
 
@@ -976,6 +1047,7 @@ sched_http_free (sched_http_t *h)
     evhttp_free (h->https);
   if (h->ssl_ctx)
     SSL_CTX_free (h->ssl_ctx);
+  sched_http_tls_abandon (h);
   for (size_t i = 0; i < h->n_bound; i++)
     {
       unlink_ours (h, i);

@@ -179,12 +179,22 @@ reload_cb (evutil_socket_t sig, short what, void *arg)
       wb_log_error ("reload refused, keeping the running profiles: %s", err.msg);
       return;
     }
+  /* Everything that can refuse comes before anything is applied. */
+  ids = calloc (fresh->n, sizeof *ids);
+  if (ids == NULL || (ctx.n_retired == WB_ARRAY_SIZE (ctx.retired) && sched_exec_count (&ctx) > 0))
+    {
+      wb_log_error ("reload refused: out of memory or too many reloads in flight");
+      free (ids);
+      prof_set_free (fresh);
+      return;
+    }
   if (config_path)
     {
       if (sched_config_defaults (&cfg, &err) < 0 || sched_config_load (&cfg, config_path, &err) < 0)
         {
           wb_log_error ("reload refused, keeping the running configuration: %s", err.msg);
           sched_config_clear (&cfg);
+          free (ids);
           prof_set_free (fresh);
           return;
         }
@@ -195,15 +205,17 @@ reload_cb (evutil_socket_t sig, short what, void *arg)
                         "by a reload; restart to do that)",
                         config_path);
           sched_config_clear (&cfg);
+          free (ids);
           prof_set_free (fresh);
           return;
         }
-      /* The TLS listeners' certificate, key and client CA: new connections
-       * use them at once. */
-      if (sched_http_reload_tls (http, &cfg, &err) < 0)
+      /* The TLS listeners' certificate, key and client CA: read now, used
+       * by new connections once nothing below refuses the reload. */
+      if (sched_http_tls_prepare (http, &cfg, &err) < 0)
         {
           wb_log_error ("reload refused, keeping the running configuration: %s", err.msg);
           sched_config_clear (&cfg);
+          free (ids);
           prof_set_free (fresh);
           return;
         }
@@ -217,14 +229,7 @@ reload_cb (evutil_socket_t sig, short what, void *arg)
       ctx.cfg.n_pools = cfg.n_pools;
       sched_config_clear (&cfg);
     }
-  ids = calloc (fresh->n, sizeof *ids);
-  if (ids == NULL || (ctx.n_retired == WB_ARRAY_SIZE (ctx.retired) && sched_exec_count (&ctx) > 0))
-    {
-      wb_log_error ("reload refused: out of memory or too many reloads in flight");
-      free (ids);
-      prof_set_free (fresh);
-      return;
-    }
+  sched_http_tls_commit (http);
   /* Keep resolved image ids of unchanged images; the refresh fixes the rest. */
   for (size_t i = 0; i < fresh->n; i++)
     for (size_t k = 0; k < ctx.profiles->n; k++)
@@ -411,6 +416,11 @@ main (int argc, char **argv)
         }
       printf ("max_containers %u, create_concurrency %u, queue_max %u\n", ctx.cfg.max_containers,
               ctx.cfg.create_concurrency, ctx.cfg.queue_max);
+      if (sched_http_check_tls (&ctx.cfg, &err) < 0)
+        {
+          fprintf (stderr, "warmboxd: %s\n", err.msg);
+          goto out;
+        }
       printf ("configuration OK\n");
       status = 0;
       goto out;

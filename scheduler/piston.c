@@ -170,14 +170,16 @@ sched_piston_translate (const char *body, size_t len, const prof_set_t *profiles
   v1 = cJSON_CreateObject ();
   if (v1 == NULL)
     return wb_error (err, WB_E_NOMEM, "out of memory");
-  cJSON_AddStringToObject (v1, "language", p->language);
-  cJSON_AddStringToObject (v1, "code", ""); /* placeholder, spliced below */
+  if (!cJSON_AddStringToObject (v1, "language", p->language)
+      || !cJSON_AddStringToObject (v1, "code", "")) /* placeholder, spliced below */
+    return wb_error (err, WB_E_NOMEM, "out of memory");
   item = cJSON_GetObjectItemCaseSensitive (root, "stdin");
   if (item != NULL && !cJSON_IsNull (item))
     {
       if (!cJSON_IsString (item))
         return wb_error (err, WB_E_INVALID, "stdin must be a string");
-      cJSON_AddStringToObject (v1, "stdin", item->valuestring);
+      if (!cJSON_AddStringToObject (v1, "stdin", item->valuestring))
+        return wb_error (err, WB_E_NOMEM, "out of memory");
     }
   item = cJSON_GetObjectItemCaseSensitive (root, "args");
   if (item != NULL && !cJSON_IsNull (item))
@@ -207,6 +209,7 @@ sched_piston_translate (const char *body, size_t len, const prof_set_t *profiles
     {
       cJSON *list = cJSON_AddArrayToObject (v1, "files");
       int i = 0;
+      size_t total = 0;
       if (list == NULL)
         return wb_error (err, WB_E_NOMEM, "out of memory");
       cJSON_ArrayForEach (file, files)
@@ -219,6 +222,10 @@ sched_piston_translate (const char *body, size_t len, const prof_set_t *profiles
           continue;
         if (piston_file (file, i - 1, &raw, err) < 0)
           return -1;
+        total += raw.len;
+        if (total > SCHED_MAX_FILES_BYTES)
+          return wb_error (err, WB_E_TOO_LARGE, "files hold more than %d bytes together",
+                           SCHED_MAX_FILES_BYTES);
         name = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (file, "name"));
         if (name == NULL)
           return wb_error (err, WB_E_INVALID,
@@ -240,9 +247,11 @@ sched_piston_translate (const char *body, size_t len, const prof_set_t *profiles
       }
     }
   if (run_timeout > 0)
-    cJSON_AddNumberToObject (v1, "timeout_ms", ceil (run_timeout));
+    if (!cJSON_AddNumberToObject (v1, "timeout_ms", ceil (run_timeout)))
+      return wb_error (err, WB_E_NOMEM, "out of memory");
   if (run_memory > 0)
-    cJSON_AddNumberToObject (v1, "memory_mb", ceil (run_memory / (1024.0 * 1024.0)));
+    if (!cJSON_AddNumberToObject (v1, "memory_mb", ceil (run_memory / (1024.0 * 1024.0))))
+      return wb_error (err, WB_E_NOMEM, "out of memory");
 
   text = cJSON_PrintUnformatted (v1);
   if (text == NULL)
@@ -250,6 +259,13 @@ sched_piston_translate (const char *body, size_t len, const prof_set_t *profiles
   /* Splice the code in as a JSON string (it may be large; one copy). */
   {
     const char *hole = strstr (text, "\"code\":\"\"");
+    if (hole == NULL)
+      {
+        explicit_bzero (text, strlen (text));
+        explicit_bzero (text, strlen (text)); /* the files' contents were in it */
+    cJSON_free (text);
+        return wb_error (err, WB_E_NOMEM, "out of memory");
+      }
     size_t head = (size_t) (hole - text) + 7;
     int rc = wb_buf_append (v1_body, text, head) < 0
                      || wb_json_append_string (v1_body, code.data ? code.data : "", code.len) < 0

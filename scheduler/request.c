@@ -114,9 +114,21 @@ sched_files_sha256 (const sched_file_t *files, size_t n_files, char out[65])
   wb_sha256_hex (hexes, n * 128, out);
 }
 
+/* The most the files may hold together under these limits. */
+static size_t
+files_cap (const prof_limits_t *l)
+{
+  size_t cap = SCHED_MAX_FILES_BYTES, tmpfs = (size_t) l->tmpfs_mb * 1024 * 1024 / 2,
+         memory = (size_t) l->memory_mb * 1024 * 1024 / 4;
+
+  if (tmpfs < cap)
+    cap = tmpfs;
+  return memory < cap ? memory : cap;
+}
+
 /* "files": each {"name", "content", "encoding"?}, into req->files. */
 static int
-parse_files (cJSON *files, const prof_t *p, sched_request_t *req, wb_err_t *err)
+parse_files (cJSON *files, sched_request_t *req, wb_err_t *err)
 {
   cJSON *file;
   int n = cJSON_GetArraySize (files), i = 0;
@@ -183,15 +195,13 @@ parse_files (cJSON *files, const prof_t *p, sched_request_t *req, wb_err_t *err)
     if (f->data == NULL || f->name == NULL)
       return wb_error (err, WB_E_NOMEM, "out of memory");
     req->files_bytes += f->len;
-    if (req->files_bytes > SCHED_MAX_FILES_BYTES
-        || req->files_bytes > (size_t) req->limits.tmpfs_mb * 1024 * 1024 / 2)
+    if (req->files_bytes > files_cap (&req->limits))
       return wb_error (err, WB_E_TOO_LARGE,
-                       "files hold more than %zu bytes together, the most for %s (half its "
-                       "working directory's %u MB, at most %d MB)",
-                       (size_t) req->limits.tmpfs_mb * 1024 * 1024 / 2 < SCHED_MAX_FILES_BYTES
-                           ? (size_t) req->limits.tmpfs_mb * 1024 * 1024 / 2
-                           : (size_t) SCHED_MAX_FILES_BYTES,
-                       p->language, req->limits.tmpfs_mb, SCHED_MAX_FILES_BYTES / (1024 * 1024));
+                       "files hold more than %zu bytes together, the most here (%d MB, half the "
+                       "working directory's %u MB, a quarter of the %u MB of memory: the "
+                       "files live in the sandbox's memory)",
+                       files_cap (&req->limits), SCHED_MAX_FILES_BYTES / (1024 * 1024),
+                       req->limits.tmpfs_mb, req->limits.memory_mb);
     i++;
   }
   return 0;
@@ -347,12 +357,13 @@ sched_request_parse (const char *body, size_t len, const prof_set_t *profiles,
       }
     }
 
-  item = cJSON_GetObjectItemCaseSensitive (root, "files");
-  if (item && !cJSON_IsNull (item) && parse_files (item, p, &req, err) < 0)
-    goto out;
-
   if (optional_uint (root, "timeout_ms", 1, p->max.timeout_ms, &req.limits.timeout_ms, err) < 0
       || optional_uint (root, "memory_mb", 6, p->max.memory_mb, &req.limits.memory_mb, err) < 0)
+    goto out;
+
+  /* After memory_mb: the files live in the sandbox's memory (tmpfs). */
+  item = cJSON_GetObjectItemCaseSensitive (root, "files");
+  if (item && !cJSON_IsNull (item) && parse_files (item, &req, err) < 0)
     goto out;
 
   if (req.code == NULL || (req.stdin_len && req.stdin_data == NULL))

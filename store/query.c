@@ -41,7 +41,8 @@ store_history (const char *path, const store_history_filter_t *f, store_row_cb c
         " coalesce(exit_code, -1), timed_out, oom_killed, stdout_truncated, stderr_truncated,"
         " stdout_bytes, stderr_bytes, coalesce(queue_ms, -1), coalesce(start_ms, -1),"
         " coalesce(run_ms, -1), coalesce(total_ms, -1), pool_hit, container_id, engine, error,"
-        " files_in, files_in_bytes, files_in_sha256"
+        " files_in, files_in_bytes, files_in_sha256, coalesce(peak_memory_kib, -1),"
+        " coalesce(cpu_user_ms, -1), coalesce(cpu_system_ms, -1)"
         " FROM executions"
         " WHERE received_at >= ?1 AND (?2 IS NULL OR language = ?2) AND (?3 IS NULL OR status = ?3)"
         " AND (?4 IS NULL OR code_sha256 = ?4 OR stdin_sha256 = ?4 OR files_in_sha256 = ?4)"
@@ -103,6 +104,13 @@ store_history (const char *path, const store_history_filter_t *f, store_row_cb c
       e.files_in = (uint32_t) sqlite3_column_int (s, i++);
       e.files_in_bytes = (uint64_t) sqlite3_column_int64 (s, i++);
       snprintf (e.files_in_sha256, sizeof e.files_in_sha256, "%s", col_text (s, i++));
+      {
+        sqlite3_int64 peak = sqlite3_column_int64 (s, i++);
+        e.has_usage = peak >= 0;
+        e.peak_memory_kib = peak >= 0 ? (uint64_t) peak : 0;
+        e.cpu_user_ms = sqlite3_column_double (s, i++);
+        e.cpu_system_ms = sqlite3_column_double (s, i++);
+      }
       if (cb (arg, &e) != 0)
         break;
     }

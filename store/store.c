@@ -136,10 +136,23 @@ static const char *const migrations[] = {
   "ALTER TABLE executions ADD COLUMN pool TEXT NOT NULL DEFAULT '';",
 
   /* 4 -> 5: files given to the program: how many, their bytes, one hash
-   * over them all (names and contents; never stored themselves). */
+   * over them all (names and contents; never stored themselves); what the
+   * program used; the heaviest executions of the last day. */
   "ALTER TABLE executions ADD COLUMN files_in INTEGER NOT NULL DEFAULT 0;"
   "ALTER TABLE executions ADD COLUMN files_in_bytes INTEGER NOT NULL DEFAULT 0;"
-  "ALTER TABLE executions ADD COLUMN files_in_sha256 TEXT NOT NULL DEFAULT '';",
+  "ALTER TABLE executions ADD COLUMN files_in_sha256 TEXT NOT NULL DEFAULT '';"
+  /* ... and what the program used, as the sandbox's init measured it
+   * (NULL when it was stopped, or older rows). */
+  "ALTER TABLE executions ADD COLUMN peak_memory_kib INTEGER;"
+  "ALTER TABLE executions ADD COLUMN cpu_user_ms REAL;"
+  "ALTER TABLE executions ADD COLUMN cpu_system_ms REAL;"
+  "CREATE VIEW heaviest_executions AS"
+  "  SELECT datetime(received_at, 'unixepoch') AS received, id, client, language, status,"
+  "         peak_memory_kib, cpu_user_ms, cpu_system_ms, cpu_user_ms + cpu_system_ms AS cpu_ms,"
+  "         total_ms, code_sha256"
+  "  FROM executions"
+  "  WHERE received_at >= CAST(strftime('%s', 'now') AS REAL) - 86400 AND peak_memory_kib IS NOT NULL"
+  "  ORDER BY peak_memory_kib DESC LIMIT 100;",
 };
 
 int
@@ -495,6 +508,18 @@ bind_exec (sqlite3_stmt *s, const store_execution_t *e)
   sqlite3_bind_int (s, i++, (int) e->files_in);
   sqlite3_bind_int64 (s, i++, (sqlite3_int64) e->files_in_bytes);
   sqlite3_bind_text (s, i++, e->files_in_sha256, -1, SQLITE_STATIC);
+  if (e->has_usage)
+    {
+      sqlite3_bind_int64 (s, i++, (sqlite3_int64) e->peak_memory_kib);
+      sqlite3_bind_double (s, i++, e->cpu_user_ms);
+      sqlite3_bind_double (s, i++, e->cpu_system_ms);
+    }
+  else
+    {
+      sqlite3_bind_null (s, i++);
+      sqlite3_bind_null (s, i++);
+      sqlite3_bind_null (s, i++);
+    }
   return sqlite3_step (s);
 }
 
@@ -743,8 +768,9 @@ static const char insert_exec_sql[]
       "image_id, profile_hash, code_sha256, code_bytes, stdin_sha256, stdin_bytes, arg_count, "
       "status, exit_code, timed_out, oom_killed, stdout_truncated, stderr_truncated, "
       "stdout_bytes, stderr_bytes, queue_ms, start_ms, run_ms, total_ms, pool_hit, "
-      "container_id, engine, error, daemon, pool, files_in, files_in_bytes, files_in_sha256) "
-      "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+      "container_id, engine, error, daemon, pool, files_in, files_in_bytes, files_in_sha256, "
+      "peak_memory_kib, cpu_user_ms, cpu_system_ms) "
+      "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
       /* The finished row replaces the one written ahead. */
       "ON CONFLICT (id) DO UPDATE SET started_at = excluded.started_at, "
       "finished_at = excluded.finished_at, image_id = excluded.image_id, status = excluded.status, "
@@ -754,7 +780,9 @@ static const char insert_exec_sql[]
       "stderr_bytes = excluded.stderr_bytes, queue_ms = excluded.queue_ms, "
       "start_ms = excluded.start_ms, run_ms = excluded.run_ms, total_ms = excluded.total_ms, "
       "pool_hit = excluded.pool_hit, container_id = excluded.container_id, "
-      "engine = excluded.engine, error = excluded.error, pool = excluded.pool";
+      "engine = excluded.engine, error = excluded.error, pool = excluded.pool, "
+      "peak_memory_kib = excluded.peak_memory_kib, cpu_user_ms = excluded.cpu_user_ms, "
+      "cpu_system_ms = excluded.cpu_system_ms";
 static const char insert_event_sql[]
     = "INSERT INTO pool_events (at, event, language, pool_key, container_id, duration_ms, detail) "
       "VALUES (?,?,?,?,?,?,?)";

@@ -76,6 +76,13 @@ def _warmbox_main():
     del files
     _warmbox_site_builtins()
     sys.argv = ["main.py"] + args
+    # What this bootstrap uses after the program ran is imported now, before
+    # the working directory (and the program's files) can shadow it; the
+    # program's source is what tracebacks show for main.py, not a file of
+    # that name the program was given.
+    import traceback
+    import linecache
+    linecache.cache["main.py"] = (len(src), None, src.decode("utf-8", "replace").splitlines(True), "main.py")
     # As under python3 -c: the working directory first on the path, so a
     # module given in files imports (-I left it out).
     sys.path.insert(0, "")
@@ -86,7 +93,6 @@ def _warmbox_main():
     try:
         code = compile(src, "main.py", "exec")
     except (SyntaxError, ValueError) as e:
-        import traceback
         sys.stderr.write("".join(traceback.format_exception_only(type(e), e)))
         sys.exit(1)
     del src
@@ -95,7 +101,6 @@ def _warmbox_main():
     except SystemExit:
         raise
     except BaseException as e:
-        import traceback
         # Drop this bootstrap's own frame: the trace starts in main.py.
         tb = e.__traceback__.tb_next if e.__traceback__ is not None else None
         traceback.print_exception(type(e), e, tb)

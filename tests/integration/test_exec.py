@@ -113,6 +113,33 @@ for name, what in (("../x", "a name with ../"), ("a/b", "a name with /"), ("..",
 st, r = run("python", "print(1)", files=[{"name": "a", "content": "x" * (17 * 1024 * 1024)}])
 t.ok(st == 413, "files: 17 MiB of them: 413", st)
 
+# ---- what the program used ----------------------------------------------------
+
+st, r = run("python", "x = bytearray(100 * 1024 * 1024)\nx[::4096] = b'1' * len(x[::4096])\nprint(len(x))")
+u = r.get("usage") or {}
+t.ok(100 * 2 ** 20 <= u.get("peak_memory_bytes", 0) <= 200 * 2 ** 20,
+     "usage: a program holding 100 MiB peaks between 100 and 200 MiB (%.1f MiB)"
+     % (u.get("peak_memory_bytes", 0) / 2 ** 20), r)
+heavy_id = r.get("id")
+st, r = run("python", "import time\nt = time.process_time()\nwhile time.process_time() - t < 1: pass")
+u = r.get("usage") or {}
+cpu = u.get("cpu_user_ms", 0) + u.get("cpu_system_ms", 0)
+t.ok(900 <= cpu <= 1500, "usage: a busy loop of 1 s of CPU reports about 1 s (%.0f ms: user %.0f, system %.0f)"
+     % (cpu, u.get("cpu_user_ms", 0), u.get("cpu_system_ms", 0)), r)
+st, r = run("python", "import subprocess, sys\n"
+            "subprocess.run([sys.executable, '-c', 'x = bytearray(64 * 1024 * 1024); print(len(x))'])")
+u = r.get("usage") or {}
+t.ok(u.get("peak_memory_bytes", 0) >= 64 * 2 ** 20, "usage: a child process's peak counts too", r)
+st, r = run("javascript", "console.log(Buffer.alloc(50 * 1024 * 1024, 1).length)")
+u = r.get("usage") or {}
+t.ok(u.get("peak_memory_bytes", 0) >= 50 * 2 ** 20 and r.get("stderr") == "", "usage: javascript too", r)
+st, r = run("python", "import sys\n"
+            "sys.stderr.write('\\x1ewarmbox-usage ' + '0' * 32 + ' 1 2 3\\n')")
+t.ok(r.get("stderr") == "\x1ewarmbox-usage " + "0" * 32 + " 1 2 3\n" and (r.get("usage") or {}).get("cpu_user_ms") != 2,
+     "usage: a program printing a lookalike usage line gets it back as stderr; the figures are the init's", r)
+st, r = run("python", "while True: pass", timeout_ms=300)
+t.ok(r.get("status") == "timeout" and r.get("usage") is None, "usage: a program stopped at its deadline has none", r)
+
 # ---- seen from inside ----------------------------------------------------
 
 host_listener = socket.socket()
@@ -313,6 +340,17 @@ run("python", "raise SystemExit('%s')" % marker)
 
 rc = d.stop()
 t.is_eq(rc, 0, "SIGTERM: warmboxd exits 0")
+got = rows(d.db, "SELECT peak_memory_kib >= 100 * 1024, cpu_user_ms + cpu_system_ms > 0 FROM executions WHERE id = ?",
+           heavy_id)
+t.is_eq(got, [(1, 1)], "the history keeps what the program used")
+got = rows(d.db, "SELECT id, peak_memory_kib FROM heaviest_executions")
+peaks = [p for _, p in got]
+t.ok(heavy_id in [i for i, _ in got] and peaks == sorted(peaks, reverse=True) and len(got) > 5,
+     "the heaviest_executions view lists the last day's executions by peak memory", got[:5])
+p = subprocess.run([WARMBOX, "history", "--db", d.db, "--json", "--limit", "200"], capture_output=True, timeout=60)
+heavy = [e for e in json.loads(p.stdout or b"[]") if e.get("id") == heavy_id]
+t.ok(heavy and heavy[0].get("peak_memory_bytes", 0) >= 100 * 2 ** 20 and heavy[0].get("cpu_user_ms") is not None,
+     "warmbox history shows them", p.stderr)
 got = rows(d.db, "SELECT files_in, files_in_bytes, length(files_in_sha256) FROM executions WHERE id = ?", files_id)
 t.is_eq(got, [(3, len(csv_text) + 3, 64)], "the history keeps the files' count, bytes and one hash")
 dump = subprocess.run(["sqlite3", d.db, ".dump"], capture_output=True).stdout

@@ -33,7 +33,7 @@ def path(name):
 
 def new_key_csr(name, cn):
     sh("openssl", "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-       "-keyout", name + ".key", "-out", name + ".csr", "-subj", "/CN=" + cn)
+       "-keyout", name + ".key", "-out", name + ".csr", "-utf8", "-subj", "/CN=" + cn)
 
 
 def sign(name, ca="ca", ext=None):
@@ -54,6 +54,8 @@ sign("server", ext="subjectAltName=IP:127.0.0.1,DNS:localhost\n")
 for who in ("alice", "bob"):
     new_key_csr(who, who)
     sign(who)
+new_key_csr("long", "\u00e9" * 33)  # 66 bytes of UTF-8: no token name is that long
+sign("long")
 new_key_csr("stranger", "alice")
 sign("stranger", ca="other-ca")
 # An expired certificate: openssl ca takes explicit dates.
@@ -136,6 +138,31 @@ for what, args, want in (
     t.ok(rc != 0 and any(w in err.lower() for w in wants), "%s: refused (%s)" % (what, err.strip().splitlines()[0][:120]),
          (rc, out, err))
     t.ok(serving(), "%s: the daemon still serves" % what)
+rc, out, err = curl("--cacert", "ca.pem", "--cert", "long.pem", "--key", "long.key", "-w", "%{http_code}")
+t.ok(rc == 0 and out.endswith("401"), "a certificate whose common name is too long for a name: 401, never cut short",
+     (rc, out, err))
+
+
+def resumed():
+    """Two connections, the second resuming the first's session."""
+    ctx = ssl.create_default_context(cafile=path("ca.pem"))
+    ctx.load_cert_chain(path("alice.pem"), path("alice.key"))
+    ctx.maximum_version = ssl.TLSVersion.TLSv1_2  # a session at once, no ticket wait
+    with socket.create_connection(("127.0.0.1", PORT), timeout=10) as raw:
+        with ctx.wrap_socket(raw, server_hostname="127.0.0.1") as s1:
+            s1.sendall(b"GET /healthz HTTP/1.0\r\n\r\n")
+            s1.recv(4096)
+            session = s1.session
+    with socket.create_connection(("127.0.0.1", PORT), timeout=10) as raw:
+        with ctx.wrap_socket(raw, server_hostname="127.0.0.1", session=session) as s2:
+            s2.sendall(b"GET /healthz HTTP/1.0\r\n\r\n")
+            return s2.session_reused and b"200" in s2.recv(4096)
+
+
+try:
+    t.ok(resumed(), "a TLS session resumes with client certificates verified")
+except (OSError, ssl.SSLError) as e:
+    t.ok(False, "a TLS session resumes with client certificates verified", e)
 rc, out, err = curl(url="http://127.0.0.1:%d/v1/executions" % PORT)
 t.ok(rc != 0 and out == "", "plain HTTP to the TLS port gets no answer (%s)" % err.strip()[:80], (rc, out, err))
 t.ok(serving(), "plain HTTP: the daemon still serves")

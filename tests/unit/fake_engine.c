@@ -79,6 +79,8 @@ struct fake_container
   size_t hdr_len; /* the frame's header line, without '\n' */
   size_t code_off, code_len;
   size_t in_off; /* the program's own stdin, after code and args */
+  size_t base;   /* where the frame starts: after the init's line, if any */
+  char nonce[33]; /* from "w1 <nonce>\n" (the init's), or "" */
   size_t pc;     /* next byte of the code to interpret */
   uint64_t flood_left;
   bool exiting; /* exits at the next step (output goes out first) */
@@ -533,6 +535,13 @@ emit (fake_container_t *c, int stream, const char *data, size_t len, bool nl)
 static void
 program_end (fake_container_t *c, long code, bool oom)
 {
+  /* As /warmbox/init does once the program is over by itself. */
+  if (c->nonce[0])
+    {
+      char line[128];
+      int n = snprintf (line, sizeof line, "\x1ewarmbox-usage %s 2048 1500 500\n", c->nonce);
+      emit (c, ENG_STREAM_STDERR, line, (size_t) n, false);
+    }
   c->exiting = true;
   c->exit_next = code & 255;
   c->oom_next = oom;
@@ -546,6 +555,16 @@ frame_parse (fake_container_t *c)
 {
   const char *buf = c->in.data;
   size_t len = c->in.len;
+
+  /* The init's line first (profiles whose argv starts with /warmbox/init). */
+  if (len >= 36 && memcmp (buf, "w1 ", 3) == 0 && buf[35] == '\n')
+    {
+      memcpy (c->nonce, buf + 3, 32);
+      c->nonce[32] = '\0';
+      c->base = 36;
+      buf += 36;
+      len -= 36;
+    }
   const char *nl = len ? memchr (buf, '\n', len < FRAME_HEADER_MAX ? len : FRAME_HEADER_MAX) : NULL;
   size_t hdr, i = 0, n_args = 0;
   uint64_t n, total;
@@ -569,7 +588,7 @@ frame_parse (fake_container_t *c)
   if (total > len - hdr - 1)
     return -1;
   c->hdr_len = hdr;
-  c->code_off = hdr + 1;
+  c->code_off = c->base + hdr + 1;
   c->in_off = c->code_off + (size_t)total;
   return 0;
 }
@@ -579,7 +598,7 @@ frame_parse (fake_container_t *c)
 static void
 emit_args (fake_container_t *c)
 {
-  const char *buf = c->in.data;
+  const char *buf = c->in.data + c->base;
   size_t i = 0, off = c->code_off + c->code_len;
   uint64_t n = 0;
 
@@ -591,7 +610,7 @@ emit_args (fake_container_t *c)
       i++;
       n = 0;
       parse_number (buf, c->hdr_len, &i, SIZE_MAX / 2, &n);
-      emit (c, ENG_STREAM_STDOUT, buf + off, (size_t)n, true);
+      emit (c, ENG_STREAM_STDOUT, c->in.data + off, (size_t)n, true);
       off += (size_t)n;
     }
 }

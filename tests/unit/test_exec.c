@@ -55,6 +55,9 @@ typedef struct call
   sched_status_t status;
   int exit_code;
   bool pool_hit;
+  bool has_usage;
+  uint64_t peak_kib, user_us, sys_us;
+  bool err_truncated;
   char out[512], err[256];
   wb_code_t err_code;
   int order;          /* when it was answered, among all answers */
@@ -73,6 +76,11 @@ done_cb (void *arg, const sched_result_t *res, const wb_err_t *err)
   if (res)
     {
       c->has_result = true;
+      c->has_usage = res->has_usage;
+      c->peak_kib = res->peak_memory_kib;
+      c->user_us = res->cpu_user_us;
+      c->sys_us = res->cpu_system_us;
+      c->err_truncated = res->err_truncated;
       c->status = res->status;
       c->exit_code = res->exit_code;
       c->pool_hit = res->pool_hit;
@@ -373,7 +381,17 @@ test_happy_path (void)
   is_int (c[0].status, SCHED_ST_OK, "exit status 3 is a program's own: ok");
   is_int (c[0].exit_code, 3, "exit code 3");
   is_str (c[0].out, "hello\n", "stdout");
-  is_str (c[0].err, "oops\n", "stderr");
+  is_str (c[0].err, "oops\n", "stderr (the init's usage line taken off)");
+  ok (c[0].has_usage && c[0].peak_kib == 2048 && c[0].user_us == 1500 && c[0].sys_us == 500,
+      "the init's usage line is the result's usage");
+  ok (!c[3].has_usage && !c[4].has_usage, "a program stopped by a limit has no usage figures");
+  {
+    call_t f;
+    submit (&f, "python", "err \x1ewarmbox-usage 00000000000000000000000000000000 1 2 3; exit 0", NULL);
+    ok (wait_answers (&f, 1, 5000) && f.has_usage && f.peak_kib == 2048
+            && strcmp (f.err, "\x1ewarmbox-usage 00000000000000000000000000000000 1 2 3\n") == 0,
+        "a lookalike usage line without the nonce stays the program's stderr; the init's counts");
+  }
   ok (c[0].pool_hit, "a ready container was handed out (hit)");
   is_str (c[1].out, "from stdin", "the program's stdin follows the frame");
   is_str (c[2].out, "a 1\nb\n", "args travel in the frame");
@@ -383,7 +401,7 @@ test_happy_path (void)
   for (int i = 0; i < 6; i++)
     is_int (c[i].answers, 1, "execution %d answered once", i);
   ok (run_until (no_execs, NULL, 2000), "all ended");
-  is_int (rows ("final"), 6, "six finished rows");
+  is_int (rows ("final"), 7, "seven finished rows");
   is_int (rows ("running"), 0, "none left running");
   is_int (teardown ("happy path"), 0, "nothing left on the engine, nothing started twice");
 }
