@@ -9,6 +9,8 @@ import http.client
 import json
 import os
 import shutil
+import socket
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -20,18 +22,33 @@ t = Tap()
 NODE_DIR = os.path.join(ROOT, "tests", "node")
 SPEC = os.path.join(ROOT, "docs", "openapi.yaml")
 tok = {"main": os.urandom(16).hex(), "slow": os.urandom(16).hex()}
-cfg_path = os.path.join(tempfile.mkdtemp(prefix="warmbox-openapi-"), "config.json")
+work = tempfile.mkdtemp(prefix="warmbox-openapi-")
+cfg_path = os.path.join(work, "config.json")
+# One exchange goes over HTTPS: a self-signed certificate for 127.0.0.1.
+subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                "-keyout", "key.pem", "-out", "cert.pem", "-days", "2", "-subj", "/CN=localhost",
+                "-addext", "subjectAltName=IP:127.0.0.1"], cwd=work, capture_output=True, check=True)
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+HTTPS_PORT = s.getsockname()[1]
+s.close()
 with open(cfg_path, "w") as f:
-    json.dump({"max_body_bytes": 4 * 1048576, "tokens": [
+    json.dump({"max_body_bytes": 4 * 1048576,
+               "tls": {"cert": os.path.join(work, "cert.pem"), "key": os.path.join(work, "key.pem")},
+               "tokens": [
         {"name": "main", "sha256": hashlib.sha256(tok["main"].encode()).hexdigest(), "rate": 1000, "burst": 1000,
          "max_concurrent": 16},
         {"name": "slow", "sha256": hashlib.sha256(tok["slow"].encode()).hexdigest(), "rate": 0.01, "burst": 1}]}, f)
-d = Daemon(extra_args=["--config", cfg_path], wait_ready=False)
+d = Daemon(extra_args=["--config", cfg_path, "--listen", "https://127.0.0.1:%d" % HTTPS_PORT], wait_ready=False)
 exchanges = []
 
 
-def call(name, method, path, body=None, raw=None, token="main", record=True):
-    c = UnixHTTPConnection(d.sock, timeout=120)
+def call(name, method, path, body=None, raw=None, token="main", record=True, https=False):
+    if https:
+        ctx = ssl.create_default_context(cafile=os.path.join(work, "cert.pem"))
+        c = http.client.HTTPSConnection("127.0.0.1", HTTPS_PORT, timeout=120, context=ctx)
+    else:
+        c = UnixHTTPConnection(d.sock, timeout=120)
     headers = {"Content-Type": "application/json"}
     if token:
         headers["Authorization"] = "Bearer " + tok[token]
@@ -57,6 +74,7 @@ wait_until(lambda: all(l["ready"] for l in json.loads(call("", "GET", "/v1/langu
            timeout=30)
 E = "/v1/executions"
 call("exec ok", "POST", E, {"language": "python", "code": "print(42)"})
+call("exec ok over HTTPS", "POST", E, {"language": "python", "code": "print(42)"}, https=True)
 call("exec exit 7 + stdin + args", "POST", E, {"language": "python", "code": "import sys; print(sys.stdin.read(), sys.argv); sys.exit(7)",
                                                "stdin": "in", "args": ["a"], "timeout_ms": 5000, "memory_mb": 128})
 call("exec stdin_base64", "POST", E, {"language": "javascript", "code": "process.stdin.pipe(process.stdout)", "stdin_base64": "AAE="})
