@@ -112,7 +112,8 @@ def same_work_spec(language):
 def same_work_run(cid, code=PROGRAMS["python"]):
     """What a naive client must do to run code in a pre-created container
     the way warmboxd does: attach (stdin, stdout, stderr), arm the wait,
-    start, send the frame, close stdin, read the output to its end."""
+    start, send the init's line and the frame, close stdin, read the output
+    to its end."""
     s = socket.socket(socket.AF_UNIX)
     s.settimeout(120)
     s.connect(docker_socket())
@@ -133,7 +134,8 @@ def same_work_run(cid, code=PROGRAMS["python"]):
     resp = conn.getresponse()
     st, _ = docker_api("POST", "/containers/%s/start" % cid)
     src = code.encode()
-    s.sendall(b"%d\n" % len(src) + src)
+    # The init's line (a nonce for its usage line), then the bootstrap's frame.
+    s.sendall(b"w1 " + os.urandom(16).hex().encode() + b"\n" + b"%d\n" % len(src) + src)
     s.shutdown(socket.SHUT_WR)
     while True:
         chunk = s.recv(65536)
@@ -247,15 +249,17 @@ def python_only(min_ready, max_ready, **extra):
 
 
 def naive_burst(body, n, run):
-    ids = [floor_create(body) for _ in range(n)]
-    time.sleep(1)
-    t0 = time.time()
-    with cf.ThreadPoolExecutor(n) as ex:
-        list(ex.map(run, ids))
-    rate = n / (time.time() - t0)
-    for cid in ids:
-        floor_remove(cid)
-    return rate
+    ids = []
+    try:
+        ids = [floor_create(body) for _ in range(n)]
+        time.sleep(1)
+        t0 = time.time()
+        with cf.ThreadPoolExecutor(n) as ex:
+            list(ex.map(run, ids))
+        return n / (time.time() - t0)
+    finally:
+        for cid in ids:
+            floor_remove(cid)
 
 
 def burst(body, n, rounds=5):
