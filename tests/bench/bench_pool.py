@@ -249,9 +249,17 @@ def python_only(min_ready, max_ready, **extra):
 
 
 def naive_burst(body, n, run):
+    """n containers of body, each run by `run` in its own thread at once.
+    A body with a User gets a uid of its own per container, as warmboxd
+    gives them (RLIMIT_NPROC counts per uid on the host: 32 containers of
+    one uid would share one nproc limit)."""
     ids = []
     try:
-        ids = [floor_create(body) for _ in range(n)]
+        for i in range(n):
+            b = dict(body)
+            if "User" in b:
+                b["User"] = "%d:%d" % (62000 + i, 62000 + i)
+            ids.append(floor_create(b))
         time.sleep(1)
         t0 = time.time()
         with cf.ThreadPoolExecutor(n) as ex:
