@@ -70,19 +70,25 @@ def _warmbox_site_builtins():
     builtins.help = _sitebuiltins._Helper()
 
 
+def _warmbox_traceback(src):
+    # Only on an error (importing traceback costs ~50 ms here), once the
+    # program is over: the working directory leaves the path first, so the
+    # program's files cannot stand in for the standard library, and
+    # tracebacks show the program's source for main.py, not a file of that
+    # name it was given.
+    sys.path[:] = [p for p in sys.path if p not in ("", ".")]
+    import linecache
+    import traceback
+    linecache.cache["main.py"] = (len(src), None, src.decode("utf-8", "replace").splitlines(True), "main.py")
+    return traceback
+
+
 def _warmbox_main():
     src, args, files = _warmbox_read_frame()
     _warmbox_write_files(files)
     del files
     _warmbox_site_builtins()
     sys.argv = ["main.py"] + args
-    # What this bootstrap uses after the program ran is imported now, before
-    # the working directory (and the program's files) can shadow it; the
-    # program's source is what tracebacks show for main.py, not a file of
-    # that name the program was given.
-    import traceback
-    import linecache
-    linecache.cache["main.py"] = (len(src), None, src.decode("utf-8", "replace").splitlines(True), "main.py")
     # As under python3 -c: the working directory first on the path, so a
     # module given in files imports (-I left it out).
     sys.path.insert(0, "")
@@ -93,14 +99,15 @@ def _warmbox_main():
     try:
         code = compile(src, "main.py", "exec")
     except (SyntaxError, ValueError) as e:
+        traceback = _warmbox_traceback(src)
         sys.stderr.write("".join(traceback.format_exception_only(type(e), e)))
         sys.exit(1)
-    del src
     try:
         exec(code, main.__dict__)
     except SystemExit:
         raise
     except BaseException as e:
+        traceback = _warmbox_traceback(src)
         # Drop this bootstrap's own frame: the trace starts in main.py.
         tb = e.__traceback__.tb_next if e.__traceback__ is not None else None
         traceback.print_exception(type(e), e, tb)
