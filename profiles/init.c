@@ -18,14 +18,21 @@
  * The program cannot forge the line: the nonce was read before the
  * bootstrap started, exec left no copy of it in the program's memory, and
  * this process is not dumpable, so a program of the same uid cannot read
- * it from /proc.  If the sandbox is killed (timeout, output limit, memory),
- * no line is written and the daemon reports no figures.
+ * it from /proc.  If the sandbox is killed (timeout, output limit), no line
+ * is written and the daemon reports no figures; a program the kernel killed
+ * for memory is reaped like any other, and reported.
+ *
+ * The figures are a lower bound the program can lower, not forge upward:
+ * the kernel adds a child's times and peak to its parent's only when the
+ * parent waits for it, so children reaped unwaited (SIGCHLD ignored) are
+ * not counted, and the peak is the largest single process's.
  *
  * Exit 125 (as the bootstraps) when the first line is not there.  Uses
  * only system calls every profile's allowlist already has (read, write,
- * prctl, clone, setpgid, execve, wait4, kill, exit_group). */
+ * prctl, clone, setpgid, execve, wait4, kill, fcntl, exit_group). */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -152,6 +159,11 @@ main (int argc, char **argv)
     return fail ("init: lost the bootstrap");
   if (secret)
     {
+      /* The program may have left the shared pipe non-blocking: every
+       * process of it is gone now, so nothing races this. */
+      int fl = fcntl (2, F_GETFL);
+      if (fl >= 0 && (fl & O_NONBLOCK))
+        fcntl (2, F_SETFL, fl & ~O_NONBLOCK);
       snprintf (out, sizeof out, "\x1ewarmbox-usage %s %ld %ld %ld\n", nonce, peak_kib, user_us, sys_us);
       write_all (2, out, strlen (out));
     }

@@ -375,7 +375,7 @@ exec_finish (sched_exec_t *ex)
   uint64_t now = wb_now_us ();
 
   take_usage (ex);
-  if (res->err_truncated && !ex->outcome_set && ex->have_exit)
+  if (res->err_truncated && !ex->outcome_set && ex->have_exit && res->status != SCHED_ST_OOM)
     {
       /* Past the cap by less than the usage line's room: not killed, but
        * over the limit all the same. */
@@ -644,7 +644,7 @@ take_usage (sched_exec_t *ex)
 
   while (at > 0 && b->data[at - 1] != '\x1e')
     at--;
-  if (at > 0 && uses_init (ex) && ex->nonce[0])
+  if (at > 0 && uses_init (ex))
     {
       const char *p = b->data + at - 1, *end = b->data + b->len;
       if ((size_t) (end - p) > sizeof mark - 1 + 32 && memcmp (p, mark, sizeof mark - 1) == 0
@@ -866,7 +866,7 @@ write_frame (sched_exec_t *ex)
   wb_buf_t frame = WB_BUF_INIT;
   int rc = 0;
 
-  if ((uses_init (ex) && wb_buf_printf (&frame, "w1 %s\n", ex->nonce[0] ? ex->nonce : "0") < 0)
+  if ((uses_init (ex) && wb_buf_printf (&frame, "w1 %s\n", ex->nonce) < 0)
       || sched_frame_build (ex->req.code, ex->req.code_len, ex->req.args, ex->req.n_args,
                             ex->req.files, ex->req.n_files, ex->req.stdin_data, ex->req.stdin_len,
                             &frame)
@@ -1156,7 +1156,8 @@ sched_exec_start (sched_ctx_t *ctx, sched_request_t *req, sched_exec_done_cb cb,
       return NULL;
     }
   ex = calloc (1, sizeof *ex);
-  if (ex == NULL || wb_random_hex (hex, 16) < 0)
+  /* The id is public; the nonce is the init's secret, drawn apart. */
+  if (ex == NULL || wb_random_hex (hex, 16) < 0 || wb_random_hex (ex->nonce, 16) < 0)
     {
       free (ex);
       store_unreserve (ctx->store, 2);
@@ -1175,8 +1176,6 @@ sched_exec_start (sched_ctx_t *ctx, sched_request_t *req, sched_exec_done_cb cb,
   ex->res.language = ex->req.profile->language;
   ex->res.exit_code = -1;
   uuid_from_hex (hex, ex->res.id);
-  if (wb_random_hex (ex->nonce, 16) < 0)
-    ex->nonce[0] = '\0'; /* no usage figures then: a guessable nonce is worse */
   wb_sha256_hex (ex->req.code, ex->req.code_len, ex->res.code_sha256);
   wb_sha256_hex (ex->req.stdin_data ? ex->req.stdin_data : "", ex->req.stdin_len,
                  ex->res.stdin_sha256);

@@ -47,7 +47,10 @@ typedef struct sched_result
   bool pool_hit;
   /* What the program used, measured by the kernel and reported by the
    * sandbox's /warmbox/init (profiles/init.c); has_usage false when the
-   * sandbox was stopped (timeout, limits, loss) or its profile has none. */
+   * sandbox was stopped before the init could report (timeout, output cap,
+   * engine loss) or its profile has no init.  Figures are of the processes
+   * the init reaped: a lower bound a program can lower (children it lets
+   * the kernel reap unwaited are not counted). */
   bool has_usage;
   uint64_t peak_memory_kib; /* the largest single process's peak RSS */
   uint64_t cpu_user_us, cpu_system_us; /* summed over every process */
