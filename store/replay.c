@@ -15,27 +15,15 @@
  * the global cap, backoff after failed creates, top-ups yielding to starts
  * (rare, or short, on a healthy engine). */
 #define _GNU_SOURCE
+#include "warmbox/pool.h"
 #include "warmbox/store.h"
 
 #include <math.h>
 #include <string.h>
 
-#define HEADROOM 2.0
 #define RATE_TAU_S 10.0
 #define TICK_S 1.0
 #define MAX_CREATING 256
-
-static uint32_t
-target (double rate, double create_ms, uint32_t min_ready, uint32_t max_ready)
-{
-  double want = ceil (rate * (create_ms / 1000.0) * HEADROOM);
-  uint32_t t;
-
-  if (!isfinite (want) || want < 0)
-    want = 0;
-  t = want > (double) max_ready ? max_ready : (uint32_t) want;
-  return t < min_ready ? min_ready : t > max_ready ? max_ready : t;
-}
 
 int
 store_replay (const double *arrivals, size_t n, const double *create_ms, size_t n_create,
@@ -114,7 +102,7 @@ store_replay (const double *arrivals, size_t n, const double *create_ms, size_t 
       /* fill () */
       for (;;)
         {
-          uint32_t t = target (rate, smooth_create_ms, sizes->min_ready, max_ready);
+          uint32_t t = pool_target (rate, smooth_create_ms, sizes->min_ready, max_ready); /* the pool's own rule */
           uint32_t waiters = (uint32_t) (w_tail - w_head);
           uint32_t need_w = waiters > creating ? waiters - creating : 0;
           uint32_t have = ready + creating;

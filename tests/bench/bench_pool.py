@@ -149,6 +149,22 @@ def same_work_run(cid, code=PROGRAMS["python"]):
         raise RuntimeError("same-work run: start %s wait %s output %r" % (st, body, data[:200]))
 
 
+def run_through_socket(path, cid):
+    """Arm the wait, then start, through the engine socket at path (the
+    slowing proxy's)."""
+    conn = UnixHTTPConnection(path, timeout=300)
+    conn.request("POST", "/containers/%s/wait?condition=next-exit" % cid)
+    resp = conn.getresponse()
+    c2 = UnixHTTPConnection(path, timeout=300)
+    c2.request("POST", "/containers/%s/start" % cid)
+    st = c2.getresponse().status
+    c2.close()
+    json.loads(resp.read())
+    conn.close()
+    if st != 204:
+        raise RuntimeError("start through the proxy: %s" % st)
+
+
 def daemon_run(d, language, **kw):
     t0 = time.time()
     st, r = d.run(language, PROGRAMS[language], **kw)
@@ -367,17 +383,7 @@ def floor_parallel(body, par, duration, socket_path=None):
     def run(cid):
         if socket_path is None:
             return floor_run(cid)
-        conn = UnixHTTPConnection(socket_path, timeout=300)
-        conn.request("POST", "/containers/%s/wait?condition=next-exit" % cid)
-        resp = conn.getresponse()
-        c2 = UnixHTTPConnection(socket_path, timeout=300)
-        c2.request("POST", "/containers/%s/start" % cid)
-        st = c2.getresponse().status
-        c2.close()
-        json.loads(resp.read())
-        conn.close()
-        if st != 204:
-            raise RuntimeError("start through the proxy: %s" % st)
+        run_through_socket(socket_path, cid)
 
     def maker():
         while time.time() < stop_at:
@@ -446,17 +452,7 @@ def slow_engine_compare(body, duration, clients=32, per_round=64, rounds=4, knee
         os.unlink(cfg)
 
         def run_through(cid):
-            conn = UnixHTTPConnection(sock, timeout=300)
-            conn.request("POST", "/containers/%s/wait?condition=next-exit" % cid)
-            resp = conn.getresponse()
-            c2 = UnixHTTPConnection(sock, timeout=300)
-            c2.request("POST", "/containers/%s/start" % cid)
-            st = c2.getresponse().status
-            c2.close()
-            json.loads(resp.read())
-            conn.close()
-            if st != 204:
-                raise RuntimeError("start through the proxy: %s" % st)
+            run_through_socket(sock, cid)
 
         for _ in range(rounds):
             ids = [floor_create(body) for _ in range(per_round)]
