@@ -76,6 +76,7 @@ struct pool
   uint32_t arrivals_this_tick;
   double arrival_rate;
   double create_ms;
+  uint64_t fed_us; /* the pool's birth, then its last create that succeeded */
   char last_error[STATS_ERR_MAX];
 };
 
@@ -95,6 +96,7 @@ struct pool_mgr
   uint64_t backoff_until_us;
   uint32_t backoff_ms;
   bool engine_down;
+  bool was_ready; /* pool_mgr_ready has held once */
   struct event *tick;
   struct event *kick;
   pool_stats_t *stats;
@@ -368,6 +370,7 @@ created_cb (void *arg, const char *id, const wb_err_t *err)
   mgr->backoff_until_us = 0;
   mgr->engine_down = false;
   p->created++;
+  p->fed_us = wb_now_us ();
   p->create_ms = p->create_ms > 0 ? 0.8 * p->create_ms + 0.2 * ms : ms;
   place (p, id);
   maybe_free_pool (p);
@@ -741,6 +744,7 @@ pool_mgr_ensure (pool_mgr_t *mgr, pool_spec_t *spec, wb_err_t *err)
     }
   p->mgr = mgr;
   p->tmpl = tmpl;
+  p->fed_us = wb_now_us ();
   p->transient = spec->transient;
   p->min_ready = spec->transient ? 0 : spec->min_ready;
   p->max_ready = spec->transient ? 0 : max_ready;
@@ -899,6 +903,19 @@ pool_mgr_ready (const pool_mgr_t *mgr)
         return false;
     }
   return any;
+}
+
+bool
+pool_mgr_healthy (pool_mgr_t *mgr, uint64_t grace_ms)
+{
+  uint64_t now = wb_now_us ();
+
+  if (!mgr->was_ready)
+    return mgr->was_ready = pool_mgr_ready (mgr);
+  for (const pool_t *p = mgr->pools; p; p = p->next)
+    if (!p->draining && !p->transient && p->n_ready < p->min_ready && now - p->fed_us > grace_ms * 1000)
+      return false;
+  return true;
 }
 
 size_t

@@ -7,7 +7,9 @@
  *    "engine": {"endpoint": "unix:///var/run/docker.sock",
  *               "tls_ca": "...", "tls_cert": "...", "tls_key": "..."},
  *    "profiles_dir": "/usr/local/share/warmbox/profiles",
- *    "max_concurrent": 64, "shutdown_grace_ms": 130000,
+ *    "max_concurrent": 64, "shutdown_grace_ms": 130000, "drain_delay_ms": 0,
+ *    "request_read_timeout_ms": 30000, "ready_pool_grace_ms": 30000,
+ *    "agent_listen": "127.0.0.1:8081",  (HAProxy agent-check: free capacity)
  *    "admission": {"queue_max": 1024, "max_wait_ms": 60000},
  *    "start_limit": {"initial": 64, "min": 1, "max": 64},  (initial: max)
  *    "max_body_bytes": 50331648,
@@ -47,6 +49,7 @@ sched_config_clear (sched_config_t *cfg)
   free (cfg->tls_client_ca);
   free (cfg->profiles_dir);
   free (cfg->store_path);
+  free (cfg->agent_listen);
   memset (cfg, 0, sizeof *cfg);
 }
 
@@ -59,6 +62,8 @@ sched_config_defaults (sched_config_t *cfg, wb_err_t *err)
   cfg->admission_queue_max = 1024;
   cfg->max_wait_ms = 60000;
   cfg->shutdown_grace_ms = 130000;
+  cfg->request_read_timeout_ms = 30000;
+  cfg->ready_pool_grace_ms = 30000;
   cfg->max_body_bytes = 48u * 1024 * 1024;
   cfg->max_containers = 64;
   cfg->create_concurrency = 2;
@@ -278,6 +283,21 @@ sched_config_parse (sched_config_t *cfg, const char *json, size_t len, wb_err_t 
         if (set_uint (&v, item, k, 0, 3600000, err) < 0)
           goto out;
         cfg->shutdown_grace_ms = (uint32_t) v;
+      }
+    else if (strcmp (k, "drain_delay_ms") == 0 || strcmp (k, "request_read_timeout_ms") == 0
+             || strcmp (k, "ready_pool_grace_ms") == 0)
+      {
+        uint32_t *dst = k[0] == 'd'                             ? &cfg->drain_delay_ms
+                        : strcmp (k, "ready_pool_grace_ms") == 0 ? &cfg->ready_pool_grace_ms
+                                                                 : &cfg->request_read_timeout_ms;
+        if (set_uint (&v, item, k, k[0] == 'd' ? 0 : 1000, 3600000, err) < 0)
+          goto out;
+        *dst = (uint32_t) v;
+      }
+    else if (strcmp (k, "agent_listen") == 0)
+      {
+        if (set_string (&cfg->agent_listen, item, k, err) < 0)
+          goto out;
       }
     else if (strcmp (k, "max_body_bytes") == 0)
       {

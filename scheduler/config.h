@@ -44,6 +44,13 @@ typedef struct sched_config
   uint32_t admission_queue_max;   /* executions queued for room to run; past it 503 */
   uint32_t max_wait_ms;           /* the longest an execution waits before its start */
   uint32_t shutdown_grace_ms;     /* SIGTERM: the longest wait for executions in flight */
+  uint32_t drain_delay_ms;        /* SIGTERM: how long /readyz fails while new executions are
+                                     still taken, so a load balancer can notice first */
+  uint32_t request_read_timeout_ms; /* a request must arrive whole within this of its
+                                       connection opening (or the previous reply) */
+  uint32_t ready_pool_grace_ms;   /* /readyz: how long a pool may stay below min_ready
+                                     without a create succeeding */
+  char *agent_listen;             /* NULL, or "host:port" of the HAProxy agent-check port */
   uint64_t max_body_bytes;
   uint32_t max_containers;        /* global cap: created + running */
   uint32_t create_concurrency;    /* pool creates in flight */

@@ -31,7 +31,8 @@ struct sched_ctx
   eng_t *eng;
   sbx_t *sbx;
   char instance_id[33];
-  bool draining;      /* SIGTERM seen: refuse new work, finish what runs */
+  bool leaving;       /* SIGTERM seen: /readyz fails, the agent says drain */
+  bool draining;      /* drain_delay_ms later: refuse new work, finish what runs */
   bool engine_ok;     /* last ping answered */
   bool reaped;        /* orphans reaped once the engine answered */
   bool reaping;       /* the reaper's list is out */

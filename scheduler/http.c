@@ -48,9 +48,12 @@ struct sched_http
   char *unix_path[SCHED_MAX_LISTEN]; /* the socket file of bound[i], or NULL */
   ino_t unix_ino[SCHED_MAX_LISTEN];  /* ... and its inode, to unlink only ours */
   size_t n_bound;
+  struct http_conn *conns;  /* every open connection of both evhttps */
+  struct event *sweep;      /* read deadlines, and connections that closed unseen */
 };
 
 static SSL *request_ssl (struct evhttp_request *req);
+static void tls_info_cb (const SSL *ssl, int where, int ret);
 static bool client_cert_name (const sched_http_t *h, struct evhttp_request *req, char *name, size_t size);
 
 /* One POST /v1/executions in flight. */
@@ -63,9 +66,35 @@ typedef struct http_call
   char piston_version[64];
   struct evhttp_request *req;
   struct evhttp_connection *conn;
+  struct http_conn *hconn; /* its connection's record */
   struct event *watch; /* EV_CLOSED on the client's socket while we run */
   sched_exec_t *ex;
 } http_call_t;
+
+/* One connection, from its accept to its close.  It owns the connection's
+ * close callback (an execution in flight hears of the close through it)
+ * and the deadline by which the next request must have arrived whole: a
+ * client that trickles its headers (slow loris) or never finishes its TLS
+ * handshake is cut off, while one whose request is being handled is not.
+ *
+ * evhttp names the connection (evcon) only with its first request; until
+ * then the record holds a reference on the bufferevent it made, so the
+ * pointer stays ours.  evhttp clears a bufferevent's callbacks when it
+ * frees it: the sweep drops the reference of such a record, closing the
+ * socket (a connection that ended without a request lingers at most one
+ * sweep). */
+typedef struct http_conn
+{
+  sched_http_t *h;
+  struct http_conn *prev, *next;
+  struct bufferevent *bev;         /* referenced, until evcon is known */
+  struct evhttp_connection *evcon; /* from its first request on */
+  uint64_t deadline_ms;            /* 0: a request is being handled */
+  bool cut;                        /* its deadline passed: shut down */
+  http_call_t *call;               /* the execution its request waits for */
+} http_conn_t;
+
+#define SWEEP_MS 250
 
 static void
 reply_json (struct evhttp_request *req, int status, const char *body, size_t len)
@@ -222,16 +251,31 @@ call_free (http_call_t *call)
   free (call);
 }
 
-/* evhttp noticed the connection end (error, timeout). */
+/* evhttp noticed the connection end (error, timeout, a cut): an
+ * execution still waiting for it is cancelled; the record goes. */
 static void
-client_gone_cb (struct evhttp_connection *conn, void *arg)
+conn_closed_cb (struct evhttp_connection *evcon, void *arg)
 {
-  http_call_t *call = arg;
+  http_conn_t *c = arg;
+  http_call_t *call = c->call;
 
-  (void) conn;
-  /* The request object dies with the connection: never touch it again. */
-  sched_exec_cancel (call->ex);
-  call_free (call);
+  (void) evcon;
+  if (call)
+    {
+      /* The request object dies with the connection: never touch it again. */
+      c->call = NULL;
+      sched_exec_cancel (call->ex);
+      call_free (call);
+    }
+  if (c->prev)
+    c->prev->next = c->next;
+  else
+    c->h->conns = c->next;
+  if (c->next)
+    c->next->prev = c->prev;
+  if (c->bev)
+    bufferevent_decref (c->bev);
+  free (c);
 }
 
 /* The peer hung up while its execution runs.  evhttp reads nothing from a
@@ -246,10 +290,10 @@ client_closed_cb (evutil_socket_t fd, short what, void *arg)
 
   (void) fd;
   (void) what;
-  evhttp_connection_set_closecb (conn, NULL, NULL);
+  call->hconn->call = NULL;
   sched_exec_cancel (call->ex);
   call_free (call);
-  evhttp_connection_free (conn); /* frees the pending request too */
+  evhttp_connection_free (conn); /* frees the pending request and the record */
 }
 
 static void
@@ -274,7 +318,7 @@ exec_done_cb (void *arg, const sched_result_t *res, const wb_err_t *err)
   http_call_t *call = arg;
   cleanup_buf wb_buf_t body = WB_BUF_INIT;
 
-  evhttp_connection_set_closecb (call->conn, NULL, NULL);
+  call->hconn->call = NULL;
   if (call->watch)
     {
       event_free (call->watch);
@@ -327,8 +371,8 @@ within_limits (struct evhttp_request *req, sched_ctx_t *ctx, const sched_token_t
 /* POST /v1/executions, and POST /api/v2/execute (piston): a Piston body is
  * translated into a /v1 body first, so both share one validator. */
 static void
-handle_execute (struct evhttp_request *req, sched_ctx_t *ctx, const sched_token_t *token,
-                size_t token_index, const char *cert_name, bool piston)
+handle_execute (struct evhttp_request *req, http_conn_t *hconn, sched_ctx_t *ctx,
+                const sched_token_t *token, size_t token_index, const char *cert_name, bool piston)
 {
   struct evbuffer *in = evhttp_request_get_input_buffer (req);
   size_t len = evbuffer_get_length (in);
@@ -392,7 +436,8 @@ handle_execute (struct evhttp_request *req, sched_ctx_t *ctx, const sched_token_
       snprintf (call->token_name, sizeof call->token_name, "%s", token->name);
       ctx->auth.state[token_index].in_flight++;
     }
-  evhttp_connection_set_closecb (call->conn, client_gone_cb, call);
+  call->hconn = hconn;
+  hconn->call = call;
   watch_client (call);
 }
 
@@ -498,7 +543,7 @@ handle_metrics (struct evhttp_request *req, sched_ctx_t *ctx)
                         ss.backlog, ss.failing ? 1 : 0, (unsigned long long) ss.committed,
                         (unsigned long long) ss.write_errors,
                         (unsigned long long) ss.dropped_events, ctx->engine_ok ? 1 : 0,
-                        ctx->draining ? 1 : 0)
+                        ctx->leaving ? 1 : 0)
              < 0
       || (buf = evbuffer_new ()) == NULL)
     {
@@ -512,6 +557,125 @@ handle_metrics (struct evhttp_request *req, sched_ctx_t *ctx)
   evbuffer_free (buf);
 }
 
+/* ---- connections --------------------------------------------------- */
+
+static uint64_t
+read_deadline (const sched_http_t *h)
+{
+  return wb_now_ms () + h->ctx->cfg.request_read_timeout_ms;
+}
+
+/* A record for a bufferevent evhttp is about to use for a new connection.
+ * Without memory the connection goes unrecorded until its first request
+ * (conn_of_request makes one then) and has no deadline before it. */
+static void
+conn_track (sched_http_t *h, struct bufferevent *bev)
+{
+  http_conn_t *c = calloc (1, sizeof *c);
+
+  if (c == NULL)
+    return;
+  c->h = h;
+  c->bev = bev;
+  bufferevent_incref (bev);
+  c->deadline_ms = read_deadline (h);
+  c->next = h->conns;
+  if (h->conns)
+    h->conns->prev = c;
+  h->conns = c;
+}
+
+/* The reply is out: the next request on a kept-alive connection has a
+ * deadline of its own. */
+static void
+request_done_cb (struct evhttp_request *req, void *arg)
+{
+  http_conn_t *c = arg;
+
+  (void) req;
+  c->deadline_ms = read_deadline (c->h);
+}
+
+/* The record of the connection a request arrived on, its deadline paused
+ * until the reply is out; NULL only without memory. */
+static http_conn_t *
+conn_of_request (sched_http_t *h, struct evhttp_request *req)
+{
+  struct evhttp_connection *evcon = evhttp_request_get_connection (req);
+  struct bufferevent *bev = evhttp_connection_get_bufferevent (evcon);
+  http_conn_t *c;
+
+  for (c = h->conns; c; c = c->next)
+    if (c->evcon ? c->evcon == evcon : c->bev == bev)
+      break;
+  if (c == NULL)
+    {
+      if ((c = calloc (1, sizeof *c)) == NULL)
+        return NULL;
+      c->h = h;
+      c->next = h->conns;
+      if (h->conns)
+        h->conns->prev = c;
+      h->conns = c;
+    }
+  if (c->evcon == NULL)
+    {
+      c->evcon = evcon;
+      evhttp_connection_set_closecb (evcon, conn_closed_cb, c);
+      if (c->bev)
+        bufferevent_decref (c->bev);
+      c->bev = NULL;
+    }
+  c->deadline_ms = 0;
+  evhttp_request_set_on_complete_cb (req, request_done_cb, c);
+  return c;
+}
+
+static void
+sweep_cb (evutil_socket_t fd, short what, void *arg)
+{
+  sched_http_t *h = arg;
+  uint64_t now = wb_now_ms ();
+  http_conn_t *next;
+
+  (void) fd;
+  (void) what;
+  for (http_conn_t *c = h->conns; c; c = next)
+    {
+      struct bufferevent *bev = c->evcon ? evhttp_connection_get_bufferevent (c->evcon) : c->bev;
+      bufferevent_event_cb eventcb = NULL;
+
+      next = c->next;
+      if (c->evcon == NULL)
+        {
+          bufferevent_getcb (c->bev, NULL, NULL, &eventcb, NULL);
+          if (eventcb == NULL) /* evhttp let go of it: closed before any request */
+            {
+              if (c->prev)
+                c->prev->next = c->next;
+              else
+                h->conns = c->next;
+              if (c->next)
+                c->next->prev = c->prev;
+              bufferevent_decref (c->bev);
+              free (c);
+              continue;
+            }
+        }
+      if (c->deadline_ms && now >= c->deadline_ms && !c->cut)
+        {
+          /* Shut down, the socket reads as closed: evhttp ends the
+           * connection its usual way, and the record goes with it. */
+          evutil_socket_t sfd = bufferevent_getfd (bev);
+          c->cut = true;
+          if (sfd >= 0)
+            shutdown (sfd, SHUT_RDWR);
+          wb_debug ("a connection sent no whole request within %u ms: closed",
+                    h->ctx->cfg.request_read_timeout_ms);
+        }
+    }
+}
+
 static void
 route (struct evhttp_request *req, void *arg)
 {
@@ -522,9 +686,15 @@ route (struct evhttp_request *req, void *arg)
   wb_err_t err;
   char cert_name[65];
   bool has_cert = client_cert_name (h, req, cert_name, sizeof cert_name);
-
+  http_conn_t *hconn = conn_of_request (h, req);
   const sched_token_t *token = NULL;
   size_t token_index = 0;
+
+  if (hconn == NULL)
+    {
+      evhttp_send_error (req, 503, "out of memory");
+      return;
+    }
 
   if (path == NULL)
     path = "/";
@@ -564,7 +734,7 @@ route (struct evhttp_request *req, void *arg)
     {
       bool piston = path[1] == 'a';
       if (cmd == EVHTTP_REQ_POST)
-        handle_execute (req, ctx, token, token_index, has_cert ? cert_name : NULL, piston);
+        handle_execute (req, hconn, ctx, token, token_index, has_cert ? cert_name : NULL, piston);
       else
         {
           wb_error (&err, WB_E_INVALID, "use POST on %s", path);
@@ -600,7 +770,7 @@ route (struct evhttp_request *req, void *arg)
     {
       static const char ready[] = "{\"ready\":true}\n";
       static const char not_ready[] = "{\"ready\":false}\n";
-      if (ctx->engine_ok && !ctx->draining && pool_mgr_ready (ctx->pools))
+      if (ctx->engine_ok && !ctx->leaving && pool_mgr_healthy (ctx->pools, ctx->cfg.ready_pool_grace_ms))
         reply_json (req, 200, ready, sizeof ready - 1);
       else
         reply_json (req, 503, not_ready, sizeof not_ready - 1);
@@ -782,6 +952,7 @@ tls_context (const sched_config_t *cfg, wb_err_t *err)
       SSL_CTX_set_client_CA_list (c, names);
       SSL_CTX_set_verify (c, SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT, NULL);
     }
+  SSL_CTX_set_info_callback (c, tls_info_cb);
   return c;
 fail:
   SSL_CTX_free (c);
@@ -796,10 +967,55 @@ tls_bevcb (struct event_base *base, void *arg)
 {
   sched_http_t *h = arg;
   SSL *ssl = SSL_new (h->ssl_ctx);
+  struct bufferevent *bev;
 
   if (ssl == NULL)
     return NULL;
-  return bufferevent_openssl_socket_new (base, -1, ssl, BUFFEREVENT_SSL_ACCEPTING, BEV_OPT_CLOSE_ON_FREE);
+  bev = bufferevent_openssl_socket_new (base, -1, ssl, BUFFEREVENT_SSL_ACCEPTING, BEV_OPT_CLOSE_ON_FREE);
+  if (bev)
+    conn_track (h, bev);
+  return bev;
+}
+
+/* Each plain connection: the bufferevent evhttp would make itself, recorded. */
+static struct bufferevent *
+plain_bevcb (struct event_base *base, void *arg)
+{
+  struct bufferevent *bev = bufferevent_socket_new (base, -1, BEV_OPT_CLOSE_ON_FREE);
+
+  if (bev)
+    conn_track (arg, bev);
+  return bev;
+}
+
+/* A plain HTTP request on a TLS port: OpenSSL stops the handshake at its
+ * first bytes ("GET ", "POST ", ...; SSL_R_HTTP_REQUEST).  Without an
+ * answer the client would see only a closed connection, so it gets a
+ * plain HTTP 400 that says what to do, written straight to the socket
+ * (nothing else is ever written there); then evhttp closes it. */
+static void
+tls_info_cb (const SSL *ssl, int where, int ret)
+{
+  static const char body[] = "{\"error\":{\"code\":\"invalid_request\",\"message\":"
+                             "\"this port speaks HTTPS: use https://\"}}\n";
+  char reply[320];
+  unsigned long e;
+  int fd, n;
+
+  if (where != SSL_CB_ACCEPT_EXIT || ret > 0 || SSL_get_state (ssl) != TLS_ST_BEFORE)
+    return;
+  e = ERR_peek_last_error ();
+  if (ERR_GET_LIB (e) != ERR_LIB_SSL
+      || (ERR_GET_REASON (e) != SSL_R_HTTP_REQUEST && ERR_GET_REASON (e) != SSL_R_HTTPS_PROXY_REQUEST))
+    return;
+  if ((fd = SSL_get_fd (ssl)) < 0)
+    return;
+  n = snprintf (reply, sizeof reply,
+                "HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\n"
+                "Content-Length: %zu\r\nConnection: close\r\n\r\n%s",
+                sizeof body - 1, body);
+  if (send (fd, reply, (size_t) n, MSG_DONTWAIT | MSG_NOSIGNAL) < 0)
+    wb_debug ("plain HTTP on a TLS port: the reply could not be sent: %s", strerror (errno));
 }
 
 /* The TLS session of the connection a request came on, or NULL. */
@@ -915,11 +1131,15 @@ sched_http_start (sched_ctx_t *ctx, sched_http_t **out, wb_err_t *err)
   sched_http_t *h = calloc (1, sizeof *h);
   bool any_tls = false;
 
-  if (h == NULL || (h->ctx = ctx, h->http = new_evhttp (ctx, route, h)) == NULL)
+  if (h == NULL || (h->ctx = ctx, h->http = new_evhttp (ctx, route, h)) == NULL
+      || (h->sweep = event_new (ctx->base, -1, EV_PERSIST, sweep_cb, h)) == NULL)
     {
-      free (h);
+      sched_http_free (h);
       return wb_error (err, WB_E_NOMEM, "evhttp_new failed");
     }
+  struct timeval every = {0, SWEEP_MS * 1000};
+  event_add (h->sweep, &every);
+  evhttp_set_bevcb (h->http, plain_bevcb, h);
   for (size_t i = 0; i < ctx->cfg.n_listen; i++)
     any_tls = any_tls || strncmp (ctx->cfg.listen[i], "https://", 8) == 0;
   if (any_tls)
@@ -1041,10 +1261,22 @@ sched_http_free (sched_http_t *h)
 {
   if (h == NULL)
     return;
+  if (h->sweep)
+    event_free (h->sweep);
+  /* Freeing each evhttp closes its connections: their records go through
+   * conn_closed_cb; those that never had a request are left to drop. */
   if (h->http)
     evhttp_free (h->http);
   if (h->https)
     evhttp_free (h->https);
+  while (h->conns)
+    {
+      http_conn_t *c = h->conns;
+      h->conns = c->next;
+      if (c->bev)
+        bufferevent_decref (c->bev);
+      free (c);
+    }
   if (h->ssl_ctx)
     SSL_CTX_free (h->ssl_ctx);
   sched_http_tls_abandon (h);

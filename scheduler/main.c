@@ -1,6 +1,7 @@
 /* scheduler/main.c: warmboxd.  Thin: flags, config, the event loop,
  * signals.  The work lives in daemon.c, exec.c and http.c. */
 #define _GNU_SOURCE
+#include "agent.h"
 #include "confine.h"
 #include "daemon.h"
 #include "http.h"
@@ -43,7 +44,8 @@ static const char usage_text[]
 
 static sched_ctx_t ctx;
 static sched_http_t *http;
-static struct event *sig_term, *sig_int, *sig_hup, *drain_timer, *ping_timer, *image_timer;
+static sched_agent_t *agent;
+static struct event *sig_term, *sig_int, *sig_hup, *drain_timer, *delay_timer, *ping_timer, *image_timer;
 static const char *config_path;
 static bool pools_drained;
 static uint64_t drain_started_ms, accepting_stopped_ms;
@@ -116,21 +118,15 @@ drain_check_cb (evutil_socket_t fd, short what, void *arg)
 }
 
 static void
-signal_cb (evutil_socket_t sig, short what, void *arg)
+start_drain (evutil_socket_t fd, short what, void *arg)
 {
   struct timeval tv = {0, 100 * 1000};
 
+  (void) fd;
   (void) what;
   (void) arg;
-  if (ctx.draining)
-    {
-      wb_warn ("second signal: exiting now");
-      event_base_loopbreak (ctx.base);
-      return;
-    }
-  wb_info ("signal %d: no new executions; finishing %zu in flight", (int) sig,
-           sched_exec_count (&ctx));
-  ctx.draining = true; /* /readyz fails and new executions get 503 from now on */
+  wb_info ("no new executions; finishing %zu in flight", sched_exec_count (&ctx));
+  ctx.draining = true; /* new executions get 503 from now on */
   pool_mgr_set_draining (ctx.pools); /* no top-ups: nobody new will use them */
   drain_started_ms = wb_now_ms ();
   drain_timer = event_new (ctx.base, -1, EV_PERSIST, drain_check_cb, NULL);
@@ -138,6 +134,36 @@ signal_cb (evutil_socket_t sig, short what, void *arg)
     event_add (drain_timer, &tv);
   else
     event_base_loopbreak (ctx.base);
+}
+
+/* SIGTERM or SIGINT: /readyz fails and the agent says drain at once; for
+ * drain_delay_ms executions are still taken (a load balancer that has not
+ * yet noticed keeps sending some), then start_drain. */
+static void
+signal_cb (evutil_socket_t sig, short what, void *arg)
+{
+  struct timeval tv = {ctx.cfg.drain_delay_ms / 1000, (ctx.cfg.drain_delay_ms % 1000) * 1000};
+
+  (void) what;
+  (void) arg;
+  if (ctx.leaving)
+    {
+      wb_warn ("second signal: exiting now");
+      event_base_loopbreak (ctx.base);
+      return;
+    }
+  ctx.leaving = true;
+  if (ctx.cfg.drain_delay_ms == 0)
+    {
+      wb_info ("signal %d", (int) sig);
+      start_drain (-1, 0, NULL);
+      return;
+    }
+  wb_info ("signal %d: not ready; new executions are still taken for %u ms", (int) sig,
+           ctx.cfg.drain_delay_ms);
+  delay_timer = evtimer_new (ctx.base, start_drain, NULL);
+  if (delay_timer == NULL || evtimer_add (delay_timer, &tv) < 0)
+    start_drain (-1, 0, NULL);
 }
 
 static void
@@ -172,7 +198,7 @@ reload_cb (evutil_socket_t sig, short what, void *arg)
   (void) sig;
   (void) what;
   (void) arg;
-  if (ctx.draining)
+  if (ctx.leaving)
     return;
   if (prof_load_dir (ctx.cfg.profiles_dir, &fresh, &err) < 0)
     {
@@ -439,6 +465,8 @@ main (int argc, char **argv)
     goto fatal;
   if (sched_http_start (&ctx, &http, &err) < 0)
     goto fatal;
+  if (ctx.cfg.agent_listen && sched_agent_start (&ctx, ctx.cfg.agent_listen, &agent, &err) < 0)
+    goto fatal;
 
   sig_term = evsignal_new (ctx.base, SIGTERM, signal_cb, NULL);
   sig_int = evsignal_new (ctx.base, SIGINT, signal_cb, NULL);
@@ -480,6 +508,8 @@ out:
     event_free (sig_hup);
   if (drain_timer)
     event_free (drain_timer);
+  if (delay_timer)
+    event_free (delay_timer);
   if (ping_timer)
     event_free (ping_timer);
   if (image_timer)
@@ -492,6 +522,8 @@ out:
     sched_ctx_clear (&ctx, 5000);
   sched_http_free (http);
   http = NULL;
+  sched_agent_free (agent);
+  agent = NULL;
   prof_set_free (ctx.profiles);
   while (ctx.n_retired)
     prof_set_free (ctx.retired[--ctx.n_retired]);

@@ -128,6 +128,11 @@ size_t pool_mgr_stats (pool_mgr_t *mgr, const pool_stats_t **out);
 /* True when every live (not transient) pool holds at least min_ready
  * ready containers, and there is at least one. */
 bool pool_mgr_ready (const pool_mgr_t *mgr);
+/* What /readyz reports about the pools: false until pool_mgr_ready has
+ * held once; after that, false only while some live pool is below
+ * min_ready and none of its creates has succeeded for grace_ms (its
+ * creates fail or hang; a pool merely emptied by traffic stays healthy). */
+bool pool_mgr_healthy (pool_mgr_t *mgr, uint64_t grace_ms);
 
 /* Acquire a container.  On a hit returns 1 with *id set (a malloc'd string
  * the caller owns) and cb is never called.  Otherwise returns 0 with *waiter

@@ -529,6 +529,44 @@ test_reaper (void)
   is_int (teardown ("reaper"), 0, "nothing left");
 }
 
+/* /readyz's view of the pools after their first fill (before it, it is
+ * pool_mgr_ready's): a pool emptied by traffic is fine while its creates
+ * succeed, one whose creates keep failing past the grace is not. */
+static bool
+never (void *arg)
+{
+  (void) arg;
+  return false;
+}
+
+static bool
+healthy_short (void *arg)
+{
+  (void) arg;
+  return pool_mgr_healthy (ctx.pools, 200);
+}
+
+static void
+test_readiness (void)
+{
+  call_t c;
+
+  if (!setup ("{\"pools\":{\"default\":{\"min_ready\":0,\"max_ready\":0},"
+              "\"python\":{\"min_ready\":2,\"max_ready\":2}}}"))
+    return;
+  ok (run_until (healthy_short, NULL, 3000), "healthy once the pools have filled");
+  fake_engine_set_down (fake (), true);
+  submit (&c, "python", "out x", "\"timeout_ms\":1000");
+  wait_answers (&c, 1, 3000);
+  ok (pool_mgr_healthy (ctx.pools, 200), "a pool below min_ready is healthy within the grace");
+  run_until (never, NULL, 400);
+  ok (!pool_mgr_healthy (ctx.pools, 200), "below min_ready with creates failing past the grace: not");
+  ok (pool_mgr_healthy (ctx.pools, 60000), "(a longer grace still covers it)");
+  fake_engine_set_down (fake (), false);
+  ok (run_until (healthy_short, NULL, 3000), "the engine back, the pool refills: healthy again");
+  is_int (teardown ("readiness"), 0, "nothing left");
+}
+
 /* Client gone in every state. */
 static void
 test_cancel_everywhere (void)
@@ -1111,6 +1149,7 @@ main (void)
   TIMED (test_happy_path ());
   TIMED (test_transient_pool ());
   TIMED (test_reaper ());
+  TIMED (test_readiness ());
   TIMED (test_cancel_everywhere ());
   TIMED (test_deadline_everywhere ());
   TIMED (test_engine_loss_everywhere ());

@@ -1,5 +1,6 @@
 /* Pool sizing, the adaptive start gate, and pool configuration: the parts
  * that need no engine. */
+#include "agent.h"
 #include "config.h"
 #include "startgate.h"
 #include "warmbox/pool.h"
@@ -324,6 +325,20 @@ test_pool_config (void)
   sched_config_clear (&cfg);
 }
 
+/* HAProxy's agent weight: warm slots count fully, cold ones a quarter. */
+static void
+test_agent_weight (void)
+{
+  is_int (sched_agent_weight (64, 0, 64), 100, "idle with every slot warm: 100%%");
+  is_int (sched_agent_weight (64, 0, 0), 25, "idle, nothing warm: 25%%");
+  is_int (sched_agent_weight (64, 32, 8), 22, "half busy, 8 warm: (8 + 24 / 4) / 64 = 22%%");
+  is_int (sched_agent_weight (64, 64, 10), 1, "full: 1%% (a trickle, for the admission queue)");
+  is_int (sched_agent_weight (64, 80, 10), 1, "queued past full: 1%%");
+  is_int (sched_agent_weight (4, 2, 100), 50, "more warm containers than free slots count as the slots");
+  ok (sched_agent_weight (64, 10, 20) > sched_agent_weight (64, 10, 2),
+      "more warm containers, more weight at the same load");
+}
+
 int
 main (void)
 {
@@ -332,5 +347,6 @@ main (void)
   test_gate_queue ();
   test_limiter ();
   test_pool_config ();
+  test_agent_weight ();
   return tap_done ();
 }
