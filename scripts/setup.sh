@@ -18,7 +18,7 @@ say() { printf 'setup: %s\n' "$*" >&2; }
 
 packages=(gcc make pkg-config libc6-dev libevent-dev libcurl4-openssl-dev libcjson-dev
   libseccomp-dev libsqlite3-dev libssl-dev sqlite3 docker.io python3 curl ca-certificates
-  perl tar coreutils openssl socat runsc e2fsprogs strace util-linux prometheus)
+  perl tar coreutils openssl socat runsc e2fsprogs strace util-linux prometheus haproxy)
 
 install_packages() {
   local missing=()

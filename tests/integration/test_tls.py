@@ -2,7 +2,9 @@
 """HTTPS listeners: a test CA made here with openssl; curl and the CLI run
 code over https://127.0.0.1 with a client certificate; a wrong CA, an
 expired certificate, a missing one, TLS 1.1 and plain HTTP on the TLS port
-each fail plainly and leave the daemon serving; a client certificate's
+each fail plainly and leave the daemon serving, and so do a few hundred
+garbage first flights; slow-loris clients (headers trickled, a handshake
+never finished) are cut off by the request read deadline; a client certificate's
 common name stands for a token; SIGHUP reloads the certificate; a TLS
 listener without any authentication on a non-loopback address is refused
 at start."""
@@ -90,7 +92,7 @@ def config(extra=None):
 
 PORT = free_port()
 URL = "https://127.0.0.1:%d" % PORT
-cfg_path = config()
+cfg_path = config({"request_read_timeout_ms": 2000})
 d = Daemon(extra_args=["--config", cfg_path, "--listen", "https://127.0.0.1:%d" % PORT])
 BODY = json.dumps({"language": "python", "code": "print(6*7)"})
 
@@ -163,11 +165,37 @@ try:
     t.ok(resumed(), "a TLS session resumes with client certificates verified")
 except (OSError, ssl.SSLError) as e:
     t.ok(False, "a TLS session resumes with client certificates verified", e)
-rc, out, err = curl(url="http://127.0.0.1:%d/v1/executions" % PORT)
-t.ok(rc != 0 and out == "", "plain HTTP to the TLS port gets no answer (%s)" % err.strip()[:80], (rc, out, err))
+rc, out, err = curl("-w", "\n%{http_code}", url="http://127.0.0.1:%d/v1/executions" % PORT)
+t.ok(rc == 0 and out.endswith("\n400") and "this port speaks HTTPS: use https://" in out,
+     "plain HTTP to the TLS port: a plain 400 that says to use https://", (rc, out, err))
 t.ok(serving(), "plain HTTP: the daemon still serves")
-# Garbage where a ClientHello should be, and a connection that says nothing.
-for junk in (b"\x16\x03\x01\x00\x05hello", os.urandom(300), b""):
+
+
+def first_flights(n, seed=7):
+    """Garbage where a ClientHello should be: random bytes, TLS record
+    headers with random or lying lengths, truncated real-looking hellos,
+    HTTP-looking starts; and connections that say nothing."""
+    import random
+    rnd = random.Random(seed)
+    out = [b"\x16\x03\x01\x00\x05hello", b"", b"\x16", b"\x16\x03\x01\xff\xff", b"CONNECT x:443 HTTP/1.1\r\n\r\n",
+           b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", b"\x80\x2e\x01\x00\x02" + bytes(44)]
+    while len(out) < n:
+        kind = rnd.randrange(4)
+        if kind == 0:
+            out.append(rnd.randbytes(rnd.randrange(1, 2000)))
+        elif kind == 1:  # a handshake record whose length lies
+            body = rnd.randbytes(rnd.randrange(0, 600))
+            out.append(bytes([0x16, 3, rnd.randrange(5), rnd.randrange(256), rnd.randrange(256)]) + body)
+        elif kind == 2:  # a ClientHello header with a random body
+            body = bytes([1]) + rnd.randbytes(3) + bytes([3, 3]) + rnd.randbytes(rnd.randrange(0, 300))
+            out.append(bytes([0x16, 3, 1]) + len(body).to_bytes(2, "big") + body)
+        else:
+            out.append(rnd.choice([b"GET ", b"POST", b"\x15\x03\x03\x00\x02\x02\x28", b"\x17\x03\x03"])
+                       + rnd.randbytes(rnd.randrange(0, 100)))
+    return out
+
+
+for junk in first_flights(300):
     s = socket.create_connection(("127.0.0.1", PORT), timeout=10)
     try:
         # The daemon may drop the connection as soon as the bytes arrive.
@@ -177,7 +205,49 @@ for junk in (b"\x16\x03\x01\x00\x05hello", os.urandom(300), b""):
     except OSError:
         pass
     s.close()
-t.ok(serving(), "garbage ClientHellos: the daemon still serves")
+t.ok(serving(), "300 garbage first flights (random, lying record lengths, cut hellos): the daemon still serves")
+t.ok(d.proc.poll() is None and "ERROR" not in d.read_log().upper().replace("ERROR_", ""),
+     "and logged no error", d.read_log()[-800:])
+
+
+def cut_after(sock, trickle, limit=40.0):
+    """Send trickle one byte every 0.25 s until the daemon closes the
+    connection; seconds until it did, or None if it never did."""
+    t0 = time.time()
+    sock.settimeout(0.25)
+    i = 0
+    while time.time() - t0 < limit:
+        try:
+            if i < len(trickle):
+                sock.send(trickle[i:i + 1])
+                i += 1
+            if sock.recv(100) == b"":
+                return time.time() - t0
+        except socket.timeout:
+            continue
+        except (OSError, ssl.SSLError):
+            return time.time() - t0
+    return None
+
+
+HEAD = b"POST /v1/executions HTTP/1.1\r\nHost: x\r\n" + b"X-Slow: " + b"a" * 400
+ctx = ssl.create_default_context(cafile=path("ca.pem"))
+ctx.load_cert_chain(path("alice.pem"), path("alice.key"))
+loris = [ctx.wrap_socket(socket.create_connection(("127.0.0.1", PORT), timeout=10), server_hostname="127.0.0.1")
+         for _ in range(3)]
+silent = [socket.create_connection(("127.0.0.1", PORT), timeout=10) for _ in range(3)]
+t.ok(serving(), "while slow-loris connections are open, the daemon serves")
+# Each connection's deadline is 2 s (request_read_timeout_ms); the trickle
+# alone would last 110 s and keep any idle timeout from firing.
+cut = [cut_after(s, HEAD) for s in loris]
+t.ok(all(c is not None for c in cut), "headers trickled over TLS: cut off by the read deadline (after %s s)"
+     % [round(c, 1) if c else c for c in cut])
+cut = [cut_after(s, b"") for s in silent]
+t.ok(all(c is not None for c in cut), "a TLS handshake never begun: cut off too (after %s s)"
+     % [round(c, 1) if c else c for c in cut])
+for s in loris + silent:
+    s.close()
+t.ok(serving(), "and the daemon still serves")
 
 # SIGHUP: a new certificate for new connections.
 def served_serial():
