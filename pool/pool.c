@@ -76,7 +76,7 @@ struct pool
   uint32_t arrivals_this_tick;
   double arrival_rate;
   double create_ms;
-  uint64_t fed_us; /* the pool's birth, then its last create that succeeded */
+  uint64_t failing_since_us; /* the first failed create since the last success, or 0 */
   char last_error[STATS_ERR_MAX];
 };
 
@@ -355,6 +355,8 @@ created_cb (void *arg, const char *id, const wb_err_t *err)
     {
       wb_err_t e = *err;
       p->create_failures++;
+      if (p->failing_since_us == 0)
+        p->failing_since_us = wb_now_us ();
       snprintf (p->last_error, sizeof p->last_error, "%s", err->msg);
       mgr->engine_down = err->code == WB_E_ENGINE_DOWN;
       backoff (mgr);
@@ -370,7 +372,7 @@ created_cb (void *arg, const char *id, const wb_err_t *err)
   mgr->backoff_until_us = 0;
   mgr->engine_down = false;
   p->created++;
-  p->fed_us = wb_now_us ();
+  p->failing_since_us = 0;
   p->create_ms = p->create_ms > 0 ? 0.8 * p->create_ms + 0.2 * ms : ms;
   place (p, id);
   maybe_free_pool (p);
@@ -744,7 +746,6 @@ pool_mgr_ensure (pool_mgr_t *mgr, pool_spec_t *spec, wb_err_t *err)
     }
   p->mgr = mgr;
   p->tmpl = tmpl;
-  p->fed_us = wb_now_us ();
   p->transient = spec->transient;
   p->min_ready = spec->transient ? 0 : spec->min_ready;
   p->max_ready = spec->transient ? 0 : max_ready;
@@ -913,7 +914,8 @@ pool_mgr_healthy (pool_mgr_t *mgr, uint64_t grace_ms)
   if (!mgr->was_ready)
     return mgr->was_ready = pool_mgr_ready (mgr);
   for (const pool_t *p = mgr->pools; p; p = p->next)
-    if (!p->draining && !p->transient && p->n_ready < p->min_ready && now - p->fed_us > grace_ms * 1000)
+    if (!p->draining && !p->transient && p->n_ready < p->min_ready && p->failing_since_us
+        && now - p->failing_since_us > grace_ms * 1000)
       return false;
   return true;
 }

@@ -2,12 +2,13 @@
  *
  * One line per connection, written at accept and the socket closed: the
  * line is short enough for any socket buffer, so nothing waits.  Whatever
- * HAProxy sent (agent-send) is read first, so the close is a FIN and not
- * a reset that could discard the line. */
+ * HAProxy sent (agent-send, a short line) is read first, so the close is
+ * a FIN and not a reset that could discard the line. */
 #define _GNU_SOURCE
 #include "agent.h"
 
 #include <errno.h>
+#include <netinet/in.h>
 #include <event2/listener.h>
 #include <event2/util.h>
 #include <stdio.h>
@@ -64,14 +65,15 @@ static void
 accept_cb (struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa, int salen, void *arg)
 {
   sched_agent_t *a = arg;
-  char line[64], sink[256];
+  char line[64], sink[4096];
   size_t len = sched_agent_line (a->ctx, line, sizeof line);
 
   (void) l;
   (void) sa;
   (void) salen;
-  while (recv (fd, sink, sizeof sink, MSG_DONTWAIT) > 0)
-    ;
+  /* One read, not a loop: a peer that keeps sending must not hold the
+   * event loop. */
+  (void) recv (fd, sink, sizeof sink, MSG_DONTWAIT);
   if (send (fd, line, len, MSG_DONTWAIT | MSG_NOSIGNAL) < 0)
     wb_debug ("agent: the answer could not be sent: %s", strerror (errno));
   shutdown (fd, SHUT_WR);
@@ -86,7 +88,9 @@ sched_agent_start (sched_ctx_t *ctx, const char *addr, sched_agent_t **out, wb_e
   sched_agent_t *a;
 
   if (evutil_parse_sockaddr_port (addr, (struct sockaddr *) &ss, &sslen) < 0
-      || strchr (addr, ':') == NULL)
+      || (ss.ss_family == AF_INET ? ((struct sockaddr_in *) &ss)->sin_port
+                                  : ((struct sockaddr_in6 *) &ss)->sin6_port)
+             == 0)
     return wb_error (err, WB_E_INVALID, "agent_listen %s: use host:port (or [v6]:port)", addr);
   if ((a = calloc (1, sizeof *a)) == NULL)
     return wb_error (err, WB_E_NOMEM, "out of memory");

@@ -423,6 +423,7 @@ handle_execute (struct evhttp_request *req, http_conn_t *hconn, sched_ctx_t *ctx
   if (piston)
     sched_piston_version (parsed.profile, call->piston_version, sizeof call->piston_version);
   call->conn = evhttp_request_get_connection (req);
+  call->hconn = hconn;
   call->ex = sched_exec_start (ctx, &parsed, exec_done_cb, call, &err);
   if (call->ex == NULL)
     {
@@ -436,7 +437,6 @@ handle_execute (struct evhttp_request *req, http_conn_t *hconn, sched_ctx_t *ctx
       snprintf (call->token_name, sizeof call->token_name, "%s", token->name);
       ctx->auth.state[token_index].in_flight++;
     }
-  call->hconn = hconn;
   hconn->call = call;
   watch_client (call);
 }
@@ -692,7 +692,15 @@ route (struct evhttp_request *req, void *arg)
 
   if (hconn == NULL)
     {
-      evhttp_send_error (req, 503, "out of memory");
+      static const char nomem[] = "{\"error\":{\"code\":\"internal_error\",\"message\":\"out of memory\"}}\n";
+      reply_json (req, 503, nomem, sizeof nomem - 1);
+      return;
+    }
+  /* Cut at its deadline, with the request already buffered: not served
+   * (its socket is shut down; the reply goes nowhere). */
+  if (hconn->cut)
+    {
+      evhttp_send_error (req, 408, "request read timeout");
       return;
     }
 

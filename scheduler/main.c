@@ -199,7 +199,10 @@ reload_cb (evutil_socket_t sig, short what, void *arg)
   (void) what;
   (void) arg;
   if (ctx.leaving)
-    return;
+    {
+      wb_info ("reload ignored: shutting down");
+      return;
+    }
   if (prof_load_dir (ctx.cfg.profiles_dir, &fresh, &err) < 0)
     {
       wb_log_error ("reload refused, keeping the running profiles: %s", err.msg);
@@ -245,14 +248,18 @@ reload_cb (evutil_socket_t sig, short what, void *arg)
           prof_set_free (fresh);
           return;
         }
-      /* Pool sizes and tokens apply at once; listeners and the engine need
-       * a restart. */
+      /* Pool sizes, tokens and the drain, read and readiness timings
+       * apply at once; listeners (agent_listen too) and the engine need a
+       * restart. */
       sched_auth_reload (&ctx.auth, &ctx.cfg, &cfg);
       memcpy (ctx.cfg.tokens, cfg.tokens, sizeof cfg.tokens);
       ctx.cfg.n_tokens = cfg.n_tokens;
       ctx.cfg.pool_default = cfg.pool_default;
       memcpy (ctx.cfg.pools, cfg.pools, sizeof cfg.pools);
       ctx.cfg.n_pools = cfg.n_pools;
+      ctx.cfg.drain_delay_ms = cfg.drain_delay_ms;
+      ctx.cfg.request_read_timeout_ms = cfg.request_read_timeout_ms;
+      ctx.cfg.ready_pool_grace_ms = cfg.ready_pool_grace_ms;
       sched_config_clear (&cfg);
     }
   sched_http_tls_commit (http);

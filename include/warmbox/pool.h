@@ -130,8 +130,10 @@ size_t pool_mgr_stats (pool_mgr_t *mgr, const pool_stats_t **out);
 bool pool_mgr_ready (const pool_mgr_t *mgr);
 /* What /readyz reports about the pools: false until pool_mgr_ready has
  * held once; after that, false only while some live pool is below
- * min_ready and none of its creates has succeeded for grace_ms (its
- * creates fail or hang; a pool merely emptied by traffic stays healthy). */
+ * min_ready and its creates have been failing (none succeeding) for more
+ * than grace_ms.  A pool emptied by traffic, or kept empty by the global
+ * cap, is healthy: only an engine that can't make containers is not (a
+ * hung create fails at the engine timeout). */
 bool pool_mgr_healthy (pool_mgr_t *mgr, uint64_t grace_ms);
 
 /* Acquire a container.  On a hit returns 1 with *id set (a malloc'd string

@@ -256,7 +256,7 @@ def main():
            "both restarts happened while the load ran (%s of %d done after each)" % (restarted, N_LOAD))
 
     # ---- 2. kill -9 under load ----------------------------------------
-    load = Load(fleet.front, N_LOAD // 2, CONCURRENCY).start()
+    load = Load(fleet.front, N_LOAD, CONCURRENCY).start()
     wbtest.wait_until(lambda: load.done() >= 30, timeout=120)
     victim = fleet.daemons["a"]
     killed_at = time.time()

@@ -530,8 +530,8 @@ test_reaper (void)
 }
 
 /* /readyz's view of the pools after their first fill (before it, it is
- * pool_mgr_ready's): a pool emptied by traffic is fine while its creates
- * succeed, one whose creates keep failing past the grace is not. */
+ * pool_mgr_ready's): a pool emptied by traffic is fine, even long after
+ * its last create; one whose creates keep failing past the grace is not. */
 static bool
 never (void *arg)
 {
@@ -555,6 +555,13 @@ test_readiness (void)
               "\"python\":{\"min_ready\":2,\"max_ready\":2}}}"))
     return;
   ok (run_until (healthy_short, NULL, 3000), "healthy once the pools have filled");
+  run_until (never, NULL, 400);
+  fake_engine_set_latency (fake (), 100);
+  submit (&c, "python", "out x", "\"timeout_ms\":1000");
+  wait_answers (&c, 1, 3000);
+  ok (pool_mgr_healthy (ctx.pools, 200), "a quiet pool that just served one, its refill under way: healthy");
+  fake_engine_set_latency (fake (), 0);
+  run_until (pools_ready, NULL, 3000);
   fake_engine_set_down (fake (), true);
   submit (&c, "python", "out x", "\"timeout_ms\":1000");
   wait_answers (&c, 1, 3000);
