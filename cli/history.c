@@ -99,6 +99,9 @@ print_row (void *arg, const store_execution_t *e)
       cJSON_AddNumberToObject (o, "files_in", e->files_in);
       cJSON_AddNumberToObject (o, "files_in_bytes", (double) e->files_in_bytes);
       cJSON_AddStringToObject (o, "files_in_sha256", e->files_in_sha256);
+      cJSON_AddNumberToObject (o, "files_out", e->files_out);
+      cJSON_AddNumberToObject (o, "files_out_bytes", (double) e->files_out_bytes);
+      cJSON_AddStringToObject (o, "files_out_sha256", e->files_out_sha256);
       if (e->has_usage)
         {
           cJSON_AddNumberToObject (o, "peak_memory_bytes", (double) e->peak_memory_kib * 1024);

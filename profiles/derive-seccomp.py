@@ -106,7 +106,9 @@ def trace_one(profile, init, bootstrap, code, workdir, tracefile):
     argv = [init if a == "/warmbox/init" else bootstrap if a.startswith("/warmbox/") else a
             for a in profile["argv"]]
     # The init's line with its nonce, then the bootstrap's frame.
-    frame = b"w1 " + b"0" * 32 + b"\n" + b"%d\n" % len(code) + code
+    # Files out bounded as the daemon sends them, so the init's walk of the
+    # working directory is traced too.
+    frame = b"w1 " + b"0" * 32 + b" 64 1048576 0\n" + b"%d\n" % len(code) + code
     # WARMBOX_INIT_TRACE: on the host the init must not kill(-1) as this uid.
     env = {"HOME": "/tmp", "TMPDIR": workdir, "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin",
            "WARMBOX_INIT_TRACE": "1"}

@@ -3,24 +3,47 @@
  *
  *   /warmbox/init BOOTSTRAP ARGV...
  *
- * It reads one line from stdin, "w1 <nonce>\n" (the daemon's, 32 hex
- * digits, fresh for each execution), runs the bootstrap as its child with
- * the rest of stdin, reaps everything the program leaves behind (it is a
- * subreaper; once the bootstrap has exited, what is left is killed), and
- * appends to stderr, after the program's last byte,
+ * It reads one line from stdin,
  *
- *   "\x1ewarmbox-usage <nonce> <peak RSS KiB> <user us> <system us>\n"
+ *   "w1 <nonce> <files max> <files bytes> <inputs>\n"
  *
- * measured by the kernel (wait4's rusage: the peak is the largest single
- * process's, the times are summed over every process reaped).  Then it
- * exits as the bootstrap did (128 + the signal when one killed it).
+ * (the nonce is the daemon's, 32 hex digits, fresh for each execution; the
+ * numbers bound the files returned and count the input files, and may be
+ * absent: no files then), then one line per input file, "<sha256 hex>
+ * <name>\n" (the files the bootstrap will write from the frame), runs the
+ * bootstrap as its child with the rest of stdin, reaps everything
+ * the program leaves behind (it is a subreaper; once the bootstrap has
+ * exited, what is left is killed), and appends to stderr, after the
+ * program's last byte, a trailer:
  *
- * The program cannot forge the line: the nonce was read before the
+ *   "\x1ewarmbox-trailer <nonce>\n"
+ *   "files <listed> <omitted>\n"
+ *   "file <name length> <size> <content length> <sha256 hex>\n" <name> <content>
+ *                                               (once per listed file)
+ *   "usage <peak RSS KiB> <user us> <system us>\n"
+ *
+ * Files: the regular files under the working directory that the program
+ * made or changed (an input file whose content is still what was sent is
+ * left out), sorted by path; not
+ * symbolic links, not devices or FIFOs, not dot-files or what is under
+ * dot-folders (caches), nothing past 16 levels.  The first <files max> are
+ * listed with their size and SHA-256, with their content while it fits in
+ * <files bytes> altogether (content length 0 otherwise, for a non-empty
+ * file); the rest are counted as omitted, and so are files that can't be
+ * read or whose names are not plain UTF-8.  Once every process of the
+ * program is gone, nothing changes the files while they are read.
+ *
+ * Usage is measured by the kernel (wait4's rusage: the peak is the largest
+ * single process's, the times are summed over every process reaped).  Then
+ * it exits as the bootstrap did (128 + the signal when one killed it).
+ *
+ * The program cannot forge the trailer: the nonce was read before the
  * bootstrap started, exec left no copy of it in the program's memory, and
  * this process is not dumpable, so a program of the same uid cannot read
- * it from /proc.  If the sandbox is killed (timeout, output limit), no line
- * is written and the daemon reports no figures; a program the kernel killed
- * for memory is reaped like any other, and reported.
+ * it from /proc.  If the sandbox is killed (timeout, output limit), no
+ * trailer is written and the daemon reports no figures and no files; a
+ * program the kernel killed for memory is reaped like any other, and
+ * reported.
  *
  * The figures are a lower bound the program can lower, not forge upward:
  * the kernel adds a child's times and peak to its parent's only when the
@@ -29,25 +52,45 @@
  *
  * Exit 125 (as the bootstraps) when the first line is not there.  Uses
  * only system calls every profile's allowlist already has (read, write,
- * prctl, clone, setpgid, execve, wait4, kill, fcntl, exit_group). */
+ * prctl, clone, setpgid, execve, wait4, kill, fcntl, openat, getdents64,
+ * newfstatat, fstat, close, brk, mmap, exit_group). */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #define NONCE_LEN 32
+#define WALK_MAX_ENTRIES 100000 /* directory entries looked at, at most */
+#define WALK_MAX_DEPTH 16
+#define PATH_MAX_LEN 1024
+#define INPUTS_MAX 64
+#define INPUT_NAME_MAX 255
+
+typedef struct
+{
+  char sha256[65];
+  char name[INPUT_NAME_MAX + 1];
+} input_t;
+
+static input_t inputs[INPUTS_MAX];
+static size_t n_inputs;
 
 static void
-write_all (int fd, const char *p, size_t n)
+write_all (int fd, const void *buf, size_t n)
 {
+  const char *p = buf;
+
   while (n > 0)
     {
       ssize_t w = write (fd, p, n);
@@ -69,42 +112,438 @@ fail (const char *msg)
   return 125;
 }
 
-/* "w1 <nonce>\n", read a byte at a time: not one byte past it. */
-static int
-read_nonce (char nonce[NONCE_LEN + 1])
+/* ---- SHA-256 (FIPS 180-4) -------------------------------------------- */
+
+typedef struct
 {
-  char line[3 + NONCE_LEN + 1];
+  uint32_t h[8];
+  uint64_t len;
+  unsigned char buf[64];
+  size_t n;
+} sha256_t;
+
+static const uint32_t K[64] = {
+  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+  0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+  0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+  0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+  0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+  0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+  0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+  0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+};
+
+#define ROR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
+
+static void
+sha256_block (sha256_t *c, const unsigned char *p)
+{
+  uint32_t w[64], a, b, d, e, f, g, h, cc, t1, t2;
+
+  for (int i = 0; i < 16; i++)
+    w[i] = (uint32_t) p[4 * i] << 24 | (uint32_t) p[4 * i + 1] << 16 | (uint32_t) p[4 * i + 2] << 8 | p[4 * i + 3];
+  for (int i = 16; i < 64; i++)
+    w[i] = (ROR (w[i - 2], 17) ^ ROR (w[i - 2], 19) ^ (w[i - 2] >> 10)) + w[i - 7]
+           + (ROR (w[i - 15], 7) ^ ROR (w[i - 15], 18) ^ (w[i - 15] >> 3)) + w[i - 16];
+  a = c->h[0], b = c->h[1], cc = c->h[2], d = c->h[3], e = c->h[4], f = c->h[5], g = c->h[6], h = c->h[7];
+  for (int i = 0; i < 64; i++)
+    {
+      t1 = h + (ROR (e, 6) ^ ROR (e, 11) ^ ROR (e, 25)) + ((e & f) ^ (~e & g)) + K[i] + w[i];
+      t2 = (ROR (a, 2) ^ ROR (a, 13) ^ ROR (a, 22)) + ((a & b) ^ (a & cc) ^ (b & cc));
+      h = g, g = f, f = e, e = d + t1, d = cc, cc = b, b = a, a = t1 + t2;
+    }
+  c->h[0] += a, c->h[1] += b, c->h[2] += cc, c->h[3] += d;
+  c->h[4] += e, c->h[5] += f, c->h[6] += g, c->h[7] += h;
+}
+
+static void
+sha256_init (sha256_t *c)
+{
+  static const uint32_t h0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                                 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+  memcpy (c->h, h0, sizeof h0);
+  c->len = 0;
+  c->n = 0;
+}
+
+static void
+sha256_update (sha256_t *c, const void *data, size_t n)
+{
+  const unsigned char *p = data;
+
+  c->len += n;
+  while (n > 0)
+    {
+      size_t take = 64 - c->n < n ? 64 - c->n : n;
+      memcpy (c->buf + c->n, p, take);
+      c->n += take, p += take, n -= take;
+      if (c->n == 64)
+        {
+          sha256_block (c, c->buf);
+          c->n = 0;
+        }
+    }
+}
+
+static void
+sha256_hex (sha256_t *c, char out[65])
+{
+  static const char hex[] = "0123456789abcdef";
+  uint64_t bits = c->len * 8;
+  unsigned char pad = 0x80, zero = 0, len[8];
+
+  sha256_update (c, &pad, 1);
+  while (c->n != 56)
+    sha256_update (c, &zero, 1);
+  for (int i = 0; i < 8; i++)
+    len[i] = (unsigned char) (bits >> (56 - 8 * i));
+  sha256_update (c, len, 8);
+  for (int i = 0; i < 32; i++)
+    {
+      unsigned char byte = (unsigned char) (c->h[i / 4] >> (24 - 8 * (i % 4)));
+      out[2 * i] = hex[byte >> 4];
+      out[2 * i + 1] = hex[byte & 15];
+    }
+  out[64] = '\0';
+}
+
+/* ---- the first line ---------------------------------------------------- */
+
+static bool
+parse_number (const char **p, const char *end, unsigned long long *out)
+{
+  unsigned long long v = 0;
+  const char *q = *p;
+
+  if (q == end || *q < '0' || *q > '9')
+    return false;
+  while (q < end && *q >= '0' && *q <= '9' && v < 1ull << 40)
+    v = v * 10 + (unsigned long long) (*q++ - '0');
+  *out = v;
+  *p = q;
+  return true;
+}
+
+/* One line into line (size bytes at most, with its newline), a byte at a
+ * time: not one byte past it.  Its length, or 0. */
+static size_t
+read_line (char *line, size_t size)
+{
   size_t n = 0;
 
-  while (n < sizeof line)
+  while (n < size)
     {
       ssize_t r = read (0, line + n, 1);
       if (r < 0 && errno == EINTR)
         continue;
       if (r <= 0)
-        return -1;
+        return 0;
       n++;
       if (line[n - 1] == '\n')
-        break;
+        return n;
     }
-  if (n != sizeof line || memcmp (line, "w1 ", 3) != 0 || line[n - 1] != '\n')
-    return -1;
-  for (size_t i = 0; i < NONCE_LEN; i++)
-    {
-      char c = line[3 + i];
-      if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
-        return -1;
-      nonce[i] = c;
-    }
-  nonce[NONCE_LEN] = '\0';
-  explicit_bzero (line, sizeof line);
   return 0;
+}
+
+static bool
+is_hex (const char *p, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    if (!((p[i] >= '0' && p[i] <= '9') || (p[i] >= 'a' && p[i] <= 'f')))
+      return false;
+  return true;
+}
+
+/* "w1 <nonce>[ <files max> <files bytes> <inputs>]\n", then the inputs'
+ * lines. */
+static int
+read_first_lines (char nonce[NONCE_LEN + 1], unsigned long long *files_max, unsigned long long *files_bytes)
+{
+  char line[3 + NONCE_LEN + 64];
+  size_t n = read_line (line, sizeof line);
+  unsigned long long inputs_n = 0;
+  const char *p, *end;
+
+  if (n < 3 + NONCE_LEN + 1 || memcmp (line, "w1 ", 3) != 0)
+    return -1;
+  if (!is_hex (line + 3, NONCE_LEN))
+    return -1;
+  memcpy (nonce, line + 3, NONCE_LEN);
+  nonce[NONCE_LEN] = '\0';
+  p = line + 3 + NONCE_LEN;
+  end = line + n - 1;
+  *files_max = *files_bytes = 0;
+  if (p != end
+      && !(*p++ == ' ' && parse_number (&p, end, files_max) && p < end && *p++ == ' '
+           && parse_number (&p, end, files_bytes) && p < end && *p++ == ' '
+           && parse_number (&p, end, &inputs_n) && p == end && inputs_n <= INPUTS_MAX))
+    return -1;
+  explicit_bzero (line, sizeof line);
+  for (n_inputs = 0; n_inputs < inputs_n; n_inputs++)
+    {
+      char in[64 + 1 + INPUT_NAME_MAX + 1];
+      size_t len = read_line (in, sizeof in);
+      if (len < 64 + 1 + 1 + 1 || !is_hex (in, 64) || in[64] != ' ')
+        return -1;
+      memcpy (inputs[n_inputs].sha256, in, 64);
+      inputs[n_inputs].sha256[64] = '\0';
+      memcpy (inputs[n_inputs].name, in + 65, len - 66);
+      inputs[n_inputs].name[len - 66] = '\0';
+    }
+  return 0;
+}
+
+/* ---- files out --------------------------------------------------------- */
+
+typedef struct
+{
+  char **paths;
+  size_t n, cap;
+  size_t entries;    /* looked at, against WALK_MAX_ENTRIES */
+  size_t unlistable; /* regular files whose names are not plain UTF-8 */
+} walk_t;
+
+/* A name fit for the result: valid UTF-8, no control characters. */
+static bool
+plain_utf8 (const unsigned char *s)
+{
+  while (*s)
+    {
+      int n = *s < 0x80 ? 0 : (*s & 0xe0) == 0xc0 ? 1 : (*s & 0xf0) == 0xe0 ? 2 : (*s & 0xf8) == 0xf0 ? 3 : -1;
+      if (n < 0 || *s < 0x20 || *s == 0x7f || (n == 1 && *s < 0xc2))
+        return false;
+      for (int i = 1; i <= n; i++)
+        if ((s[i] & 0xc0) != 0x80)
+          return false;
+      s += n + 1;
+    }
+  return true;
+}
+
+/* The SHA-256 of an open file, read to its end; false on a read error. */
+static bool
+hash_fd (int fd, char hex[65])
+{
+  unsigned char chunk[65536];
+  sha256_t sha;
+
+  sha256_init (&sha);
+  for (;;)
+    {
+      ssize_t r = read (fd, chunk, sizeof chunk);
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r < 0)
+        return false;
+      if (r == 0)
+        break;
+      sha256_update (&sha, chunk, (size_t) r);
+    }
+  sha256_hex (&sha, hex);
+  return true;
+}
+
+/* Is name (in the working directory, at dfd) an input file, unchanged? */
+static bool
+unchanged_input (int dfd, const char *name)
+{
+  for (size_t i = 0; i < n_inputs; i++)
+    if (strcmp (inputs[i].name, name) == 0)
+      {
+        int fd = openat (dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        char hex[65];
+        bool same = fd >= 0 && hash_fd (fd, hex) && strcmp (hex, inputs[i].sha256) == 0;
+        if (fd >= 0)
+          close (fd);
+        return same;
+      }
+  return false;
+}
+
+static void
+walk (walk_t *w, int dfd, const char *prefix, int depth)
+{
+  DIR *d = fdopendir (dfd);
+  struct dirent *e;
+
+  if (d == NULL)
+    {
+      close (dfd);
+      return;
+    }
+  while ((e = readdir (d)) != NULL && w->entries < WALK_MAX_ENTRIES)
+    {
+      char path[PATH_MAX_LEN];
+      struct stat st;
+
+      w->entries++;
+      if (e->d_name[0] == '.') /* ".", "..", and dot-files: caches */
+        continue;
+      if (snprintf (path, sizeof path, "%s%s", prefix, e->d_name) >= (int) sizeof path
+          || fstatat (dirfd (d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+        continue;
+      if (S_ISDIR (st.st_mode) && depth < WALK_MAX_DEPTH)
+        {
+          int sub = openat (dirfd (d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+          if (sub >= 0 && strlen (path) + 2 < sizeof path)
+            {
+              strcat (path, "/");
+              walk (w, sub, path, depth + 1);
+            }
+          else if (sub >= 0)
+            close (sub);
+          continue;
+        }
+      /* Symbolic links, devices, FIFOs and sockets are never read. */
+      if (!S_ISREG (st.st_mode))
+        continue;
+      if (depth == 0 && unchanged_input (dirfd (d), e->d_name))
+        continue;
+      if (!plain_utf8 ((const unsigned char *) path))
+        {
+          w->unlistable++;
+          continue;
+        }
+      if (w->n == w->cap)
+        {
+          size_t cap = w->cap ? 2 * w->cap : 64;
+          char **grown = realloc (w->paths, cap * sizeof *grown);
+          if (grown == NULL)
+            break;
+          w->paths = grown;
+          w->cap = cap;
+        }
+      if ((w->paths[w->n] = strdup (path)) != NULL)
+        w->n++;
+    }
+  closedir (d);
+}
+
+static int
+by_path (const void *a, const void *b)
+{
+  return strcmp (*(char *const *) a, *(char *const *) b);
+}
+
+/* One listed file's record, content included when it fits in *budget.
+ * False when it can't be read after all (then it is counted omitted). */
+static bool
+write_file_record (const char *path, unsigned long long *budget)
+{
+  int fd = open (path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  struct stat st;
+  char head[160], hex[65];
+  unsigned char chunk[65536];
+  char *content = NULL;
+  size_t got = 0;
+  sha256_t sha;
+  bool with_content;
+
+  if (fd < 0)
+    return false;
+  if (fstat (fd, &st) < 0 || !S_ISREG (st.st_mode))
+    {
+      close (fd);
+      return false;
+    }
+  with_content = (unsigned long long) st.st_size <= *budget
+                 && (st.st_size == 0 || (content = malloc ((size_t) st.st_size)) != NULL);
+  sha256_init (&sha);
+  for (;;)
+    {
+      ssize_t r = read (fd, chunk, sizeof chunk);
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r < 0)
+        {
+          free (content);
+          close (fd);
+          return false;
+        }
+      if (r == 0)
+        break;
+      sha256_update (&sha, chunk, (size_t) r);
+      /* The size was taken before reading: a file that grew is cut there. */
+      if (with_content && got < (size_t) st.st_size)
+        {
+          size_t take = (size_t) st.st_size - got < (size_t) r ? (size_t) st.st_size - got : (size_t) r;
+          memcpy (content + got, chunk, take);
+          got += take;
+        }
+    }
+  close (fd);
+  unsigned long long size = sha.len; /* what was read: before the padding counts */
+  sha256_hex (&sha, hex);
+  if (with_content && got != size)
+    with_content = false; /* it shrank, or grew past its size */
+  snprintf (head, sizeof head, "file %zu %llu %zu %s\n", strlen (path), size, with_content ? got : 0, hex);
+  write_all (2, head, strlen (head));
+  write_all (2, path, strlen (path));
+  if (with_content)
+    {
+      write_all (2, content, got);
+      *budget -= got;
+    }
+  free (content);
+  return true;
+}
+
+static void
+write_files (unsigned long long files_max, unsigned long long files_bytes)
+{
+  walk_t w = {0};
+  int dfd = open (".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  size_t listed = 0, omitted;
+  char line[64];
+
+  if (files_max > 0 && dfd >= 0)
+    walk (&w, dfd, "", 0);
+  else if (dfd >= 0)
+    close (dfd);
+  qsort (w.paths, w.n, sizeof *w.paths, by_path);
+  /* Readable ones first make up the count: a file that can't be read
+   * after all is omitted, the next takes its place. */
+  char **ok = calloc (w.n ? w.n : 1, sizeof *ok);
+  omitted = w.unlistable;
+  for (size_t i = 0; i < w.n; i++)
+    {
+      int fd;
+      struct stat st;
+      if (listed < files_max && ok && (fd = open (w.paths[i], O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)) >= 0)
+        {
+          if (fstat (fd, &st) == 0 && S_ISREG (st.st_mode))
+            ok[listed++] = w.paths[i];
+          else
+            omitted++;
+          close (fd);
+        }
+      else
+        omitted++;
+    }
+  snprintf (line, sizeof line, "files %zu %zu\n", listed, omitted);
+  write_all (2, line, strlen (line));
+  for (size_t i = 0; i < listed; i++)
+    if (!write_file_record (ok[i], &files_bytes))
+      {
+        /* Unreadable between the check and now: an empty record keeps
+         * the count; its hash is of nothing. */
+        char head[160];
+        snprintf (head, sizeof head, "file %zu 0 0 "
+                  "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855\n", strlen (ok[i]));
+        write_all (2, head, strlen (head));
+        write_all (2, ok[i], strlen (ok[i]));
+      }
+  for (size_t i = 0; i < w.n; i++)
+    free (w.paths[i]);
+  free (w.paths);
+  free (ok);
 }
 
 int
 main (int argc, char **argv)
 {
   char nonce[NONCE_LEN + 1], out[160];
+  unsigned long long files_max = 0, files_bytes = 0;
   long peak_kib = 0, user_us = 0, sys_us = 0;
   int status = 0, code = 125;
   bool trace = getenv ("WARMBOX_INIT_TRACE") != NULL;
@@ -115,12 +554,12 @@ main (int argc, char **argv)
     return fail ("init: no program to run");
   /* Before the nonce is read: from here /proc/<this pid>/mem and the like
    * are closed to processes of the same uid.  Where that cannot be done no
-   * usage line is written (a nonce the program could read proves nothing).
+   * trailer is written (a nonce the program could read proves nothing).
    * Subreaper: orphans come to us, so their times count; without it (a
    * kernel that lacks it) they go to PID 1 and are not counted. */
   bool secret = prctl (PR_SET_DUMPABLE, 0, 0, 0, 0) == 0;
   prctl (PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-  if (read_nonce (nonce) < 0)
+  if (read_first_lines (nonce, &files_max, &files_bytes) < 0)
     return fail ("malformed input frame");
   child = fork ();
   if (child < 0)
@@ -164,7 +603,10 @@ main (int argc, char **argv)
       int fl = fcntl (2, F_GETFL);
       if (fl >= 0 && (fl & O_NONBLOCK))
         fcntl (2, F_SETFL, fl & ~O_NONBLOCK);
-      snprintf (out, sizeof out, "\x1ewarmbox-usage %s %ld %ld %ld\n", nonce, peak_kib, user_us, sys_us);
+      snprintf (out, sizeof out, "\x1ewarmbox-trailer %s\n", nonce);
+      write_all (2, out, strlen (out));
+      write_files (files_max, files_bytes);
+      snprintf (out, sizeof out, "usage %ld %ld %ld\n", peak_kib, user_us, sys_us);
       write_all (2, out, strlen (out));
     }
   return code;

@@ -115,7 +115,12 @@ struct sched_exec
   start_waiter_t *gate_waiter;
   bool holds_slot;
   double start_ticket;       /* the start gate's, when its start was sent */
-  char nonce[33];            /* the init's line: its usage line must carry it */
+  char nonce[33];            /* the init's line: its trailer's mark must carry it */
+  char mark[64];             /* "\x1ewarmbox-trailer <nonce>\n" */
+  size_t mark_len, mark_seen; /* ... and how much of it ends stderr so far */
+  bool in_trailer;           /* stderr from here on is the init's */
+  bool trailer_overflow;     /* it passed its bound: ignored */
+  wb_buf_t trailer;
   eng_req_t *op;             /* start or inspect in flight */
   eng_req_t *kill_req;
   bool kill_when_started;    /* cancel or deadline while STARTING */
@@ -233,6 +238,13 @@ exec_end (sched_exec_t *ex)
   sched_request_clear (&ex->req);
   wb_buf_free (&ex->res.out);
   wb_buf_free (&ex->res.err);
+  wb_buf_free (&ex->trailer);
+  for (uint32_t i = 0; i < ex->res.n_files_out; i++)
+    {
+      free (ex->res.files_out[i].name);
+      free (ex->res.files_out[i].content);
+    }
+  free (ex->res.files_out);
   free (ex);
 }
 
@@ -284,6 +296,9 @@ submit_row (sched_exec_t *ex, const char *status, const char *error, store_done_
   rec.files_in = res->files_in;
   rec.files_in_bytes = res->files_in_bytes;
   memcpy (rec.files_in_sha256, res->files_in_sha256, sizeof rec.files_in_sha256);
+  rec.files_out = res->n_files_out;
+  rec.files_out_bytes = res->files_out_bytes;
+  memcpy (rec.files_out_sha256, res->files_out_sha256, sizeof rec.files_out_sha256);
   rec.has_usage = !ahead && res->has_usage;
   rec.peak_memory_kib = res->peak_memory_kib;
   rec.cpu_user_ms = (double) res->cpu_user_us / 1000.0;
@@ -363,7 +378,7 @@ recorded_cb (void *arg, uint64_t serial, int rc)
   exec_end (ex);
 }
 
-static void take_usage (sched_exec_t *ex);
+static void take_trailer (sched_exec_t *ex);
 
 /* The program may have run and is over (or we stopped waiting): decide the
  * status, give the container back, record, and reply once recorded. */
@@ -374,10 +389,10 @@ exec_finish (sched_exec_t *ex)
   sched_result_t *res = &ex->res;
   uint64_t now = wb_now_us ();
 
-  take_usage (ex);
+  take_trailer (ex);
   if (res->err_truncated && !ex->outcome_set && ex->have_exit && res->status != SCHED_ST_OOM)
     {
-      /* Past the cap by less than the usage line's room: not killed, but
+      /* Past the cap by less than the trailer mark's room: not killed, but
        * over the limit all the same. */
       ex->outcome_set = true;
       ex->outcome = SCHED_ST_OUTPUT_LIMIT;
@@ -604,10 +619,11 @@ wait_cb (void *arg, const eng_result_t *r)
 
 /* ---- output ---------------------------------------------------------- */
 
-/* "\x1ewarmbox-usage <nonce> <KiB> <user us> <system us>\n", at most. */
-#define USAGE_LINE_MAX 128
+/* What the init's trailer may hold past the files' contents: the files
+ * line, a record header and a path per file, the usage line. */
+#define TRAILER_OVERHEAD (256 + SCHED_MAX_FILES * (96 + 1024))
 
-/* Does the profile run /warmbox/init first (the nonce line, the usage line)? */
+/* Does the profile run /warmbox/init first (the nonce line, the trailer)? */
 static bool
 uses_init (const sched_exec_t *ex)
 {
@@ -617,7 +633,7 @@ uses_init (const sched_exec_t *ex)
 
 /* A decimal number of at most 18 digits at *p, then `end`; advances *p. */
 static bool
-usage_number (const char **p, const char *limit, char end, uint64_t *out)
+trailer_number (const char **p, const char *limit, char end, uint64_t *out)
 {
   uint64_t v = 0;
   const char *s = *p;
@@ -631,35 +647,141 @@ usage_number (const char **p, const char *limit, char end, uint64_t *out)
   return true;
 }
 
-/* Take the init's usage line off the end of stderr when it is there and
- * carries this execution's nonce (anything else is the program's own
- * bytes and stays), then hold stderr to its cap. */
+static bool
+trailer_word (const char **p, const char *limit, const char *word)
+{
+  size_t n = strlen (word);
+
+  if ((size_t) (limit - *p) < n || memcmp (*p, word, n) != 0)
+    return false;
+  *p += n;
+  return true;
+}
+
+/* One "file <name length> <size> <content length> <sha256>\n<name><content>"
+ * record into f (owned, filled only on success). */
+static bool
+trailer_file (const char **p, const char *end, sched_file_out_t *f, uint64_t *omitted)
+{
+  uint64_t name_len, size, content_len;
+  const char *q = *p;
+
+  if (!trailer_word (&q, end, "file ") || !trailer_number (&q, end, ' ', &name_len)
+      || !trailer_number (&q, end, ' ', &size) || !trailer_number (&q, end, ' ', &content_len)
+      || end - q < 65 || q[64] != '\n' || name_len == 0 || name_len > 1024
+      || (content_len != 0 && content_len != size) || (uint64_t) (end - q - 65) < name_len + content_len)
+    return false;
+  for (int i = 0; i < 64; i++)
+    if (!((q[i] >= '0' && q[i] <= '9') || (q[i] >= 'a' && q[i] <= 'f')))
+      return false;
+  memset (f, 0, sizeof *f);
+  memcpy (f->sha256, q, 64);
+  q += 65;
+  f->size = size;
+  /* The init checked the name; a name that is not plain UTF-8 after all is
+   * left out and counted, like the init's own. */
+  if (!wb_utf8_valid (q, name_len) || memchr (q, '\0', name_len))
+    {
+      (*omitted)++;
+      *p = q + name_len + content_len;
+      f->name = NULL;
+      return true;
+    }
+  f->name = strndup (q, name_len);
+  q += name_len;
+  if (content_len || size == 0)
+    {
+      f->content = malloc (content_len ? content_len : 1);
+      if (f->content)
+        {
+          memcpy (f->content, q, content_len);
+          f->content_len = content_len;
+        }
+    }
+  if (f->name == NULL)
+    {
+      free (f->content);
+      return false;
+    }
+  *p = q + content_len;
+  return true;
+}
+
+/* Parse the init's trailer (profiles/init.c) into the result: files, then
+ * usage.  All or nothing: a trailer that does not parse, or passed its
+ * bound, gives neither. */
 static void
-take_usage (sched_exec_t *ex)
+parse_trailer (sched_exec_t *ex)
+{
+  sched_result_t *res = &ex->res;
+  const char *p = ex->trailer.data, *end = p + ex->trailer.len;
+  uint64_t listed, omitted, peak, user, sys;
+  sched_file_out_t *files = NULL;
+  uint32_t n = 0;
+  bool good = false;
+
+  if (ex->trailer_overflow || p == NULL)
+    goto out;
+  if (!trailer_word (&p, end, "files ") || !trailer_number (&p, end, ' ', &listed)
+      || !trailer_number (&p, end, '\n', &omitted) || listed > SCHED_MAX_FILES)
+    goto out;
+  if (listed && (files = calloc (listed, sizeof *files)) == NULL)
+    goto out;
+  for (uint64_t i = 0; i < listed; i++)
+    {
+      if (!trailer_file (&p, end, &files[n], &omitted))
+        goto out;
+      if (files[n].name)
+        n++;
+    }
+  if (!trailer_word (&p, end, "usage ") || !trailer_number (&p, end, ' ', &peak)
+      || !trailer_number (&p, end, ' ', &user) || !trailer_number (&p, end, '\n', &sys) || p != end)
+    goto out;
+  good = true;
+out:
+  if (!good)
+    {
+      if (ex->in_trailer)
+        wb_warn ("execution %s: the sandbox's report (files, usage) %s; left out", res->id,
+                 ex->trailer_overflow ? "passed its bound" : "does not parse");
+      for (uint32_t i = 0; i < n; i++)
+        {
+          free (files[i].name);
+          free (files[i].content);
+        }
+      free (files);
+      return;
+    }
+  res->has_usage = true;
+  res->peak_memory_kib = peak;
+  res->cpu_user_us = user;
+  res->cpu_system_us = sys;
+  res->files_out = files;
+  res->n_files_out = n;
+  res->files_omitted = omitted > UINT32_MAX ? UINT32_MAX : (uint32_t) omitted;
+  if (n)
+    {
+      const char *names[SCHED_MAX_FILES], *hex[SCHED_MAX_FILES];
+      for (uint32_t i = 0; i < n; i++)
+        {
+          names[i] = files[i].name;
+          hex[i] = files[i].sha256;
+          res->files_out_bytes += files[i].size;
+        }
+      sched_files_sha256_of (names, hex, n, res->files_out_sha256);
+    }
+}
+
+/* Take the init's trailer apart (stderr past its mark: see stderr_data),
+ * then hold stderr to its cap. */
+static void
+take_trailer (sched_exec_t *ex)
 {
   sched_result_t *res = &ex->res;
   wb_buf_t *b = &res->err;
-  static const char mark[] = "\x1ewarmbox-usage ";
-  size_t at = b->len;
 
-  while (at > 0 && b->data[at - 1] != '\x1e')
-    at--;
-  if (at > 0 && uses_init (ex))
-    {
-      const char *p = b->data + at - 1, *end = b->data + b->len;
-      if ((size_t) (end - p) > sizeof mark - 1 + 32 && memcmp (p, mark, sizeof mark - 1) == 0
-          && memcmp (p + sizeof mark - 1, ex->nonce, 32) == 0 && p[sizeof mark - 1 + 32] == ' ')
-        {
-          p += sizeof mark - 1 + 33;
-          if (usage_number (&p, end, ' ', &res->peak_memory_kib)
-              && usage_number (&p, end, ' ', &res->cpu_user_us)
-              && usage_number (&p, end, '\n', &res->cpu_system_us) && p == end)
-            {
-              res->has_usage = true;
-              b->len = at - 1;
-            }
-        }
-    }
+  if (ex->in_trailer)
+    parse_trailer (ex);
   if (b->len > ex->req.limits.output_bytes)
     {
       b->len = (size_t) ex->req.limits.output_bytes;
@@ -669,15 +791,11 @@ take_usage (sched_exec_t *ex)
     b->data[b->len] = '\0';
 }
 
-static void
-on_data (void *arg, int stream, const char *data, size_t len)
+/* Append to a stream's buffer within cap; false when it did not all fit
+ * (the program is then stopped: output_limit). */
+static bool
+append_capped (sched_exec_t *ex, wb_buf_t *b, bool *trunc, uint64_t cap, const char *data, size_t len)
 {
-  sched_exec_t *ex = arg;
-  wb_buf_t *b = stream == ENG_STREAM_STDERR ? &ex->res.err : &ex->res.out;
-  bool *trunc = stream == ENG_STREAM_STDERR ? &ex->res.err_truncated : &ex->res.out_truncated;
-  /* stderr ends with the init's usage line: room for it past the cap, which
-   * take_usage applies once the line is off. */
-  uint64_t cap = ex->req.limits.output_bytes + (stream == ENG_STREAM_STDERR ? USAGE_LINE_MAX : 0);
   size_t room = b->len < cap ? (size_t) (cap - b->len) : 0;
 
   if (len > room)
@@ -690,7 +808,74 @@ on_data (void *arg, int stream, const char *data, size_t len)
       *trunc = true;
       wb_log_error ("execution %s: out of memory buffering output", ex->res.id);
     }
-  if (*trunc)
+  return !*trunc;
+}
+
+/* stderr of a sandbox with the init: the program's bytes until the init's
+ * mark (this execution's nonce: the program can't know it), the init's
+ * trailer after it.  The program's part may pass its cap by the mark's
+ * length (take_trailer holds it to the cap once the mark is off); the
+ * trailer has a budget of its own. */
+static bool
+stderr_data (sched_exec_t *ex, const char *data, size_t len)
+{
+  sched_result_t *res = &ex->res;
+
+  if (!ex->in_trailer)
+    {
+      size_t i = 0;
+      while (i < len && ex->mark_seen < ex->mark_len)
+        {
+          if (ex->mark_seen == 0)
+            {
+              const char *rs = memchr (data + i, '\x1e', len - i);
+              if (rs == NULL)
+                {
+                  i = len;
+                  break;
+                }
+              i = (size_t) (rs - data) + 1;
+              ex->mark_seen = 1;
+              continue;
+            }
+          if (data[i] == ex->mark[ex->mark_seen])
+            ex->mark_seen++;
+          else
+            ex->mark_seen = data[i] == '\x1e' ? 1 : 0;
+          i++;
+        }
+      if (!append_capped (ex, &res->err, &res->err_truncated,
+                          ex->req.limits.output_bytes + ex->mark_len, data, i))
+        return false;
+      if (ex->mark_seen < ex->mark_len)
+        return true;
+      /* The mark: off the program's stderr; the rest is the trailer. */
+      res->err.len -= ex->mark_len;
+      ex->in_trailer = true;
+      data += i;
+      len -= i;
+    }
+  if (ex->trailer_overflow)
+    return true;
+  if (ex->trailer.len + len > ex->req.limits.output_bytes + TRAILER_OVERHEAD
+      || wb_buf_append (&ex->trailer, data, len) < 0)
+    ex->trailer_overflow = true;
+  return true;
+}
+
+static void
+on_data (void *arg, int stream, const char *data, size_t len)
+{
+  sched_exec_t *ex = arg;
+  bool fits;
+
+  if (stream == ENG_STREAM_STDERR && ex->mark_len)
+    fits = stderr_data (ex, data, len);
+  else if (stream == ENG_STREAM_STDERR)
+    fits = append_capped (ex, &ex->res.err, &ex->res.err_truncated, ex->req.limits.output_bytes, data, len);
+  else
+    fits = append_capped (ex, &ex->res.out, &ex->res.out_truncated, ex->req.limits.output_bytes, data, len);
+  if (!fits)
     {
       /* Past the cap the program is stopped: output it cannot deliver is
        * not worth the CPU it burns. */
@@ -866,7 +1051,22 @@ write_frame (sched_exec_t *ex)
   wb_buf_t frame = WB_BUF_INIT;
   int rc = 0;
 
-  if ((uses_init (ex) && wb_buf_printf (&frame, "w1 %s\n", ex->nonce) < 0)
+  /* The init's lines (profiles/init.c): the nonce, the bounds of the files
+   * it returns, and each input file's hash and name, so that an input left
+   * unchanged is not sent back. */
+  if (uses_init (ex))
+    {
+      ex->mark_len = (size_t) snprintf (ex->mark, sizeof ex->mark, "\x1ewarmbox-trailer %s\n", ex->nonce);
+      rc = wb_buf_printf (&frame, "w1 %s %d %llu %zu\n", ex->nonce, SCHED_MAX_FILES,
+                          (unsigned long long) ex->req.limits.output_bytes, ex->req.n_files);
+      for (size_t i = 0; i < ex->req.n_files && rc == 0; i++)
+        {
+          char hex[65];
+          wb_sha256_hex (ex->req.files[i].data, ex->req.files[i].len, hex);
+          rc = wb_buf_printf (&frame, "%s %s\n", hex, ex->req.files[i].name);
+        }
+    }
+  if (rc < 0
       || sched_frame_build (ex->req.code, ex->req.code_len, ex->req.args, ex->req.n_args,
                             ex->req.files, ex->req.n_files, ex->req.stdin_data, ex->req.stdin_len,
                             &frame)

@@ -27,6 +27,17 @@ typedef enum sched_status
  * "engine_lost".  Never NULL. */
 const char *sched_status_name (sched_status_t st);
 
+/* A file the program left in its working directory (profiles/init.c says
+ * which), as the sandbox's init reported it. */
+typedef struct sched_file_out
+{
+  char *name;         /* its path under the working directory, UTF-8 */
+  uint64_t size;
+  char sha256[65];    /* of its whole content */
+  char *content;      /* NULL when left out (past the output budget) */
+  size_t content_len; /* = size when content is there */
+} sched_file_out_t;
+
 typedef struct sched_result
 {
   char id[37];           /* execution id (uuid form) */
@@ -44,6 +55,14 @@ typedef struct sched_result
   uint32_t files_in;        /* files given to the program */
   uint64_t files_in_bytes;  /* their contents together */
   char files_in_sha256[65]; /* over names and contents, "" without files */
+  /* Files the program made or changed in its working directory, sorted by
+   * path (at most SCHED_MAX_FILES; the rest counted in files_omitted), with
+   * their content while it fits in output_bytes altogether.  None when
+   * the sandbox was stopped before its init could report. */
+  sched_file_out_t *files_out;
+  uint32_t n_files_out, files_omitted;
+  uint64_t files_out_bytes;  /* their sizes together */
+  char files_out_sha256[65]; /* over names and contents, as files_in_sha256 */
   bool pool_hit;
   /* What the program used, measured by the kernel and reported by the
    * sandbox's /warmbox/init (profiles/init.c); has_usage false when the

@@ -98,20 +98,37 @@ sched_file_name_valid (const char *name, size_t len)
 }
 
 void
-sched_files_sha256 (const sched_file_t *files, size_t n_files, char out[65])
+sched_files_sha256_of (const char *const *names, const char *const *content_hex, size_t n,
+                       char out[65])
 {
   char hexes[SCHED_MAX_FILES * 128];
+
+  if (n > SCHED_MAX_FILES)
+    n = SCHED_MAX_FILES;
+  for (size_t i = 0; i < n; i++)
+    {
+      char h[65];
+      wb_sha256_hex (names[i], strlen (names[i]), h);
+      memcpy (hexes + i * 128, h, 64);
+      memcpy (hexes + i * 128 + 64, content_hex[i], 64);
+    }
+  wb_sha256_hex (hexes, n * 128, out);
+}
+
+void
+sched_files_sha256 (const sched_file_t *files, size_t n_files, char out[65])
+{
+  const char *names[SCHED_MAX_FILES], *hex[SCHED_MAX_FILES];
+  char digests[SCHED_MAX_FILES][65];
   size_t n = n_files < SCHED_MAX_FILES ? n_files : SCHED_MAX_FILES;
 
   for (size_t i = 0; i < n; i++)
     {
-      char h[65];
-      wb_sha256_hex (files[i].name, strlen (files[i].name), h);
-      memcpy (hexes + i * 128, h, 64);
-      wb_sha256_hex (files[i].data, files[i].len, h);
-      memcpy (hexes + i * 128 + 64, h, 64);
+      wb_sha256_hex (files[i].data, files[i].len, digests[i]);
+      names[i] = files[i].name;
+      hex[i] = digests[i];
     }
-  wb_sha256_hex (hexes, n * 128, out);
+  sched_files_sha256_of (names, hex, n, out);
 }
 
 /* The most the files may hold together under these limits. */

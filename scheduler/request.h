@@ -59,6 +59,9 @@ bool sched_file_name_valid (const char *name, size_t len);
  * file by file in order, the hex SHA-256 of its name followed by the hex
  * SHA-256 of its content.  Can't fail. */
 void sched_files_sha256 (const sched_file_t *files, size_t n_files, char out[65]);
+/* The same hash from each file's name and the hex SHA-256 of its content. */
+void sched_files_sha256_of (const char *const *names, const char *const *content_hex, size_t n,
+                            char out[65]);
 
 /* The stdin frame of DESIGN.md step 4, with the program's arguments and
  * files:

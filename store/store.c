@@ -153,6 +153,12 @@ static const char *const migrations[] = {
   "  FROM executions"
   "  WHERE received_at >= CAST(strftime('%s', 'now') AS REAL) - 86400 AND peak_memory_kib IS NOT NULL"
   "  ORDER BY peak_memory_kib DESC LIMIT 100;",
+
+  /* 5 -> 6: files the program left in its working directory and got
+   * back: how many, their bytes, one hash over them (as files_in). */
+  "ALTER TABLE executions ADD COLUMN files_out INTEGER NOT NULL DEFAULT 0;"
+  "ALTER TABLE executions ADD COLUMN files_out_bytes INTEGER NOT NULL DEFAULT 0;"
+  "ALTER TABLE executions ADD COLUMN files_out_sha256 TEXT NOT NULL DEFAULT '';",
 };
 
 int
@@ -520,6 +526,9 @@ bind_exec (sqlite3_stmt *s, const store_execution_t *e)
       sqlite3_bind_null (s, i++);
       sqlite3_bind_null (s, i++);
     }
+  sqlite3_bind_int (s, i++, (int) e->files_out);
+  sqlite3_bind_int64 (s, i++, (sqlite3_int64) e->files_out_bytes);
+  sqlite3_bind_text (s, i++, e->files_out_sha256, -1, SQLITE_STATIC);
   return sqlite3_step (s);
 }
 
@@ -769,8 +778,8 @@ static const char insert_exec_sql[]
       "status, exit_code, timed_out, oom_killed, stdout_truncated, stderr_truncated, "
       "stdout_bytes, stderr_bytes, queue_ms, start_ms, run_ms, total_ms, pool_hit, "
       "container_id, engine, error, daemon, pool, files_in, files_in_bytes, files_in_sha256, "
-      "peak_memory_kib, cpu_user_ms, cpu_system_ms) "
-      "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+      "peak_memory_kib, cpu_user_ms, cpu_system_ms, files_out, files_out_bytes, files_out_sha256) "
+      "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
       /* The finished row replaces the one written ahead. */
       "ON CONFLICT (id) DO UPDATE SET started_at = excluded.started_at, "
       "finished_at = excluded.finished_at, image_id = excluded.image_id, status = excluded.status, "
@@ -782,7 +791,8 @@ static const char insert_exec_sql[]
       "pool_hit = excluded.pool_hit, container_id = excluded.container_id, "
       "engine = excluded.engine, error = excluded.error, pool = excluded.pool, "
       "peak_memory_kib = excluded.peak_memory_kib, cpu_user_ms = excluded.cpu_user_ms, "
-      "cpu_system_ms = excluded.cpu_system_ms";
+      "cpu_system_ms = excluded.cpu_system_ms, files_out = excluded.files_out, "
+      "files_out_bytes = excluded.files_out_bytes, files_out_sha256 = excluded.files_out_sha256";
 static const char insert_event_sql[]
     = "INSERT INTO pool_events (at, event, language, pool_key, container_id, duration_ms, detail) "
       "VALUES (?,?,?,?,?,?,?)";

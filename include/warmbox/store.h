@@ -45,6 +45,9 @@ typedef struct store_execution
   uint32_t files_in;          /* files given to the program */
   uint64_t files_in_bytes;    /* their contents together */
   char files_in_sha256[65];   /* over names and contents, "" without files */
+  uint32_t files_out;         /* files the program left and got back */
+  uint64_t files_out_bytes;   /* their sizes together */
+  char files_out_sha256[65];  /* over names and contents, "" without files */
   bool has_usage;             /* false: NULL (the sandbox was stopped) */
   uint64_t peak_memory_kib;   /* the program's peak RSS (largest process) */
   double cpu_user_ms, cpu_system_ms;

@@ -80,7 +80,9 @@ struct fake_container
   size_t code_off, code_len;
   size_t in_off; /* the program's own stdin, after code and args */
   size_t base;   /* where the frame starts: after the init's line, if any */
-  char nonce[33]; /* from "w1 <nonce>\n" (the init's), or "" */
+  char nonce[33]; /* from "w1 <nonce> ...\n" (the init's), or "" */
+  wb_buf_t files; /* the trailer's file records ("file NAME CONTENT") */
+  unsigned n_files;
   size_t pc;     /* next byte of the code to interpret */
   uint64_t flood_left;
   bool exiting; /* exits at the next step (output goes out first) */
@@ -317,6 +319,7 @@ container_destroy (fake_container_t *c)
   cJSON_Delete (c->spec);
   free (c->body);
   wb_buf_free (&c->in);
+  wb_buf_free (&c->files);
   free (c);
 }
 
@@ -539,7 +542,11 @@ program_end (fake_container_t *c, long code, bool oom)
   if (c->nonce[0])
     {
       char line[128];
-      int n = snprintf (line, sizeof line, "\x1ewarmbox-usage %s 2048 1500 500\n", c->nonce);
+      int n = snprintf (line, sizeof line, "\x1ewarmbox-trailer %s\nfiles %u 0\n", c->nonce, c->n_files);
+      emit (c, ENG_STREAM_STDERR, line, (size_t) n, false);
+      if (c->files.len)
+        emit (c, ENG_STREAM_STDERR, c->files.data, c->files.len, false);
+      n = snprintf (line, sizeof line, "usage 2048 1500 500\n");
       emit (c, ENG_STREAM_STDERR, line, (size_t) n, false);
     }
   c->exiting = true;
@@ -556,14 +563,34 @@ frame_parse (fake_container_t *c)
   const char *buf = c->in.data;
   size_t len = c->in.len;
 
-  /* The init's line first (profiles whose argv starts with /warmbox/init). */
-  if (len >= 36 && memcmp (buf, "w1 ", 3) == 0 && buf[35] == '\n')
+  /* The init's lines first (profiles whose argv starts with /warmbox/init):
+   * "w1 <nonce>[ <files max> <files bytes> <inputs>]\n", one line per input. */
+  if (len >= 36 && memcmp (buf, "w1 ", 3) == 0 && (buf[35] == '\n' || buf[35] == ' '))
     {
+      const char *end = memchr (buf, '\n', len < 128 ? len : 128);
+      size_t skip, inputs = 0;
+      if (end == NULL)
+        return -1;
       memcpy (c->nonce, buf + 3, 32);
       c->nonce[32] = '\0';
-      c->base = 36;
-      buf += 36;
-      len -= 36;
+      if (buf[35] == ' ')
+        {
+          const char *last = end;
+          while (last > buf && last[-1] != ' ')
+            last--;
+          inputs = (size_t) strtoul (last, NULL, 10);
+        }
+      skip = (size_t) (end - buf) + 1;
+      for (size_t k = 0; k < inputs; k++)
+        {
+          const char *nl = memchr (buf + skip, '\n', len - skip);
+          if (nl == NULL)
+            return -1;
+          skip = (size_t) (nl - buf) + 1;
+        }
+      c->base = skip;
+      buf += skip;
+      len -= skip;
     }
   const char *nl = len ? memchr (buf, '\n', len < FRAME_HEADER_MAX ? len : FRAME_HEADER_MAX) : NULL;
   size_t hdr, i = 0, n_args = 0;
@@ -678,6 +705,20 @@ program_run (fake_container_t *c)
         }
       else if (word_is (code + s, w - s, "hang") && r == e)
         return; /* until killed or removed */
+      else if (word_is (code + s, w - s, "file") && r < e)
+        {
+          /* "file NAME CONTENT": a file the init will report. */
+          size_t sp = r;
+          char hex[65];
+          while (sp < e && code[sp] != ' ')
+            sp++;
+          size_t clen = sp < e ? e - sp - 1 : 0;
+          wb_sha256_hex (sp < e ? code + sp + 1 : "", clen, hex);
+          wb_buf_printf (&c->files, "file %zu %zu %zu %s\n", sp - r, clen, clen, hex);
+          wb_buf_append (&c->files, code + r, sp - r);
+          wb_buf_append (&c->files, sp < e ? code + sp + 1 : "", clen);
+          c->n_files++;
+        }
       else
         {
           static const char msg[] = "fake: unknown command";

@@ -58,6 +58,8 @@ typedef struct call
   bool has_usage;
   uint64_t peak_kib, user_us, sys_us;
   bool err_truncated;
+  char files[256];    /* "name:size:content|..." of the files out */
+  char files_sha[65];
   char out[512], err[256];
   wb_code_t err_code;
   int order;          /* when it was answered, among all answers */
@@ -76,6 +78,16 @@ done_cb (void *arg, const sched_result_t *res, const wb_err_t *err)
   if (res)
     {
       c->has_result = true;
+      c->files[0] = '\0';
+      for (uint32_t i = 0; i < res->n_files_out; i++)
+        {
+          const sched_file_out_t *f = &res->files_out[i];
+          size_t at = strlen (c->files);
+          snprintf (c->files + at, sizeof c->files - at, "%s:%llu:%.*s|", f->name,
+                    (unsigned long long) f->size, f->content ? (int) f->content_len : 4,
+                    f->content ? f->content : "null");
+        }
+      snprintf (c->files_sha, sizeof c->files_sha, "%s", res->files_out_sha256);
       c->has_usage = res->has_usage;
       c->peak_kib = res->peak_memory_kib;
       c->user_us = res->cpu_user_us;
@@ -387,6 +399,16 @@ test_happy_path (void)
   ok (!c[3].has_usage && !c[4].has_usage, "a program stopped by a limit has no usage figures");
   {
     call_t f;
+    submit (&f, "python", "file out.txt hello; file sub/b two words; out done", NULL);
+    ok (wait_answers (&f, 1, 5000) && f.has_usage, "files out: answered, with usage");
+    is_str (f.files, "out.txt:5:hello|sub/b:9:two words|", "the init's file records are the result's files");
+    is_int ((int) strlen (f.files_sha), 64, "and one hash over them");
+    is_str (f.out, "done\n", "stdout unchanged");
+    is_str (f.err, "", "the trailer is off stderr");
+    is_str (c[0].files, "", "a program that made none has none");
+  }
+  {
+    call_t f;
     submit (&f, "python", "err \x1ewarmbox-usage 00000000000000000000000000000000 1 2 3; exit 0", NULL);
     ok (wait_answers (&f, 1, 5000) && f.has_usage && f.peak_kib == 2048
             && strcmp (f.err, "\x1ewarmbox-usage 00000000000000000000000000000000 1 2 3\n") == 0,
@@ -401,7 +423,7 @@ test_happy_path (void)
   for (int i = 0; i < 6; i++)
     is_int (c[i].answers, 1, "execution %d answered once", i);
   ok (run_until (no_execs, NULL, 2000), "all ended");
-  is_int (rows ("final"), 7, "seven finished rows");
+  is_int (rows ("final"), 8, "eight finished rows");
   is_int (rows ("running"), 0, "none left running");
   is_int (teardown ("happy path"), 0, "nothing left on the engine, nothing started twice");
 }
