@@ -180,7 +180,90 @@ append_stream (wb_buf_t *text, cJSON *res, const char *name)
     wb_buf_printf (text, "[%s was not UTF-8 text; undecodable bytes are shown as U+FFFD]\n", name);
 }
 
-/* The answer of POST /v1/executions as text for the model. */
+/* The MIME type of an image the model can be shown, by its first bytes;
+ * NULL for anything else. */
+static const char *
+image_type (const wb_buf_t *raw)
+{
+  static const struct
+  {
+    const char *magic;
+    size_t len;
+    const char *type;
+  } kinds[] = {{"\x89PNG\r\n\x1a\n", 8, "image/png"},
+               {"\xff\xd8\xff", 3, "image/jpeg"},
+               {"GIF8", 4, "image/gif"}};
+
+  for (size_t i = 0; i < WB_ARRAY_SIZE (kinds); i++)
+    if (raw->len >= kinds[i].len && memcmp (raw->data, kinds[i].magic, kinds[i].len) == 0)
+      return kinds[i].type;
+  return NULL;
+}
+
+/* The files the program left: images become image content for the model
+ * (the bytes as they came, base64); text files are shown in the text (cut
+ * like the streams); other files and those sent without content are
+ * listed with their size and hash. */
+static void
+append_files (wb_buf_t *text, cJSON *res, cJSON *images)
+{
+  cJSON *files = cJSON_GetObjectItemCaseSensitive (res, "files"), *f;
+  double omitted = cJSON_GetNumberValue (cJSON_GetObjectItemCaseSensitive (res, "files_omitted"));
+
+  cJSON_ArrayForEach (f, files)
+  {
+    const char *name = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (f, "name"));
+    const char *content = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (f, "content"));
+    const char *enc = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (f, "encoding"));
+    const char *sha = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (f, "sha256"));
+    double size = cJSON_GetNumberValue (cJSON_GetObjectItemCaseSensitive (f, "size"));
+    cleanup_buf wb_buf_t raw = WB_BUF_INIT;
+    const char *mime;
+    size_t shown;
+
+    if (name == NULL)
+      continue;
+    if (content == NULL)
+      {
+        wb_buf_printf (text, "\nfile %s: %.0f bytes, sha256 %.12s… (content not returned: past the "
+                             "sandbox's output limit)\n", name, size, sha ? sha : "");
+        continue;
+      }
+    if (enc && strcmp (enc, "base64") == 0)
+      wb_base64_decode (&raw, content, strlen (content));
+    else
+      wb_buf_append_str (&raw, content);
+    if (enc && strcmp (enc, "base64") == 0 && (mime = image_type (&raw)) != NULL)
+      {
+        cJSON *img = cJSON_CreateObject ();
+        if (img && cJSON_AddStringToObject (img, "type", "image") && cJSON_AddStringToObject (img, "data", content)
+            && cJSON_AddStringToObject (img, "mimeType", mime))
+          {
+            cJSON_AddItemToArray (images, img);
+            wb_buf_printf (text, "\nfile %s: %.0f bytes, %s (shown as an image)\n", name, size, mime);
+          }
+        else
+          cJSON_Delete (img);
+        continue;
+      }
+    if (enc && strcmp (enc, "base64") == 0)
+      {
+        wb_buf_printf (text, "\nfile %s: %.0f bytes, binary, sha256 %.12s…\n", name, size, sha ? sha : "");
+        continue;
+      }
+    wb_buf_printf (text, "\n--- file %s (%.0f bytes) ---\n", name, size);
+    shown = wb_utf8_sanitize (text, raw.data ? raw.data : "", raw.len, mcp.max_output, true);
+    if (text->len && text->data[text->len - 1] != '\n')
+      wb_buf_append_str (text, "\n");
+    if (shown < raw.len)
+      wb_buf_printf (text, "[file cut for the model: showing the first %zu of %zu bytes]\n", shown, raw.len);
+  }
+  if (omitted > 0)
+    wb_buf_printf (text, "\n[%.0f more files were left and not listed]\n", omitted);
+}
+
+/* The answer of POST /v1/executions as text for the model, and the
+ * images it made as image content. */
 static cJSON *
 describe_result (long http, const wb_buf_t *reply)
 {
@@ -218,7 +301,14 @@ describe_result (long http, const wb_buf_t *reply)
     }
   append_stream (&text, res, "stdout");
   append_stream (&text, res, "stderr");
-  return tool_result (text.data ? text.data : "", failed);
+  cleanup_json cJSON *images = cJSON_CreateArray ();
+  if (images)
+    append_files (&text, res, images);
+  cJSON *out = tool_result (text.data ? text.data : "", failed);
+  cJSON *content = cJSON_GetObjectItemCaseSensitive (out, "content");
+  while (out && content && images && cJSON_GetArraySize (images) > 0)
+    cJSON_AddItemToArray (content, cJSON_DetachItemFromArray (images, 0));
+  return out;
 }
 
 static cJSON *

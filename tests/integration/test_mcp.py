@@ -3,8 +3,10 @@
 @modelcontextprotocol/sdk) spawns it over stdio against a real warmboxd;
 then the protocol edges by hand (parse errors, unknown methods, batches,
 notifications, ids kept, the daemon down as a tool error)."""
+import base64
 import json
 import os
+import struct
 import subprocess
 import sys
 import time
@@ -40,6 +42,14 @@ if node_client_ready("@modelcontextprotocol"):
          "a non-zero exit is a result (the program failed, not the sandbox), stderr shown", r)
     r = res.get("files")
     t.ok(r and r.get("isError") is False and "42" in text_of(r), "files: a CSV given in files is read", r)
+    r = res.get("chart") or {}
+    imgs = [c for c in r.get("content", []) if c.get("type") == "image"]
+    png = base64.b64decode(imgs[0]["data"]) if imgs else b""
+    t.ok(r.get("isError") is False and len(imgs) == 1 and imgs[0].get("mimeType") == "image/png"
+         and png.startswith(b"\x89PNG\r\n\x1a\n") and struct.unpack(">II", png[16:24]) == (16, 22),
+         "a chart the program wrote reaches the SDK as an image content block (PNG, 16x22)", r)
+    t.ok("chart.png" in text_of(r) and "total 42" in text_of(r),
+         "and the text lists it, with a text file's content", text_of(r))
     r = res.get("bad_file")
     t.ok(r and r.get("isError") is True and "files[0].name" in text_of(r),
          "files: a bad name is a tool error saying why", r)

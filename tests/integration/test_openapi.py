@@ -79,6 +79,9 @@ call("exec exit 7 + stdin + args", "POST", E, {"language": "python", "code": "im
                                                "stdin": "in", "args": ["a"], "timeout_ms": 5000, "memory_mb": 128})
 call("exec stdin_base64", "POST", E, {"language": "javascript", "code": "process.stdin.pipe(process.stdout)", "stdin_base64": "AAE="})
 call("exec binary stdout", "POST", E, {"language": "python", "code": "import sys; sys.stdout.buffer.write(b'\\xff\\x00')"})
+call("exec files out", "POST", E, {"language": "python", "files": [{"name": "in.txt", "content": "x"}],
+                                   "code": "open('a.txt', 'w').write('hi'); open('b.bin', 'wb').write(bytes(300))\n"
+                                           "open('big', 'wb').write(b'z' * 2000000)"})
 call("exec timeout", "POST", E, {"language": "python", "code": "while True: pass", "timeout_ms": 300})
 call("exec oom", "POST", E, {"language": "python", "code": "x = bytearray(400 * 1024 * 1024)", "memory_mb": 64})
 call("exec output limit", "POST", E, {"language": "python", "code": "import sys\nwhile True: sys.stdout.write('x' * 65536)"})

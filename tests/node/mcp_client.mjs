@@ -25,6 +25,19 @@ out('python', await call({ language: 'python', code: 'import sys\nprint(sys.stdi
 out('exit', await call({ language: 'javascript', code: 'console.error("bad"); process.exit(4)' }));
 out('files', await call({ language: 'python', code: 'import csv\nprint(sum(int(r["n"]) for r in csv.DictReader(open("d.csv"))))',
   files: [{ name: 'd.csv', content: 'n\n20\n22\n' }] }));
+// A CSV in, a chart out: a PNG drawn with the standard library only (zlib),
+// one bar per row, and a text file; the SDK sees an image content block.
+const pngCode = [
+  'import csv, struct, zlib',
+  'rows = [int(r["n"]) for r in csv.DictReader(open("d.csv"))]',
+  'w, h = 8 * len(rows), max(rows)',
+  'pix = b"".join(b"\\x00" + bytes(255 if (x // 8 < len(rows) and h - y <= rows[x // 8]) else 0 for x in range(w)) for y in range(h))',
+  'def chunk(t, d): return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d))',
+  'png = b"\\x89PNG\\r\\n\\x1a\\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 0, 0, 0, 0)) + chunk(b"IDAT", zlib.compress(pix)) + chunk(b"IEND", b"")',
+  'open("chart.png", "wb").write(png)',
+  'open("summary.txt", "w").write("total %d\\n" % sum(rows))',
+].join('\n');
+out('chart', await call({ language: 'python', code: pngCode, files: [{ name: 'd.csv', content: 'n\n20\n22\n' }] }));
 out('bad_file', await call({ language: 'python', code: 'print(1)', files: [{ name: '../d', content: '' }] }));
 out('timeout', await call({ language: 'python', code: 'while True: pass', timeout_ms: 500 }));
 out('big', await call({ language: 'python', code: 'print("x" * 5000)' }));
