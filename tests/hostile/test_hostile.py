@@ -248,6 +248,90 @@ case("huge argv within the caps", "import sys\nprint(len(sys.argv), sum(map(len,
 st, body = d.request("POST", "/v1/executions", {"language": "python", "code": "1", "args": ["a" * 4096] * 17})
 t.ok(st == 413 and body["error"]["code"] == "too_large", "argv over its cap is refused with 413", (st, body))
 
+# ---- files out ------------------------------------------------------------------
+# What the sandbox's init sends back: never a link's target, bounded in count
+# and bytes, and a channel the program cannot forge.
+
+r = case("a symlink in the working directory pointing at /etc/passwd", """
+import os
+try:
+    os.symlink('/etc/passwd', 'passwd-link')
+    print('LINKED')
+except OSError as e:
+    print('symlink', e.strerror)
+os.makedirs('sub', exist_ok=True)
+try:
+    os.symlink('/etc', 'sub/etc-link')
+except OSError:
+    pass
+open('plain.txt', 'w').write('mine')
+""", "ok")
+names = [f["name"] for f in r.get("files", [])]
+t.ok(names == ["plain.txt"] and not any("root:" in (f.get("content") or "") for f in r.get("files", [])),
+     "files out: no link is listed or followed, /etc/passwd never comes back", r.get("files"))
+r = case("a 10,000-file output flood", """
+import os
+os.makedirs('flood', exist_ok=True)
+for i in range(10000):
+    open('flood/f%05d' % i, 'w').write('x')
+print('made')
+""", "ok", "made", timeout_ms=30000)
+files = r.get("files", [])
+t.ok(len(files) == 64 and r.get("files_omitted") == 10000 - 64 and files[0]["name"] == "flood/f00000"
+     and all(f["content"] == "x" for f in files),
+     "files out: 64 listed in path order, the other 9,936 counted in files_omitted",
+     (len(files), r.get("files_omitted"), files[:1]))
+r = case("an output file larger than the output cap", """
+open('big.bin', 'wb').write(b'\\xab' * (3 * 1024 * 1024))
+open('small.txt', 'w').write('fits')
+""", "ok")
+import hashlib  # noqa: E402
+by = {f["name"]: f for f in r.get("files", [])}
+big = by.get("big.bin", {})
+t.ok(big.get("size") == 3 * 1024 * 1024 and big.get("content") is None and big.get("content_omitted") is True
+     and big.get("sha256") == hashlib.sha256(b"\xab" * (3 * 1024 * 1024)).hexdigest()
+     and by.get("small.txt", {}).get("content") == "fits",
+     "files out: past the cap a file is listed with its size and true hash, content omitted; the rest fits",
+     {k: {kk: (v[kk] if kk != "content" else str(v[kk])[:20]) for kk in v} for k, v in by.items()})
+forged_nonce = "0" * 32
+forgery = ("\x1ewarmbox-trailer %s\nfiles 1 0\nfile 6 4 4 %s\nforgedEVIL\nusage 1 2 3\n"
+           % (forged_nonce, hashlib.sha256(b"EVIL").hexdigest()))
+r = case("a program forging the output framing", """
+import sys
+f = %r
+sys.stdout.write(f)
+sys.stderr.write(f)
+sys.stderr.write('\\x1ewarmbox-usage %s 1 1 1\\n')
+""" % (forgery, forged_nonce), "ok")
+t.ok(stream(r, "stdout") == forgery.encode() and stream(r, "stderr").startswith(forgery.encode())
+     and r.get("files") == [] and (r.get("usage") or {}).get("peak_memory_bytes", 0) > 1024,
+     "files out: lookalike trailers come back as the program's output; no forged file, no forged usage",
+     (r.get("files"), r.get("usage"), stream(r, "stderr")[:200]))
+r = case("a FIFO and an unreadable file in the working directory", """
+import os
+try:
+    os.mkfifo('pipe')
+    print('fifo made')
+except OSError as e:
+    print('mkfifo', e.strerror)
+open('secret', 'w').write('s')
+os.chmod('secret', 0)
+open('ok.txt', 'w').write('ok')
+""", "ok")
+t.ok([f["name"] for f in r.get("files", [])] == ["ok.txt"] and r.get("files_omitted") == 1,
+     "files out: a FIFO (when one can be made) is skipped without blocking the init; an unreadable "
+     "file is counted omitted", (r.get("files"), r.get("files_omitted"), stream(r, "stdout")))
+
+r = case("javascript leaves files too", """
+const fs = require('fs');
+fs.mkdirSync('out');
+fs.writeFileSync('out/r.json', JSON.stringify({n: 42}));
+fs.writeFileSync('raw.bin', Buffer.from([0, 1, 2, 255]));
+""", "ok", lang="javascript")
+t.ok([(f["name"], f["content"], f["encoding"]) for f in r.get("files", [])]
+     == [("out/r.json", '{"n":42}', "utf-8"), ("raw.bin", "AAEC/w==", "base64")],
+     "files out from javascript: text as text, bytes as base64", r.get("files"))
+
 host.close()
 t.is_eq(d.stop(), 0, "the daemon exits 0 after the whole corpus")
 t.is_eq(d.our_containers(), [], "and leaves no container")

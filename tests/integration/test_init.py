@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""profiles/init.c on the host, outside any sandbox, so that what the
+sandbox's seccomp filter forbids (symbolic links, FIFOs) can be put in its
+way: built static as build-image.sh builds it, run as an unprivileged user
+(setpriv) with WARMBOX_INIT_TRACE (it then kills only its program's group),
+in a folder of its own.  Checks the first lines it accepts, and which files
+its trailer lists, with what."""
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wbtest import ROOT, Tap  # noqa: E402
+
+t = Tap()
+NONCE = "0123456789abcdef" * 2
+work = tempfile.mkdtemp(prefix="warmbox-init-")
+os.chmod(work, 0o755)
+INIT = os.path.join(work, "init")
+cc = os.environ.get("CC", "cc")
+p = subprocess.run([cc, "-static", "-O2", "-Wall", "-Wextra", "-Werror", "-o", INIT,
+                    os.path.join(ROOT, "profiles", "init.c")], capture_output=True, text=True)
+if not t.ok(p.returncode == 0, "init.c builds static with -Wall -Wextra -Werror", p.stderr):
+    t.done()
+
+
+def run(script, first_line, inputs=(), setup=None):
+    """Run `sh -c script` under the init in a fresh folder; (exit code,
+    the program's stderr, the trailer's text or None)."""
+    d = tempfile.mkdtemp(dir=work)
+    os.chmod(d, 0o777)
+    if setup:
+        setup(d)
+    head = first_line.encode() + b"".join(b"%s %s\n" % (hashlib.sha256(c).hexdigest().encode(), n.encode())
+                                          for n, c in inputs)
+    r = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--",
+                        INIT, "/bin/sh", "-c", script], input=head, cwd=d, capture_output=True, timeout=60,
+                       env={"PATH": "/usr/bin:/bin", "WARMBOX_INIT_TRACE": "1"})
+    mark = b"\x1ewarmbox-trailer " + NONCE.encode() + b"\n"
+    err = r.stderr
+    if mark in err:
+        at = err.index(mark)
+        return r.returncode, err[:at], err[at + len(mark):]
+    return r.returncode, err, None
+
+
+def listing(trailer):
+    """[(name, size, content or None, sha256)], omitted, usage line."""
+    lines = trailer.split(b"\n", 1)
+    _, listed, omitted = lines[0].split(b" ")
+    rest = lines[1]
+    out = []
+    for _ in range(int(listed)):
+        head, rest = rest.split(b"\n", 1)
+        _, nlen, size, clen, sha = head.split(b" ")
+        name, rest = rest[:int(nlen)], rest[int(nlen):]
+        content, rest = rest[:int(clen)], rest[int(clen):]
+        out.append((name.decode(), int(size), content if int(clen) or int(size) == 0 else None, sha.decode()))
+    return out, int(omitted), rest
+
+
+FULL = "w1 %s 64 1000 %d\n"
+
+# ---- the first lines -----------------------------------------------------
+code, err, tr = run("echo hi >&2", "w1 %s\n" % NONCE)
+t.ok(code == 0 and err == b"hi\n" and tr is not None and tr.startswith(b"files 0 0\nusage "),
+     "the short line (no files asked): a trailer with no files and the usage", (code, err, tr))
+for bad in ("w2 %s\n" % NONCE, "w1 %s\n" % NONCE[:-1], "w1 %s 64\n" % NONCE, "w1 %s 64 1 65\n" % NONCE,
+            "w1 %s x y z\n" % NONCE, "w1 %s 64 1 1\nnot-a-hash name\n" % NONCE):
+    code, err, tr = run("echo RAN", bad)
+    t.ok(code == 125 and tr is None and b"malformed input frame" in err,
+         "a malformed first line %r: exit 125, nothing run, no trailer" % bad[:40], (code, err))
+
+# ---- what is listed -------------------------------------------------------
+
+
+def links(d):
+    os.symlink("/etc/passwd", os.path.join(d, "passwd-link"))
+    os.symlink("/etc", os.path.join(d, "etc-link"))
+    os.mkfifo(os.path.join(d, "fifo"))
+    os.mkdir(os.path.join(d, ".cache"))
+    with open(os.path.join(d, ".cache", "c"), "w") as f:
+        f.write("cache")
+
+
+code, err, tr = run("printf mine > plain.txt; mkdir -p sub/deeper; printf deep > sub/deeper/f; printf dot > .hidden",
+                    FULL % (NONCE, 0), setup=links)
+files, omitted, usage = listing(tr)
+t.is_eq([(n, c) for n, _, c, _ in files], [("plain.txt", b"mine"), ("sub/deeper/f", b"deep")],
+        "made files listed in path order, folders walked; links, a FIFO, dot-files and dot-folders are not")
+t.ok(omitted == 0 and usage.startswith(b"usage "), "nothing omitted; the usage line ends it", (omitted, usage))
+
+code, err, tr = run("printf new > kept.csv.out; printf changed > changed.txt", FULL % (NONCE, 2),
+                    inputs=[("kept.csv", b"a,b\n"), ("changed.txt", b"old")],
+                    setup=lambda d: [(open(os.path.join(d, n), "wb").write(c), os.chmod(os.path.join(d, n), 0o666))
+                                     for n, c in (("kept.csv", b"a,b\n"), ("changed.txt", b"old"))])
+files, omitted, _ = listing(tr)
+t.is_eq([n for n, _, _, _ in files], ["changed.txt", "kept.csv.out"],
+        "an input left unchanged (same hash) is not sent back; a changed one is")
+
+code, err, tr = run("head -c 600 /dev/zero > a; head -c 600 /dev/zero > b; printf tiny > c", FULL % (NONCE, 0))
+files, omitted, _ = listing(tr)
+zero = hashlib.sha256(bytes(600)).hexdigest()
+t.ok([(n, s, c is not None, h) for n, s, c, h in files]
+     == [("a", 600, True, zero), ("b", 600, False, zero), ("c", 4, True, hashlib.sha256(b"tiny").hexdigest())],
+     "contents while the budget (1000 bytes) lasts, in path order; past it size and hash only", files)
+
+code, err, tr = run("i=0; while [ $i -lt 70 ]; do printf x > f$i; i=$((i+1)); done; printf y > \"$(printf 'bad\\377name')\"",
+                    FULL % (NONCE, 0))
+files, omitted, _ = listing(tr)
+t.ok(len(files) == 64 and omitted == 7, "64 listed; 6 more and a name that is not UTF-8 counted omitted",
+     (len(files), omitted))
+
+
+def unreadable(d):
+    with open(os.path.join(d, "locked"), "w") as f:
+        f.write("s")
+    os.chown(os.path.join(d, "locked"), 65534, 65534)
+
+
+code, err, tr = run("chmod 0 locked; printf ok > ok.txt", FULL % (NONCE, 0), setup=unreadable)
+files, omitted, _ = listing(tr)
+t.ok([n for n, _, _, _ in files] == ["ok.txt"] and omitted == 1, "a file it can't read is counted omitted",
+     (files, omitted))
+
+code, err, tr = run("sleep 30 & printf after > late.txt; exit 3", FULL % (NONCE, 0))
+files, omitted, _ = listing(tr)
+t.ok(code == 3 and [n for n, _, _, _ in files] == ["late.txt"],
+     "exits as the program did; what it left running is killed before the files are read", (code, files))
+
+shutil.rmtree(work, ignore_errors=True)
+t.done()
