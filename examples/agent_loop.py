@@ -3,8 +3,12 @@
 
 The "model" here is scripted (no API key or network needed): given a CSV,
 it writes a program with a bug that reads it, reads the traceback warmbox
-returns, fixes the program, and answers. Swap ScriptedModel for a real client call; the tool definition
-and the loop stay the same.
+returns, fixes the program (which also draws a chart, chart.png), and
+answers. The chart comes back in the result's files and is shown to the
+model as an image: in the tool result (Anthropic style), or in a user
+message after it (OpenAI style: tool messages carry text only). Swap
+ScriptedModel for a real client call; the tool definition and the loop stay
+the same.
 
     examples/agent_loop.py [--style openai|anthropic] [--url unix:/run/warmbox/warmbox.sock]
 
@@ -42,7 +46,8 @@ PARAMETERS = {
     "additionalProperties": False,
 }
 DESCRIPTION = ("Run a complete program in a fresh, isolated sandbox (no network, read-only filesystem "
-               "except /tmp, CPU, memory and time limits) and return its exit status, stdout and stderr. "
+               "except /tmp, CPU, memory and time limits) and return its exit status, stdout and stderr, "
+               "and the files it wrote to its working directory (images are shown to you). "
                "Nothing persists between calls: send the whole program each time.")
 OPENAI_TOOL = {"type": "function", "function": {"name": "execute_code", "description": DESCRIPTION,
                                                 "parameters": PARAMETERS}}
@@ -63,8 +68,12 @@ class UnixConnection(http.client.HTTPConnection):
         self.sock.connect(self.path)
 
 
+IMAGE_TYPES = ((b"\x89PNG\r\n\x1a\n", "image/png"), (b"\xff\xd8\xff", "image/jpeg"), (b"GIF8", "image/gif"))
+
+
 def execute_code(url, args):
-    """Run one tool call; returns (text for the model, is_error)."""
+    """Run one tool call; returns (text for the model, is_error, images as
+    [(media type, base64)])."""
     body = {k: args[k] for k in ("language", "code", "stdin", "files", "timeout_ms") if k in args}
     if url.startswith("unix:"):
         conn = UnixConnection(url[5:], timeout=120)
@@ -79,12 +88,12 @@ def execute_code(url, args):
         r = conn.getresponse()
         res = json.loads(r.read() or b"{}")
     except (OSError, ValueError) as e:
-        return "warmbox is unavailable: %s" % e, True
+        return "warmbox is unavailable: %s" % e, True, []
     finally:
         conn.close()
     if r.status != 200:
         return "warmbox refused to run the code (HTTP %d): %s" % (
-            r.status, res.get("error", {}).get("message", "no reason given")), True
+            r.status, res.get("error", {}).get("message", "no reason given")), True, []
     parts = ["exit status %s" % res["exit_code"] if res["status"] == "ok" else "the run ended: %s" % res["status"]]
     for name in ("stdout", "stderr"):
         data = res[name]
@@ -93,13 +102,34 @@ def execute_code(url, args):
         parts.append("--- %s ---\n%s" % (name, shown) if raw else "%s: (empty)" % name)
         if len(raw) > MAX_OUTPUT:
             parts.append("[%s cut: first %d of %d bytes]" % (name, MAX_OUTPUT, len(raw)))
-    return "\n".join(parts), res["status"] != "ok"
+    images = []
+    for f in res.get("files", []):
+        if f["content"] is None:
+            parts.append("file %s: %d bytes (not returned: past the output limit)" % (f["name"], f["size"]))
+            continue
+        raw = base64.b64decode(f["content"]) if f["encoding"] == "base64" else f["content"].encode()
+        kind = next((t for magic, t in IMAGE_TYPES if raw.startswith(magic)), None)
+        if kind:
+            images.append((kind, base64.b64encode(raw).decode()))
+            parts.append("file %s: %d bytes, %s (shown as an image)" % (f["name"], f["size"], kind))
+        else:
+            parts.append("--- file %s ---\n%s" % (f["name"], raw[:MAX_OUTPUT].decode("utf-8", "replace")))
+    return "\n".join(parts), res["status"] != "ok", images
 
 
 # ---- a scripted "model" ---------------------------------------------------------
 READ = "import csv, statistics\nxs = [float(r['x']) for r in csv.DictReader(open('data.csv'))]\n"
 BUGGY = READ + "print(statistics.median(xs) + undefined_name)\n"
-FIXED = READ + "print(statistics.median(xs))\n"
+# A chart with the standard library only (a real model would use matplotlib):
+# one grey bar per value, as a PNG.
+CHART = """import struct, zlib
+w, h = 10 * len(xs), int(max(xs)) * 10
+rows = b''.join(b'\\x00' + bytes(128 if h - y <= xs[x // 10] * 10 else 255 for x in range(w)) for y in range(h))
+def chunk(t, d): return struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d))
+open('chart.png', 'wb').write(b'\\x89PNG\\r\\n\\x1a\\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', w, h, 8, 0, 0, 0, 0))
+                              + chunk(b'IDAT', zlib.compress(rows)) + chunk(b'IEND', b''))
+"""
+FIXED = READ + "print(statistics.median(xs))\n" + CHART
 # The user's attachment, handed to the program as a file in its working directory.
 DATA = {"name": "data.csv", "content": "x\n3\n1\n4\n1\n5\n9\n2\n6\n"}
 
@@ -116,7 +146,8 @@ class ScriptedModel:
         if "Traceback" in last or "Error" in last:
             return {"tool": {"language": "python", "code": FIXED, "files": [DATA]}}
         stdout = last.split("--- stdout ---\n", 1)[-1].split("\n", 1)[0]
-        return {"answer": "The median is %s." % stdout.strip()}
+        chart = " (chart: chart.png)" if "chart.png" in last and "shown as an image" in last else ""
+        return {"answer": "The median is %s.%s" % (stdout.strip(), chart)}
 
 
 # ---- the loop, in either message style -------------------------------------------
@@ -137,15 +168,21 @@ def run(style, url, max_turns=6):
                  "function": {"name": "execute_code", "arguments": json.dumps(args)}}]})
             # What a real loop does with the model's message:
             call = messages[-1]["tool_calls"][0]
-            text, is_error = execute_code(url, json.loads(call["function"]["arguments"]))
+            text, is_error, images = execute_code(url, json.loads(call["function"]["arguments"]))
             messages.append({"role": "tool", "tool_call_id": call["id"], "content": text})
+            if images:
+                messages.append({"role": "user", "content": [
+                    {"type": "image_url", "image_url": {"url": "data:%s;base64,%s" % img}} for img in images]})
         else:
             messages.append({"role": "assistant", "content": [
                 {"type": "tool_use", "id": call_id, "name": "execute_code", "input": args}]})
             block = messages[-1]["content"][0]
-            text, is_error = execute_code(url, block["input"])
+            text, is_error, images = execute_code(url, block["input"])
+            content = [{"type": "text", "text": text}] + [
+                {"type": "image", "source": {"type": "base64", "media_type": kind, "data": data}}
+                for kind, data in images]
             messages.append({"role": "user", "content": [
-                {"type": "tool_result", "tool_use_id": block["id"], "content": text, "is_error": is_error}]})
+                {"type": "tool_result", "tool_use_id": block["id"], "content": content, "is_error": is_error}]})
         transcript.append({"role": "tool", "content": text, "is_error": is_error})
         print("--- tool call %d (%s) ---\n%s\n" % (turn + 1, "error" if is_error else "ok", text))
     return None, messages
@@ -160,7 +197,11 @@ def main():
     if a.print_tool:
         print(json.dumps(OPENAI_TOOL if a.style == "openai" else ANTHROPIC_TOOL, indent=2))
         return 0
-    answer, _ = run(a.style, a.url)
+    answer, messages = run(a.style, a.url)
+    images = [part for m in messages if isinstance(m["content"], list) for part in m["content"]
+              for part in (part.get("content") if part.get("type") == "tool_result" else [part])
+              if part.get("type") in ("image", "image_url")]
+    print("images shown to the model:", len(images))
     print("answer:", answer)
     return 0 if answer else 1
 

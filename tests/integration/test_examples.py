@@ -19,6 +19,9 @@ for style in ("openai", "anthropic"):
     t.ok(p.returncode == 0 and "answer: The median is 3.5." in p.stdout and "NameError" in p.stdout,
          "%s style: the scripted model sees the traceback, fixes the program, answers 3.5" % style,
          p.stdout[-1500:] + p.stderr[-500:])
+    t.ok("answer: The median is 3.5. (chart: chart.png)" in p.stdout and "images shown to the model: 1" in p.stdout,
+         "%s style: the chart the program drew from the CSV reaches the model as an image" % style,
+         p.stdout[-800:])
 
 with open(os.path.join(ROOT, "docs", "agents.md")) as f:
     blocks = [json.loads(b) for b in re.findall(r"```json\n(.*?)```", f.read(), re.S)]
