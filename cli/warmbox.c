@@ -1,6 +1,7 @@
 /* cli/warmbox.c: the warmbox command, a thin client of warmboxd's HTTP API.
  *
  *   warmbox run LANGUAGE (-c CODE | FILE | -) [--stdin FILE] [--timeout MS]
+ *               [--file PATH]... [--out DIR]
  *                        [--memory MB] [-- ARGS...]
  *   warmbox languages
  *   warmbox history | plan ...   (cli/history.c)
@@ -17,7 +18,10 @@
 #include <cjson/cJSON.h>
 #include <curl/curl.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* Exit codes of `warmbox run` when the program's own code is not the
  * answer: they follow timeout(1) and the shell's 128+signal. */
@@ -37,6 +41,10 @@ static const char usage_text[]
       "      --stdin FILE|-    feed FILE (or this stdin) to the program's stdin\n"
       "      --timeout MS      wall-clock limit\n"
       "      --memory MB       memory limit\n"
+      "      --file PATH       give the program PATH, by its base name, in its working\n"
+      "                        directory (may repeat)\n"
+      "      --out DIR         save the files the program left into DIR (never over an\n"
+      "                        existing file); without it they are only listed\n"
       "      --json            print the daemon's JSON answer instead\n"
       "    Prints the program's stdout and stderr and exits with its exit code;\n"
       "    124 on timeout, 137 when out of memory, 125 when the sandbox refused or failed.\n"
@@ -139,12 +147,129 @@ emit_stream (cJSON *root, const char *name, FILE *to)
   return fflush (to) == 0 ? 0 : -1;
 }
 
+/* Write one returned file under dir: its name's folders made as needed,
+ * never through a link, never over an existing file, nothing outside dir
+ * (a name with an empty, "." or ".." part is refused). */
+static int
+save_file (int dirfd, const char *name, const char *data, size_t len)
+{
+  char part[1024];
+  const char *p = name, *slash;
+  int fd = dup (dirfd), next;
+
+  if (fd < 0 || *name == '\0' || strlen (name) >= sizeof part)
+    {
+      if (fd >= 0)
+        close (fd);
+      errno = EINVAL;
+      return -1;
+    }
+  for (;;)
+    {
+      size_t n;
+      slash = strchr (p, '/');
+      n = slash ? (size_t) (slash - p) : strlen (p);
+      memcpy (part, p, n);
+      part[n] = '\0';
+      if (n == 0 || strcmp (part, ".") == 0 || strcmp (part, "..") == 0)
+        {
+          close (fd);
+          errno = EINVAL;
+          return -1;
+        }
+      if (slash == NULL)
+        break;
+      if (mkdirat (fd, part, 0755) < 0 && errno != EEXIST)
+        break;
+      next = openat (fd, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      close (fd);
+      if ((fd = next) < 0)
+        return -1;
+      p = slash + 1;
+    }
+  if (slash != NULL)
+    {
+      close (fd);
+      return -1;
+    }
+  next = openat (fd, part, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  close (fd);
+  if (next < 0)
+    return -1;
+  while (len > 0)
+    {
+      ssize_t w = write (next, data, len);
+      if (w < 0 && errno == EINTR)
+        continue;
+      if (w <= 0)
+        {
+          int e = errno;
+          close (next);
+          errno = e;
+          return -1;
+        }
+      data += w;
+      len -= (size_t) w;
+    }
+  return close (next);
+}
+
+/* The files the program left: saved under out_dir, or listed. */
+static void
+handle_files (cJSON *root, const char *out_dir)
+{
+  cJSON *files = cJSON_GetObjectItemCaseSensitive (root, "files"), *f;
+  int n = cJSON_GetArraySize (files), dirfd = -1;
+  double omitted = cJSON_GetNumberValue (cJSON_GetObjectItemCaseSensitive (root, "files_omitted"));
+
+  if (n <= 0)
+    return;
+  if (out_dir && (dirfd = open (out_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+    fprintf (stderr, "warmbox: cannot open %s: %s; the files are not saved\n", out_dir, strerror (errno));
+  if (dirfd < 0)
+    fprintf (stderr, "warmbox: the program left %d file%s%s:", n, n == 1 ? "" : "s",
+             out_dir ? "" : " (--out DIR saves them)");
+  cJSON_ArrayForEach (f, files)
+  {
+    const char *name = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (f, "name"));
+    const char *content = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (f, "content"));
+    const char *enc = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (f, "encoding"));
+    cleanup_buf wb_buf_t raw = WB_BUF_INIT;
+
+    if (name == NULL)
+      continue;
+    if (dirfd < 0)
+      {
+        fprintf (stderr, " %s", name);
+        continue;
+      }
+    if (content == NULL)
+      {
+        fprintf (stderr, "warmbox: %s not saved: its content was past the output limit\n", name);
+        continue;
+      }
+    if (enc && strcmp (enc, "base64") == 0)
+      wb_base64_decode (&raw, content, strlen (content));
+    else
+      wb_buf_append_str (&raw, content);
+    if (save_file (dirfd, name, raw.data ? raw.data : "", raw.len) < 0)
+      fprintf (stderr, "warmbox: %s not saved: %s\n", name, strerror (errno));
+  }
+  if (dirfd < 0)
+    fputs ("\n", stderr);
+  else
+    close (dirfd);
+  if (omitted > 0)
+    fprintf (stderr, "warmbox: %.0f more files were left and not returned\n", omitted);
+}
+
 static int
 cmd_run (const char *url, int argc, char **argv)
 {
-  const char *code_arg = NULL, *stdin_path = NULL, *language, *file = NULL;
+  const char *code_arg = NULL, *stdin_path = NULL, *language, *file = NULL, *out_dir = NULL;
   long timeout = 0, memory = 0;
   bool json_out = false;
+  cleanup_buf wb_buf_t files_json = WB_BUF_INIT;
   cleanup_buf wb_buf_t code = WB_BUF_INIT;
   cleanup_buf wb_buf_t in = WB_BUF_INIT;
   cleanup_buf wb_buf_t body = WB_BUF_INIT;
@@ -176,6 +301,24 @@ cmd_run (const char *url, int argc, char **argv)
         memory = strtol (argv[++i], NULL, 10);
       else if (strcmp (a, "--json") == 0)
         json_out = true;
+      else if (strcmp (a, "--out") == 0 && has_value)
+        out_dir = argv[++i];
+      else if (strcmp (a, "--file") == 0 && has_value)
+        {
+          const char *path = argv[++i], *base = strrchr (path, '/');
+          cleanup_buf wb_buf_t data = WB_BUF_INIT;
+          base = base ? base + 1 : path;
+          if (read_path (path, &data) < 0)
+            {
+              fprintf (stderr, "warmbox run: cannot read %s: %s\n", path, strerror (errno));
+              return EXIT_USAGE;
+            }
+          wb_buf_append_str (&files_json, files_json.len ? ",{\"name\":" : "{\"name\":");
+          wb_json_append_string (&files_json, base, strlen (base));
+          wb_buf_append_str (&files_json, ",\"encoding\":\"base64\",\"content\":\"");
+          wb_base64_encode (&files_json, data.data ? data.data : "", data.len);
+          wb_buf_append_str (&files_json, "\"}");
+        }
       else if (a[0] == '-' && a[1] != '\0')
         {
           fprintf (stderr, "warmbox run: unknown or incomplete option %s\n%s", a, usage_text);
@@ -256,6 +399,12 @@ cmd_run (const char *url, int argc, char **argv)
     wb_buf_printf (&body, ",\"timeout_ms\":%ld", timeout);
   if (memory > 0)
     wb_buf_printf (&body, ",\"memory_mb\":%ld", memory);
+  if (files_json.len)
+    {
+      wb_buf_append_str (&body, ",\"files\":[");
+      wb_buf_append (&body, files_json.data, files_json.len);
+      wb_buf_append_str (&body, "]");
+    }
   if (wb_buf_append_str (&body, "}") < 0)
     return EXIT_SANDBOX;
 
@@ -280,6 +429,8 @@ cmd_run (const char *url, int argc, char **argv)
     }
   if (emit_stream (root, "stdout", stdout) < 0 || emit_stream (root, "stderr", stderr) < 0)
     fputs ("warmbox: could not write the program's output\n", stderr);
+  fflush (stdout);
+  handle_files (root, out_dir);
   status = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (root, "status"));
   cJSON *ec = cJSON_GetObjectItemCaseSensitive (root, "exit_code");
   exit_code = cJSON_IsNumber (ec) ? (int) ec->valuedouble : EXIT_SANDBOX;

@@ -10,6 +10,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -101,6 +102,9 @@ st, r = run("python", "import csv, os, sys\n"
 t.ok(st == 200 and r.get("stdout") == "7 00ff0a ['blob.bin', 'empty \u00e9', 'scores.csv'] /tmp\n%d IN\n"
      % (len(csv_text) + 5) and r.get("pool_hit") is True,
      "files: a CSV and a binary file in the working directory, writable, with args and stdin, pooled", r)
+t.ok([(f["name"], f["content"]) for f in r.get("files", [])] == [("scores.csv", csv_text + "cy,5\n")]
+     and r.get("files_omitted") == 0,
+     "files out: the CSV the program changed comes back; the inputs it left alone do not", r.get("files"))
 files_id = r.get("id")
 st, r = run("javascript", "const fs = require('fs'); console.log(fs.readFileSync('a.txt', 'utf8'))",
             files=[{"name": "a.txt", "content": "from a file"}])
@@ -324,6 +328,27 @@ t.is_eq((p.returncode, p.stdout), (0, b"arg\n"), "warmbox run javascript - (code
 p = subprocess.run([WARMBOX, "run", "python", "-c", "import sys; sys.stdout.buffer.write(b'\\x00\\xff')"],
                    capture_output=True, env=env, timeout=120)
 t.is_eq(p.stdout, b"\x00\xff", "warmbox run writes binary output byte-exact")
+cli_dir = tempfile.mkdtemp(prefix="warmbox-cli-")
+with open(os.path.join(cli_dir, "in.csv"), "w") as f:
+    f.write("x\n1\n2\n")
+out_dir = os.path.join(cli_dir, "out")
+os.mkdir(out_dir)
+make_files = ("import os; print(open('in.csv').read().count(chr(10))); os.mkdir('d')\n"
+              "open('d/o.txt', 'w').write('out'); open('b', 'wb').write(bytes(3))")
+p = subprocess.run([WARMBOX, "run", "python", "--file", os.path.join(cli_dir, "in.csv"), "-c", make_files],
+                   capture_output=True, env=env, timeout=120)
+t.ok(p.returncode == 0 and p.stdout == b"3\n" and b"left 2 files (--out DIR saves them): b d/o.txt" in p.stderr,
+     "warmbox run --file PATH gives the program a file; the files it left are listed", p.stderr)
+p = subprocess.run([WARMBOX, "run", "python", "--out", out_dir, "-c", make_files.replace("open('in.csv')", "open(__file__)")],
+                   capture_output=True, env=env, timeout=120)
+saved = {os.path.relpath(os.path.join(dp, n), out_dir): open(os.path.join(dp, n), "rb").read()
+         for dp, _, ns in os.walk(out_dir) for n in ns}
+t.ok(p.returncode == 0 and saved == {"b": bytes(3), os.path.join("d", "o.txt"): b"out"},
+     "warmbox run --out DIR saves them, folders and bytes as they were", (saved, p.stderr))
+p = subprocess.run([WARMBOX, "run", "python", "--out", out_dir, "-c", "open('b', 'w').write('again')"],
+                   capture_output=True, env=env, timeout=120)
+t.ok(b"b not saved: File exists" in p.stderr and open(os.path.join(out_dir, "b"), "rb").read() == bytes(3),
+     "and never over an existing file", p.stderr)
 p = subprocess.run([WARMBOX, "run", "python", "-c", "while 1: pass", "--timeout", "500"],
                    capture_output=True, env=env, timeout=120)
 t.is_eq(p.returncode, 124, "warmbox run: timeout exits 124")
@@ -353,6 +378,8 @@ t.ok(heavy and heavy[0].get("peak_memory_bytes", 0) >= 100 * 2 ** 20 and heavy[0
      "warmbox history shows them", p.stderr)
 got = rows(d.db, "SELECT files_in, files_in_bytes, length(files_in_sha256) FROM executions WHERE id = ?", files_id)
 t.is_eq(got, [(3, len(csv_text) + 3, 64)], "the history keeps the files' count, bytes and one hash")
+got = rows(d.db, "SELECT files_out, files_out_bytes, length(files_out_sha256) FROM executions WHERE id = ?", files_id)
+t.is_eq(got, [(1, len(csv_text) + 5, 64)], "and the files out's count, bytes and one hash")
 dump = subprocess.run(["sqlite3", d.db, ".dump"], capture_output=True).stdout
 t.ok(b"scores.csv" not in dump and b"ada,3" not in dump, "and neither their names nor their contents")
 t.is_eq(d.our_containers(), [], "no container with this daemon's label remains")
