@@ -200,15 +200,21 @@ image_type (const wb_buf_t *raw)
   return NULL;
 }
 
+/* An image past this (decoded) is listed, not shown: a model's context
+ * is no place for it. */
+#define MCP_IMAGE_MAX (4 * 1024 * 1024)
+
 /* The files the program left: images become image content for the model
- * (the bytes as they came, base64); text files are shown in the text (cut
- * like the streams); other files and those sent without content are
- * listed with their size and hash. */
+ * (the bytes as they came, base64); text files are shown in the text (each
+ * cut like the streams, and all of them together at four times that);
+ * other files, and those sent without content, are listed with their size
+ * and hash. */
 static void
 append_files (wb_buf_t *text, cJSON *res, cJSON *images)
 {
   cJSON *files = cJSON_GetObjectItemCaseSensitive (res, "files"), *f;
   double omitted = cJSON_GetNumberValue (cJSON_GetObjectItemCaseSensitive (res, "files_omitted"));
+  size_t text_left = 4 * mcp.max_output;
 
   cJSON_ArrayForEach (f, files)
   {
@@ -229,10 +235,18 @@ append_files (wb_buf_t *text, cJSON *res, cJSON *images)
                              "sandbox's output limit)\n", name, size, sha ? sha : "");
         continue;
       }
-    if (enc && strcmp (enc, "base64") == 0)
-      wb_base64_decode (&raw, content, strlen (content));
-    else
-      wb_buf_append_str (&raw, content);
+    if (enc && strcmp (enc, "base64") == 0 && strlen (content) / 4 * 3 > MCP_IMAGE_MAX + 3)
+      {
+        wb_buf_printf (text, "\nfile %s: %.0f bytes, binary, sha256 %.12s… (too large to show)\n", name, size,
+                       sha ? sha : "");
+        continue;
+      }
+    if (enc && strcmp (enc, "base64") == 0 ? wb_base64_decode (&raw, content, strlen (content)) < 0
+                                           : wb_buf_append_str (&raw, content) < 0)
+      {
+        wb_buf_printf (text, "\nfile %s: %.0f bytes (could not be decoded)\n", name, size);
+        continue;
+      }
     if (enc && strcmp (enc, "base64") == 0 && (mime = image_type (&raw)) != NULL)
       {
         cJSON *img = cJSON_CreateObject ();
@@ -251,8 +265,16 @@ append_files (wb_buf_t *text, cJSON *res, cJSON *images)
         wb_buf_printf (text, "\nfile %s: %.0f bytes, binary, sha256 %.12s…\n", name, size, sha ? sha : "");
         continue;
       }
+    if (text_left == 0)
+      {
+        wb_buf_printf (text, "\nfile %s: %.0f bytes of text (not shown: enough files shown already)\n", name,
+                       size);
+        continue;
+      }
     wb_buf_printf (text, "\n--- file %s (%.0f bytes) ---\n", name, size);
-    shown = wb_utf8_sanitize (text, raw.data ? raw.data : "", raw.len, mcp.max_output, true);
+    shown = wb_utf8_sanitize (text, raw.data ? raw.data : "", raw.len,
+                              mcp.max_output < text_left ? mcp.max_output : text_left, true);
+    text_left -= shown < text_left ? shown : text_left;
     if (text->len && text->data[text->len - 1] != '\n')
       wb_buf_append_str (text, "\n");
     if (shown < raw.len)

@@ -103,7 +103,7 @@ def execute_code(url, args):
         if len(raw) > MAX_OUTPUT:
             parts.append("[%s cut: first %d of %d bytes]" % (name, MAX_OUTPUT, len(raw)))
     images = []
-    for f in res.get("files", []):
+    for f in res.get("files") or []:
         if f["content"] is None:
             parts.append("file %s: %d bytes (not returned: past the output limit)" % (f["name"], f["size"]))
             continue

@@ -21,17 +21,25 @@
  *   "file <name length> <size> <content length> <sha256 hex>\n" <name> <content>
  *                                               (once per listed file)
  *   "usage <peak RSS KiB> <user us> <system us>\n"
+ *   "end <nonce>\n"
+ *
+ * The end line makes a trailer that lost bytes on the way (a failed write
+ * stops all further writes) unreadable rather than a shorter one.
  *
  * Files: the regular files under the working directory that the program
  * made or changed (an input file whose content is still what was sent is
- * left out), sorted by path; not
- * symbolic links, not devices or FIFOs, not dot-files or what is under
- * dot-folders (caches), nothing past 16 levels.  The first <files max> are
- * listed with their size and SHA-256, with their content while it fits in
- * <files bytes> altogether (content length 0 otherwise, for a non-empty
+ * left out), sorted by path; not symbolic links, not devices or FIFOs, not
+ * dot-files or what is under dot-folders (caches).  The first <files max>
+ * are listed with their size and SHA-256, with their content while it fits
+ * in <files bytes> altogether (content length 0 otherwise, for a non-empty
  * file); the rest are counted as omitted, and so are files that can't be
- * read or whose names are not plain UTF-8.  Once every process of the
- * program is gone, nothing changes the files while they are read.
+ * read, whose names are not plain UTF-8 or whose paths pass 1023 bytes, and
+ * files past 512 MiB of hashing altogether (sparse files cost nothing to
+ * make).  The walk stops at 16 levels and 100,000 entries (the count is
+ * then a lower bound); it keeps only the smallest paths, so its memory is
+ * bounded.  Only as a subreaper does it collect files: once wait4 finds no
+ * child left, nothing of the program runs or changes them while they are
+ * read.  The walk and hashing happen within the execution's deadline.
  *
  * Usage is measured by the kernel (wait4's rusage: the peak is the largest
  * single process's, the times are summed over every process reaped).  Then
@@ -86,7 +94,7 @@ typedef struct
 static input_t inputs[INPUTS_MAX];
 static size_t n_inputs;
 
-static void
+static bool
 write_all (int fd, const void *buf, size_t n)
 {
   const char *p = buf;
@@ -97,10 +105,11 @@ write_all (int fd, const void *buf, size_t n)
       if (w < 0 && errno == EINTR)
         continue;
       if (w <= 0)
-        return;
+        return false;
       p += w;
       n -= (size_t) w;
     }
+  return true;
 }
 
 static int
@@ -295,38 +304,73 @@ read_first_lines (char nonce[NONCE_LEN + 1], unsigned long long *files_max, unsi
 
 /* ---- files out --------------------------------------------------------- */
 
+/* Hashing reads every byte of every listed file: sparse files make that
+ * free to ask for, so it is bounded (the tmpfs itself holds far less). */
+#define HASH_BUDGET (512ull * 1024 * 1024)
+#define INPUT_MAX_BYTES (16ull * 1024 * 1024) /* the daemon's cap on input files */
+#define KEEP_MAX 128                          /* candidate paths kept, the smallest */
+
 typedef struct
 {
-  char **paths;
-  size_t n, cap;
-  size_t entries;    /* looked at, against WALK_MAX_ENTRIES */
-  size_t unlistable; /* regular files whose names are not plain UTF-8 */
+  char *keep[KEEP_MAX]; /* the smallest paths seen, sorted */
+  size_t n_keep, keep_max;
+  size_t seen;          /* regular files seen that could be listed */
+  size_t omitted;       /* files seen and not listable (bad name, too deep a path) */
+  size_t entries;       /* looked at, against WALK_MAX_ENTRIES */
 } walk_t;
 
-/* A name fit for the result: valid UTF-8, no control characters. */
+static unsigned long long hash_left = HASH_BUDGET;
+
+/* A name fit for the result: UTF-8 as the daemon checks it (no overlong
+ * forms, no surrogates, nothing past U+10FFFF), no control characters. */
 static bool
 plain_utf8 (const unsigned char *s)
 {
   while (*s)
     {
-      int n = *s < 0x80 ? 0 : (*s & 0xe0) == 0xc0 ? 1 : (*s & 0xf0) == 0xe0 ? 2 : (*s & 0xf8) == 0xf0 ? 3 : -1;
-      if (n < 0 || *s < 0x20 || *s == 0x7f || (n == 1 && *s < 0xc2))
+      unsigned char c = *s;
+      uint32_t cp;
+      int need;
+
+      if (c < 0x80)
+        {
+          if (c < 0x20 || c == 0x7f)
+            return false;
+          s++;
+          continue;
+        }
+      if (c >= 0xc2 && c <= 0xdf)
+        need = 1, cp = c & 0x1f;
+      else if (c >= 0xe0 && c <= 0xef)
+        need = 2, cp = c & 0x0f;
+      else if (c >= 0xf0 && c <= 0xf4)
+        need = 3, cp = c & 0x07;
+      else
         return false;
-      for (int i = 1; i <= n; i++)
-        if ((s[i] & 0xc0) != 0x80)
-          return false;
-      s += n + 1;
+      for (int k = 1; k <= need; k++)
+        {
+          if ((s[k] & 0xc0) != 0x80)
+            return false;
+          cp = (cp << 6) | (s[k] & 0x3f);
+        }
+      if ((need == 2 && cp < 0x800) || (need == 3 && (cp < 0x10000 || cp > 0x10ffff))
+          || (cp >= 0xd800 && cp <= 0xdfff))
+        return false;
+      s += need + 1;
     }
   return true;
 }
 
-/* The SHA-256 of an open file, read to its end; false on a read error. */
+/* The SHA-256 of an open file, read to its end; false on a read error or
+ * when it would pass what is left of the hashing budget. */
 static bool
-hash_fd (int fd, char hex[65])
+hash_fd (int fd, unsigned long long size, char hex[65])
 {
   unsigned char chunk[65536];
   sha256_t sha;
 
+  if (size > hash_left)
+    return false;
   sha256_init (&sha);
   for (;;)
     {
@@ -337,27 +381,57 @@ hash_fd (int fd, char hex[65])
         return false;
       if (r == 0)
         break;
+      if ((unsigned long long) r > hash_left)
+        return false;
+      hash_left -= (unsigned long long) r;
       sha256_update (&sha, chunk, (size_t) r);
     }
   sha256_hex (&sha, hex);
   return true;
 }
 
-/* Is name (in the working directory, at dfd) an input file, unchanged? */
+/* Is name (in the working directory, at dfd, of size bytes) an input
+ * file, unchanged? */
 static bool
-unchanged_input (int dfd, const char *name)
+unchanged_input (int dfd, const char *name, unsigned long long size)
 {
   for (size_t i = 0; i < n_inputs; i++)
     if (strcmp (inputs[i].name, name) == 0)
       {
-        int fd = openat (dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        int fd;
         char hex[65];
-        bool same = fd >= 0 && hash_fd (fd, hex) && strcmp (hex, inputs[i].sha256) == 0;
+        bool same;
+        if (size > INPUT_MAX_BYTES) /* grown past what any input can be */
+          return false;
+        fd = openat (dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        same = fd >= 0 && hash_fd (fd, size, hex) && strcmp (hex, inputs[i].sha256) == 0;
         if (fd >= 0)
           close (fd);
         return same;
       }
   return false;
+}
+
+/* Keep path if it is among the keep_max smallest seen so far (memory stays
+ * bounded however many files there are). */
+static void
+keep_path (walk_t *w, const char *path)
+{
+  size_t at;
+
+  w->seen++;
+  if (w->n_keep == w->keep_max && strcmp (path, w->keep[w->n_keep - 1]) >= 0)
+    return;
+  for (at = w->n_keep; at > 0 && strcmp (w->keep[at - 1], path) > 0; at--)
+    ;
+  char *copy = strdup (path);
+  if (copy == NULL)
+    return;
+  if (w->n_keep == w->keep_max)
+    free (w->keep[--w->n_keep]);
+  memmove (w->keep + at + 1, w->keep + at, (w->n_keep - at) * sizeof *w->keep);
+  w->keep[at] = copy;
+  w->n_keep++;
 }
 
 static void
@@ -379,82 +453,77 @@ walk (walk_t *w, int dfd, const char *prefix, int depth)
       w->entries++;
       if (e->d_name[0] == '.') /* ".", "..", and dot-files: caches */
         continue;
-      if (snprintf (path, sizeof path, "%s%s", prefix, e->d_name) >= (int) sizeof path
-          || fstatat (dirfd (d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+      if (fstatat (dirfd (d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
         continue;
-      if (S_ISDIR (st.st_mode) && depth < WALK_MAX_DEPTH)
+      bool fits = snprintf (path, sizeof path, "%s%s", prefix, e->d_name) < (int) sizeof path - 1;
+      if (S_ISDIR (st.st_mode) && depth < WALK_MAX_DEPTH && fits)
         {
           int sub = openat (dirfd (d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-          if (sub >= 0 && strlen (path) + 2 < sizeof path)
+          if (sub >= 0)
             {
               strcat (path, "/");
               walk (w, sub, path, depth + 1);
             }
-          else if (sub >= 0)
-            close (sub);
           continue;
         }
       /* Symbolic links, devices, FIFOs and sockets are never read. */
       if (!S_ISREG (st.st_mode))
         continue;
-      if (depth == 0 && unchanged_input (dirfd (d), e->d_name))
-        continue;
-      if (!plain_utf8 ((const unsigned char *) path))
+      if (!fits || !plain_utf8 ((const unsigned char *) path))
         {
-          w->unlistable++;
+          w->omitted++;
           continue;
         }
-      if (w->n == w->cap)
-        {
-          size_t cap = w->cap ? 2 * w->cap : 64;
-          char **grown = realloc (w->paths, cap * sizeof *grown);
-          if (grown == NULL)
-            break;
-          w->paths = grown;
-          w->cap = cap;
-        }
-      if ((w->paths[w->n] = strdup (path)) != NULL)
-        w->n++;
+      if (depth == 0 && unchanged_input (dirfd (d), e->d_name, (unsigned long long) st.st_size))
+        continue;
+      keep_path (w, path);
     }
   closedir (d);
 }
 
-static int
-by_path (const void *a, const void *b)
+/* Write all of buf to stderr; once a write failed nothing more is written
+ * (a trailer with a hole in it must not be read as a shorter one; the
+ * daemon drops a trailer without its end line). */
+static bool stderr_broken;
+
+static void
+put (const void *buf, size_t n)
 {
-  return strcmp (*(char *const *) a, *(char *const *) b);
+  if (!stderr_broken)
+    stderr_broken = !write_all (2, buf, n);
 }
 
 /* One listed file's record, content included when it fits in *budget.
- * False when it can't be read after all (then it is counted omitted). */
+ * False when it can't be read or hashed after all (it is then counted
+ * omitted, and nothing was written). */
 static bool
 write_file_record (const char *path, unsigned long long *budget)
 {
   int fd = open (path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
   struct stat st;
-  char head[160], hex[65];
+  char head[200], hex[65];
   unsigned char chunk[65536];
   char *content = NULL;
-  size_t got = 0;
+  unsigned long long size = 0;
   sha256_t sha;
   bool with_content;
 
   if (fd < 0)
     return false;
-  if (fstat (fd, &st) < 0 || !S_ISREG (st.st_mode))
+  if (fstat (fd, &st) < 0 || !S_ISREG (st.st_mode) || (unsigned long long) st.st_size > hash_left)
     {
       close (fd);
       return false;
     }
   with_content = (unsigned long long) st.st_size <= *budget
-                 && (st.st_size == 0 || (content = malloc ((size_t) st.st_size)) != NULL);
+                 && (content = malloc (st.st_size ? (size_t) st.st_size : 1)) != NULL;
   sha256_init (&sha);
   for (;;)
     {
       ssize_t r = read (fd, chunk, sizeof chunk);
       if (r < 0 && errno == EINTR)
         continue;
-      if (r < 0)
+      if (r < 0 || (unsigned long long) r > hash_left)
         {
           free (content);
           close (fd);
@@ -462,81 +531,76 @@ write_file_record (const char *path, unsigned long long *budget)
         }
       if (r == 0)
         break;
+      hash_left -= (unsigned long long) r;
       sha256_update (&sha, chunk, (size_t) r);
-      /* The size was taken before reading: a file that grew is cut there. */
-      if (with_content && got < (size_t) st.st_size)
-        {
-          size_t take = (size_t) st.st_size - got < (size_t) r ? (size_t) st.st_size - got : (size_t) r;
-          memcpy (content + got, chunk, take);
-          got += take;
-        }
+      if (with_content && size + (unsigned long long) r <= (unsigned long long) st.st_size)
+        memcpy (content + size, chunk, (size_t) r);
+      size += (unsigned long long) r;
     }
   close (fd);
-  unsigned long long size = sha.len; /* what was read: before the padding counts */
   sha256_hex (&sha, hex);
-  if (with_content && got != size)
-    with_content = false; /* it shrank, or grew past its size */
-  snprintf (head, sizeof head, "file %zu %llu %zu %s\n", strlen (path), size, with_content ? got : 0, hex);
-  write_all (2, head, strlen (head));
-  write_all (2, path, strlen (path));
+  /* Nothing of the program runs any more; a size that changed anyway means
+   * no content, never a wrong one. */
+  if (size != (unsigned long long) st.st_size)
+    with_content = false;
+  snprintf (head, sizeof head, "file %zu %llu %llu %s\n", strlen (path), size, with_content ? size : 0, hex);
+  put (head, strlen (head));
+  put (path, strlen (path));
   if (with_content)
     {
-      write_all (2, content, got);
-      *budget -= got;
+      put (content, (size_t) size);
+      *budget -= size;
     }
   free (content);
   return true;
 }
 
+/* The files section of the trailer.  Records are built before the count
+ * is known, so they go to a second pass: readable ones first make up the
+ * count, a file that can't be read or hashed is omitted and the next
+ * takes its place. */
 static void
-write_files (unsigned long long files_max, unsigned long long files_bytes)
+write_files (unsigned long long files_max, unsigned long long files_bytes, bool collect)
 {
-  walk_t w = {0};
-  int dfd = open (".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  walk_t w = {.keep_max = files_max < KEEP_MAX / 2 ? (size_t) files_max * 2 : KEEP_MAX};
+  int dfd = collect && files_max > 0 ? open (".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
   size_t listed = 0, omitted;
-  char line[64];
+  const char *ok[KEEP_MAX];
+  char line[96];
 
-  if (files_max > 0 && dfd >= 0)
+  if (dfd >= 0)
     walk (&w, dfd, "", 0);
-  else if (dfd >= 0)
-    close (dfd);
-  qsort (w.paths, w.n, sizeof *w.paths, by_path);
-  /* Readable ones first make up the count: a file that can't be read
-   * after all is omitted, the next takes its place. */
-  char **ok = calloc (w.n ? w.n : 1, sizeof *ok);
-  omitted = w.unlistable;
-  for (size_t i = 0; i < w.n; i++)
+  /* Decide which can be listed: open, regular, within the hash budget
+   * (the records' own hashing spends it; this only looks). */
+  unsigned long long left = hash_left;
+  for (size_t i = 0; i < w.n_keep && listed < files_max; i++)
     {
-      int fd;
       struct stat st;
-      if (listed < files_max && ok && (fd = open (w.paths[i], O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)) >= 0)
+      int fd = open (w.keep[i], O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+      if (fd >= 0 && fstat (fd, &st) == 0 && S_ISREG (st.st_mode) && (unsigned long long) st.st_size <= left)
         {
-          if (fstat (fd, &st) == 0 && S_ISREG (st.st_mode))
-            ok[listed++] = w.paths[i];
-          else
-            omitted++;
-          close (fd);
+          left -= (unsigned long long) st.st_size;
+          ok[listed++] = w.keep[i];
         }
-      else
-        omitted++;
+      if (fd >= 0)
+        close (fd);
     }
+  omitted = w.omitted + (w.seen - listed);
   snprintf (line, sizeof line, "files %zu %zu\n", listed, omitted);
-  write_all (2, line, strlen (line));
+  put (line, strlen (line));
   for (size_t i = 0; i < listed; i++)
     if (!write_file_record (ok[i], &files_bytes))
       {
-        /* Unreadable between the check and now: an empty record keeps
-         * the count; its hash is of nothing. */
-        char head[160];
+        /* Unreadable between the look and now: an empty record keeps the
+         * count (the hash of nothing; the daemon lists it with size 0). */
+        char head[200];
         snprintf (head, sizeof head, "file %zu 0 0 "
                   "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855\n", strlen (ok[i]));
-        write_all (2, head, strlen (head));
-        write_all (2, ok[i], strlen (ok[i]));
+        put (head, strlen (head));
+        put (ok[i], strlen (ok[i]));
       }
-  for (size_t i = 0; i < w.n; i++)
-    free (w.paths[i]);
-  free (w.paths);
-  free (ok);
+  for (size_t i = 0; i < w.n_keep; i++)
+    free (w.keep[i]);
 }
 
 int
@@ -555,10 +619,12 @@ main (int argc, char **argv)
   /* Before the nonce is read: from here /proc/<this pid>/mem and the like
    * are closed to processes of the same uid.  Where that cannot be done no
    * trailer is written (a nonce the program could read proves nothing).
-   * Subreaper: orphans come to us, so their times count; without it (a
-   * kernel that lacks it) they go to PID 1 and are not counted. */
+   * Subreaper: orphans come to us, so their times count, and once wait4
+   * finds no child left nothing of the program runs; without it (a kernel
+   * that lacks it) they go to PID 1, are not counted, and no files are
+   * collected (a killed process might still be writing one). */
   bool secret = prctl (PR_SET_DUMPABLE, 0, 0, 0, 0) == 0;
-  prctl (PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+  bool reaper = prctl (PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;
   if (read_first_lines (nonce, &files_max, &files_bytes) < 0)
     return fail ("malformed input frame");
   child = fork ();
@@ -575,7 +641,7 @@ main (int argc, char **argv)
    * that too, so every process's times are counted. */
   for (;;)
     {
-      pid = wait4 (-1, &status, 0, &ru);
+      pid = wait4 (-1, &status, __WALL, &ru);
       if (pid < 0 && errno == EINTR)
         continue;
       if (pid < 0)
@@ -598,16 +664,18 @@ main (int argc, char **argv)
     return fail ("init: lost the bootstrap");
   if (secret)
     {
-      /* The program may have left the shared pipe non-blocking: every
-       * process of it is gone now, so nothing races this. */
+      /* The program may have left the shared pipe non-blocking, or in
+       * packet mode (O_DIRECT: a reader with a small buffer would lose the
+       * rest of each write): every process of it is gone now, so nothing
+       * races this. */
       int fl = fcntl (2, F_GETFL);
-      if (fl >= 0 && (fl & O_NONBLOCK))
-        fcntl (2, F_SETFL, fl & ~O_NONBLOCK);
+      if (fl >= 0 && (fl & (O_NONBLOCK | O_DIRECT)))
+        fcntl (2, F_SETFL, fl & ~(O_NONBLOCK | O_DIRECT));
       snprintf (out, sizeof out, "\x1ewarmbox-trailer %s\n", nonce);
-      write_all (2, out, strlen (out));
-      write_files (files_max, files_bytes);
-      snprintf (out, sizeof out, "usage %ld %ld %ld\n", peak_kib, user_us, sys_us);
-      write_all (2, out, strlen (out));
+      put (out, strlen (out));
+      write_files (files_max, files_bytes, reaper);
+      snprintf (out, sizeof out, "usage %ld %ld %ld\nend %s\n", peak_kib, user_us, sys_us, nonce);
+      put (out, strlen (out));
     }
   return code;
 }

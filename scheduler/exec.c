@@ -120,6 +120,7 @@ struct sched_exec
   size_t mark_len, mark_seen; /* ... and how much of it ends stderr so far */
   bool in_trailer;           /* stderr from here on is the init's */
   bool trailer_overflow;     /* it passed its bound: ignored */
+  bool trailer_done;         /* taken apart (take_trailer): stderr is final */
   wb_buf_t trailer;
   eng_req_t *op;             /* start or inspect in flight */
   eng_req_t *kill_req;
@@ -621,7 +622,7 @@ wait_cb (void *arg, const eng_result_t *r)
 
 /* What the init's trailer may hold past the files' contents: the files
  * line, a record header and a path per file, the usage line. */
-#define TRAILER_OVERHEAD (256 + SCHED_MAX_FILES * (96 + 1024))
+#define TRAILER_OVERHEAD (4096 + SCHED_MAX_FILES * (256 + 1024))
 
 /* Does the profile run /warmbox/init first (the nonce line, the trailer)? */
 static bool
@@ -714,7 +715,7 @@ static void
 parse_trailer (sched_exec_t *ex)
 {
   sched_result_t *res = &ex->res;
-  const char *p = ex->trailer.data, *end = p + ex->trailer.len;
+  const char *p = ex->trailer.data, *end = p ? p + ex->trailer.len : NULL;
   uint64_t listed, omitted, peak, user, sys;
   sched_file_out_t *files = NULL;
   uint32_t n = 0;
@@ -735,7 +736,8 @@ parse_trailer (sched_exec_t *ex)
         n++;
     }
   if (!trailer_word (&p, end, "usage ") || !trailer_number (&p, end, ' ', &peak)
-      || !trailer_number (&p, end, ' ', &user) || !trailer_number (&p, end, '\n', &sys) || p != end)
+      || !trailer_number (&p, end, ' ', &user) || !trailer_number (&p, end, '\n', &sys)
+      || !trailer_word (&p, end, "end ") || end - p != 33 || memcmp (p, ex->nonce, 32) != 0 || p[32] != '\n')
     goto out;
   good = true;
 out:
@@ -753,6 +755,7 @@ out:
       return;
     }
   res->has_usage = true;
+  res->has_files = true;
   res->peak_memory_kib = peak;
   res->cpu_user_us = user;
   res->cpu_system_us = sys;
@@ -780,8 +783,12 @@ take_trailer (sched_exec_t *ex)
   sched_result_t *res = &ex->res;
   wb_buf_t *b = &res->err;
 
+  if (ex->trailer_done)
+    return;
+  ex->trailer_done = true;
   if (ex->in_trailer)
     parse_trailer (ex);
+  wb_buf_free (&ex->trailer); /* parsed: its copy is not needed any longer */
   if (b->len > ex->req.limits.output_bytes)
     {
       b->len = (size_t) ex->req.limits.output_bytes;
@@ -813,14 +820,18 @@ append_capped (sched_exec_t *ex, wb_buf_t *b, bool *trunc, uint64_t cap, const c
 
 /* stderr of a sandbox with the init: the program's bytes until the init's
  * mark (this execution's nonce: the program can't know it), the init's
- * trailer after it.  The program's part may pass its cap by the mark's
- * length (take_trailer holds it to the cap once the mark is off); the
+ * trailer after it.  The program's part may pass its cap by up to the
+ * mark's length without being stopped (take_trailer holds it to the cap
+ * and the status says output_limit), and the buffer has room for the mark
+ * after that, so a program just over its cap still gets its report; the
  * trailer has a budget of its own. */
 static bool
 stderr_data (sched_exec_t *ex, const char *data, size_t len)
 {
   sched_result_t *res = &ex->res;
 
+  if (ex->trailer_done)
+    return true;
   if (!ex->in_trailer)
     {
       size_t i = 0;
@@ -845,10 +856,19 @@ stderr_data (sched_exec_t *ex, const char *data, size_t len)
           i++;
         }
       if (!append_capped (ex, &res->err, &res->err_truncated,
-                          ex->req.limits.output_bytes + ex->mark_len, data, i))
+                          ex->req.limits.output_bytes + 2 * ex->mark_len, data, i))
         return false;
       if (ex->mark_seen < ex->mark_len)
-        return true;
+        {
+          /* The program's own bytes (a partial mark at the end may be the
+           * init's) past the cap and the mark's room: stopped. */
+          if (res->err.len - ex->mark_seen > ex->req.limits.output_bytes + ex->mark_len)
+            {
+              res->err_truncated = true;
+              return false;
+            }
+          return true;
+        }
       /* The mark: off the program's stderr; the rest is the trailer. */
       res->err.len -= ex->mark_len;
       ex->in_trailer = true;

@@ -59,6 +59,7 @@ typedef struct sched_result
    * path (at most SCHED_MAX_FILES; the rest counted in files_omitted), with
    * their content while it fits in output_bytes altogether.  None when
    * the sandbox was stopped before its init could report. */
+  bool has_files; /* the sandbox reported (files_out may still be empty) */
   sched_file_out_t *files_out;
   uint32_t n_files_out, files_omitted;
   uint64_t files_out_bytes;  /* their sizes together */

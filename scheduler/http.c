@@ -202,19 +202,43 @@ append_stream (wb_buf_t *out, const char *name, const wb_buf_t *data)
   return wb_buf_printf (out, ",\"%s_encoding\":\"%s\"", name, text ? "utf-8" : "base64");
 }
 
+/* Is content better sent as JSON text than base64: UTF-8 without NUL, and
+ * not so full of control characters that escaping them costs more? */
+static bool
+text_is_smaller (const char *p, size_t len)
+{
+  size_t escaped = len;
+
+  if (!wb_utf8_valid (p, len) || memchr (p, '\0', len) != NULL)
+    return false;
+  for (size_t i = 0; i < len; i++)
+    {
+      unsigned char c = (unsigned char) p[i];
+      if (c == '\n' || c == '\t' || c == '\r' || c == '"' || c == '\\')
+        escaped += 1;
+      else if (c < 0x20 || c == 0x7f)
+        escaped += 5;
+    }
+  return escaped <= len + len / 3 + 4;
+}
+
 /* "files":[{"name","size","sha256","content","encoding","content_omitted"}],
- * "files_omitted":N — content as text when it is UTF-8 without NUL, else
- * base64; null (content_omitted true) when it was past the budget. */
+ * "files_omitted":N — content as text when it is UTF-8 without NUL (and
+ * escaping it costs less than base64), else base64; null (content_omitted
+ * true) when it was past the budget.  Both null when the sandbox did not
+ * report (stopped first). */
 static int
 append_files (wb_buf_t *out, const sched_result_t *res)
 {
+  if (!res->has_files)
+    return wb_buf_append_str (out, ",\"files\":null,\"files_omitted\":null");
   if (wb_buf_append_str (out, ",\"files\":[") < 0)
     return -1;
   for (uint32_t i = 0; i < res->n_files_out; i++)
     {
       const sched_file_out_t *f = &res->files_out[i];
       const char *p = f->content ? f->content : "";
-      bool text = f->content && wb_utf8_valid (p, f->content_len) && memchr (p, '\0', f->content_len) == NULL;
+      bool text = f->content && text_is_smaller (p, f->content_len);
 
       if (wb_buf_append_str (out, i ? ",{\"name\":" : "{\"name\":") < 0
           || wb_json_append_string (out, f->name, strlen (f->name)) < 0

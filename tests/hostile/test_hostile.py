@@ -266,8 +266,8 @@ except OSError:
     pass
 open('plain.txt', 'w').write('mine')
 """, "ok")
-names = [f["name"] for f in r.get("files", [])]
-t.ok(names == ["plain.txt"] and not any("root:" in (f.get("content") or "") for f in r.get("files", [])),
+names = [f["name"] for f in (r.get("files") or [])]
+t.ok(names == ["plain.txt"] and not any("root:" in (f.get("content") or "") for f in (r.get("files") or [])),
      "files out: no link is listed or followed, /etc/passwd never comes back", r.get("files"))
 r = case("a 10,000-file output flood", """
 import os
@@ -276,7 +276,7 @@ for i in range(10000):
     open('flood/f%05d' % i, 'w').write('x')
 print('made')
 """, "ok", "made", timeout_ms=30000)
-files = r.get("files", [])
+files = (r.get("files") or [])
 t.ok(len(files) == 64 and r.get("files_omitted") == 10000 - 64 and files[0]["name"] == "flood/f00000"
      and all(f["content"] == "x" for f in files),
      "files out: 64 listed in path order, the other 9,936 counted in files_omitted",
@@ -286,7 +286,7 @@ open('big.bin', 'wb').write(b'\\xab' * (3 * 1024 * 1024))
 open('small.txt', 'w').write('fits')
 """, "ok")
 import hashlib  # noqa: E402
-by = {f["name"]: f for f in r.get("files", [])}
+by = {f["name"]: f for f in (r.get("files") or [])}
 big = by.get("big.bin", {})
 t.ok(big.get("size") == 3 * 1024 * 1024 and big.get("content") is None and big.get("content_omitted") is True
      and big.get("sha256") == hashlib.sha256(b"\xab" * (3 * 1024 * 1024)).hexdigest()
@@ -318,7 +318,7 @@ open('secret', 'w').write('s')
 os.chmod('secret', 0)
 open('ok.txt', 'w').write('ok')
 """, "ok")
-t.ok([f["name"] for f in r.get("files", [])] == ["ok.txt"] and r.get("files_omitted") == 1,
+t.ok([f["name"] for f in (r.get("files") or [])] == ["ok.txt"] and r.get("files_omitted") == 1,
      "files out: a FIFO (when one can be made) is skipped without blocking the init; an unreadable "
      "file is counted omitted", (r.get("files"), r.get("files_omitted"), stream(r, "stdout")))
 
@@ -328,7 +328,7 @@ fs.mkdirSync('out');
 fs.writeFileSync('out/r.json', JSON.stringify({n: 42}));
 fs.writeFileSync('raw.bin', Buffer.from([0, 1, 2, 255]));
 """, "ok", lang="javascript")
-t.ok([(f["name"], f["content"], f["encoding"]) for f in r.get("files", [])]
+t.ok([(f["name"], f["content"], f["encoding"]) for f in (r.get("files") or [])]
      == [("out/r.json", '{"n":42}', "utf-8"), ("raw.bin", "AAEC/w==", "base64")],
      "files out from javascript: text as text, bytes as base64", r.get("files"))
 

@@ -102,7 +102,7 @@ st, r = run("python", "import csv, os, sys\n"
 t.ok(st == 200 and r.get("stdout") == "7 00ff0a ['blob.bin', 'empty \u00e9', 'scores.csv'] /tmp\n%d IN\n"
      % (len(csv_text) + 5) and r.get("pool_hit") is True,
      "files: a CSV and a binary file in the working directory, writable, with args and stdin, pooled", r)
-t.ok([(f["name"], f["content"]) for f in r.get("files", [])] == [("scores.csv", csv_text + "cy,5\n")]
+t.ok([(f["name"], f["content"]) for f in (r.get("files") or [])] == [("scores.csv", csv_text + "cy,5\n")]
      and r.get("files_omitted") == 0,
      "files out: the CSV the program changed comes back; the inputs it left alone do not", r.get("files"))
 files_id = r.get("id")
@@ -339,7 +339,8 @@ p = subprocess.run([WARMBOX, "run", "python", "--file", os.path.join(cli_dir, "i
                    capture_output=True, env=env, timeout=120)
 t.ok(p.returncode == 0 and p.stdout == b"3\n" and b"left 2 files (--out DIR saves them): b d/o.txt" in p.stderr,
      "warmbox run --file PATH gives the program a file; the files it left are listed", p.stderr)
-p = subprocess.run([WARMBOX, "run", "python", "--out", out_dir, "-c", make_files.replace("open('in.csv')", "open(__file__)")],
+p = subprocess.run([WARMBOX, "run", "python", "--out", out_dir, "-c",
+                    "import os; os.mkdir('d'); open('d/o.txt', 'w').write('out'); open('b', 'wb').write(bytes(3))"],
                    capture_output=True, env=env, timeout=120)
 saved = {os.path.relpath(os.path.join(dp, n), out_dir): open(os.path.join(dp, n), "rb").read()
          for dp, _, ns in os.walk(out_dir) for n in ns}

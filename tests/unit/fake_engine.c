@@ -546,7 +546,7 @@ program_end (fake_container_t *c, long code, bool oom)
       emit (c, ENG_STREAM_STDERR, line, (size_t) n, false);
       if (c->files.len)
         emit (c, ENG_STREAM_STDERR, c->files.data, c->files.len, false);
-      n = snprintf (line, sizeof line, "usage 2048 1500 500\n");
+      n = snprintf (line, sizeof line, "usage 2048 1500 500\nend %s\n", c->nonce);
       emit (c, ENG_STREAM_STDERR, line, (size_t) n, false);
     }
   c->exiting = true;
