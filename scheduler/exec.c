@@ -240,12 +240,7 @@ exec_end (sched_exec_t *ex)
   wb_buf_free (&ex->res.out);
   wb_buf_free (&ex->res.err);
   wb_buf_free (&ex->trailer);
-  for (uint32_t i = 0; i < ex->res.n_files_out; i++)
-    {
-      free (ex->res.files_out[i].name);
-      free (ex->res.files_out[i].content);
-    }
-  free (ex->res.files_out);
+  sched_result_files_free (&ex->res);
   free (ex);
 }
 
@@ -708,20 +703,16 @@ trailer_file (const char **p, const char *end, sched_file_out_t *f, uint64_t *om
   return true;
 }
 
-/* Parse the init's trailer (profiles/init.c) into the result: files, then
- * usage.  All or nothing: a trailer that does not parse, or passed its
- * bound, gives neither. */
-static void
-parse_trailer (sched_exec_t *ex)
+int
+sched_trailer_parse (const char *data, size_t len, const char nonce[33], sched_result_t *res)
 {
-  sched_result_t *res = &ex->res;
-  const char *p = ex->trailer.data, *end = p ? p + ex->trailer.len : NULL;
+  const char *p = data, *end = data ? data + len : NULL;
   uint64_t listed, omitted, peak, user, sys;
   sched_file_out_t *files = NULL;
   uint32_t n = 0;
   bool good = false;
 
-  if (ex->trailer_overflow || p == NULL)
+  if (p == NULL)
     goto out;
   if (!trailer_word (&p, end, "files ") || !trailer_number (&p, end, ' ', &listed)
       || !trailer_number (&p, end, '\n', &omitted) || listed > SCHED_MAX_FILES)
@@ -737,22 +728,19 @@ parse_trailer (sched_exec_t *ex)
     }
   if (!trailer_word (&p, end, "usage ") || !trailer_number (&p, end, ' ', &peak)
       || !trailer_number (&p, end, ' ', &user) || !trailer_number (&p, end, '\n', &sys)
-      || !trailer_word (&p, end, "end ") || end - p != 33 || memcmp (p, ex->nonce, 32) != 0 || p[32] != '\n')
+      || !trailer_word (&p, end, "end ") || end - p != 33 || memcmp (p, nonce, 32) != 0 || p[32] != '\n')
     goto out;
   good = true;
 out:
   if (!good)
     {
-      if (ex->in_trailer)
-        wb_warn ("execution %s: the sandbox's report (files, usage) %s; left out", res->id,
-                 ex->trailer_overflow ? "passed its bound" : "does not parse");
       for (uint32_t i = 0; i < n; i++)
         {
           free (files[i].name);
           free (files[i].content);
         }
       free (files);
-      return;
+      return -1;
     }
   res->has_usage = true;
   res->has_files = true;
@@ -773,6 +761,30 @@ out:
         }
       sched_files_sha256_of (names, hex, n, res->files_out_sha256);
     }
+  return 0;
+}
+
+void
+sched_result_files_free (sched_result_t *res)
+{
+  for (uint32_t i = 0; i < res->n_files_out; i++)
+    {
+      free (res->files_out[i].name);
+      free (res->files_out[i].content);
+    }
+  free (res->files_out);
+  res->files_out = NULL;
+  res->n_files_out = 0;
+}
+
+/* The init's trailer into the result, or a log line saying why not. */
+static void
+parse_trailer (sched_exec_t *ex)
+{
+  if (ex->trailer_overflow)
+    wb_warn ("execution %s: the sandbox's report (files, usage) passed its bound; left out", ex->res.id);
+  else if (sched_trailer_parse (ex->trailer.data, ex->trailer.len, ex->nonce, &ex->res) < 0)
+    wb_warn ("execution %s: the sandbox's report (files, usage) does not parse; left out", ex->res.id);
 }
 
 /* Take the init's trailer apart (stderr past its mark: see stderr_data),

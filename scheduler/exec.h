@@ -77,6 +77,14 @@ typedef struct sched_result
   const char *error;     /* a client-safe sentence when status is not ok */
 } sched_result_t;
 
+/* The trailer profiles/init.c writes after its mark (the mark itself
+ * already taken off) into res: files, then usage, then the end line with
+ * nonce.  All or nothing: -1 and res untouched when it does not parse.
+ * Fuzzed (tests/fuzz/fuzz_trailer.c). */
+int sched_trailer_parse (const char *data, size_t len, const char nonce[33], sched_result_t *res);
+/* Free res->files_out (owned by the result). */
+void sched_result_files_free (sched_result_t *res);
+
 typedef struct sched_ctx sched_ctx_t;
 typedef struct sched_exec sched_exec_t;
 

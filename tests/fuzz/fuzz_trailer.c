@@ -1,0 +1,48 @@
+/* Fuzz the daemon's parser of the sandbox init's trailer (files and
+ * usage): whatever the bytes, it accepts a whole trailer or refuses with
+ * the result untouched; what it accepts holds what it must (names UTF-8,
+ * content as long as the size says, at most 64 files), and renders as
+ * JSON. */
+#include "exec.h"
+
+#include <cjson/cJSON.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
+int sched_result_json (const sched_result_t *res, wb_buf_t *out);
+
+int
+LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
+{
+  static const char nonce[33] = "0123456789abcdef0123456789abcdef";
+  sched_result_t res;
+
+  memset (&res, 0, sizeof res);
+  if (sched_trailer_parse ((const char *) data, size, nonce, &res) < 0)
+    {
+      if (res.has_files || res.has_usage || res.files_out)
+        abort (); /* refused, yet the result changed */
+      return 0;
+    }
+  if (!res.has_files || !res.has_usage || res.n_files_out > 64)
+    abort ();
+  for (uint32_t i = 0; i < res.n_files_out; i++)
+    {
+      const sched_file_out_t *f = &res.files_out[i];
+      if (f->name == NULL || !wb_utf8_valid (f->name, strlen (f->name))
+          || (f->content && f->content_len != f->size) || strlen (f->sha256) != 64)
+        abort ();
+    }
+  {
+    wb_buf_t out = WB_BUF_INIT;
+    cJSON *check;
+    strcpy (res.id, "00000000-0000-0000-0000-000000000000");
+    res.language = "python";
+    if (sched_result_json (&res, &out) < 0 || (check = cJSON_ParseWithLength (out.data, out.len)) == NULL)
+      abort ();
+    cJSON_Delete (check);
+    wb_buf_free (&out);
+  }
+  sched_result_files_free (&res);
+  return 0;
+}
