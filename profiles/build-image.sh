@@ -2,6 +2,8 @@
 # Build a warmbox sandbox image offline from the host's own interpreter.
 #
 #   profiles/build-image.sh python|javascript
+#   (WARMBOX_IMAGE_REPO=name: another repository; WARMBOX_DATA_STACK=0:
+#   python without its data stack)
 #
 # The root filesystem holds the interpreter, exactly its runtime closure
 # (shared libraries found with ldd, the standard library), the bootstrap,
@@ -25,6 +27,12 @@ python)
   stdlib=$("$real" -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
   roots=("$interp" "$real" "$stdlib")
   bootstrap=bootstrap.py
+  # The data stack models write for (numpy, pandas, scipy, matplotlib,
+  # sympy, Pillow, openpyxl, PyYAML, BeautifulSoup with lxml, networkx),
+  # from Debian's packages as installed here (scripts/setup.sh), with the
+  # python3-* packages and data they pull in.
+  data_pkgs=(python3-numpy python3-pandas python3-scipy python3-matplotlib python3-sympy python3-pil
+    python3-openpyxl python3-yaml python3-bs4 python3-lxml python3-networkx)
   ;;
 javascript)
   interp=$(command -v node || true)
@@ -81,6 +89,37 @@ copy_path() {
 
 for r in "${roots[@]}"; do copy_path "$r"; done
 
+# WARMBOX_DATA_STACK=0 leaves the data stack out (for measuring what it
+# costs: tests/bench/bench_image.py).
+[ "${WARMBOX_DATA_STACK:-1}" = 0 ] && unset data_pkgs
+# Debian packages' files as dpkg lists them (their folders, files and
+# symbolic links exactly, nothing else of the host), without test suites,
+# documentation or the data of other languages.
+if [ -n "${data_pkgs+x}" ]; then
+  missing=()
+  for p in "${data_pkgs[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "build-image: missing Debian packages: ${missing[*]} (scripts/setup.sh installs them)" >&2
+    exit 1
+  fi
+  # The packages they depend on, as installed: python3-*, their data
+  # (matplotlib's) and fonts; not the interpreter's own packages, copied above.
+  pkgs=$(apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks \
+    --no-replaces --no-enhances --installed "${data_pkgs[@]}" 2>/dev/null |
+    awk '/^[a-z0-9]/ {print $1}' |
+    grep -E '^(python3-|python-matplotlib-data|fonts-|tzdata$)' |
+    grep -Ev '^python3(-minimal|-distutils|-lib2to3|-pkg-resources|-setuptools|-pip|-all.*|-dev)?$' |
+    grep -Ev '^python3-(tk|pil\.imagetk|pythran|gast|beniget)$' | sort -u)
+  dpkg -L $pkgs 2>/dev/null | sort -u |
+    grep -Ev '/tests?(/|$)|^/usr/share/(doc|man|lintian|bug)/' |
+    while IFS= read -r f; do
+      { [ -e "$f" ] || [ -L "$f" ]; } && [ "$f" != / ] && printf '%s\n' "${f#/}"
+    done >"$stage/data-files"
+  tar -C / --no-recursion -cf - -T "$stage/data-files" | tar -C "$root" -xf -
+fi
+
 # The shared-library closure of every ELF file in the root.
 libs=$(find "$root" -type f \( -perm -u+x -o -name '*.so*' \) -print0 |
   while IFS= read -r -d '' f; do
@@ -93,6 +132,11 @@ for l in $libs; do copy_path "$l"; done
 copy_path /lib64/ld-linux-x86-64.so.2
 
 cp "$here/$lang/$bootstrap" "$root/warmbox/$bootstrap"
+# The language's own modules for the sandbox (python: the matplotlib backend).
+if [ -d "$here/$lang/lib" ]; then
+  mkdir -p "$root/warmbox/lib"
+  cp "$here/$lang/lib/"*.py "$root/warmbox/lib/"
+fi
 # /warmbox/init (profiles/init.c) runs the bootstrap and reports what the
 # program used; static, so it needs nothing from the image.
 ${CC:-cc} -static -O2 -s -Wall -Wextra -Werror -o "$root/warmbox/init" "$here/init.c"
@@ -112,12 +156,24 @@ for bad in sh bash dash busybox apt apt-get dpkg pip pip3 npm; do
   fi
 done
 
+# Python's compiled modules, made here for the image: the archive's times
+# are all 0, so the host's timestamp-checked .pyc files would never match
+# their sources, and every import would compile from source (-B writes
+# nothing back).  Unchecked-hash .pyc files are used as they are, and
+# depend only on the sources (the build stays reproducible); their paths
+# are the image's.
+if [ "$lang" = python ]; then
+  find "$root" -name '__pycache__' -type d -prune -exec rm -rf {} +
+  "$real" -m compileall -q -f -j 0 -s "$root" -p / --invalidation-mode unchecked-hash \
+    "$root$stdlib" "$root/usr/lib/python3/dist-packages" "$root/warmbox" >/dev/null 2>&1 || true
+fi
+
 tarball=$stage/rootfs.tar
 tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner \
   --mode='u-s,g-s' --format=gnu -C "$root" -cf "$tarball" .
 sum=$(sha256sum "$tarball" | cut -d' ' -f1)
 
-repo=warmbox/$lang
+repo=${WARMBOX_IMAGE_REPO:-warmbox/$lang}
 have=$("$docker" image inspect --format '{{ index .Config.Labels "warmbox.content" }}' "$repo:latest" 2>/dev/null || true)
 if [ "$have" = "$sum" ]; then
   "$docker" tag "$repo:latest" "$repo:$version"

@@ -112,6 +112,11 @@ def trace_one(profile, init, bootstrap, code, workdir, tracefile):
     # WARMBOX_INIT_TRACE: on the host the init must not kill(-1) as this uid.
     env = {"HOME": "/tmp", "TMPDIR": workdir, "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin",
            "WARMBOX_INIT_TRACE": "1"}
+    # The profile's own environment, as the sandbox has it; paths under
+    # /tmp are the working folder's here.
+    for kv in profile.get("env", []):
+        k, _, v = kv.partition("=")
+        env[k] = v.replace("/tmp", workdir, 1) if v.startswith("/tmp") else v
     cmd = ["strace", "-f", "-qq", "-o", tracefile, "--",
            "setpriv", "--reuid=%d" % TRACE_UID, "--regid=%d" % TRACE_UID, "--clear-groups",
            "--no-new-privs", "--", "/usr/bin/docker-init", "-s", "--"] + argv
@@ -163,6 +168,14 @@ def main():
         shutil.copy(bootstrap, os.path.join(tmp, os.path.basename(bootstrap)))
         os.chmod(os.path.join(tmp, os.path.basename(bootstrap)), 0o644)
         boot = os.path.join(tmp, os.path.basename(bootstrap))
+        # The language's own modules, beside the bootstrap as in /warmbox.
+        if os.path.isdir(os.path.join(pdir, "lib")):
+            shutil.copytree(os.path.join(pdir, "lib"), os.path.join(tmp, "lib"),
+                            ignore=shutil.ignore_patterns("__pycache__"))
+            for dp, dns, fns in os.walk(os.path.join(tmp, "lib")):
+                os.chmod(dp, 0o755)
+                for n in fns:
+                    os.chmod(os.path.join(dp, n), 0o644)
         init = os.path.join(tmp, "init")
         subprocess.run([os.environ.get("CC", "cc"), "-static", "-O2", "-s", "-o", init,
                         os.path.join(HERE, "init.c")], check=True)

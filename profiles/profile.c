@@ -35,6 +35,9 @@ prof_free (prof_t *p)
     for (size_t i = 0; i < p->argc; i++)
       free (p->argv[i]);
   free (p->argv);
+  for (size_t i = 0; i < p->n_env; i++)
+    free (p->env[i]);
+  free (p->env);
   free (p->seccomp_json);
   free (p);
 }
@@ -407,6 +410,36 @@ prof_parse (const char *json, size_t json_len, const char *seccomp, size_t secco
     if ((p->argv[p->argc++] = strdup (s)) == NULL)
       goto oom;
   }
+
+  /* "env": ["NAME=value", ...], optional: what the language's libraries
+   * read (matplotlib's backend, BLAS threads).  The daemon's own (HOME,
+   * TMPDIR, LANG, PATH) can't be replaced. */
+  item = cJSON_GetObjectItemCaseSensitive (root, "env");
+  if (item)
+    {
+      cJSON *e;
+      if (!cJSON_IsArray (item) || cJSON_GetArraySize (item) > 32
+          || (p->env = calloc ((size_t) cJSON_GetArraySize (item) + 1, sizeof *p->env)) == NULL)
+        {
+          wb_error (err, WB_E_INVALID, "profile: \"env\" must be an array of at most 32 \"NAME=value\" strings");
+          goto fail;
+        }
+      cJSON_ArrayForEach (e, item)
+      {
+        const char *s = cJSON_GetStringValue (e), *eq = s ? strchr (s, '=') : NULL;
+        bool good = eq && eq > s && strlen (s) < 1024 && !(s[0] >= '0' && s[0] <= '9');
+        for (const char *c = s; good && c < eq; c++)
+          good = (*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_';
+        if (!good || strncmp (s, "HOME=", 5) == 0 || strncmp (s, "TMPDIR=", 7) == 0 || strncmp (s, "LANG=", 5) == 0
+            || strncmp (s, "PATH=", 5) == 0)
+          {
+            wb_error (err, WB_E_INVALID, "profile: \"env\" entries are NAME=value, NAME not HOME, TMPDIR, LANG or PATH");
+            goto fail;
+          }
+        if ((p->env[p->n_env++] = strdup (s)) == NULL)
+          goto oom;
+      }
+    }
 
   limits = cJSON_GetObjectItemCaseSensitive (root, "limits");
   if (parse_limits (cJSON_GetObjectItemCaseSensitive (limits, "default"), "default", &p->def, err)

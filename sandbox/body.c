@@ -137,6 +137,8 @@ build (const prof_t *p, const prof_limits_t *lim, const sbx_identity_t *id)
   TRY (push_str (env, "TMPDIR=/tmp"));
   TRY (push_str (env, "LANG=C.UTF-8"));
   TRY (push_str (env, "PATH=/usr/bin:/bin"));
+  for (size_t i = 0; i < p->n_env; i++)
+    TRY (push_str (env, p->env[i]));
   TRY (add_str (labels, "warmbox.instance", id->instance_id));
   TRY (add_str (labels, "warmbox.owner", id->owner));
   TRY (add_str (labels, "warmbox.pool", id->pool_key));

@@ -82,6 +82,10 @@ typedef struct sched_result
  * nonce.  All or nothing: -1 and res untouched when it does not parse.
  * Fuzzed (tests/fuzz/fuzz_trailer.c). */
 int sched_trailer_parse (const char *data, size_t len, const char nonce[33], sched_result_t *res);
+/* Append ,"files":[...],"files_omitted":N (both null when the sandbox did
+ * not report) to out: the /v1 and Piston results share it.  -1 without
+ * memory. */
+int sched_result_files_json (const sched_result_t *res, wb_buf_t *out);
 /* Free res->files_out (owned by the result). */
 void sched_result_files_free (sched_result_t *res);
 

@@ -202,68 +202,6 @@ append_stream (wb_buf_t *out, const char *name, const wb_buf_t *data)
   return wb_buf_printf (out, ",\"%s_encoding\":\"%s\"", name, text ? "utf-8" : "base64");
 }
 
-/* Is content better sent as JSON text than base64: UTF-8 without NUL, and
- * not so full of control characters that escaping them costs more? */
-static bool
-text_is_smaller (const char *p, size_t len)
-{
-  size_t escaped = len;
-
-  if (!wb_utf8_valid (p, len) || memchr (p, '\0', len) != NULL)
-    return false;
-  for (size_t i = 0; i < len; i++)
-    {
-      unsigned char c = (unsigned char) p[i];
-      if (c == '\n' || c == '\t' || c == '\r' || c == '"' || c == '\\')
-        escaped += 1;
-      else if (c < 0x20 || c == 0x7f)
-        escaped += 5;
-    }
-  return escaped <= len + len / 3 + 4;
-}
-
-/* "files":[{"name","size","sha256","content","encoding","content_omitted"}],
- * "files_omitted":N — content as text when it is UTF-8 without NUL (and
- * escaping it costs less than base64), else base64; null (content_omitted
- * true) when it was past the budget.  Both null when the sandbox did not
- * report (stopped first). */
-static int
-append_files (wb_buf_t *out, const sched_result_t *res)
-{
-  if (!res->has_files)
-    return wb_buf_append_str (out, ",\"files\":null,\"files_omitted\":null");
-  if (wb_buf_append_str (out, ",\"files\":[") < 0)
-    return -1;
-  for (uint32_t i = 0; i < res->n_files_out; i++)
-    {
-      const sched_file_out_t *f = &res->files_out[i];
-      const char *p = f->content ? f->content : "";
-      bool text = f->content && text_is_smaller (p, f->content_len);
-
-      if (wb_buf_append_str (out, i ? ",{\"name\":" : "{\"name\":") < 0
-          || wb_json_append_string (out, f->name, strlen (f->name)) < 0
-          || wb_buf_printf (out, ",\"size\":%llu,\"sha256\":\"%s\",\"content\":", (unsigned long long) f->size,
-                            f->sha256)
-                 < 0)
-        return -1;
-      if (f->content == NULL)
-        {
-          if (wb_buf_append_str (out, "null,\"encoding\":null,\"content_omitted\":true}") < 0)
-            return -1;
-          continue;
-        }
-      if ((text ? wb_json_append_string (out, p, f->content_len)
-                : (wb_buf_append_str (out, "\"") < 0 || wb_base64_encode (out, p, f->content_len) < 0
-                   || wb_buf_append_str (out, "\"") < 0)
-                      ? -1
-                      : 0)
-              < 0
-          || wb_buf_printf (out, ",\"encoding\":\"%s\",\"content_omitted\":false}", text ? "utf-8" : "base64") < 0)
-        return -1;
-    }
-  return wb_buf_printf (out, "],\"files_omitted\":%u", res->files_omitted);
-}
-
 int
 sched_result_json (const sched_result_t *res, wb_buf_t *out)
 {
@@ -294,7 +232,7 @@ sched_result_json (const sched_result_t *res, wb_buf_t *out)
            : wb_buf_append_str (out, ",\"usage\":null"))
       < 0)
     return -1;
-  if (append_files (out, res) < 0)
+  if (sched_result_files_json (res, out) < 0)
     return -1;
   if (res->error
       && (wb_buf_append_str (out, ",\"error\":") < 0

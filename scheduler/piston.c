@@ -375,10 +375,13 @@ sched_piston_result_json (const sched_result_t *res, const char *version, wb_buf
       || (message ? wb_json_append_string (out, message, strlen (message))
                   : wb_buf_append_str (out, "null"))
              < 0
-      || wb_buf_printf (out, ",\"status\":%s%s%s,\"wall_time\":%llu}}\n", status ? "\"" : "",
+      || wb_buf_printf (out, ",\"status\":%s%s%s,\"wall_time\":%llu}", status ? "\"" : "",
                         status ? status : "null", status ? "\"" : "",
                         (unsigned long long) res->duration_ms)
-             < 0)
+             < 0
+      /* Not Piston's: the files the program left, as /v1 has them (Piston
+       * clients ignore fields they do not know). */
+      || sched_result_files_json (res, out) < 0 || wb_buf_append_str (out, "}\n") < 0)
     return -1;
   return 0;
 }

@@ -42,6 +42,8 @@ typedef struct prof
   char *runtime;      /* "runc", "runsc", ... */
   char **argv;        /* NULL-terminated; the bootstrap reading the frame */
   size_t argc;
+  char **env;         /* "NAME=value" added to the sandbox's environment (env) */
+  size_t n_env;
   char *seccomp_json; /* the allowlist, compact JSON, inlined into SecurityOpt */
   char hash[65];      /* SHA-256 of profile.json bytes + seccomp bytes */
   prof_limits_t def;  /* applied to fields a request leaves out */

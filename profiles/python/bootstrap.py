@@ -90,8 +90,12 @@ def _warmbox_main():
     _warmbox_site_builtins()
     sys.argv = ["main.py"] + args
     # As under python3 -c: the working directory first on the path, so a
-    # module given in files imports (-I left it out).
+    # module given in files imports (-I left it out); then, as Debian's
+    # site would add them (-S left them out), the data stack's packages, and
+    # warmbox's own (the matplotlib backend that turns show() into PNGs).
     sys.path.insert(0, "")
+    sys.path.append("/usr/lib/python3/dist-packages")
+    sys.path.append(__file__.rpartition("/")[0] + "/lib")  # /warmbox/lib
     main = type(sys)("__main__")  # a module object, without importing types
     main.__file__ = "main.py"
     main.__builtins__ = __builtins__

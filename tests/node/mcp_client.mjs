@@ -4,7 +4,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
-const [warmbox, url] = process.argv.slice(2);
+const [warmbox, url, mode] = process.argv.slice(2);
 const out = (name, value) => console.log(JSON.stringify({ name, value }));
 
 const transport = new StdioClientTransport({
@@ -21,6 +21,15 @@ const { tools } = await client.listTools();
 out('tools', tools);
 
 const call = (args) => client.callTool({ name: 'execute_code', arguments: args });
+if (mode === '--data-stack') {
+  // tests/integration/test_data_stack.py: pandas reads a CSV, plt.show() draws.
+  const code = ['import pandas as pd', 'import matplotlib.pyplot as plt', "df = pd.read_csv('sales.csv')",
+    "df.plot(x='month', y='sales', kind='bar', legend=False, figsize=(4, 3))", 'plt.show()'].join('\n');
+  out('data_chart', await call({ language: 'python', code, timeout_ms: 30000,
+    files: [{ name: 'sales.csv', content: 'month,sales\n1,10\n2,14\n' }] }));
+  await client.close();
+  process.exit(0);
+}
 out('python', await call({ language: 'python', code: 'import sys\nprint(sys.stdin.read()[::-1])', stdin: 'olleh' }));
 out('exit', await call({ language: 'javascript', code: 'console.error("bad"); process.exit(4)' }));
 out('files', await call({ language: 'python', code: 'import csv\nprint(sum(int(r["n"]) for r in csv.DictReader(open("d.csv"))))',
