@@ -177,6 +177,8 @@ BENCH_DURATION ?= 60
 bench: setup
 	$(MAKE) all
 	python3 tests/bench/bench_pool.py --n $(BENCH_N) --duration $(BENCH_DURATION)
+	python3 tests/bench/bench_image.py --n $(BENCH_N)
+	python3 tests/bench/bench_data.py --n $(BENCH_N)
 
 # ---- install ------------------------------------------------------------
 
