@@ -14,6 +14,7 @@
 # the existing image.  Needs a docker CLI that reaches the engine
 # (DOCKER_HOST is honoured).
 set -euo pipefail
+umask 022 # what is made here (folders, .pyc) is nobody else's to write
 
 lang=${1:?usage: build-image.sh python|javascript}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -98,7 +99,7 @@ for r in "${roots[@]}"; do copy_path "$r"; done
 if [ -n "${data_pkgs+x}" ]; then
   missing=()
   for p in "${data_pkgs[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -Eq '(install|hold) ok installed' || missing+=("$p")
   done
   if [ ${#missing[@]} -gt 0 ]; then
     echo "build-image: missing Debian packages: ${missing[*]} (scripts/setup.sh installs them)" >&2
@@ -106,18 +107,31 @@ if [ -n "${data_pkgs+x}" ]; then
   fi
   # The packages they depend on, as installed: python3-*, their data
   # (matplotlib's) and fonts; not the interpreter's own packages, copied above.
-  pkgs=$(apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks \
-    --no-replaces --no-enhances --installed "${data_pkgs[@]}" 2>/dev/null |
-    awk '/^[a-z0-9]/ {print $1}' |
+  fail() {
+    echo "build-image: $*" >&2
+    exit 1
+  }
+  deps=$(apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks \
+    --no-replaces --no-enhances --installed "${data_pkgs[@]}") || fail "apt-cache depends failed"
+  pkgs=$(printf '%s\n' "$deps" | awk '/^[a-z0-9]/ {print $1}' |
     grep -E '^(python3-|python-matplotlib-data|fonts-|tzdata$)' |
     grep -Ev '^python3(-minimal|-distutils|-lib2to3|-pkg-resources|-setuptools|-pip|-all.*|-dev)?$' |
-    grep -Ev '^python3-(tk|pil\.imagetk|pythran|gast|beniget)$' | sort -u)
-  dpkg -L $pkgs 2>/dev/null | sort -u |
-    grep -Ev '/tests?(/|$)|^/usr/share/(doc|man|lintian|bug)/' |
+    grep -Ev '^python3-(tk|pil\.imagetk|pythran|gast|beniget)$' | sort -u) || fail "no packages to copy"
+  # shellcheck disable=SC2086 # package names: no spaces, no globs
+  listed=$(dpkg -L $pkgs) || fail "dpkg -L $pkgs failed"
+  printf '%s\n' "$listed" | sort -u |
+    grep -Ev '/tests?(/|$)|^/usr/share/(doc|man|lintian|bug)/|^/usr/include/|^/usr/bin/|^/etc/|^/\.$' |
     while IFS= read -r f; do
-      { [ -e "$f" ] || [ -L "$f" ]; } && [ "$f" != / ] && printf '%s\n' "${f#/}"
+      if [ -e "$f" ] || [ -L "$f" ]; then printf '%s\n' "${f#/}"; fi
     done >"$stage/data-files"
-  tar -C / --no-recursion -cf - -T "$stage/data-files" | tar -C "$root" -xf -
+  tar -C / --no-recursion -cf - -T "$stage/data-files" | tar -C "$root" -xf - ||
+    fail "copying the data stack's files failed"
+  # Debian's matplotlib reads /etc/matplotlibrc, a file the host may have
+  # edited: the image gets the package's own defaults instead.
+  if [ -f "$root/usr/share/matplotlib/mpl-data/matplotlibrc" ]; then
+    mkdir -p "$root/etc"
+    cp "$root/usr/share/matplotlib/mpl-data/matplotlibrc" "$root/etc/matplotlibrc"
+  fi
 fi
 
 # The shared-library closure of every ELF file in the root.
@@ -164,8 +178,14 @@ done
 # are the image's.
 if [ "$lang" = python ]; then
   find "$root" -name '__pycache__' -type d -prune -exec rm -rf {} +
+  # Some Debian files are not Python 3 (compileall reports and skips them):
+  # its status is not the test; that the modules got their .pyc is.
   "$real" -m compileall -q -f -j 0 -s "$root" -p / --invalidation-mode unchecked-hash \
     "$root$stdlib" "$root/usr/lib/python3/dist-packages" "$root/warmbox" >/dev/null 2>&1 || true
+  for m in "$root$stdlib/__pycache__/os.cpython-"*.pyc "$root/usr/lib/python3/dist-packages/numpy/__pycache__/__init__.cpython-"*.pyc; do
+    case "$m" in *'*'*) [ -z "${data_pkgs+x}" ] && [[ "$m" == *numpy* ]] && continue
+      echo "build-image: compileall made no .pyc ($m)" >&2; exit 1 ;; esac
+  done
 fi
 
 tarball=$stage/rootfs.tar

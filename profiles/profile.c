@@ -418,22 +418,30 @@ prof_parse (const char *json, size_t json_len, const char *seccomp, size_t secco
   if (item)
     {
       cJSON *e;
-      if (!cJSON_IsArray (item) || cJSON_GetArraySize (item) > 32
-          || (p->env = calloc ((size_t) cJSON_GetArraySize (item) + 1, sizeof *p->env)) == NULL)
+      if (!cJSON_IsArray (item) || cJSON_GetArraySize (item) > 32)
         {
           wb_error (err, WB_E_INVALID, "profile: \"env\" must be an array of at most 32 \"NAME=value\" strings");
           goto fail;
         }
+      if ((p->env = calloc ((size_t) cJSON_GetArraySize (item) + 1, sizeof *p->env)) == NULL)
+        goto oom;
       cJSON_ArrayForEach (e, item)
       {
         const char *s = cJSON_GetStringValue (e), *eq = s ? strchr (s, '=') : NULL;
         bool good = eq && eq > s && strlen (s) < 1024 && !(s[0] >= '0' && s[0] <= '9');
         for (const char *c = s; good && c < eq; c++)
           good = (*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_';
+        /* Not the daemon's own, nor what steers the sandbox's inits
+         * (WARMBOX_INIT_TRACE would make /warmbox/init spare leftovers),
+         * nor a name twice (which one wins would be the runtime's choice). */
+        for (size_t k = 0; good && k < p->n_env; k++)
+          good = strncmp (p->env[k], s, (size_t) (eq - s) + 1) != 0;
         if (!good || strncmp (s, "HOME=", 5) == 0 || strncmp (s, "TMPDIR=", 7) == 0 || strncmp (s, "LANG=", 5) == 0
-            || strncmp (s, "PATH=", 5) == 0)
+            || strncmp (s, "PATH=", 5) == 0 || strncmp (s, "WARMBOX_", 8) == 0 || strncmp (s, "TINI_", 5) == 0)
           {
-            wb_error (err, WB_E_INVALID, "profile: \"env\" entries are NAME=value, NAME not HOME, TMPDIR, LANG or PATH");
+            wb_error (err, WB_E_INVALID,
+                      "profile: \"env\" entries are NAME=value, each NAME once, not HOME, TMPDIR, LANG, "
+                      "PATH, WARMBOX_* or TINI_*");
             goto fail;
           }
         if ((p->env[p->n_env++] = strdup (s)) == NULL)

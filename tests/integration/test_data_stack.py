@@ -103,5 +103,21 @@ except ValueError:
 t.ok(st == 200 and r.get("status") == "ok" and out.get("threads", 0) >= 2 and "failed to map" not in r.get("stderr", ""),
      "a program asking OpenBLAS for 8 threads gets them under the pids limit, no 'failed to map segment'",
      (st, r.get("status"), r.get("stderr", "")[-800:], out.get("threads")))
+# A figure that can't be saved (the file size limit) leaves nothing half
+# written; a child python finds the backend too.
+st, r = d.run("python", "import resource\nimport matplotlib.pyplot as plt\nplt.plot(range(100))\n"
+                        "resource.setrlimit(resource.RLIMIT_FSIZE, (2000, 2000))\n"
+                        "try:\n    plt.show()\nexcept OSError as e:\n    print('not saved', e.errno)\n"
+                        "print(plt.get_fignums())", timeout_ms=30000)
+t.ok(r.get("stdout") == "not saved 27\n[]\n" and (r.get("files") or []) == [],
+     "a figure past the file size limit: an error to the program, no partial PNG, no temp file left",
+     (r.get("stdout"), r.get("stderr", "")[-300:], r.get("files")))
+st, r = d.run("python", "import subprocess, sys\nsubprocess.run([sys.executable, '-c', "
+                        "'import matplotlib.pyplot as plt; plt.plot([1, 2]); plt.show()'], check=True)",
+              timeout_ms=30000)
+t.ok(r.get("status") == "ok" and r.get("exit_code") == 0
+     and [f["name"] for f in r.get("files") or []] == ["figure-1.png"],
+     "a child python's plt.show() finds the backend (PYTHONPATH) and its figure comes back",
+     (r.get("stderr", "")[-300:], r.get("files")))
 t.is_eq(d.stop(), 0, "daemon exits 0")
 t.done()

@@ -134,6 +134,35 @@ test_parse (void)
           && strstr (err.msg, "timeout_ms"),
       "a default above its max is refused");
   ok (prof_parse ("[]", 2, minimal_seccomp, strlen (minimal_seccomp), &p, &err) < 0, "not an object");
+
+  /* "env": NAME=value, each once, not the daemon's own or the inits'. */
+  static const struct
+  {
+    const char *env;
+    bool good;
+  } envs[] = {{"[\"MPLBACKEND=Agg\",\"A_1=x=y\",\"E=\"]", true},
+              {"[\"PATH=/bin\"]", false},
+              {"[\"HOME=/\"]", false},
+              {"[\"WARMBOX_INIT_TRACE=1\"]", false},
+              {"[\"TINI_SUBREAPER=1\"]", false},
+              {"[\"A=1\",\"A=2\"]", false},
+              {"[\"1A=x\"]", false},
+              {"[\"=x\"]", false},
+              {"[\"NOEQUALS\"]", false},
+              {"[\"A-B=x\"]", false},
+              {"[1]", false},
+              {"\"A=1\"", false}};
+  for (size_t i = 0; i < sizeof envs / sizeof envs[0]; i++)
+    {
+      char with[4096];
+      p = NULL;
+      snprintf (with, sizeof with, "{\"env\":%s,%s", envs[i].env, minimal_profile + 1);
+      int rc = prof_parse (with, strlen (with), minimal_seccomp, strlen (minimal_seccomp), &p, &err);
+      ok ((rc == 0) == envs[i].good, "env %s: %s", envs[i].env, envs[i].good ? "taken" : "refused");
+      if (p && envs[i].good)
+        ok (p->n_env == 3 && strcmp (p->env[1], "A_1=x=y") == 0, "and kept in order");
+      prof_free (p);
+    }
 }
 
 static void

@@ -105,6 +105,19 @@ test_body (const prof_t *p)
   ok (cJSON_IsTrue (get (j, "OpenStdin")) && cJSON_IsTrue (get (j, "StdinOnce"))
           && !cJSON_IsTrue (get (j, "Tty")),
       "OpenStdin, StdinOnce, no Tty");
+  {
+    cJSON *env = get (j, "Env"), *e;
+    size_t found = 0;
+    bool home = false;
+    cJSON_ArrayForEach (e, env)
+    {
+      const char *s = cJSON_GetStringValue (e);
+      home = home || (s && strcmp (s, "HOME=/tmp") == 0);
+      for (size_t i = 0; s && i < p->n_env; i++)
+        found += strcmp (s, p->env[i]) == 0;
+    }
+    ok (home && p->n_env > 0 && found == p->n_env, "Env: the daemon's own, then the profile's %zu", p->n_env);
+  }
   cJSON_Delete (j);
   wb_buf_free (&body);
 }
