@@ -88,7 +88,7 @@ class Fleet:
         return d
 
     def server_states(self):
-        """{server: (status, weight)} from HAProxy's stats socket."""
+        """{server: (status, weight, last check)} from HAProxy's stats socket."""
         s = socket.socket(socket.AF_UNIX)
         s.settimeout(5)
         try:
@@ -112,12 +112,16 @@ class Fleet:
         for line in lines[1:]:
             row = dict(zip(head, line.split(",")))
             if row.get("pxname") == "warmboxd" and row.get("svname", "").startswith("warmbox-"):
-                out[row["svname"][len("warmbox-"):]] = (row.get("status"), row.get("weight"))
+                out[row["svname"][len("warmbox-"):]] = (row.get("status"), row.get("weight"),
+                                                        row.get("check_status"))
         return out
 
     def wait_up(self, names, timeout=60):
+        """Until HAProxy has each server UP after a passed check: before its
+        first check HAProxy shows a server UP (2.6 has no init-state)."""
         return wbtest.wait_until(
-            lambda: all((self.server_states().get(n) or ("", ""))[0] == "UP" for n in names), timeout)
+            lambda: all((self.server_states().get(n) or ("", "", ""))[0::2] == ("UP", "L7OK") for n in names),
+            timeout)
 
     def stop_haproxy(self):
         if self.haproxy.poll() is None:

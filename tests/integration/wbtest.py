@@ -82,6 +82,8 @@ class Tap:
             if diag is not None:
                 for line in str(diag).splitlines()[:20]:
                     print("#   " + line, flush=True)
+                    # prove shows stderr, not TAP comments: CI's log says why.
+                    print("#   " + line, file=sys.stderr, flush=True)
         return cond
 
     def todo(self, name, reason, diag=None):
