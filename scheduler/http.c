@@ -269,12 +269,7 @@ conn_closed_cb (struct evhttp_connection *evcon, void *arg)
       sched_exec_cancel (call->ex);
       call_free (call);
     }
-  if (c->prev)
-    c->prev->next = c->next;
-  else
-    c->h->conns = c->next;
-  if (c->next)
-    c->next->prev = c->prev;
+  WB_LIST_UNLINK (c->h->conns, c);
   if (c->bev)
     bufferevent_decref (c->bev);
   free (c);
@@ -581,10 +576,7 @@ conn_track (sched_http_t *h, struct bufferevent *bev)
   c->bev = bev;
   bufferevent_incref (bev);
   c->deadline_ms = read_deadline (h);
-  c->next = h->conns;
-  if (h->conns)
-    h->conns->prev = c;
-  h->conns = c;
+  WB_LIST_PUSH (h->conns, c);
 }
 
 /* The reply is out: the next request on a kept-alive connection has a
@@ -615,10 +607,7 @@ conn_of_request (sched_http_t *h, struct evhttp_request *req)
       if ((c = calloc (1, sizeof *c)) == NULL)
         return NULL;
       c->h = h;
-      c->next = h->conns;
-      if (h->conns)
-        h->conns->prev = c;
-      h->conns = c;
+      WB_LIST_PUSH (h->conns, c);
     }
   if (c->evcon == NULL)
     {
@@ -653,12 +642,7 @@ sweep_cb (evutil_socket_t fd, short what, void *arg)
           bufferevent_getcb (c->bev, NULL, NULL, &eventcb, NULL);
           if (eventcb == NULL) /* evhttp let go of it: closed before any request */
             {
-              if (c->prev)
-                c->prev->next = c->next;
-              else
-                h->conns = c->next;
-              if (c->next)
-                c->next->prev = c->prev;
+              WB_LIST_UNLINK (h->conns, c);
               bufferevent_decref (c->bev);
               free (c);
               continue;

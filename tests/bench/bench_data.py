@@ -25,6 +25,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "integration"))
+import bench_image  # noqa: E402
 import bench_pool as bp  # noqa: E402
 from wbtest import BIN, ROOT, Daemon, wait_until  # noqa: E402
 
@@ -38,7 +39,7 @@ def profiles_dir():
     path = os.path.join(out, "pyslim", "profile.json")
     with open(path) as f:
         prof = json.load(f)
-    prof.update(language="pyslim", aliases=[], image="warmbox/python-slim:latest")
+    prof.update(language="pyslim", aliases=[], image=bench_image.SLIM)
     with open(path, "w") as f:
         json.dump(prof, f)
     return out
@@ -85,8 +86,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=20)
     a = ap.parse_args()
-    env = dict(os.environ, WARMBOX_DATA_STACK="0", WARMBOX_IMAGE_REPO="warmbox/python-slim")
-    subprocess.run([os.path.join(ROOT, "profiles", "build-image.sh"), "python"], env=env, check=True)
+    bench_image.build_slim()
     profiles = profiles_dir()
     cfg = os.path.join(profiles, "config.json")
     with open(cfg, "w") as f:
@@ -110,7 +110,7 @@ def main():
                 times[k].append(modes[k]())
     finally:
         d.stop()
-        subprocess.run(["docker", "rmi", "warmbox/python-slim:latest"], capture_output=True)
+        bench_image.remove_slim()
         shutil.rmtree(profiles, ignore_errors=True)
     p50 = {k: bp.pct(v, 50) for k, v in times.items()}
     print("| n=%d, seconds | p50 | p99 |" % a.n)

@@ -37,13 +37,25 @@ def one(image):
     return (t1 - t0) * 1000, (t2 - t1) * 1000
 
 
+SLIM = "warmbox/python-slim:latest"
+
+
+def build_slim():
+    """The python image without its data stack, as SLIM (remove_slim drops it)."""
+    env = dict(os.environ, WARMBOX_DATA_STACK="0", WARMBOX_IMAGE_REPO=SLIM.split(":")[0])
+    subprocess.run([os.path.join(ROOT, "profiles", "build-image.sh"), "python"], env=env, check=True)
+
+
+def remove_slim():
+    subprocess.run(["docker", "rmi", SLIM], capture_output=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=20)
     a = ap.parse_args()
-    env = dict(os.environ, WARMBOX_DATA_STACK="0", WARMBOX_IMAGE_REPO="warmbox/python-slim")
-    subprocess.run([os.path.join(ROOT, "profiles", "build-image.sh"), "python"], env=env, check=True)
-    images = {"data": "warmbox/python:latest", "slim": "warmbox/python-slim:latest"}
+    build_slim()
+    images = {"data": "warmbox/python:latest", "slim": SLIM}
     sizes = {k: int(docker("image", "inspect", "--format", "{{.Size}}", v)) for k, v in images.items()}
     got = {k: ([], []) for k in images}
     try:
@@ -58,7 +70,7 @@ def main():
         ids = docker("ps", "-aq", "--filter", "label=warmbox.bench=image", check=False).split()
         if ids:
             docker("rm", "-f", *ids, check=False)
-        docker("rmi", "warmbox/python-slim:latest", check=False)
+        remove_slim()
     print("image          size     create p50   start-to-exit p50   (n=%d, alternating)" % a.n)
     for k in images:
         print("%-12s %5.0f MB   %7.1f ms   %10.1f ms" % (k, sizes[k] / 1e6, statistics.median(got[k][0]),

@@ -38,23 +38,15 @@ CONCURRENCY = 8
 DRAIN_DELAY_MS = int(os.environ.get("WB_TEST_DRAIN_DELAY_MS", "3000"))
 
 
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
-
-
 class Fleet:
     """HAProxy from dist/haproxy.cfg with our ports, and its two daemons."""
 
     def __init__(self, tap):
         self.tap = tap
         self.dir = tempfile.mkdtemp(prefix="warmbox-haproxy-")
-        self.front = free_port()
-        self.api = {"a": free_port(), "b": free_port()}
-        self.agent = {"a": free_port(), "b": free_port()}
+        self.front = wbtest.free_port()
+        self.api = {"a": wbtest.free_port(), "b": wbtest.free_port()}
+        self.agent = {"a": wbtest.free_port(), "b": wbtest.free_port()}
         self.daemons = {}
         self.incarnations = []  # every Daemon started, for histories and labels
         with open(os.path.join(wbtest.ROOT, "dist", "haproxy.cfg")) as f:

@@ -19,7 +19,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wbtest import WARMBOX, WARMBOXD, Daemon, Tap, rows, wait_until  # noqa: E402
+from wbtest import WARMBOX, WARMBOXD, Daemon, Tap, free_port, rows, wait_until  # noqa: E402
 
 t = Tap()
 D = tempfile.mkdtemp(prefix="warmbox-tls-")
@@ -70,14 +70,6 @@ with open(path("serial"), "w") as f:
 new_key_csr("old", "alice")
 sh("openssl", "ca", "-batch", "-config", "ca.cnf", "-keyfile", "ca.key", "-cert", "ca.pem", "-in", "old.csr",
    "-out", "old.pem", "-startdate", "20200101000000Z", "-enddate", "20200102000000Z", "-notext")
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def config(extra=None):
@@ -248,6 +240,36 @@ t.ok(all(c is not None for c in cut), "a TLS handshake never begun: cut off too 
 for s in loris + silent:
     s.close()
 t.ok(serving(), "and the daemon still serves")
+
+
+def keepalive_session():
+    """One TLS connection: a request, 3 s idle (past the 2 s deadline), then
+    another; and on a fresh one, an execution of 3 s (longer than the
+    deadline) answered whole."""
+    import http.client
+    ctx = ssl.create_default_context(cafile=path("ca.pem"))
+    ctx.load_cert_chain(path("alice.pem"), path("alice.key"))
+    c = http.client.HTTPSConnection("127.0.0.1", PORT, context=ctx, timeout=30)
+    c.request("GET", "/healthz")
+    first = c.getresponse().read()
+    time.sleep(3)
+    try:
+        c.request("GET", "/healthz")
+        second = c.getresponse().read()
+    except (OSError, http.client.HTTPException):
+        second = None
+    c.close()
+    c = http.client.HTTPSConnection("127.0.0.1", PORT, context=ctx, timeout=30)
+    c.request("POST", "/v1/executions", json.dumps({"language": "python", "code": "import time; time.sleep(3); print('slow')"}),
+              {"Content-Type": "application/json"})
+    slow = json.loads(c.getresponse().read()).get("stdout")
+    c.close()
+    return first, second, slow
+
+
+first, second, slow = keepalive_session()
+t.ok(b"ok" in first and second is None, "a kept-alive connection idle past the deadline is closed", (first, second))
+t.ok(slow == "slow\n", "an execution longer than the deadline is not cut: its request is being handled", slow)
 
 # SIGHUP: a new certificate for new connections.
 def served_serial():

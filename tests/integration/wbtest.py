@@ -69,6 +69,15 @@ def containers_with_label(label, status=None):
     return [c["Id"] for c in body]
 
 
+def free_port():
+    """A TCP port on 127.0.0.1 nobody listens on now."""
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
 class Tap:
     def __init__(self):
         self.n = 0
@@ -117,10 +126,7 @@ class Daemon:
         args = [WARMBOXD, "--listen", "unix:" + self.sock, "--store-path", self.db]
         self.port = None
         if tcp:
-            s = socket.socket()
-            s.bind(("127.0.0.1", 0))
-            self.port = s.getsockname()[1]
-            s.close()
+            self.port = free_port()
             args += ["--listen", "127.0.0.1:%d" % self.port, "--insecure-no-auth"]
         if engine:
             args += ["--engine", engine]
