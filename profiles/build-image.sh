@@ -33,7 +33,8 @@ python)
   # from Debian's packages as installed here (scripts/setup.sh), with the
   # python3-* packages and data they pull in.
   data_pkgs=(python3-numpy python3-pandas python3-scipy python3-matplotlib python3-sympy python3-pil
-    python3-openpyxl python3-yaml python3-bs4 python3-lxml python3-networkx)
+    python3-openpyxl python3-yaml python3-bs4 python3-lxml python3-networkx
+    libopenblas0-pthread) # numpy's BLAS: without it Debian's is the reference one
   ;;
 javascript)
   interp=$(command -v node || true)
