@@ -77,6 +77,7 @@ struct pool
   double arrival_rate;
   double create_ms;
   uint64_t failing_since_us; /* the first failed create since the last success, or 0 */
+  uint64_t last_failure_us;  /* the latest failed create */
   char last_error[STATS_ERR_MAX];
 };
 
@@ -355,8 +356,9 @@ created_cb (void *arg, const char *id, const wb_err_t *err)
     {
       wb_err_t e = *err;
       p->create_failures++;
+      p->last_failure_us = wb_now_us ();
       if (p->failing_since_us == 0)
-        p->failing_since_us = wb_now_us ();
+        p->failing_since_us = p->last_failure_us;
       snprintf (p->last_error, sizeof p->last_error, "%s", err->msg);
       mgr->engine_down = err->code == WB_E_ENGINE_DOWN;
       backoff (mgr);
@@ -910,12 +912,17 @@ bool
 pool_mgr_healthy (pool_mgr_t *mgr, uint64_t grace_ms)
 {
   uint64_t now = wb_now_us ();
+  /* Failing means failing still: a create failed within this window (a
+   * pool whose creates keep failing retries at least every BACKOFF_MAX_MS).
+   * One old failure of a pool that has had no chance to create since
+   * (the global cap full, create slots busy with other pools) is not. */
+  uint64_t recent_us = 1000ull * (grace_ms > 2 * BACKOFF_MAX_MS ? grace_ms : 2 * BACKOFF_MAX_MS);
 
   if (!mgr->was_ready)
     return mgr->was_ready = pool_mgr_ready (mgr);
   for (const pool_t *p = mgr->pools; p; p = p->next)
     if (!p->draining && !p->transient && p->n_ready < p->min_ready && p->failing_since_us
-        && now - p->failing_since_us > grace_ms * 1000)
+        && now - p->failing_since_us > grace_ms * 1000 && now - p->last_failure_us <= recent_us)
       return false;
   return true;
 }

@@ -1154,11 +1154,7 @@ write_frame (sched_exec_t *ex)
       rc = wb_buf_printf (&frame, "w1 %s %d %llu %zu\n", ex->nonce, SCHED_MAX_FILES,
                           (unsigned long long) ex->req.limits.output_bytes, ex->req.n_files);
       for (size_t i = 0; i < ex->req.n_files && rc == 0; i++)
-        {
-          char hex[65];
-          wb_sha256_hex (ex->req.files[i].data, ex->req.files[i].len, hex);
-          rc = wb_buf_printf (&frame, "%s %s\n", hex, ex->req.files[i].name);
-        }
+        rc = wb_buf_printf (&frame, "%s %s\n", ex->req.files[i].sha256, ex->req.files[i].name);
     }
   if (rc < 0
       || sched_frame_build (ex->req.code, ex->req.code_len, ex->req.args, ex->req.n_args,

@@ -119,14 +119,12 @@ void
 sched_files_sha256 (const sched_file_t *files, size_t n_files, char out[65])
 {
   const char *names[SCHED_MAX_FILES], *hex[SCHED_MAX_FILES];
-  char digests[SCHED_MAX_FILES][65];
   size_t n = n_files < SCHED_MAX_FILES ? n_files : SCHED_MAX_FILES;
 
   for (size_t i = 0; i < n; i++)
     {
-      wb_sha256_hex (files[i].data, files[i].len, digests[i]);
       names[i] = files[i].name;
-      hex[i] = digests[i];
+      hex[i] = files[i].sha256;
     }
   sched_files_sha256_of (names, hex, n, out);
 }
@@ -211,6 +209,7 @@ parse_files (cJSON *files, sched_request_t *req, wb_err_t *err)
     req->n_files++;
     if (f->data == NULL || f->name == NULL)
       return wb_error (err, WB_E_NOMEM, "out of memory");
+    wb_sha256_hex (f->data, f->len, f->sha256);
     req->files_bytes += f->len;
     if (req->files_bytes > files_cap (&req->limits))
       return wb_error (err, WB_E_TOO_LARGE,

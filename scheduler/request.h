@@ -19,6 +19,7 @@ typedef struct sched_file
   char *name; /* validated: see sched_file_name_valid */
   char *data;
   size_t len;
+  char sha256[65]; /* of data, hex: computed once, at parse */
 } sched_file_t;
 
 /* A validated execution request.  Owns every pointer. */
@@ -57,7 +58,7 @@ bool sched_file_name_valid (const char *name, size_t len);
 
 /* One hash for the history over files' names and contents: the SHA-256 of,
  * file by file in order, the hex SHA-256 of its name followed by the hex
- * SHA-256 of its content.  Can't fail. */
+ * SHA-256 of its content (its sha256, set at parse).  Can't fail. */
 void sched_files_sha256 (const sched_file_t *files, size_t n_files, char out[65]);
 /* The same hash from each file's name and the hex SHA-256 of its content. */
 void sched_files_sha256_of (const char *const *names, const char *const *content_hex, size_t n,

@@ -130,8 +130,8 @@ size_t pool_mgr_stats (pool_mgr_t *mgr, const pool_stats_t **out);
 bool pool_mgr_ready (const pool_mgr_t *mgr);
 /* What /readyz reports about the pools: false until pool_mgr_ready has
  * held once; after that, false only while some live pool is below
- * min_ready and its creates have been failing (none succeeding) for more
- * than grace_ms.  A pool emptied by traffic, or kept empty by the global
+ * min_ready and its creates have been failing (none succeeding, the
+ * latest failure recent) for more than grace_ms.  A pool emptied by traffic, or kept empty by the global
  * cap, is healthy: only an engine that can't make containers is not (a
  * hung create fails at the engine timeout). */
 bool pool_mgr_healthy (pool_mgr_t *mgr, uint64_t grace_ms);
