@@ -270,6 +270,19 @@ def keepalive_session():
 first, second, slow = keepalive_session()
 t.ok(b"ok" in first and second is None, "a kept-alive connection idle past the deadline is closed", (first, second))
 t.ok(slow == "slow\n", "an execution longer than the deadline is not cut: its request is being handled", slow)
+# SIGHUP applies a new deadline (operators.md): 60 s, and the same idle
+# kept-alive connection now survives its 3 s.
+with open(cfg_path) as f:
+    reloaded = json.load(f)
+reloaded["request_read_timeout_ms"] = 60000
+with open(cfg_path, "w") as f:
+    json.dump(reloaded, f)
+n_reloads = d.read_log().count("reloaded:")
+d.proc.send_signal(signal.SIGHUP)
+wait_until(lambda: d.read_log().count("reloaded:") > n_reloads, timeout=10)
+first, second, _ = keepalive_session()
+t.ok(b"ok" in first and second is not None and b"ok" in second,
+     "SIGHUP applies request_read_timeout_ms: at 60 s the idle connection is kept", (first, second))
 
 # SIGHUP: a new certificate for new connections.
 def served_serial():
