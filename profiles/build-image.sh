@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Build a warmbox sandbox image offline from the host's own interpreter.
 #
-#   profiles/build-image.sh python|javascript
+#   profiles/build-image.sh LANGUAGE    (a folder of profiles/)
 #   (WARMBOX_IMAGE_REPO=name: another repository; WARMBOX_DATA_STACK=0:
 #   python without its data stack)
 #
-# The root filesystem holds the interpreter, exactly its runtime closure
-# (shared libraries found with ldd, the standard library), the bootstrap,
-# /warmbox/init, and nothing else: no shell, no package manager, no setuid files.  It is packed
+# The root filesystem holds the interpreter or toolchain, exactly its
+# runtime closure (shared libraries found with ldd, the standard library,
+# the files of the Debian packages it is made of as dpkg lists them), the
+# bootstrap, /warmbox/init, and nothing else: no shell (but in the bash
+# image), no package manager, no setuid files.  It is packed
 # as a reproducible tar (sorted, fixed times and owners) and imported with
 # `docker import`, tagged warmbox/<language>:<version> and :latest and
 # labelled with the tar's SHA-256, so a rebuild with nothing changed reuses
@@ -16,7 +18,7 @@
 set -euo pipefail
 umask 022 # what is made here (folders, .pyc) is nobody else's to write
 
-lang=${1:?usage: build-image.sh python|javascript}
+lang=${1:?usage: build-image.sh LANGUAGE}
 here=$(cd "$(dirname "$0")" && pwd)
 docker=${DOCKER:-docker}
 
@@ -44,6 +46,82 @@ javascript)
   roots=("$real")
   [ "$interp" = /usr/bin/node ] || roots+=("$interp")
   bootstrap=bootstrap.js
+  ;;
+bash)
+  interp=/usr/bin/bash
+  real=$interp
+  version=$("$interp" -c 'echo "${BASH_VERSINFO[0]}.${BASH_VERSINFO[1]}.${BASH_VERSINFO[2]}"')
+  roots=("$interp")
+  # A useful shell: the tools scripts reach for, no network tools, no
+  # package manager.
+  lang_pkgs=(bash coreutils grep sed gawk findutils diffutils bc jq)
+  shell_ok=1
+  ;;
+ruby)
+  interp=/usr/bin/ruby
+  real=$(readlink -f "$interp")
+  version=$("$real" -e 'print RUBY_VERSION')
+  roots=("$interp" "$real")
+  lang_pkgs=(ruby ruby3.1 libruby3.1 rubygems-integration ruby-rubygems rake ruby-net-telnet ruby-xmlrpc
+    ruby-webrick ruby-sdbm)
+  ;;
+c | cpp | rust)
+  # gcc 12 and binutils; rustc links with them.
+  interp=/usr/bin/gcc-12
+  real=$interp
+  version=$("$interp" -dumpfullversion)
+  # libm.so is a linker script naming libmvec, which no ELF file links.
+  roots=(/usr/bin/gcc /usr/bin/gcc-12 /usr/lib/x86_64-linux-gnu/libmvec.so.1)
+  lang_pkgs=(gcc-12 cpp-12 libgcc-12-dev binutils binutils-x86-64-linux-gnu libbinutils libctf0 libctf-nobfd0
+    libgprofng0 libc6-dev linux-libc-dev libcrypt-dev)
+  if [ "$lang" = cpp ]; then
+    interp=/usr/bin/g++-12
+    roots+=(/usr/bin/g++ /usr/bin/g++-12)
+    lang_pkgs+=(g++-12 libstdc++-12-dev)
+  fi
+  if [ "$lang" = rust ]; then
+    interp=/usr/bin/rustc
+    real=$interp
+    version=$("$interp" --version | awk '{print $2}')
+    roots+=(/usr/bin/rustc)
+    lang_pkgs+=(rustc "$(dpkg-query -W -f='${Package}\n' 'libstd-rust-1.*' | head -1)" libstd-rust-dev)
+  fi
+  ;;
+go)
+  interp=/usr/lib/go-1.19/bin/go
+  real=$interp
+  version=$("$interp" env GOVERSION | sed 's/^go//')
+  roots=("$interp")
+  lang_pkgs=(golang-1.19-go golang-1.19-src)
+  # The toolchain's own sources and the test data: nothing a user's
+  # program builds from.
+  pkg_exclude='^/usr/share/go-1\.19/(src/cmd|test|misc|api)(/|$)|/testdata(/|$)|_test\.go$'
+  ;;
+java)
+  jhome=/usr/lib/jvm/java-17-openjdk-amd64
+  interp=$jhome/bin/java
+  real=$interp
+  version=$("$interp" -XshowSettings:properties -version 2>&1 | awk '/java.version = / {print $3}')
+  roots=("$interp" "$jhome/bin/javac")
+  # The class data sharing archive the package made at install (not in
+  # its file list): without it every JVM start parses the base classes.
+  [ -f "$jhome/lib/server/classes.jsa" ] && roots+=("$jhome/lib/server/classes.jsa")
+  lang_pkgs=(openjdk-17-jre-headless openjdk-17-jdk-headless)
+  # The JDK's sources, jmods (jlink's input) and demos; its /etc files are
+  # its configuration (kept).
+  pkg_exclude='/lib/src\.zip$|/jmods(/|$)|/demo(/|$)|/sample(/|$)'
+  pkg_etc='^/etc/java-17-openjdk(/|$)'
+  ;;
+typescript)
+  interp=$(command -v node || true)
+  [ -n "$interp" ] || { echo "build-image: node is not installed" >&2; exit 1; }
+  real=$(readlink -f "$interp")
+  ts_dir=$here/typescript/node_modules/typescript
+  [ -f "$ts_dir/package.json" ] || (cd "$here/typescript" && npm ci --silent --no-audit --no-fund >/dev/null) ||
+    { echo "build-image: cannot install the TypeScript compiler (npm ci in profiles/typescript)" >&2; exit 1; }
+  version=$("$real" -p "require('$ts_dir/package.json').version")
+  roots=("$real")
+  [ "$interp" = /usr/bin/node ] || roots+=("$interp")
   ;;
 *)
   echo "build-image: unknown language $lang" >&2
@@ -135,6 +213,31 @@ if [ -n "${data_pkgs+x}" ]; then
   fi
 fi
 
+# The Debian packages a toolchain is made of, as dpkg lists their files
+# (their folders, files and symbolic links exactly, nothing else of the
+# host), without documentation, manuals or translations, nor /etc but the
+# profile's own (pkg_etc).
+if [ -n "${lang_pkgs+x}" ]; then
+  missing=()
+  for p in "${lang_pkgs[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -Eq '(install|hold) ok installed' || missing+=("$p")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "build-image: missing Debian packages: ${missing[*]} (scripts/setup.sh installs them)" >&2
+    exit 1
+  fi
+  listed=$(dpkg -L "${lang_pkgs[@]}") || { echo "build-image: dpkg -L ${lang_pkgs[*]} failed" >&2; exit 1; }
+  printf '%s\n' "$listed" | sort -u |
+    grep -Ev '^/usr/share/(doc|doc-base|man|info|lintian|bug|locale|bash-completion|zsh|emacs|vim)/|^/\.$' |
+    grep -Ev "${pkg_exclude:-^$}" |
+    { if [ -n "${pkg_etc:-}" ]; then grep -Ev '^/etc/' | cat - <(printf '%s\n' "$listed" | grep -E "$pkg_etc"); else grep -Ev '^/etc/'; fi; } |
+    while IFS= read -r f; do
+      if [ -e "$f" ] || [ -L "$f" ]; then printf '%s\n' "${f#/}"; fi
+    done | sort -u >"$stage/pkg-files"
+  tar -C / --no-recursion -cf - -T "$stage/pkg-files" | tar -C "$root" -xf - ||
+    { echo "build-image: copying the packages' files failed" >&2; exit 1; }
+fi
+
 # The shared-library closure of every ELF file in the root.
 libs=$(find "$root" -type f \( -perm -u+x -o -name '*.so*' \) -print0 |
   while IFS= read -r -d '' f; do
@@ -146,7 +249,20 @@ libs=$(find "$root" -type f \( -perm -u+x -o -name '*.so*' \) -print0 |
 for l in $libs; do copy_path "$l"; done
 copy_path /lib64/ld-linux-x86-64.so.2
 
-cp "$here/$lang/$bootstrap" "$root/warmbox/$bootstrap"
+[ -n "${bootstrap:-}" ] && cp "$here/$lang/$bootstrap" "$root/warmbox/$bootstrap"
+# A compiled language's scratch space: /build is where the exec tmpfs is
+# mounted (profile.json "build_mb").
+mkdir -p "$root/build"
+if [ "$lang" = bash ]; then
+  ln -s bash "$root/usr/bin/sh" # scripts that call sh get bash
+fi
+if [ "$lang" = typescript ]; then
+  # The compiler (npm's typescript, as profiles/typescript/package-lock.json
+  # pins it) and the translator the compile stage runs.
+  mkdir -p "$root/warmbox/node_modules"
+  cp -r "$ts_dir" "$root/warmbox/node_modules/typescript"
+  cp "$here/typescript/translate.js" "$root/warmbox/translate.js"
+fi
 # The language's own modules for the sandbox (python: the matplotlib backend).
 if [ -d "$here/$lang/lib" ]; then
   mkdir -p "$root/warmbox/lib"
@@ -157,15 +273,16 @@ fi
 ${CC:-cc} -static -O2 -s -Wall -Wextra -Werror -o "$root/warmbox/init" "$here/init.c"
 printf 'root:x:0:0:root:/root:/nonexistent\nnobody:x:65534:65534:nobody:/nonexistent:/nonexistent\n' >"$root/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
-chmod 1777 "$root/tmp"
+chmod 1777 "$root/tmp" "$root/build"
 
 # Nothing that could lend privilege or a shell, nothing writable by others
 # but /tmp (whose mode Docker copies onto the tmpfs mounted there).
 find "$root" -perm /6000 -type f -exec chmod ug-s {} +
-find "$root" \( -type f -o -type d \) -perm /022 ! -path "$root/tmp" -exec chmod go-w {} +
-chmod 1777 "$root/tmp"
-for bad in sh bash dash busybox apt apt-get dpkg pip pip3 npm; do
-  if [ -e "$root/usr/bin/$bad" ]; then
+find "$root" \( -type f -o -type d \) -perm /022 ! -path "$root/tmp" ! -path "$root/build" -exec chmod go-w {} +
+chmod 1777 "$root/tmp" "$root/build"
+for bad in sh bash dash busybox apt apt-get dpkg pip pip3 npm curl wget; do
+  [ "${shell_ok:-0}" = 1 ] && { [ "$bad" = sh ] || [ "$bad" = bash ]; } && continue
+  if [ -e "$root/usr/bin/$bad" ] || [ -L "$root/usr/bin/$bad" ]; then
     echo "build-image: $bad ended up in the image" >&2
     exit 1
   fi

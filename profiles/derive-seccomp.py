@@ -102,13 +102,40 @@ def hand_rules(traced):
 SYSCALL_LINE = re.compile(r"^\d+\s+([a-z0-9_]+)\(")
 
 
-def trace_one(profile, init, bootstrap, code, workdir, tracefile):
-    argv = [init if a == "/warmbox/init" else bootstrap if a.startswith("/warmbox/") else a
-            for a in profile["argv"]]
-    # The init's line with its nonce, then the bootstrap's frame.
-    # Files out bounded as the daemon sends them, so the init's walk of the
-    # working directory is traced too.
-    frame = b"w1 " + b"0" * 32 + b" 64 1048576 0\n" + b"%d\n" % len(code) + code
+def container_argv(profile):
+    """The container's command as the daemon builds it (sandbox/body.c):
+    with a source file the init reads the frame and runs the stages."""
+    argv = list(profile["argv"])
+    if "source" not in profile:
+        return argv
+    cmd = [argv[0], "--source", profile["source"]]
+    if "compile" in profile:
+        cmd += ["--compile", str(len(profile["compile"]["argv"]))] + profile["compile"]["argv"]
+    return cmd + ["--"] + argv[1:]
+
+
+def host_path(a, init, bootstrap, build):
+    """A path of the image as the host's trace has it."""
+    if a == "/warmbox/init":
+        return init
+    if a == "/build" or a.startswith("/build/"):
+        return build + a[len("/build"):]
+    if a.startswith("/warmbox/"):
+        return bootstrap if bootstrap and os.path.basename(a) == os.path.basename(bootstrap) \
+            else os.path.join(os.path.dirname(init), a[len("/warmbox/"):])
+    return a
+
+
+def trace_one(profile, init, bootstrap, code, workdir, build, tracefile):
+    argv = [host_path(a, init, bootstrap, build) for a in container_argv(profile)]
+    # The init's line with its nonce (and a compile stage's limits), then
+    # the frame.  Files out bounded as the daemon sends them, so the init's
+    # walk of the working directory is traced too.
+    stages = b""
+    if "compile" in profile:
+        d = profile["limits"]["default"]
+        stages = b" %d %d %d" % (d["compile_timeout_ms"], d["compile_output_bytes"], d["timeout_ms"])
+    frame = b"w1 " + b"0" * 32 + b" 64 1048576 0" + stages + b"\n" + b"%d\n" % len(code) + code
     # WARMBOX_INIT_TRACE: on the host the init must not kill(-1) as this uid.
     env = {"HOME": "/tmp", "TMPDIR": workdir, "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin",
            "WARMBOX_INIT_TRACE": "1"}
@@ -116,7 +143,7 @@ def trace_one(profile, init, bootstrap, code, workdir, tracefile):
     # /tmp are the working folder's here.
     for kv in profile.get("env", []):
         k, _, v = kv.partition("=")
-        env[k] = v.replace("/tmp", workdir, 1) if v.startswith("/tmp") else v
+        env[k] = v.replace("/tmp", workdir, 1) if v.startswith("/tmp") else host_path(v, init, bootstrap, build)
     cmd = ["strace", "-f", "-qq", "-o", tracefile, "--",
            "setpriv", "--reuid=%d" % TRACE_UID, "--regid=%d" % TRACE_UID, "--clear-groups",
            "--no-new-privs", "--", "/usr/bin/docker-init", "-s", "--"] + argv
@@ -155,7 +182,8 @@ def main():
         profile = json.load(f)
     corpus = a.corpus or os.path.join(ROOT, "tests", "benign", a.language)
     out = a.out or os.path.join(pdir, profile.get("seccomp", "seccomp.json"))
-    bootstrap = [os.path.join(pdir, n) for n in os.listdir(pdir) if n.startswith("bootstrap.")][0]
+    bootstraps = [os.path.join(pdir, n) for n in os.listdir(pdir) if n.startswith("bootstrap.")]
+    bootstrap = bootstraps[0] if bootstraps else None
     if os.geteuid() != 0:
         sys.exit("derive-seccomp: run as root (setpriv drops to uid %d)" % TRACE_UID)
     for tool in ("strace", "setpriv", "/usr/bin/docker-init"):
@@ -165,9 +193,20 @@ def main():
     traced, per_program, failed = set(), {}, []
     with tempfile.TemporaryDirectory(prefix="wb-trace-") as tmp:
         os.chmod(tmp, 0o755)
-        shutil.copy(bootstrap, os.path.join(tmp, os.path.basename(bootstrap)))
-        os.chmod(os.path.join(tmp, os.path.basename(bootstrap)), 0o644)
-        boot = os.path.join(tmp, os.path.basename(bootstrap))
+        boot = None
+        if bootstrap:
+            boot = os.path.join(tmp, os.path.basename(bootstrap))
+            shutil.copy(bootstrap, boot)
+            os.chmod(boot, 0o644)
+        # What the image has under /warmbox besides (typescript's translator).
+        for extra in profile.get("trace_files", []):
+            src = os.path.join(ROOT, extra["from"])
+            dst = os.path.join(tmp, extra["to"])
+            if os.path.isdir(src):
+                shutil.copytree(src, dst, symlinks=True)
+            else:
+                shutil.copy(src, dst)
+            os.system("chmod -R a+rX %s" % dst)
         # The language's own modules, beside the bootstrap as in /warmbox.
         if os.path.isdir(os.path.join(pdir, "lib")):
             shutil.copytree(os.path.join(pdir, "lib"), os.path.join(tmp, "lib"),
@@ -189,7 +228,9 @@ def main():
             with open(path, "rb") as f:
                 code = f.read()
             tf = os.path.join(tmp, name + ".trace")
-            rc, so, se = trace_one(profile, init, boot, code, work, tf)
+            build = tempfile.mkdtemp(dir=tmp)
+            os.chmod(build, 0o1777)
+            rc, so, se = trace_one(profile, init, boot, code, work, build, tf)
             if rc != 0 or not so.rstrip().endswith(b"OK"):
                 failed.append((name, rc, se.decode(errors="replace")[-300:]))
             names = syscalls_in(tf)

@@ -35,6 +35,10 @@ prof_free (prof_t *p)
     for (size_t i = 0; i < p->argc; i++)
       free (p->argv[i]);
   free (p->argv);
+  free (p->source);
+  for (size_t i = 0; i < p->compile_argc; i++)
+    free (p->compile_argv[i]);
+  free (p->compile_argv);
   for (size_t i = 0; i < p->n_env; i++)
     free (p->env[i]);
   free (p->env);
@@ -249,9 +253,11 @@ get_uint (cJSON *obj, const char *where, const char *key, double lo, double hi, 
 }
 
 static int
-parse_limits (cJSON *obj, const char *where, prof_limits_t *l, wb_err_t *err)
+parse_limits (cJSON *obj, const char *where, bool compiles, prof_limits_t *l, wb_err_t *err)
 {
   double v;
+  static const char *const compile_keys[] = {"compile_timeout_ms", "compile_memory_mb",
+                                             "compile_output_bytes", "build_mb"};
 
   if (!cJSON_IsObject (obj))
     return wb_error (err, WB_E_INVALID, "profile: \"limits.%s\" must be an object", where);
@@ -268,6 +274,18 @@ parse_limits (cJSON *obj, const char *where, prof_limits_t *l, wb_err_t *err)
   U ("stdin_bytes", 0, 67108864.0, stdin_bytes, uint64_t);
   U ("nofile", 16, 1048576, nofile, uint32_t);
   U ("fsize_mb", 1, 65536, fsize_mb, uint32_t);
+  if (compiles)
+    {
+      U ("compile_timeout_ms", 1, 3600000, compile_timeout_ms, uint32_t);
+      U ("compile_memory_mb", 6, 65536, compile_memory_mb, uint32_t);
+      U ("compile_output_bytes", 1, 16777216, compile_output_bytes, uint64_t);
+      U ("build_mb", 0, 65536, build_mb, uint32_t);
+    }
+  else
+    for (size_t i = 0; i < WB_ARRAY_SIZE (compile_keys); i++)
+      if (cJSON_GetObjectItemCaseSensitive (obj, compile_keys[i]))
+        return wb_error (err, WB_E_INVALID, "profile: limits.%s.%s needs a \"compile\" stage", where,
+                         compile_keys[i]);
 #undef U
   if (get_uint (obj, where, "cpus", 0.01, 256, &v, err) < 0)
     return -1;
@@ -291,6 +309,10 @@ limits_within (const prof_limits_t *d, const prof_limits_t *m, wb_err_t *err)
   CHECK (stdin_bytes);
   CHECK (nofile);
   CHECK (fsize_mb);
+  CHECK (compile_timeout_ms);
+  CHECK (compile_memory_mb);
+  CHECK (compile_output_bytes);
+  CHECK (build_mb);
 #undef CHECK
   return 0;
 }
@@ -327,6 +349,69 @@ language_name_ok (const char *s)
     if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_' || *s == '-'))
       return false;
   return true;
+}
+
+/* A file name in the working directory: [A-Za-z0-9._-], not a dot-file. */
+static bool
+source_name_ok (const char *s)
+{
+  if (*s == '\0' || *s == '.' || strlen (s) > 64)
+    return false;
+  for (; *s; s++)
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_'
+          || *s == '-' || *s == '.'))
+      return false;
+  return true;
+}
+
+/* "source" and "compile" (optional both; compile needs source, and both
+ * need /warmbox/init as argv[0]: the init reads the frame and runs the
+ * stages, profiles/init.c). */
+static int
+parse_stages (cJSON *root, prof_t *p, wb_err_t *err)
+{
+  cJSON *source = cJSON_GetObjectItemCaseSensitive (root, "source");
+  cJSON *compile = cJSON_GetObjectItemCaseSensitive (root, "compile");
+  cJSON *argv, *item;
+
+  if (source == NULL && compile == NULL)
+    return 0;
+  if (source == NULL || !cJSON_IsString (source) || !source_name_ok (source->valuestring))
+    return wb_error (err, WB_E_INVALID, "profile: \"source\" must be a file name ([A-Za-z0-9._-], "
+                                        "not starting with a dot)%s",
+                     source == NULL ? ", and a compile stage needs one" : "");
+  if (strcmp (p->argv[0], "/warmbox/init") != 0 || p->argc < 2)
+    return wb_error (err, WB_E_INVALID, "profile: with \"source\", argv must be /warmbox/init and the "
+                                        "program's command");
+  if ((p->source = strdup (source->valuestring)) == NULL)
+    return wb_error (err, WB_E_NOMEM, "profile: out of memory");
+  if (compile == NULL)
+    return 0;
+  argv = cJSON_GetObjectItemCaseSensitive (compile, "argv");
+  if (!cJSON_IsObject (compile) || !cJSON_IsArray (argv) || cJSON_GetArraySize (argv) == 0
+      || cJSON_GetArraySize (argv) > 64)
+    return wb_error (err, WB_E_INVALID, "profile: \"compile\" must be {\"argv\": [1 to 64 strings]}");
+  if ((p->compile_argv = calloc ((size_t) cJSON_GetArraySize (argv) + 1, sizeof *p->compile_argv)) == NULL)
+    return wb_error (err, WB_E_NOMEM, "profile: out of memory");
+  cJSON_ArrayForEach (item, argv)
+  {
+    const char *s = cJSON_GetStringValue (item);
+    if (s == NULL || *s == '\0')
+      return wb_error (err, WB_E_INVALID, "profile: \"compile.argv\" must hold non-empty strings");
+    if ((p->compile_argv[p->compile_argc++] = strdup (s)) == NULL)
+      return wb_error (err, WB_E_NOMEM, "profile: out of memory");
+  }
+  if (p->compile_argv[0][0] != '/')
+    return wb_error (err, WB_E_INVALID, "profile: \"compile.argv\" must start with an absolute path");
+  return 0;
+}
+
+uint32_t
+prof_memory_mb (const prof_t *p, const prof_limits_t *lim)
+{
+  if (p->compile_argv && lim->compile_memory_mb > lim->memory_mb)
+    return lim->compile_memory_mb;
+  return lim->memory_mb;
 }
 
 int
@@ -449,10 +534,16 @@ prof_parse (const char *json, size_t json_len, const char *seccomp, size_t secco
       }
     }
 
+  if (parse_stages (root, p, err) < 0)
+    goto fail;
+
   limits = cJSON_GetObjectItemCaseSensitive (root, "limits");
-  if (parse_limits (cJSON_GetObjectItemCaseSensitive (limits, "default"), "default", &p->def, err)
+  if (parse_limits (cJSON_GetObjectItemCaseSensitive (limits, "default"), "default", p->compile_argv != NULL,
+                    &p->def, err)
           < 0
-      || parse_limits (cJSON_GetObjectItemCaseSensitive (limits, "max"), "max", &p->max, err) < 0
+      || parse_limits (cJSON_GetObjectItemCaseSensitive (limits, "max"), "max", p->compile_argv != NULL,
+                       &p->max, err)
+             < 0
       || limits_within (&p->def, &p->max, err) < 0)
     goto fail;
 

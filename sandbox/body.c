@@ -111,16 +111,22 @@ build (const prof_t *p, const prof_limits_t *lim, const sbx_identity_t *id)
   cJSON *cmd, *env, *labels, *hc, *tmpfs, *capdrop, *secopt, *ulimits, *logcfg;
   char user[32], tmpfs_opts[128];
   wb_buf_t seccomp_opt = WB_BUF_INIT;
-  double mem = (double) lim->memory_mb * 1024.0 * 1024.0;
-  /* CPU seconds: the wall limit at full use of every allowed CPU, plus one;
-   * the wall-clock SIGKILL normally comes first. */
-  double cpu_s = ceil ((double) p->max.timeout_ms / 1000.0 * (lim->cpus < 1 ? 1 : lim->cpus)) + 1;
+  double mem = (double) prof_memory_mb (p, lim) * 1024.0 * 1024.0;
+  /* CPU seconds: the wall limit (both stages') at full use of every allowed
+   * CPU, plus one; the wall-clock SIGKILL normally comes first. */
+  double cpu_s = ceil ((double) (p->max.timeout_ms + p->max.compile_timeout_ms) / 1000.0
+                       * (lim->cpus < 1 ? 1 : lim->cpus))
+                 + 1;
+  char build_opts[128];
 
   if (root == NULL)
     return NULL;
   snprintf (user, sizeof user, "%u:%u", id->uid, id->uid);
   snprintf (tmpfs_opts, sizeof tmpfs_opts, "rw,noexec,nosuid,nodev,size=%um,mode=1777",
             lim->tmpfs_mb);
+  /* What a compiler writes and the program then runs: the one place of
+   * the sandbox where files may be executed (/tmp, the root: never). */
+  snprintf (build_opts, sizeof build_opts, "rw,exec,nosuid,nodev,size=%um,mode=1777", lim->build_mb);
   TRY (wb_buf_printf (&seccomp_opt, "seccomp=%s", p->seccomp_json));
 
   TRY (add_str (root, "Image", id->image_id));
@@ -131,7 +137,25 @@ build (const prof_t *p, const prof_limits_t *lim, const sbx_identity_t *id)
       || (env = add_container (root, "Env", true)) == NULL
       || (labels = add_container (root, "Labels", false)) == NULL)
     goto oom;
-  for (size_t i = 0; i < p->argc; i++)
+  /* With a source file the init reads the frame and runs the stages:
+   * "/warmbox/init --source NAME [--compile N WORD...] -- PROGRAM..." */
+  TRY (push_str (cmd, p->argv[0]));
+  if (p->source)
+    {
+      char n[16];
+      TRY (push_str (cmd, "--source"));
+      TRY (push_str (cmd, p->source));
+      if (p->compile_argv)
+        {
+          snprintf (n, sizeof n, "%zu", p->compile_argc);
+          TRY (push_str (cmd, "--compile"));
+          TRY (push_str (cmd, n));
+          for (size_t i = 0; i < p->compile_argc; i++)
+            TRY (push_str (cmd, p->compile_argv[i]));
+        }
+      TRY (push_str (cmd, "--"));
+    }
+  for (size_t i = 1; i < p->argc; i++)
     TRY (push_str (cmd, p->argv[i]));
   TRY (push_str (env, "HOME=/tmp"));
   TRY (push_str (env, "TMPDIR=/tmp"));
@@ -163,6 +187,8 @@ build (const prof_t *p, const prof_limits_t *lim, const sbx_identity_t *id)
       || (logcfg = add_container (hc, "LogConfig", false)) == NULL)
     goto oom;
   TRY (add_str (tmpfs, "/tmp", tmpfs_opts));
+  if (p->compile_argv && lim->build_mb > 0)
+    TRY (add_str (tmpfs, "/build", build_opts));
   TRY (push_str (capdrop, "ALL"));
   TRY (push_str (secopt, "no-new-privileges"));
   TRY (push_str (secopt, seccomp_opt.data));
@@ -233,8 +259,8 @@ sbx_pool_key (const prof_t *p, const prof_limits_t *lim, const char *image_id,
 {
   int n = snprintf (out, SBX_KEY_MAX, "%s/%.19s/%.12s", p->language, image_id, p->hash);
 
-  if (lim->memory_mb != p->def.memory_mb && n > 0 && n < SBX_KEY_MAX)
-    snprintf (out + n, SBX_KEY_MAX - (size_t) n, "/m%u", lim->memory_mb);
+  if (prof_memory_mb (p, lim) != prof_memory_mb (p, &p->def) && n > 0 && n < SBX_KEY_MAX)
+    snprintf (out + n, SBX_KEY_MAX - (size_t) n, "/m%u", prof_memory_mb (p, lim));
 }
 
 sbx_tmpl_t *

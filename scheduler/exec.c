@@ -149,6 +149,7 @@ sched_status_name (sched_status_t st)
     case SCHED_ST_OUTPUT_LIMIT: return "output_limit";
     case SCHED_ST_CANCELLED: return "cancelled";
     case SCHED_ST_ENGINE_LOST: return "engine_lost";
+    case SCHED_ST_COMPILE_ERROR: return "compile_error";
     }
   return "error";
 }
@@ -395,6 +396,10 @@ exec_finish (sched_exec_t *ex)
     }
   if (ex->outcome_set)
     res->status = ex->outcome;
+  else if (res->has_compile && strcmp (sched_compile_status (res), "ok") != 0)
+    res->status = SCHED_ST_COMPILE_ERROR; /* the program never ran */
+  else if (res->run_timed_out)
+    res->status = SCHED_ST_TIMEOUT; /* the init's deadline for the program, after compiling */
   else if (!ex->have_exit)
     {
       res->status = SCHED_ST_ERROR;
@@ -404,7 +409,9 @@ exec_finish (sched_exec_t *ex)
     res->status = SCHED_ST_OK;
   if (res->status == SCHED_ST_ERROR || res->status == SCHED_ST_ENGINE_LOST)
     res->error = ex->outcome_error;
-  res->exit_code = ex->have_exit ? (int) ex->exit_code : -1;
+  res->exit_code = ex->have_exit && res->status != SCHED_ST_COMPILE_ERROR && res->status != SCHED_ST_TIMEOUT
+                       ? (int) ex->exit_code
+                       : -1;
   res->duration_ms = ((ex->t_exit_us ? ex->t_exit_us : now) - ex->t_start_us) / 1000;
   res->total_ms = (now - ex->t_admit_us) / 1000;
   wb_info ("execution %s language=%s status=%s exit=%d pool_hit=%d duration_ms=%llu "
@@ -619,6 +626,19 @@ wait_cb (void *arg, const eng_result_t *r)
  * line, a record header and a path per file, the usage line. */
 #define TRAILER_OVERHEAD (4096 + SCHED_MAX_FILES * (256 + 1024))
 
+/* The run's deadline from the start: the program's timeout, and with a
+ * compile stage the compiler's before it, and a second for the init to
+ * stop the program at its own deadline and report (profiles/init.c). */
+static uint32_t
+run_deadline_ms (const sched_exec_t *ex)
+{
+  const prof_limits_t *l = &ex->req.limits;
+
+  if (ex->req.profile->compile_argv == NULL)
+    return l->timeout_ms;
+  return l->compile_timeout_ms + l->timeout_ms + 1000;
+}
+
 /* Does the profile run /warmbox/init first (the nonce line, the trailer)? */
 static bool
 uses_init (const sched_exec_t *ex)
@@ -710,10 +730,32 @@ sched_trailer_parse (const char *data, size_t len, const char nonce[33], sched_r
   uint64_t listed, omitted, peak, user, sys;
   sched_file_out_t *files = NULL;
   uint32_t n = 0;
-  bool good = false;
+  bool good = false, has_compile = false, run_timed_out = false;
+  sched_result_t compile = {0}; /* the compile fields, moved into res on success */
 
   if (p == NULL)
     goto out;
+  /* "compile <exit> <signal> <timed out> <truncated> <duration us> <out length> <err length>\n<out><err>" */
+  if (trailer_word (&p, end, "compile "))
+    {
+      uint64_t ce, cs, ct, ctr, cd, col, cel;
+      if (!trailer_number (&p, end, ' ', &ce) || !trailer_number (&p, end, ' ', &cs)
+          || !trailer_number (&p, end, ' ', &ct) || !trailer_number (&p, end, ' ', &ctr)
+          || !trailer_number (&p, end, ' ', &cd) || !trailer_number (&p, end, ' ', &col)
+          || !trailer_number (&p, end, '\n', &cel) || ce > 255 || cs > 64 || ct > 1 || ctr > 1
+          || (uint64_t) (end - p) < col || (uint64_t) (end - p) - col < cel)
+        goto out;
+      has_compile = true;
+      compile.compile_exit = (int) ce;
+      compile.compile_signal = (int) cs;
+      compile.compile_timed_out = ct == 1;
+      compile.compile_truncated = ctr == 1;
+      compile.compile_us = cd;
+      if (wb_buf_append (&compile.compile_out, p, (size_t) col) < 0
+          || wb_buf_append (&compile.compile_err, p + col, (size_t) cel) < 0)
+        goto out;
+      p += col + cel;
+    }
   if (!trailer_word (&p, end, "files ") || !trailer_number (&p, end, ' ', &listed)
       || !trailer_number (&p, end, '\n', &omitted) || listed > SCHED_MAX_FILES)
     goto out;
@@ -726,6 +768,7 @@ sched_trailer_parse (const char *data, size_t len, const char nonce[33], sched_r
       if (files[n].name)
         n++;
     }
+  run_timed_out = trailer_word (&p, end, "timeout\n");
   if (!trailer_word (&p, end, "usage ") || !trailer_number (&p, end, ' ', &peak)
       || !trailer_number (&p, end, ' ', &user) || !trailer_number (&p, end, '\n', &sys)
       || !trailer_word (&p, end, "end ") || end - p != 33 || memcmp (p, nonce, 32) != 0 || p[32] != '\n')
@@ -740,8 +783,24 @@ out:
           free (files[i].content);
         }
       free (files);
+      wb_buf_free (&compile.compile_out);
+      wb_buf_free (&compile.compile_err);
       return -1;
     }
+  if (has_compile)
+    {
+      res->has_compile = true;
+      res->compile_exit = compile.compile_exit;
+      res->compile_signal = compile.compile_signal;
+      res->compile_timed_out = compile.compile_timed_out;
+      res->compile_truncated = compile.compile_truncated;
+      res->compile_us = compile.compile_us;
+      wb_buf_free (&res->compile_out);
+      wb_buf_free (&res->compile_err);
+      res->compile_out = compile.compile_out;
+      res->compile_err = compile.compile_err;
+    }
+  res->run_timed_out = run_timed_out;
   res->has_usage = true;
   res->has_files = true;
   res->peak_memory_kib = peak;
@@ -775,6 +834,60 @@ sched_result_files_free (sched_result_t *res)
   free (res->files_out);
   res->files_out = NULL;
   res->n_files_out = 0;
+  wb_buf_free (&res->compile_out);
+  wb_buf_free (&res->compile_err);
+}
+
+int
+sched_append_stream (wb_buf_t *out, const char *name, const wb_buf_t *data)
+{
+  const char *p = data->data ? data->data : "";
+  bool text = wb_utf8_valid (p, data->len) && memchr (p, '\0', data->len) == NULL;
+
+  if (wb_buf_printf (out, ",\"%s\":", name) < 0)
+    return -1;
+  if (text)
+    {
+      if (wb_json_append_string (out, p, data->len) < 0)
+        return -1;
+    }
+  else
+    {
+      if (wb_buf_append_str (out, "\"") < 0 || wb_base64_encode (out, p, data->len) < 0
+          || wb_buf_append_str (out, "\"") < 0)
+        return -1;
+    }
+  return wb_buf_printf (out, ",\"%s_encoding\":\"%s\"", name, text ? "utf-8" : "base64");
+}
+
+const char *
+sched_compile_status (const sched_result_t *res)
+{
+  if (res->compile_timed_out)
+    return "timeout";
+  if (res->compile_signal)
+    return "killed";
+  return res->compile_exit == 0 ? "ok" : "error";
+}
+
+int
+sched_result_compile_json (const sched_result_t *res, wb_buf_t *out)
+{
+  if (!res->has_compile)
+    return wb_buf_append_str (out, ",\"compile\":null");
+  if (wb_buf_printf (out, ",\"compile\":{\"status\":\"%s\"", sched_compile_status (res)) < 0
+      || (res->compile_signal || res->compile_timed_out
+              ? wb_buf_append_str (out, ",\"exit_code\":null")
+              : wb_buf_printf (out, ",\"exit_code\":%d", res->compile_exit))
+             < 0
+      || (res->compile_signal ? wb_buf_printf (out, ",\"signal\":%d", res->compile_signal)
+                              : wb_buf_append_str (out, ",\"signal\":null"))
+             < 0
+      || sched_append_stream (out, "stdout", &res->compile_out) < 0
+      || sched_append_stream (out, "stderr", &res->compile_err) < 0)
+    return -1;
+  return wb_buf_printf (out, ",\"truncated\":%s,\"duration_ms\":%llu}", res->compile_truncated ? "true" : "false",
+                        (unsigned long long) (res->compile_us / 1000));
 }
 
 /* Is content better sent as JSON text than base64: UTF-8 without NUL, and
@@ -951,7 +1064,7 @@ stderr_data (sched_exec_t *ex, const char *data, size_t len)
     }
   if (ex->trailer_overflow)
     return true;
-  if (ex->trailer.len + len > ex->req.limits.output_bytes + TRAILER_OVERHEAD
+  if (ex->trailer.len + len > ex->req.limits.output_bytes + 2 * ex->req.limits.compile_output_bytes + TRAILER_OVERHEAD
       || wb_buf_append (&ex->trailer, data, len) < 0)
     ex->trailer_overflow = true;
   return true;
@@ -1074,8 +1187,8 @@ send_start (sched_exec_t *ex)
       return;
     }
   /* From here the run's own deadline rules. */
-  tv.tv_sec = ex->req.limits.timeout_ms / 1000;
-  tv.tv_usec = (ex->req.limits.timeout_ms % 1000) * 1000;
+  tv.tv_sec = run_deadline_ms (ex) / 1000;
+  tv.tv_usec = (run_deadline_ms (ex) % 1000) * 1000;
   evtimer_del (ex->deadline);
   evtimer_assign (ex->deadline, ex->ctx->base, deadline_cb, ex);
   if (evtimer_add (ex->deadline, &tv) < 0)
@@ -1151,8 +1264,15 @@ write_frame (sched_exec_t *ex)
   if (uses_init (ex))
     {
       ex->mark_len = (size_t) snprintf (ex->mark, sizeof ex->mark, "\x1ewarmbox-trailer %s\n", ex->nonce);
-      rc = wb_buf_printf (&frame, "w1 %s %d %llu %zu\n", ex->nonce, SCHED_MAX_FILES,
-                          (unsigned long long) ex->req.limits.output_bytes, ex->req.n_files);
+      const prof_limits_t *l = &ex->req.limits;
+      rc = wb_buf_printf (&frame, "w1 %s %d %llu %zu", ex->nonce, SCHED_MAX_FILES,
+                          (unsigned long long) l->output_bytes, ex->req.n_files);
+      /* A compile stage's limits, and the program's own timeout after it. */
+      if (rc == 0 && ex->req.profile->compile_argv)
+        rc = wb_buf_printf (&frame, " %u %llu %u", l->compile_timeout_ms,
+                            (unsigned long long) l->compile_output_bytes, l->timeout_ms);
+      if (rc == 0)
+        rc = wb_buf_append (&frame, "\n", 1);
       for (size_t i = 0; i < ex->req.n_files && rc == 0; i++)
         rc = wb_buf_printf (&frame, "%s %s\n", ex->req.files[i].sha256, ex->req.files[i].name);
     }

@@ -21,10 +21,11 @@ typedef enum sched_status
   SCHED_ST_OUTPUT_LIMIT, /* killed when a stream passed its cap */
   SCHED_ST_CANCELLED,    /* the client left; stopped (history only: nobody hears) */
   SCHED_ST_ENGINE_LOST,  /* the engine went away after the program may have started */
+  SCHED_ST_COMPILE_ERROR, /* the compile stage failed (see compile): the program never ran */
 } sched_status_t;
 
 /* "ok", "error", "timeout", "oom", "output_limit", "cancelled",
- * "engine_lost".  Never NULL. */
+ * "engine_lost", "compile_error".  Never NULL. */
 const char *sched_status_name (sched_status_t st);
 
 /* A file the program left in its working directory (profiles/init.c says
@@ -74,19 +75,42 @@ typedef struct sched_result
   bool has_usage;
   uint64_t peak_memory_kib; /* the largest single process's peak RSS */
   uint64_t cpu_user_us, cpu_system_us; /* summed over every process */
+  /* The compile stage, as the init reported it (profiles/init.c); only for
+   * a profile with one, and only when the init could report. */
+  bool has_compile;
+  int compile_exit;           /* the compiler's exit status (127: could not run it) */
+  int compile_signal;         /* the signal that ended it, or 0 */
+  bool compile_timed_out;     /* killed at compile_timeout_ms */
+  bool compile_truncated;     /* output past compile_output_bytes was dropped */
+  uint64_t compile_us;
+  wb_buf_t compile_out, compile_err;
+  /* The init stopped the program at its own timeout_ms (after a compile
+   * stage, the daemon's deadline covers both stages). */
+  bool run_timed_out;
   const char *error;     /* a client-safe sentence when status is not ok */
 } sched_result_t;
 
 /* The trailer profiles/init.c writes after its mark (the mark itself
- * already taken off) into res: files, then usage, then the end line with
- * nonce.  All or nothing: -1 and res untouched when it does not parse.
+ * already taken off) into res: the compile stage (when the profile has
+ * one), files, "timeout" (when the init stopped the program), usage, then
+ * the end line with nonce.  All or nothing: -1 and res untouched when it does not parse.
  * Fuzzed (tests/fuzz/fuzz_trailer.c). */
 int sched_trailer_parse (const char *data, size_t len, const char nonce[33], sched_result_t *res);
 /* Append ,"files":[...],"files_omitted":N (both null when the sandbox did
  * not report) to out: the /v1 and Piston results share it.  -1 without
  * memory. */
 int sched_result_files_json (const sched_result_t *res, wb_buf_t *out);
-/* Free res->files_out (owned by the result). */
+/* Append ,"compile":{status, exit_code, signal, stdout, stderr,
+ * duration_ms, truncated} (null when the profile has no compile stage or
+ * the sandbox did not report) to out.  -1 without memory. */
+int sched_result_compile_json (const sched_result_t *res, wb_buf_t *out);
+/* Append ,"<name>":"<data>","<name>_encoding":"utf-8"|"base64" to out (base64
+ * when data is not UTF-8 or holds NUL).  -1 without memory. */
+int sched_append_stream (wb_buf_t *out, const char *name, const wb_buf_t *data);
+/* The compile stage's status: "ok", "error" (it exited non-zero or could
+ * not run), "timeout", "killed" (a signal: the memory limit, most often). */
+const char *sched_compile_status (const sched_result_t *res);
+/* Free res->files_out and the compile stage's output (owned by the result). */
 void sched_result_files_free (sched_result_t *res);
 
 typedef struct sched_ctx sched_ctx_t;

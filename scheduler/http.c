@@ -180,28 +180,6 @@ reply_error (struct evhttp_request *req, const wb_err_t *err)
   reply_error_as (req, err, false);
 }
 
-static int
-append_stream (wb_buf_t *out, const char *name, const wb_buf_t *data)
-{
-  const char *p = data->data ? data->data : "";
-  bool text = wb_utf8_valid (p, data->len) && memchr (p, '\0', data->len) == NULL;
-
-  if (wb_buf_printf (out, ",\"%s\":", name) < 0)
-    return -1;
-  if (text)
-    {
-      if (wb_json_append_string (out, p, data->len) < 0)
-        return -1;
-    }
-  else
-    {
-      if (wb_buf_append_str (out, "\"") < 0 || wb_base64_encode (out, p, data->len) < 0
-          || wb_buf_append_str (out, "\"") < 0)
-        return -1;
-    }
-  return wb_buf_printf (out, ",\"%s_encoding\":\"%s\"", name, text ? "utf-8" : "base64");
-}
-
 int
 sched_result_json (const sched_result_t *res, wb_buf_t *out)
 {
@@ -213,7 +191,7 @@ sched_result_json (const sched_result_t *res, wb_buf_t *out)
                            : wb_buf_append_str (out, ",\"exit_code\":null"))
       < 0)
     return -1;
-  if (append_stream (out, "stdout", &res->out) < 0 || append_stream (out, "stderr", &res->err) < 0)
+  if (sched_append_stream (out, "stdout", &res->out) < 0 || sched_append_stream (out, "stderr", &res->err) < 0)
     return -1;
   if (wb_buf_printf (out,
                      ",\"stdout_truncated\":%s,\"stderr_truncated\":%s,\"duration_ms\":%llu,"
@@ -232,7 +210,7 @@ sched_result_json (const sched_result_t *res, wb_buf_t *out)
            : wb_buf_append_str (out, ",\"usage\":null"))
       < 0)
     return -1;
-  if (sched_result_files_json (res, out) < 0)
+  if (sched_result_files_json (res, out) < 0 || sched_result_compile_json (res, out) < 0)
     return -1;
   if (res->error
       && (wb_buf_append_str (out, ",\"error\":") < 0

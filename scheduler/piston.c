@@ -7,9 +7,13 @@
  * files (in the program's working directory); encodings utf8 (default),
  * base64 or hex (sent on as base64); stdin; args;
  * run_timeout (ms) -> timeout_ms; run_memory_limit (bytes) -> memory_mb,
- * rounded up; -1 or absent means the language's default.  compile_* and
- * *_cpu_time are accepted and ignored (interpreted languages; the CPU rlimit
- * follows the wall limit).  version: absent, "*", or any version whose
+ * rounded up; compile_timeout (ms) -> compile_timeout_ms and
+ * compile_memory_limit (bytes) -> compile_memory_mb for a language with a
+ * compile stage (ignored for the others); -1 or absent means the
+ * language's default.  *_cpu_time are accepted and ignored (the CPU rlimit
+ * follows the wall limit).  A compiled language's answer has Piston's
+ * "compile" stage; when it fails, "run" is there with nothing in it, code
+ * and status null, message "not run: the compile stage failed".  version: absent, "*", or any version whose
  * leading parts match the language's ("3", "3.11", "3.11.0", "3.x"). */
 #define _GNU_SOURCE
 #include "piston.h"
@@ -121,7 +125,7 @@ sched_piston_translate (const char *body, size_t len, const prof_set_t *profiles
   const char *language, *version;
   const prof_t *p;
   char have[64];
-  double run_timeout, run_memory;
+  double run_timeout, run_memory, compile_timeout, compile_memory;
   char *text;
 
   if (body == NULL || len == 0)
@@ -161,8 +165,8 @@ sched_piston_translate (const char *body, size_t len, const prof_set_t *profiles
 
   if (limit_field (root, "run_timeout", &run_timeout, err) < 0
       || limit_field (root, "run_memory_limit", &run_memory, err) < 0
-      || limit_field (root, "compile_timeout", &(double){0}, err) < 0
-      || limit_field (root, "compile_memory_limit", &(double){0}, err) < 0
+      || limit_field (root, "compile_timeout", &compile_timeout, err) < 0
+      || limit_field (root, "compile_memory_limit", &compile_memory, err) < 0
       || limit_field (root, "run_cpu_time", &(double){0}, err) < 0
       || limit_field (root, "compile_cpu_time", &(double){0}, err) < 0)
     return -1;
@@ -252,6 +256,14 @@ sched_piston_translate (const char *body, size_t len, const prof_set_t *profiles
   if (run_memory > 0)
     if (!cJSON_AddNumberToObject (v1, "memory_mb", ceil (run_memory / (1024.0 * 1024.0))))
       return wb_error (err, WB_E_NOMEM, "out of memory");
+  /* Piston clients send the compile limits for every language: they apply
+   * where there is a compile stage. */
+  if (p->compile_argv && compile_timeout > 0)
+    if (!cJSON_AddNumberToObject (v1, "compile_timeout_ms", ceil (compile_timeout)))
+      return wb_error (err, WB_E_NOMEM, "out of memory");
+  if (p->compile_argv && compile_memory > 0)
+    if (!cJSON_AddNumberToObject (v1, "compile_memory_mb", ceil (compile_memory / (1024.0 * 1024.0))))
+      return wb_error (err, WB_E_NOMEM, "out of memory");
 
   text = cJSON_PrintUnformatted (v1);
   if (text == NULL)
@@ -316,6 +328,48 @@ append_lossy (wb_buf_t *out, const char *s, size_t len)
   return wb_json_append_string (out, clean.data ? clean.data : "", clean.len);
 }
 
+/* Piston's compile stage: ,"compile":{stdout, stderr, output, code,
+ * signal, message, status, wall_time}, for a profile with one that
+ * reported. */
+static int
+piston_compile_json (const sched_result_t *res, wb_buf_t *out)
+{
+  const char *st = sched_compile_status (res), *status = NULL, *signal = NULL, *message = NULL;
+  char code[16] = "null";
+  cleanup_buf wb_buf_t both = WB_BUF_INIT;
+
+  if (!res->has_compile)
+    return 0;
+  if (strcmp (st, "timeout") == 0)
+    status = "TO", signal = "SIGKILL", message = "the compiler was killed at its time limit (compile_timeout)";
+  else if (strcmp (st, "killed") == 0)
+    status = "SG", signal = strsignal (res->compile_signal), message = "the compiler was killed (memory limit?)";
+  else if (strcmp (st, "error") == 0)
+    status = "RE", message = "the compiler exited with a non-zero status";
+  if (!res->compile_timed_out && !res->compile_signal)
+    snprintf (code, sizeof code, "%d", res->compile_exit);
+  if (res->compile_signal == SIGKILL)
+    signal = "SIGKILL";
+  if (wb_buf_append (&both, res->compile_out.data ? res->compile_out.data : "", res->compile_out.len) < 0
+      || wb_buf_append (&both, res->compile_err.data ? res->compile_err.data : "", res->compile_err.len) < 0
+      || wb_buf_append_str (out, ",\"compile\":{\"stdout\":") < 0
+      || append_lossy (out, res->compile_out.data ? res->compile_out.data : "", res->compile_out.len) < 0
+      || wb_buf_append_str (out, ",\"stderr\":") < 0
+      || append_lossy (out, res->compile_err.data ? res->compile_err.data : "", res->compile_err.len) < 0
+      || wb_buf_append_str (out, ",\"output\":") < 0
+      || append_lossy (out, both.data ? both.data : "", both.len) < 0
+      || wb_buf_printf (out, ",\"code\":%s,\"signal\":", code) < 0
+      || (signal ? wb_json_append_string (out, signal, strlen (signal)) : wb_buf_append_str (out, "null")) < 0
+      || wb_buf_append_str (out, ",\"message\":") < 0
+      || (message ? wb_json_append_string (out, message, strlen (message)) : wb_buf_append_str (out, "null")) < 0
+      || wb_buf_printf (out, ",\"status\":%s%s%s,\"wall_time\":%llu}", status ? "\"" : "",
+                        status ? status : "null", status ? "\"" : "",
+                        (unsigned long long) (res->compile_us / 1000))
+             < 0)
+    return -1;
+  return 0;
+}
+
 int
 sched_piston_result_json (const sched_result_t *res, const char *version, wb_buf_t *out)
 {
@@ -324,6 +378,9 @@ sched_piston_result_json (const sched_result_t *res, const char *version, wb_buf
 
   switch (res->status)
     {
+    case SCHED_ST_COMPILE_ERROR:
+      message = "not run: the compile stage failed";
+      break;
     case SCHED_ST_OK:
       if (res->exit_code != 0)
         {
@@ -352,7 +409,7 @@ sched_piston_result_json (const sched_result_t *res, const char *version, wb_buf
   if (signal == NULL && res->exit_code >= 0)
     snprintf (code, sizeof code, "%d", res->exit_code);
   if (wb_buf_printf (out, "{\"language\":\"%s\",\"version\":", res->language) < 0
-      || wb_json_append_string (out, version, strlen (version)) < 0
+      || wb_json_append_string (out, version, strlen (version)) < 0 || piston_compile_json (res, out) < 0
       || wb_buf_append_str (out, ",\"run\":{\"stdout\":") < 0
       || append_lossy (out, res->out.data ? res->out.data : "", res->out.len) < 0
       || wb_buf_append_str (out, ",\"stderr\":") < 0

@@ -32,7 +32,8 @@ sched_request_clear (sched_request_t *req)
 }
 
 static const char *const known_keys[]
-    = {"language", "code", "stdin", "stdin_base64", "args", "files", "timeout_ms", "memory_mb"};
+    = {"language", "code", "stdin", "stdin_base64", "args", "files", "timeout_ms", "memory_mb",
+       "compile_timeout_ms", "compile_memory_mb"};
 
 static int
 optional_uint (cJSON *root, const char *key, uint32_t lo, uint32_t max, uint32_t *inout,
@@ -375,6 +376,24 @@ sched_request_parse (const char *body, size_t len, const prof_set_t *profiles,
 
   if (optional_uint (root, "timeout_ms", 1, p->max.timeout_ms, &req.limits.timeout_ms, err) < 0
       || optional_uint (root, "memory_mb", 6, p->max.memory_mb, &req.limits.memory_mb, err) < 0)
+    goto out;
+  /* A compile stage's own limits; a language without one has none to set. */
+  if (p->compile_argv == NULL
+      && ((item = cJSON_GetObjectItemCaseSensitive (root, "compile_timeout_ms")) != NULL
+          || (item = cJSON_GetObjectItemCaseSensitive (root, "compile_memory_mb")) != NULL)
+      && !cJSON_IsNull (item))
+    {
+      wb_error (err, WB_E_INVALID, "%s has no compile stage: compile_timeout_ms and compile_memory_mb "
+                                   "do not apply", p->language);
+      goto out;
+    }
+  if (p->compile_argv
+      && (optional_uint (root, "compile_timeout_ms", 1, p->max.compile_timeout_ms, &req.limits.compile_timeout_ms,
+                         err)
+              < 0
+          || optional_uint (root, "compile_memory_mb", 6, p->max.compile_memory_mb,
+                            &req.limits.compile_memory_mb, err)
+                 < 0))
     goto out;
 
   /* After memory_mb: the files live in the sandbox's memory (tmpfs). */

@@ -28,6 +28,11 @@ typedef struct prof_limits
   uint64_t stdin_bytes;  /* largest accepted stdin */
   uint32_t nofile;       /* RLIMIT_NOFILE */
   uint32_t fsize_mb;     /* RLIMIT_FSIZE */
+  /* A profile with a compile stage (prof_t.compile_argv) only; 0 otherwise. */
+  uint32_t compile_timeout_ms;   /* the compiler's wall clock, before timeout_ms starts */
+  uint32_t compile_memory_mb;    /* the sandbox's memory while it compiles (see prof_memory_mb) */
+  uint64_t compile_output_bytes; /* per stream of the compiler's output, kept; the rest dropped */
+  uint32_t build_mb;             /* the exec tmpfs at /build the compiler writes to (0: none) */
 } prof_limits_t;
 
 #define PROF_MAX_ALIASES 8
@@ -40,8 +45,19 @@ typedef struct prof
   char *version;      /* interpreter version, informational */
   char *image;        /* image reference, e.g. "warmbox/python:latest" */
   char *runtime;      /* "runc", "runsc", ... */
-  char **argv;        /* NULL-terminated; the bootstrap reading the frame */
+  char **argv;        /* NULL-terminated; the bootstrap reading the frame, or (with
+                         source) /warmbox/init and the program's command */
   size_t argc;
+  /* "source": the file the code is written to, in the working directory,
+   * by /warmbox/init itself (profiles/init.c --source), for a program
+   * that is not an interpreter with a bootstrap: a compiler's input, the
+   * shell's script.  NULL: argv[1] is a bootstrap that reads the frame. */
+  char *source;
+  /* "compile": {"argv": [...]}: run in the same container before the
+   * program, within the compile_* limits; the program runs only when it
+   * exits 0.  NULL-terminated; NULL without a compile stage. */
+  char **compile_argv;
+  size_t compile_argc;
   char **env;         /* "NAME=value" added to the sandbox's environment (env) */
   size_t n_env;
   char *seccomp_json; /* the allowlist, compact JSON, inlined into SecurityOpt */
@@ -72,6 +88,11 @@ void prof_set_free (prof_set_t *set);
 const prof_t *prof_find (const prof_set_t *set, const char *language);
 /* The same, matching a profile's aliases too. */
 const prof_t *prof_find_alias (const prof_set_t *set, const char *name);
+
+/* The sandbox's memory limit for limits lim: memory_mb, or compile_memory_mb
+ * when the profile compiles and that is larger (a cgroup's limit can't
+ * change between the stages from inside).  Can't fail. */
+uint32_t prof_memory_mb (const prof_t *p, const prof_limits_t *lim);
 
 /* Check a seccomp JSON document: known actions, every syscall name resolved
  * by libseccomp for the host architecture.  -1 with the name in err. */
