@@ -198,15 +198,13 @@ def main():
             boot = os.path.join(tmp, os.path.basename(bootstrap))
             shutil.copy(bootstrap, boot)
             os.chmod(boot, 0o644)
-        # What the image has under /warmbox besides (typescript's translator).
-        for extra in profile.get("trace_files", []):
-            src = os.path.join(ROOT, extra["from"])
-            dst = os.path.join(tmp, extra["to"])
-            if os.path.isdir(src):
-                shutil.copytree(src, dst, symlinks=True)
-            else:
-                shutil.copy(src, dst)
-            os.system("chmod -R a+rX %s" % dst)
+        # TypeScript's compile stage, as the image has it under /warmbox: the
+        # translator, the compiler, and its code cache made by this node.
+        if a.language == "typescript":
+            shutil.copy(os.path.join(pdir, "translate.js"), os.path.join(tmp, "translate.js"))
+            shutil.copytree(os.path.join(pdir, "node_modules"), os.path.join(tmp, "node_modules"))
+            subprocess.run(["node", "translate.js", "--make-cache", "typescript.cache"], cwd=tmp, check=True)
+            subprocess.run(["chmod", "-R", "a+rX", tmp], check=True)
         # The language's own modules, beside the bootstrap as in /warmbox.
         if os.path.isdir(os.path.join(pdir, "lib")):
             shutil.copytree(os.path.join(pdir, "lib"), os.path.join(tmp, "lib"),

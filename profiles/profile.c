@@ -340,13 +340,14 @@ runsc_adjust (cJSON *sc)
   }
 }
 
+/* [a-z0-9_-]{1,32}; an alias may hold '+' too (Piston's "c++", "g++"). */
 static bool
-language_name_ok (const char *s)
+language_name_ok (const char *s, bool alias)
 {
   if (*s == '\0' || strlen (s) > 32)
     return false;
   for (; *s; s++)
-    if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_' || *s == '-'))
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_' || *s == '-' || (alias && *s == '+')))
       return false;
   return true;
 }
@@ -440,7 +441,7 @@ prof_parse (const char *json, size_t json_len, const char *seccomp, size_t secco
       || (p->image = dup_string_key (root, "image", err)) == NULL
       || (p->version = dup_string_key (root, "version", err)) == NULL)
     goto fail;
-  if (!language_name_ok (p->language))
+  if (!language_name_ok (p->language, false))
     {
       wb_error (err, WB_E_INVALID, "profile: language must match [a-z0-9_-]{1,32}");
       goto fail;
@@ -458,9 +459,9 @@ prof_parse (const char *json, size_t json_len, const char *seccomp, size_t secco
       cJSON_ArrayForEach (alias, item)
       {
         const char *s = cJSON_GetStringValue (alias);
-        if (s == NULL || !language_name_ok (s) || strcmp (s, p->language) == 0)
+        if (s == NULL || !language_name_ok (s, true) || strcmp (s, p->language) == 0)
           {
-            wb_error (err, WB_E_INVALID, "profile: each alias must match [a-z0-9_-]{1,32} and differ "
+            wb_error (err, WB_E_INVALID, "profile: each alias must match [a-z0-9_+-]{1,32} and differ "
                                          "from the language");
             goto fail;
           }

@@ -72,7 +72,7 @@ sched_config_defaults (sched_config_t *cfg, wb_err_t *err)
   cfg->store_retention_days = 30;
   cfg->store_max_backlog = 10000;
   snprintf (cfg->pool_default.language, sizeof cfg->pool_default.language, "default");
-  cfg->pool_default.min_ready = 2;
+  cfg->pool_default.min_ready = 1;
   cfg->pool_default.max_ready = 8;
   if (cfg->profiles_dir == NULL)
     return wb_error (err, WB_E_NOMEM, "out of memory");

@@ -235,6 +235,11 @@ def profiles_for_runtime(runtime):
     return out
 
 
+# Every language's source file extension (the corpora are named by it).
+LANGUAGE_EXT = {"python": ".py", "javascript": ".js", "typescript": ".ts", "bash": ".sh", "ruby": ".rb",
+                "c": ".c", "cpp": ".cpp", "go": ".go", "rust": ".rs", "java": ".java"}
+
+
 def corpus_daemon():
     """For the corpora: the runtime from WARMBOX_RUNTIME (default runc), a
     Tap, and a daemon whose profiles use that runtime.  Prints a TAP skip

@@ -1,0 +1,10 @@
+// Hostile: spins on the CPU forever.
+package main
+
+var n uint64
+
+func main() {
+	for {
+		n++
+	}
+}

@@ -1,0 +1,2 @@
+# Busy loop: spin the CPU forever.
+loop {}
