@@ -144,7 +144,7 @@ tool_result (const char *text, bool is_error)
 /* ---- execute_code ------------------------------------------------------ */
 
 static void
-append_stream (wb_buf_t *text, cJSON *res, const char *name)
+append_stream_as (wb_buf_t *text, cJSON *res, const char *name, const char *label)
 {
   char key[32];
   const char *data = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (res, name));
@@ -162,10 +162,10 @@ append_stream (wb_buf_t *text, cJSON *res, const char *name)
     wb_buf_append_str (&raw, data);
   if (raw.len == 0)
     {
-      wb_buf_printf (text, "\n%s: (empty)\n", name);
+      wb_buf_printf (text, "\n%s: (empty)\n", label);
       return;
     }
-  wb_buf_printf (text, "\n--- %s ---\n", name);
+  wb_buf_printf (text, "\n--- %s ---\n", label);
   shown = wb_utf8_sanitize (text, raw.data, raw.len, mcp.max_output, true);
   if (text->len && text->data[text->len - 1] != '\n')
     wb_buf_append_str (text, "\n");
@@ -178,6 +178,12 @@ append_stream (wb_buf_t *text, cJSON *res, const char *name)
                    name);
   if (enc && strcmp (enc, "base64") == 0)
     wb_buf_printf (text, "[%s was not UTF-8 text; undecodable bytes are shown as U+FFFD]\n", name);
+}
+
+static void
+append_stream (wb_buf_t *text, cJSON *res, const char *name)
+{
+  append_stream_as (text, res, name, name);
 }
 
 /* The MIME type of an image the model can be shown, by its first bytes;
@@ -308,6 +314,26 @@ describe_result (long http, const wb_buf_t *reply)
   if (status == NULL)
     return tool_result ("warmbox answered with something that is not an execution result", true);
   failed = strcmp (status, "ok") != 0;
+  cJSON *compile = cJSON_GetObjectItemCaseSensitive (res, "compile");
+  if (strcmp (status, "compile_error") == 0)
+    {
+      /* What the model needs to fix the program: the compiler's words. */
+      const char *cst = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (compile, "status"));
+      cJSON *cec = cJSON_GetObjectItemCaseSensitive (compile, "exit_code");
+      wb_buf_printf (&text, "compile error: the program did not compile and was not run (%s%s",
+                     cst && strcmp (cst, "timeout") == 0 ? "the compiler ran out of time"
+                     : cst && strcmp (cst, "killed") == 0 ? "the compiler was killed, likely at the memory limit"
+                                                          : "compiler exit status ",
+                     "");
+      if (cst && strcmp (cst, "error") == 0 && cJSON_IsNumber (cec))
+        wb_buf_printf (&text, "%d", cec->valueint);
+      wb_buf_append_str (&text, ")");
+      append_stream_as (&text, compile, "stderr", "compiler output");
+      if (cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (compile, "stdout"))
+          && *cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (compile, "stdout")))
+        append_stream_as (&text, compile, "stdout", "compiler stdout");
+      return tool_result (text.data ? text.data : "", true);
+    }
   if (!failed)
     wb_buf_printf (&text, "exit status %d", cJSON_IsNumber (exit_code) ? exit_code->valueint : -1);
   else if (strcmp (status, "timeout") == 0)
@@ -321,6 +347,10 @@ describe_result (long http, const wb_buf_t *reply)
       message = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (res, "error"));
       wb_buf_printf (&text, "the sandbox failed: %s", message ? message : status);
     }
+  /* A compiler's warnings are worth the model's reading too. */
+  if (cJSON_IsObject (compile) && cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (compile, "stderr"))
+      && *cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (compile, "stderr")))
+    append_stream_as (&text, compile, "stderr", "compiler warnings");
   append_stream (&text, res, "stdout");
   append_stream (&text, res, "stderr");
   cleanup_json cJSON *images = cJSON_CreateArray ();
@@ -340,11 +370,12 @@ execute_code (const char *arguments, const atomic_int *cancel)
   cleanup_json cJSON *body = cJSON_CreateObject ();
   cleanup_buf wb_buf_t req = WB_BUF_INIT;
   cleanup_buf wb_buf_t reply = WB_BUF_INIT;
-  cJSON *language, *code, *in, *timeout, *files;
+  cJSON *language, *code, *in, *timeout, *files, *argv;
   char why[512], *text;
   long http;
 
   language = cJSON_GetObjectItemCaseSensitive (args, "language");
+  argv = cJSON_GetObjectItemCaseSensitive (args, "args");
   code = cJSON_GetObjectItemCaseSensitive (args, "code");
   in = cJSON_GetObjectItemCaseSensitive (args, "stdin");
   timeout = cJSON_GetObjectItemCaseSensitive (args, "timeout_ms");
@@ -356,6 +387,8 @@ execute_code (const char *arguments, const atomic_int *cancel)
     return tool_result ("\"stdin\" must be a string and \"timeout_ms\" a number", true);
   if (files && !cJSON_IsNull (files) && !cJSON_IsArray (files))
     return tool_result ("\"files\" must be an array of {\"name\", \"content\", \"encoding\"}", true);
+  if (argv && !cJSON_IsNull (argv) && !cJSON_IsArray (argv))
+    return tool_result ("\"args\" must be an array of strings", true);
   if (body == NULL)
     return NULL;
   cJSON_AddStringToObject (body, "language", language->valuestring);
@@ -366,6 +399,8 @@ execute_code (const char *arguments, const atomic_int *cancel)
     cJSON_AddNumberToObject (body, "timeout_ms", timeout->valuedouble);
   /* Checked by the daemon, whose 400 says what is wrong with them. */
   if (cJSON_IsArray (files) && !cJSON_AddItemToObject (body, "files", cJSON_Duplicate (files, true)))
+    return NULL;
+  if (cJSON_IsArray (argv) && !cJSON_AddItemToObject (body, "args", cJSON_Duplicate (argv, true)))
     return NULL;
   text = cJSON_PrintUnformatted (body);
   if (text == NULL || wb_buf_append_str (&req, text) < 0)
@@ -429,12 +464,23 @@ input_schema (void)
   props = cJSON_AddObjectToObject (schema, "properties");
   p = cJSON_AddObjectToObject (props, "language");
   cJSON_AddStringToObject (p, "type", "string");
-  cJSON_AddStringToObject (p, "description", "The language of the code");
-  cJSON_ArrayForEach (item, cJSON_GetObjectItemCaseSensitive (langs, "languages"))
   {
-    const char *name = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (item, "language"));
-    if (name && (names || (names = cJSON_AddArrayToObject (p, "enum"))))
-      cJSON_AddItemToArray (names, cJSON_CreateString (name));
+    /* "The language of the code: python 3.11, c 12.2.0 (compiled), ..." */
+    cleanup_buf wb_buf_t desc = WB_BUF_INIT;
+    wb_buf_append_str (&desc, "The language of the code");
+    cJSON_ArrayForEach (item, cJSON_GetObjectItemCaseSensitive (langs, "languages"))
+    {
+      const char *name = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (item, "language"));
+      const char *version = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (item, "version"));
+      bool compiled = cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (item, "compiled"));
+      if (name && (names || (names = cJSON_AddArrayToObject (p, "enum"))))
+        {
+          cJSON_AddItemToArray (names, cJSON_CreateString (name));
+          wb_buf_printf (&desc, "%s %s %s%s", names->child->next ? "," : ":", name, version ? version : "",
+                         compiled ? " (compiled: a compile error is reported, the program is not run)" : "");
+        }
+    }
+    cJSON_AddStringToObject (p, "description", desc.data ? desc.data : "The language of the code");
   }
   p = cJSON_AddObjectToObject (props, "code");
   cJSON_AddStringToObject (p, "type", "string");
@@ -465,6 +511,10 @@ input_schema (void)
     cJSON_AddItemToArray (list, cJSON_CreateString ("name"));
     cJSON_AddItemToArray (list, cJSON_CreateString ("content"));
   }
+  p = cJSON_AddObjectToObject (props, "args");
+  cJSON_AddStringToObject (p, "type", "array");
+  cJSON_AddStringToObject (cJSON_AddObjectToObject (p, "items"), "type", "string");
+  cJSON_AddStringToObject (p, "description", "Command-line arguments given to the program");
   p = cJSON_AddObjectToObject (props, "timeout_ms");
   cJSON_AddStringToObject (p, "type", "integer");
   cJSON_AddNumberToObject (p, "minimum", 1);

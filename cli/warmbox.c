@@ -31,6 +31,7 @@ enum
   EXIT_SANDBOX = 125,  /* the daemon refused or failed */
   EXIT_TIMEOUT = 124,
   EXIT_OOM = 137,
+  EXIT_COMPILE = 126, /* the program did not compile (it was not run) */
 };
 
 static const char usage_text[]
@@ -47,7 +48,8 @@ static const char usage_text[]
       "                        existing file); without it they are only listed\n"
       "      --json            print the daemon's JSON answer instead\n"
       "    Prints the program's stdout and stderr and exits with its exit code;\n"
-      "    124 on timeout, 137 when out of memory, 125 when the sandbox refused or failed.\n"
+      "    124 on timeout, 137 when out of memory, 126 when it did not compile (the\n"
+      "    compiler's output on stderr), 125 when the sandbox refused or failed.\n"
       "  warmbox languages     list the languages and their limits\n"
       "  warmbox history [--since 1h] [--language L] [--status S] [--sha256 H] [--limit N]\n"
       "                  [--json] [--db FILE | --config FILE]\n"
@@ -434,6 +436,16 @@ cmd_run (const char *url, int argc, char **argv)
   status = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (root, "status"));
   cJSON *ec = cJSON_GetObjectItemCaseSensitive (root, "exit_code");
   exit_code = cJSON_IsNumber (ec) ? (int) ec->valuedouble : EXIT_SANDBOX;
+  if (status && strcmp (status, "compile_error") == 0)
+    {
+      /* The compiler's words, on stderr; the program never ran. */
+      cJSON *compile = cJSON_GetObjectItemCaseSensitive (root, "compile");
+      if (emit_stream (compile, "stdout", stderr) < 0 || emit_stream (compile, "stderr", stderr) < 0)
+        fputs ("warmbox: could not write the compiler's output\n", stderr);
+      fputs ("warmbox: the program did not compile; it was not run\n", stderr);
+      cJSON_Delete (root);
+      return EXIT_COMPILE;
+    }
   if (status == NULL || strcmp (status, "ok") != 0)
     {
       const char *why = status ? status : "error";

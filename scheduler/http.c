@@ -437,6 +437,20 @@ handle_languages (struct evhttp_request *req, sched_ctx_t *ctx)
           p->def.timeout_ms, p->def.memory_mb, p->max.timeout_ms, p->max.memory_mb,
           (unsigned long long) p->max.code_bytes, (unsigned long long) p->max.stdin_bytes,
           (unsigned long long) p->def.output_bytes);
+      /* The object's closing brace is taken back for what follows. */
+      if (bad == 0)
+        body.len--;
+      bad |= wb_buf_append_str (&body, ",\"aliases\":[");
+      for (size_t k = 0; k < p->n_aliases && bad == 0; k++)
+        bad = wb_buf_printf (&body, "%s\"%s\"", k ? "," : "", p->aliases[k]);
+      bad |= wb_buf_printf (&body, "],\"compiled\":%s", p->compile_argv ? "true" : "false");
+      if (p->compile_argv)
+        bad |= wb_buf_printf (&body,
+                              ",\"compile\":{\"default\":{\"timeout_ms\":%u,\"memory_mb\":%u},"
+                              "\"max\":{\"timeout_ms\":%u,\"memory_mb\":%u}}",
+                              p->def.compile_timeout_ms, p->def.compile_memory_mb, p->max.compile_timeout_ms,
+                              p->max.compile_memory_mb);
+      bad |= wb_buf_append_str (&body, "}");
     }
   if (bad < 0 || wb_buf_append_str (&body, "]}\n") < 0)
     {
