@@ -176,6 +176,9 @@ def main():
     ap.add_argument("language")
     ap.add_argument("--corpus")
     ap.add_argument("--out")
+    ap.add_argument("--runs", type=int, default=1,
+                    help="trace every program this many times (a runtime's threads and timers make "
+                         "some calls come and go between runs: the shipped lists are the union of 3)")
     a = ap.parse_args()
     pdir = os.path.join(HERE, a.language)
     with open(os.path.join(pdir, "profile.json")) as f:
@@ -221,19 +224,21 @@ def main():
             path = os.path.join(corpus, name)
             if not os.path.isfile(path):
                 continue
-            work = tempfile.mkdtemp(dir=tmp)
-            os.chmod(work, 0o1777)
             with open(path, "rb") as f:
                 code = f.read()
-            tf = os.path.join(tmp, name + ".trace")
-            build = tempfile.mkdtemp(dir=tmp)
-            os.chmod(build, 0o1777)
-            rc, so, se = trace_one(profile, init, boot, code, work, build, tf)
-            if rc != 0 or not so.rstrip().endswith(b"OK"):
-                failed.append((name, rc, se.decode(errors="replace")[-300:]))
-            names = syscalls_in(tf)
-            per_program[name] = names
-            traced |= names
+            per_program[name] = set()
+            for run in range(a.runs):
+                work = tempfile.mkdtemp(dir=tmp)
+                os.chmod(work, 0o1777)
+                tf = os.path.join(tmp, "%s.%d.trace" % (name, run))
+                build = tempfile.mkdtemp(dir=tmp)
+                os.chmod(build, 0o1777)
+                rc, so, se = trace_one(profile, init, boot, code, work, build, tf)
+                if rc != 0 or not so.rstrip().endswith(b"OK"):
+                    failed.append((name, rc, se.decode(errors="replace")[-300:]))
+                names = syscalls_in(tf)
+                per_program[name] |= names
+                traced |= names
     if failed:
         for name, rc, err in failed:
             print("derive-seccomp: %s failed on the host (exit %d): %s" % (name, rc, err), file=sys.stderr)
@@ -242,10 +247,11 @@ def main():
     allowed = sorted((traced | set(RUNC_TAIL) | set(VDSO)) - NEVER)
     dropped = sorted(traced & (NEVER - {"clone", "clone3", "socket"}))
     doc = {
-        "comment": "warmbox %s allowlist, derived by profiles/derive-seccomp.py %s from %d programs "
+        "comment": "warmbox %s allowlist, derived by profiles/derive-seccomp.py %s%s from %d programs "
                    "of tests/benign/%s (traced syscalls + runc's tail before execve + vDSO fallbacks, minus the "
                    "forbidden set). Do not edit by hand; re-run the script."
-                   % (a.language, a.language, len(per_program), a.language),
+                   % (a.language, a.language, " --runs %d" % a.runs if a.runs > 1 else "", len(per_program),
+                      a.language),
         "defaultAction": "SCMP_ACT_ERRNO",
         "defaultErrnoRet": 1,
         "architectures": ["SCMP_ARCH_X86_64", "SCMP_ARCH_X86", "SCMP_ARCH_X32"],

@@ -37,6 +37,12 @@ se = bench.slow_engine_compare(body, 0, clients=4, per_round=8, rounds=2)
 t.ok(all(rate_ok(x) for x in se["warm_rounds_per_s"] + se["naive_rounds_per_s"]) and len(se["warm_rounds_per_s"]) == 2,
      "slow engine: warmboxd and naive rounds through the slowing proxy", se)
 
+import bench_languages  # noqa: E402
+lt = bench_languages.measure(["c", "bash"], 1)
+t.ok(all(rate_ok(lt[x][k][0]) for x in ("c", "bash") for k in ("warm", "floor"))
+     and rate_ok(lt["c"]["compile"][0]) and not lt["bash"]["compile"],
+     "languages: warm, floor and (compiled) compile times measured", lt)
+
 gone = wait_until(lambda: not containers_with_label("warmbox.instance=bench-floor"), timeout=30)
 t.ok(gone, "the bench's own containers are all removed",
      containers_with_label("warmbox.instance=bench-floor"))
