@@ -1,5 +1,5 @@
-/* Fuzz the daemon's parser of the sandbox init's trailer (files and
- * usage): whatever the bytes, it accepts a whole trailer or refuses with
+/* Fuzz the daemon's parser of the sandbox init's trailer (the compile
+ * stage, files, the init's timeout, usage): whatever the bytes, it accepts a whole trailer or refuses with
  * the result untouched; what it accepts holds what it must (names UTF-8,
  * content as long as the size says, at most 64 files), and renders as
  * JSON. */
@@ -20,11 +20,14 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   memset (&res, 0, sizeof res);
   if (sched_trailer_parse ((const char *) data, size, nonce, &res) < 0)
     {
-      if (res.has_files || res.has_usage || res.files_out)
+      if (res.has_files || res.has_usage || res.files_out || res.has_compile || res.compile_out.data
+          || res.compile_err.data || res.run_timed_out)
         abort (); /* refused, yet the result changed */
       return 0;
     }
   if (!res.has_files || !res.has_usage || res.n_files_out > 64)
+    abort ();
+  if (!res.has_compile && (res.compile_out.len || res.compile_err.len))
     abort ();
   for (uint32_t i = 0; i < res.n_files_out; i++)
     {

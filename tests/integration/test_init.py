@@ -131,5 +131,111 @@ files, omitted, _ = listing(tr)
 t.ok(code == 3 and [n for n, _, _, _ in files] == ["late.txt"],
      "exits as the program did; what it left running is killed before the files are read", (code, files))
 
+
+# ---- --source: the init reads the frame, and runs a compile stage --------
+
+
+def frame(code, args=(), files=(), rest=b""):
+    head = b"%d" % len(code) + b"".join(b" %d" % len(a) for a in args) \
+        + b"".join(b" f%d:%d" % (len(n), len(c)) for n, c in files) + b"\n"
+    return head + code + b"".join(args) + b"".join(n + c for n, c in files) + rest
+
+
+def run_source(argv, line, body, setup=None, timeout=60):
+    """The init with argv (after its own name) in a fresh folder: (exit code,
+    stdout, the program's stderr, the trailer or None, the folder, seconds)."""
+    import time
+    d = tempfile.mkdtemp(dir=work)
+    os.chmod(d, 0o777)
+    if setup:
+        setup(d)
+    t0 = time.time()
+    r = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--", INIT] + argv,
+                       input=line.encode() + body, cwd=d, capture_output=True, timeout=timeout,
+                       env={"PATH": "/usr/bin:/bin", "WARMBOX_INIT_TRACE": "1"})
+    took = time.time() - t0
+    mark = b"\x1ewarmbox-trailer " + NONCE.encode() + b"\n"
+    err, tr = r.stderr, None
+    if mark in err:
+        at = err.index(mark)
+        err, tr = err[:at], err[at + len(mark):]
+    return r.returncode, r.stdout, err, tr, d, took
+
+
+SHOW = b'printf "%s|" "$@"; echo; cat; cat given.txt; echo; exit 4'
+code, out, err, tr, d, _ = run_source(["--source", "main.sh", "--", "/bin/sh", "main.sh"], FULL % (NONCE, 0),
+                                      frame(SHOW, [b"a b", b""], [(b"given.txt", b"GIVEN")], b"the rest\n"))
+files, omitted, _ = listing(tr or b"files 0 0\n")
+t.ok(code == 4 and out == b"a b||\nthe rest\nGIVEN\n" and tr is not None,
+     "--source: the code is the source file, the arguments follow the command, the rest of stdin is the "
+     "program's, the given file is beside it", (code, out, err))
+t.ok([n for n, _, _, _ in files] == ["given.txt"],
+     "--source: the source file (unchanged) is not sent back; a file not announced as input is", files)
+
+for name, body in (("no newline", b"12"), ("a letter", b"1x\nabc"), ("short code", b"10\nabc"),
+                   ("a name with /", frame(b"x", files=[(b"../x", b"y")])),
+                   ("an argument after a file", b"1 f1:1 1\nxab2"),
+                   ("257 arguments", b"1" + b" 0" * 257 + b"\nx")):
+    code, out, err, tr, d, _ = run_source(["--source", "main.sh", "--", "/bin/sh", "-c", "echo RAN"],
+                                          FULL % (NONCE, 0), body)
+    t.ok(code == 125 and out == b"" and tr is None and b"warmbox: " in err,
+         "--source, a malformed frame (%s): exit 125, nothing run, no trailer" % name, (code, out, err))
+code, out, err, tr, d, _ = run_source(["--source", "main.sh", "--", "/bin/sh", "main.sh"], FULL % (NONCE, 0),
+                                      frame(b"echo RAN"), setup=lambda d: open(os.path.join(d, "main.sh"), "w").close())
+t.ok(code == 125 and out == b"", "--source: an existing file is never written over (O_EXCL)", (code, out, err))
+
+
+def compile_report(tr):
+    """(exit, signal, timed out, truncated, duration us, stdout, stderr), the rest."""
+    head, rest = tr.split(b"\n", 1)
+    f = head.split(b" ")
+    assert f[0] == b"compile", head
+    ol, el = int(f[6]), int(f[7])
+    return (int(f[1]), int(f[2]), int(f[3]), int(f[4]), int(f[5]), rest[:ol], rest[ol:ol + el]), rest[ol + el:]
+
+
+STAGES = "w1 %s 64 1000 0 %d %d %d\n"
+build = tempfile.mkdtemp(dir=work)
+os.chmod(build, 0o777)
+COMPILER = ["--source", "main.sh", "--compile", "3", "/bin/sh", "-c"]
+ok_compile = "echo warning: thing >&2; cp main.sh %s/prog.sh" % build
+code, out, err, tr, d, _ = run_source(COMPILER + [ok_compile, "--", "/bin/sh", build + "/prog.sh", "x"],
+                                      STAGES % (NONCE, 5000, 1000, 5000), frame(b'echo "ran $1 $2"; exit 2', [b"y"]))
+rep, rest = compile_report(tr)
+t.ok(code == 2 and out == b"ran x y\n" and rep[0] == 0 and rep[6] == b"warning: thing\n" and rep[5] == b""
+     and rest.startswith(b"files "), "a compile stage that succeeds: its output in the report, then the program runs",
+     (code, out, rep))
+
+code, out, err, tr, d, _ = run_source(COMPILER + ["echo 'main.sh:1: error: no' >&2; exit 3", "--", "/bin/sh", "-c",
+                                                  "echo RAN > ran.txt; echo RAN"],
+                                      STAGES % (NONCE, 5000, 1000, 5000), frame(b"broken"))
+rep, rest = compile_report(tr)
+t.ok(code == 3 and out == b"" and rep[0] == 3 and b"error: no" in rep[6] and not os.path.exists(os.path.join(d, "ran.txt")),
+     "a compile stage that fails: its exit status and words in the report, the program never runs", (code, out, rep))
+
+code, out, err, tr, d, took = run_source(COMPILER + ["sleep 30 & echo started; sleep 30", "--", "/bin/sh", "-c", "echo RAN"],
+                                         STAGES % (NONCE, 300, 1000, 5000), frame(b"x"))
+rep, rest = compile_report(tr)
+t.ok(rep[2] == 1 and out == b"" and took < 10 and rep[5] == b"started\n",
+     "a compile stage past its timeout is killed, its whole group with it, and the program does not run",
+     (code, out, rep, took))
+
+code, out, err, tr, d, _ = run_source(COMPILER + ["head -c 5000 /dev/zero | tr '\\0' e >&2", "--", "/bin/sh", "-c", "echo ran"],
+                                      STAGES % (NONCE, 5000, 1000, 5000), frame(b"x"))
+rep, rest = compile_report(tr)
+t.ok(rep[0] == 0 and rep[3] == 1 and rep[6] == b"e" * 1000 and out == b"ran\n",
+     "the compiler's output is kept to its bound (and the rest read and dropped)", (rep[:5], len(rep[6])))
+
+code, out, err, tr, d, took = run_source(COMPILER + ["true", "--", "/bin/sh", "-c", "echo before; sleep 30; echo after"],
+                                         STAGES % (NONCE, 5000, 1000, 400), frame(b"x"))
+rep, rest = compile_report(tr)
+t.ok(code == 137 and out == b"before\n" and b"\ntimeout\nusage " in b"\n" + rest and took < 10,
+     "after compiling, the init holds the program to its own timeout: killed, and the trailer says so",
+     (code, out, rest[-80:], took))
+code, out, err, tr, d, _ = run_source(COMPILER + ["true", "--", "/bin/sh", "-c", "echo RAN"], "w1 %s 64 1000 0\n" % NONCE,
+                                      frame(b"x"))
+t.ok(code == 125 and out == b"", "a compile stage without its limits on the first line: exit 125, nothing run",
+     (code, out, err))
+
 shutil.rmtree(work, ignore_errors=True)
 t.done()

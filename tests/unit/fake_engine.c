@@ -83,6 +83,8 @@ struct fake_container
   char nonce[33]; /* from "w1 <nonce> ...\n" (the init's), or "" */
   wb_buf_t files; /* the trailer's file records ("file NAME CONTENT") */
   unsigned n_files;
+  wb_buf_t compile; /* the trailer's compile section ("compile EXIT MSG"), or empty */
+  bool init_timeout; /* the trailer says the init stopped the program ("inittimeout") */
   size_t pc;     /* next byte of the code to interpret */
   uint64_t flood_left;
   bool exiting; /* exits at the next step (output goes out first) */
@@ -320,6 +322,7 @@ container_destroy (fake_container_t *c)
   free (c->body);
   wb_buf_free (&c->in);
   wb_buf_free (&c->files);
+  wb_buf_free (&c->compile);
   free (c);
 }
 
@@ -542,11 +545,16 @@ program_end (fake_container_t *c, long code, bool oom)
   if (c->nonce[0])
     {
       char line[128];
-      int n = snprintf (line, sizeof line, "\x1ewarmbox-trailer %s\nfiles %u 0\n", c->nonce, c->n_files);
+      int n = snprintf (line, sizeof line, "\x1ewarmbox-trailer %s\n", c->nonce);
+      emit (c, ENG_STREAM_STDERR, line, (size_t) n, false);
+      if (c->compile.len)
+        emit (c, ENG_STREAM_STDERR, c->compile.data, c->compile.len, false);
+      n = snprintf (line, sizeof line, "files %u 0\n", c->n_files);
       emit (c, ENG_STREAM_STDERR, line, (size_t) n, false);
       if (c->files.len)
         emit (c, ENG_STREAM_STDERR, c->files.data, c->files.len, false);
-      n = snprintf (line, sizeof line, "usage 2048 1500 500\nend %s\n", c->nonce);
+      n = snprintf (line, sizeof line, "%susage 2048 1500 500\nend %s\n", c->init_timeout ? "timeout\n" : "",
+                    c->nonce);
       emit (c, ENG_STREAM_STDERR, line, (size_t) n, false);
     }
   c->exiting = true;
@@ -705,6 +713,32 @@ program_run (fake_container_t *c)
         }
       else if (word_is (code + s, w - s, "hang") && r == e)
         return; /* until killed or removed */
+      else if (word_is (code + s, w - s, "compile") && r < e)
+        {
+          /* "compile EXIT MSG": the compile stage's report (exit 0: the
+           * rest of the script is the program; else it ends here). */
+          size_t sp = r;
+          uint64_t cexit = 0;
+          while (sp < e && code[sp] != ' ')
+            sp++;
+          for (size_t k = r; k < sp; k++)
+            cexit = cexit * 10 + (uint64_t) (code[k] - '0');
+          size_t mlen = sp < e ? e - sp - 1 : 0;
+          wb_buf_printf (&c->compile, "compile %llu 0 0 0 120000 0 %zu\n", (unsigned long long) cexit, mlen);
+          wb_buf_append (&c->compile, sp < e ? code + sp + 1 : "", mlen);
+          if (cexit != 0)
+            {
+              program_end (c, (long) cexit, false);
+              return;
+            }
+        }
+      else if (word_is (code + s, w - s, "inittimeout") && r == e)
+        {
+          /* The init stopped the program at its own deadline. */
+          c->init_timeout = true;
+          program_end (c, 137, false);
+          return;
+        }
       else if (word_is (code + s, w - s, "file") && r < e)
         {
           /* "file NAME CONTENT": a file the init will report. */

@@ -34,6 +34,14 @@
 static const fake_image_t images[] = {
   {"warmbox/python:latest", "sha256:1111111111111111111111111111111111111111111111111111111111111111"},
   {"warmbox/javascript:latest", "sha256:2222222222222222222222222222222222222222222222222222222222222222"},
+  {"warmbox/typescript:latest", "sha256:3333333333333333333333333333333333333333333333333333333333333333"},
+  {"warmbox/bash:latest", "sha256:4444444444444444444444444444444444444444444444444444444444444444"},
+  {"warmbox/ruby:latest", "sha256:5555555555555555555555555555555555555555555555555555555555555555"},
+  {"warmbox/c:latest", "sha256:6666666666666666666666666666666666666666666666666666666666666666"},
+  {"warmbox/cpp:latest", "sha256:7777777777777777777777777777777777777777777777777777777777777777"},
+  {"warmbox/go:latest", "sha256:8888888888888888888888888888888888888888888888888888888888888888"},
+  {"warmbox/rust:latest", "sha256:9999999999999999999999999999999999999999999999999999999999999999"},
+  {"warmbox/java:latest", "sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"},
 };
 
 static char dir[256];
@@ -61,6 +69,9 @@ typedef struct call
   char files[256];    /* "name:size:content|..." of the files out */
   char files_sha[65];
   char out[512], err[256];
+  bool has_compile;
+  int compile_exit;
+  char compile_err[128];
   wb_code_t err_code;
   int order;          /* when it was answered, among all answers */
 } call_t;
@@ -96,6 +107,10 @@ done_cb (void *arg, const sched_result_t *res, const wb_err_t *err)
       c->status = res->status;
       c->exit_code = res->exit_code;
       c->pool_hit = res->pool_hit;
+      c->has_compile = res->has_compile;
+      c->compile_exit = res->compile_exit;
+      snprintf (c->compile_err, sizeof c->compile_err, "%.*s", (int) res->compile_err.len,
+                res->compile_err.data ? res->compile_err.data : "");
       snprintf (c->out, sizeof c->out, "%.*s", (int) res->out.len, res->out.data ? res->out.data : "");
       snprintf (c->err, sizeof c->err, "%.*s", (int) res->err.len, res->err.data ? res->err.data : "");
     }
@@ -414,6 +429,23 @@ test_happy_path (void)
             && strcmp (f.err, "\x1ewarmbox-usage 00000000000000000000000000000000 1 2 3\n") == 0,
         "a lookalike usage line without the nonce stays the program's stderr; the init's counts");
   }
+  {
+    /* The compile stage as the init reports it (profiles/init.c). */
+    call_t k[3];
+    submit (&k[0], "python", "compile 1 main.c:1: error: nope; out RAN", NULL);
+    submit (&k[1], "python", "compile 0 warning: w; out ran; exit 2", NULL);
+    submit (&k[2], "python", "compile 0 ; out before; inittimeout", NULL);
+    ok (wait_answers (k, 3, 5000), "compile stages: answered");
+    ok (k[0].status == SCHED_ST_COMPILE_ERROR && k[0].exit_code == -1 && k[0].has_compile && k[0].compile_exit == 1
+            && strcmp (k[0].compile_err, "main.c:1: error: nope") == 0 && k[0].out[0] == '\0',
+        "a failed compile: compile_error, no exit code, the compiler's words, no run");
+    ok (k[1].status == SCHED_ST_OK && k[1].exit_code == 2 && k[1].has_compile && k[1].compile_exit == 0
+            && strcmp (k[1].compile_err, "warning: w") == 0 && strcmp (k[1].out, "ran\n") == 0,
+        "a compile that succeeds: the program's own status, the compiler's warnings kept apart");
+    ok (k[2].status == SCHED_ST_TIMEOUT && k[2].exit_code == -1 && strcmp (k[2].out, "before\n") == 0,
+        "the init stopped the program at its own deadline: timeout");
+    ok (!c[0].has_compile, "a profile without a compile stage reports none");
+  }
   ok (c[0].pool_hit, "a ready container was handed out (hit)");
   is_str (c[1].out, "from stdin", "the program's stdin follows the frame");
   is_str (c[2].out, "a 1\nb\n", "args travel in the frame");
@@ -423,7 +455,7 @@ test_happy_path (void)
   for (int i = 0; i < 6; i++)
     is_int (c[i].answers, 1, "execution %d answered once", i);
   ok (run_until (no_execs, NULL, 2000), "all ended");
-  is_int (rows ("final"), 8, "eight finished rows");
+  is_int (rows ("final"), 11, "eleven finished rows");
   is_int (rows ("running"), 0, "none left running");
   is_int (teardown ("happy path"), 0, "nothing left on the engine, nothing started twice");
 }

@@ -165,6 +165,76 @@ test_parse (void)
     }
 }
 
+
+/* "source" and "compile": the init reads the frame and runs the stages. */
+static void
+test_stages (void)
+{
+  static const char *compiled_limits
+      = "\"limits\":{"
+        "\"default\":{\"timeout_ms\":1000,\"memory_mb\":64,\"cpus\":1,\"pids\":16,\"tmpfs_mb\":8,"
+        "\"output_bytes\":100,\"code_bytes\":100,\"stdin_bytes\":100,\"nofile\":64,\"fsize_mb\":1,"
+        "\"compile_timeout_ms\":5000,\"compile_memory_mb\":256,\"compile_output_bytes\":1000,\"build_mb\":32},"
+        "\"max\":{\"timeout_ms\":2000,\"memory_mb\":512,\"cpus\":2,\"pids\":32,\"tmpfs_mb\":16,"
+        "\"output_bytes\":200,\"code_bytes\":200,\"stdin_bytes\":200,\"nofile\":128,\"fsize_mb\":2,"
+        "\"compile_timeout_ms\":9000,\"compile_memory_mb\":1024,\"compile_output_bytes\":2000,\"build_mb\":64}}}";
+  static const struct
+  {
+    const char *head; /* before the limits */
+    bool compiled_limits, good;
+    const char *why;
+  } cases[] = {
+      {"\"source\":\"main.c\",\"compile\":{\"argv\":[\"/usr/bin/gcc\",\"main.c\"]},\"argv\":[\"/warmbox/init\",\"/build/main\"]",
+       true, true, "a compiled profile"},
+      {"\"source\":\"main.sh\",\"argv\":[\"/warmbox/init\",\"/bin/bash\",\"main.sh\"]", false, true,
+       "a source file without a compile stage (the shell)"},
+      {"\"compile\":{\"argv\":[\"/usr/bin/gcc\"]},\"argv\":[\"/warmbox/init\",\"/build/main\"]", true, false,
+       "a compile stage without a source file"},
+      {"\"source\":\"main.c\",\"argv\":[\"/usr/bin/python3\",\"x\"]", false, false,
+       "a source file with an argv that is not the init's"},
+      {"\"source\":\"main.c\",\"argv\":[\"/warmbox/init\"]", false, false, "the init with no program"},
+      {"\"source\":\".main.c\",\"argv\":[\"/warmbox/init\",\"/x\"]", false, false, "a dot-file source"},
+      {"\"source\":\"a/main.c\",\"argv\":[\"/warmbox/init\",\"/x\"]", false, false, "a source with a /"},
+      {"\"source\":\"main.c\",\"compile\":{\"argv\":[\"gcc\"]},\"argv\":[\"/warmbox/init\",\"/x\"]", true, false,
+       "a compiler by a relative path"},
+      {"\"source\":\"main.c\",\"compile\":{\"argv\":[]},\"argv\":[\"/warmbox/init\",\"/x\"]", true, false,
+       "an empty compile argv"},
+      {"\"source\":\"main.c\",\"compile\":{\"argv\":[\"/usr/bin/gcc\"]},\"argv\":[\"/warmbox/init\",\"/x\"]", false,
+       false, "a compile stage without its limits"},
+      {"\"source\":\"main.sh\",\"argv\":[\"/warmbox/init\",\"/bin/bash\"]", true, false,
+       "compile limits without a compile stage"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    {
+      char doc[4096];
+      prof_t *p = NULL;
+      wb_err_t err;
+      const char *lim = strstr (minimal_profile, "\"limits\":");
+      if (cases[i].compiled_limits)
+        snprintf (doc, sizeof doc, "{\"language\":\"c\",\"version\":\"1\",\"image\":\"i:1\",\"seccomp\":\"s\",%s,%s",
+                  cases[i].head, compiled_limits);
+      else
+        snprintf (doc, sizeof doc, "{\"language\":\"c\",\"version\":\"1\",\"image\":\"i:1\",\"seccomp\":\"s\",%s,%s",
+                  cases[i].head, lim);
+      int rc = prof_parse (doc, strlen (doc), minimal_seccomp, strlen (minimal_seccomp), &p, &err);
+      ok ((rc == 0) == cases[i].good, "%s: %s%s%s", cases[i].why, cases[i].good ? "taken" : "refused",
+          rc < 0 ? " -- " : "", rc < 0 ? err.msg : "");
+      if (p && i == 0)
+        {
+          ok (p->compile_argc == 2 && strcmp (p->compile_argv[1], "main.c") == 0 && p->compile_argv[2] == NULL
+                  && strcmp (p->source, "main.c") == 0,
+              "the compile argv and the source are kept");
+          is_int (prof_memory_mb (p, &p->def), 256, "the sandbox's memory: the compiler's when larger");
+          prof_limits_t l = p->def;
+          l.memory_mb = 300;
+          is_int (prof_memory_mb (p, &l), 300, "the program's when larger");
+        }
+      if (p && i == 1)
+        is_int (prof_memory_mb (p, &p->def), 64, "without a compile stage: the program's");
+      prof_free (p);
+    }
+}
+
 static void
 test_real_profiles (void)
 {
@@ -209,6 +279,7 @@ main (void)
   test_seccomp_policy ();
   test_runsc ();
   test_parse ();
+  test_stages ();
   test_real_profiles ();
   return tap_done ();
 }

@@ -70,15 +70,16 @@ hardening_missing (const char *body, const prof_t *p, const prof_limits_t *lim)
   bad += !array_has (get (j, "HostConfig.SecurityOpt"), "no-new-privileges");
   bad += !array_has (get (j, "HostConfig.SecurityOpt"), "seccomp={");
   bad += cJSON_GetNumberValue (get (j, "HostConfig.PidsLimit")) != lim->pids;
-  bad += cJSON_GetNumberValue (get (j, "HostConfig.Memory")) != lim->memory_mb * 1048576.0;
-  bad += cJSON_GetNumberValue (get (j, "HostConfig.MemorySwap")) != lim->memory_mb * 1048576.0;
+  bad += cJSON_GetNumberValue (get (j, "HostConfig.Memory")) != prof_memory_mb (p, lim) * 1048576.0;
+  bad += cJSON_GetNumberValue (get (j, "HostConfig.MemorySwap")) != prof_memory_mb (p, lim) * 1048576.0;
   bad += cJSON_GetNumberValue (get (j, "HostConfig.NanoCpus")) != lim->cpus * 1e9;
   bad += cJSON_GetArraySize (get (j, "HostConfig.Ulimits")) != 5;
   bad += !cJSON_IsTrue (get (j, "HostConfig.Init"));
   bad += strcmp (cJSON_GetStringValue (get (j, "HostConfig.LogConfig.Type")) ?: "", "none") != 0;
   bad += cJSON_IsTrue (get (j, "HostConfig.AutoRemove"));
   bad += strncmp (cJSON_GetStringValue (get (j, "User")) ?: "0", "0", 1) == 0;
-  bad += cJSON_GetArraySize (get (j, "Cmd")) != (int) p->argc;
+  bad += cJSON_GetArraySize (get (j, "Cmd"))
+         != (int) (p->argc + (p->source ? 3 : 0) + (p->compile_argv ? 2 + p->compile_argc : 0));
   bad += label (j, "warmbox.instance") == NULL || label (j, "warmbox.owner") == NULL
          || label (j, "warmbox.pool") == NULL || label (j, "warmbox.language") == NULL;
   cJSON_Delete (j);
@@ -260,6 +261,40 @@ test_owner (void)
       "a malformed label is left alone");
 }
 
+
+/* A compiled language's body: the init runs the stages, the compiler
+ * writes to the one exec tmpfs, the sandbox has the compiler's memory. */
+static void
+test_compiled (const prof_t *p)
+{
+  sbx_identity_t id = {"sha256:abc", "inst", "host/boot/1/2", "c/x/y", 23456};
+  wb_buf_t body = WB_BUF_INIT;
+  wb_err_t err;
+  cJSON *j, *cmd;
+
+  ok (sbx_body (p, &p->def, &id, &body, &err) == 0, "c: a body builds");
+  is_int (hardening_missing (body.data, p, &p->def), 0, "c: every hardening field is there");
+  j = cJSON_Parse (body.data);
+  cmd = get (j, "Cmd");
+  ok (cJSON_GetArraySize (cmd) > 6
+          && strcmp (cJSON_GetStringValue (cJSON_GetArrayItem (cmd, 0)) ?: "", "/warmbox/init") == 0
+          && strcmp (cJSON_GetStringValue (cJSON_GetArrayItem (cmd, 1)) ?: "", "--source") == 0
+          && strcmp (cJSON_GetStringValue (cJSON_GetArrayItem (cmd, 2)) ?: "", "main.c") == 0
+          && strcmp (cJSON_GetStringValue (cJSON_GetArrayItem (cmd, 3)) ?: "", "--compile") == 0
+          && strcmp (cJSON_GetStringValue (cJSON_GetArrayItem (cmd, cJSON_GetArraySize (cmd) - 1)) ?: "",
+                     "/build/main")
+                 == 0,
+      "c: Cmd is /warmbox/init --source main.c --compile N ... -- /build/main");
+  const char *build = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (get (j, "HostConfig.Tmpfs"), "/build"));
+  ok (build && strstr (build, "rw,exec,") && strstr (build, "nosuid") && strstr (build, "nodev"),
+      "c: /build is a tmpfs with exec (nosuid, nodev): %s", build ? build : "none");
+  ok (cJSON_GetNumberValue (get (j, "HostConfig.Memory")) == p->def.compile_memory_mb * 1048576.0
+          && p->def.compile_memory_mb > p->def.memory_mb,
+      "c: the sandbox's memory is the compiler's (larger) limit");
+  cJSON_Delete (j);
+  wb_buf_free (&body);
+}
+
 int
 main (void)
 {
@@ -276,6 +311,10 @@ main (void)
   test_fail_closed (p);
   test_runsc ();
   test_owner ();
+  if (prof_find (set, "c"))
+    test_compiled (prof_find (set, "c"));
+  else
+    ok (false, "the shipped c profile");
   prof_set_free (set);
   return tap_done ();
 }
