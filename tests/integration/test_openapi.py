@@ -85,6 +85,11 @@ call("exec files out", "POST", E, {"language": "python", "files": [{"name": "in.
 call("exec timeout", "POST", E, {"language": "python", "code": "while True: pass", "timeout_ms": 300})
 call("exec oom", "POST", E, {"language": "python", "code": "x = bytearray(400 * 1024 * 1024)", "memory_mb": 64})
 call("exec output limit", "POST", E, {"language": "python", "code": "import sys\nwhile True: sys.stdout.write('x' * 65536)"})
+call("exec compiled", "POST", E, {"language": "c", "code": "#include <stdio.h>\nint main(void){puts(\"hi\");}",
+                                   "compile_timeout_ms": 20000})
+call("exec compile error", "POST", E, {"language": "c", "code": "int main(void){ return nope; }"})
+call("400 compile limits for a language without a compile stage", "POST", E,
+     {"language": "python", "code": "1", "compile_timeout_ms": 1000})
 call("400 malformed", "POST", E, raw=b"{nope")
 call("400 unknown field", "POST", E, {"language": "python", "code": "1", "timeout": 5})
 call("400 above the maximum", "POST", E, {"language": "python", "code": "1", "timeout_ms": 10 ** 8})
@@ -105,6 +110,9 @@ call("piston execute", "POST", "/api/v2/execute", {"language": "py", "version": 
                                                    "stdin": "", "args": [], "run_timeout": 3000, "run_memory_limit": -1})
 call("piston timeout", "POST", "/api/v2/execute", {"language": "python", "files": [{"content": "while 1: pass"}],
                                                    "run_timeout": 300})
+call("piston compiled", "POST", "/api/v2/execute", {"language": "gcc", "files": [{"content": "int main(void){return 2;}"}],
+                                                    "compile_timeout": 20000, "compile_memory_limit": -1})
+call("piston compile error", "POST", "/api/v2/execute", {"language": "c", "files": [{"content": "int main(void){ x }"}]})
 call("piston 404", "POST", "/api/v2/execute", {"language": "cobol", "files": [{"content": "x"}]})
 call("piston 400", "POST", "/api/v2/execute", {"language": "python", "files": []})
 call("piston 401", "POST", "/api/v2/execute", {"language": "python", "files": [{"content": "1"}]}, token=None)
