@@ -2,6 +2,16 @@
  * argv (under docker-init), built static into each image by build-image.sh.
  *
  *   /warmbox/init BOOTSTRAP ARGV...
+ *   /warmbox/init --source NAME [--compile N WORD...] -- PROGRAM ARGV...
+ *
+ * In the second form there is no bootstrap: the init reads the frame
+ * itself (read_frame: the code into NAME, the given files beside it, the
+ * arguments after PROGRAM ARGV), and with --compile runs the N-word
+ * compiler first, within the limits its first line carries ("... <compile
+ * timeout ms> <compile output bytes> <run timeout ms>"): the program runs
+ * only when the compiler exited 0, and is then held to its own timeout.
+ * The trailer then has a "compile" section before "files", and "timeout"
+ * before "usage" when the init stopped the program (profiles/README.md).
  *
  * It reads one line from stdin,
  *
