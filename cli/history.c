@@ -102,6 +102,11 @@ print_row (void *arg, const store_execution_t *e)
       cJSON_AddNumberToObject (o, "files_out", e->files_out);
       cJSON_AddNumberToObject (o, "files_out_bytes", (double) e->files_out_bytes);
       cJSON_AddStringToObject (o, "files_out_sha256", e->files_out_sha256);
+      if (e->compile_status[0])
+        {
+          cJSON_AddStringToObject (o, "compile_status", e->compile_status);
+          cJSON_AddNumberToObject (o, "compile_ms", e->compile_ms);
+        }
       if (e->has_usage)
         {
           cJSON_AddNumberToObject (o, "peak_memory_bytes", (double) e->peak_memory_kib * 1024);

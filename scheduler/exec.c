@@ -296,6 +296,11 @@ submit_row (sched_exec_t *ex, const char *status, const char *error, store_done_
   rec.files_out = res->n_files_out;
   rec.files_out_bytes = res->files_out_bytes;
   memcpy (rec.files_out_sha256, res->files_out_sha256, sizeof rec.files_out_sha256);
+  if (!ahead && res->has_compile)
+    {
+      snprintf (rec.compile_status, sizeof rec.compile_status, "%s", sched_compile_status (res));
+      rec.compile_ms = (double) res->compile_us / 1000.0;
+    }
   rec.has_usage = !ahead && res->has_usage;
   rec.peak_memory_kib = res->peak_memory_kib;
   rec.cpu_user_ms = (double) res->cpu_user_us / 1000.0;

@@ -43,7 +43,7 @@ store_history (const char *path, const store_history_filter_t *f, store_row_cb c
         " coalesce(run_ms, -1), coalesce(total_ms, -1), pool_hit, container_id, engine, error,"
         " files_in, files_in_bytes, files_in_sha256, coalesce(peak_memory_kib, -1),"
         " coalesce(cpu_user_ms, -1), coalesce(cpu_system_ms, -1), files_out, files_out_bytes,"
-        " files_out_sha256"
+        " files_out_sha256, coalesce(compile_status, ''), coalesce(compile_ms, -1)"
         " FROM executions"
         " WHERE received_at >= ?1 AND (?2 IS NULL OR language = ?2) AND (?3 IS NULL OR status = ?3)"
         " AND (?4 IS NULL OR code_sha256 = ?4 OR stdin_sha256 = ?4 OR files_in_sha256 = ?4"
@@ -116,6 +116,8 @@ store_history (const char *path, const store_history_filter_t *f, store_row_cb c
       e.files_out = (uint32_t) sqlite3_column_int (s, i++);
       e.files_out_bytes = (uint64_t) sqlite3_column_int64 (s, i++);
       snprintf (e.files_out_sha256, sizeof e.files_out_sha256, "%s", col_text (s, i++));
+      snprintf (e.compile_status, sizeof e.compile_status, "%s", col_text (s, i++));
+      e.compile_ms = sqlite3_column_double (s, i++);
       if (cb (arg, &e) != 0)
         break;
     }

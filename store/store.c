@@ -159,6 +159,11 @@ static const char *const migrations[] = {
   "ALTER TABLE executions ADD COLUMN files_out INTEGER NOT NULL DEFAULT 0;"
   "ALTER TABLE executions ADD COLUMN files_out_bytes INTEGER NOT NULL DEFAULT 0;"
   "ALTER TABLE executions ADD COLUMN files_out_sha256 TEXT NOT NULL DEFAULT '';",
+
+  /* 6 -> 7: a compiled language's compile stage: how it ended and how long
+   * it took (NULL for the other languages). */
+  "ALTER TABLE executions ADD COLUMN compile_status TEXT;"
+  "ALTER TABLE executions ADD COLUMN compile_ms REAL;",
 };
 
 int
@@ -529,6 +534,16 @@ bind_exec (sqlite3_stmt *s, const store_execution_t *e)
   sqlite3_bind_int (s, i++, (int) e->files_out);
   sqlite3_bind_int64 (s, i++, (sqlite3_int64) e->files_out_bytes);
   sqlite3_bind_text (s, i++, e->files_out_sha256, -1, SQLITE_STATIC);
+  if (e->compile_status[0])
+    {
+      sqlite3_bind_text (s, i++, e->compile_status, -1, SQLITE_STATIC);
+      sqlite3_bind_double (s, i++, e->compile_ms);
+    }
+  else
+    {
+      sqlite3_bind_null (s, i++);
+      sqlite3_bind_null (s, i++);
+    }
   return sqlite3_step (s);
 }
 
@@ -778,8 +793,9 @@ static const char insert_exec_sql[]
       "status, exit_code, timed_out, oom_killed, stdout_truncated, stderr_truncated, "
       "stdout_bytes, stderr_bytes, queue_ms, start_ms, run_ms, total_ms, pool_hit, "
       "container_id, engine, error, daemon, pool, files_in, files_in_bytes, files_in_sha256, "
-      "peak_memory_kib, cpu_user_ms, cpu_system_ms, files_out, files_out_bytes, files_out_sha256) "
-      "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+      "peak_memory_kib, cpu_user_ms, cpu_system_ms, files_out, files_out_bytes, files_out_sha256, "
+      "compile_status, compile_ms) "
+      "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
       /* The finished row replaces the one written ahead. */
       "ON CONFLICT (id) DO UPDATE SET started_at = excluded.started_at, "
       "finished_at = excluded.finished_at, image_id = excluded.image_id, status = excluded.status, "
@@ -792,7 +808,8 @@ static const char insert_exec_sql[]
       "engine = excluded.engine, error = excluded.error, pool = excluded.pool, "
       "peak_memory_kib = excluded.peak_memory_kib, cpu_user_ms = excluded.cpu_user_ms, "
       "cpu_system_ms = excluded.cpu_system_ms, files_out = excluded.files_out, "
-      "files_out_bytes = excluded.files_out_bytes, files_out_sha256 = excluded.files_out_sha256";
+      "files_out_bytes = excluded.files_out_bytes, files_out_sha256 = excluded.files_out_sha256, "
+      "compile_status = excluded.compile_status, compile_ms = excluded.compile_ms";
 static const char insert_event_sql[]
     = "INSERT INTO pool_events (at, event, language, pool_key, container_id, duration_ms, detail) "
       "VALUES (?,?,?,?,?,?,?)";

@@ -51,8 +51,12 @@ typedef struct store_execution
   bool has_usage;             /* false: NULL (the sandbox was stopped) */
   uint64_t peak_memory_kib;   /* the program's peak RSS (largest process) */
   double cpu_user_ms, cpu_system_ms;
+  /* A compiled language's compile stage, as the sandbox reported it:
+   * "ok", "error", "timeout", "killed"; "" (NULL in the table) without one. */
+  char compile_status[16];
+  double compile_ms;
   /* running (written ahead), ok, error, timeout, oom, output_limit,
-   * cancelled, engine_lost, refused (never started), interrupted */
+   * cancelled, engine_lost, compile_error, refused (never started), interrupted */
   const char *status;
   int exit_code;               /* -1: none */
   bool timed_out, oom_killed, stdout_truncated, stderr_truncated, pool_hit;

@@ -209,5 +209,18 @@ else:
                     and case.get("want_err", "") in text and bool(r.get("isError")) is False)
         t.ok(good, "MCP: %s" % case["name"], (r, stderr[-300:]))
 
+# ---- the history ------------------------------------------------------------------
+import sqlite3  # noqa: E402
+
+db = sqlite3.connect(d.db)
+rows = db.execute("SELECT language, status, compile_status, compile_ms FROM executions "
+                  "WHERE status IN ('ok', 'compile_error')").fetchall()
+db.close()
+t.ok(any(r[0] == "c" and r[1] == "compile_error" and r[2] == "error" and r[3] is not None and r[3] >= 0 for r in rows)
+     and any(r[0] == "go" and r[1] == "ok" and r[2] == "ok" and r[3] > 0 for r in rows)
+     and all(r[2] is None for r in rows if r[0] in ("python", "bash", "ruby", "javascript")),
+     "the history: a compile error's row (status compile_error, compile_status error), compile times for compiled "
+     "languages, none for the others", rows[:5])
+
 t.is_eq(d.stop(), 0, "daemon exits 0")
 t.done()
