@@ -113,7 +113,7 @@ typedef struct
   unsigned long long run_timeout_ms;
 } stage_limits_t;
 
-static input_t inputs[INPUTS_MAX];
+static input_t inputs[INPUTS_MAX + 1]; /* the files, and a source file (--source) */
 static size_t n_inputs;
 
 static bool
@@ -319,6 +319,14 @@ read_first_lines (char nonce[NONCE_LEN + 1], unsigned long long *files_max, unsi
     return -1;
   if (p != end)
     return -1;
+  /* What the daemon sends is far below these; a line past them is not
+   * trusted with the init's memory or its arithmetic. */
+  if (stages->output_bytes > 16ull * 1024 * 1024)
+    stages->output_bytes = 16ull * 1024 * 1024;
+  if (stages->timeout_ms > 86400000ull)
+    stages->timeout_ms = 86400000ull;
+  if (stages->run_timeout_ms > 86400000ull)
+    stages->run_timeout_ms = 86400000ull;
   explicit_bzero (line, sizeof line);
   for (n_inputs = 0; n_inputs < inputs_n; n_inputs++)
     {
@@ -652,6 +660,7 @@ write_files (unsigned long long files_max, unsigned long long files_bytes, bool 
 #define FRAME_HEADER_MAX 8192
 #define FRAME_CODE_MAX (64ull * 1024 * 1024)
 #define FRAME_ARGS_MAX 256
+#define FRAME_ARGS_BYTES (64ull * 1024) /* all the arguments together, as the daemon's cap */
 #define FRAME_FILES_MAX INPUTS_MAX
 
 
@@ -726,7 +735,7 @@ read_frame (const char *source, char **run, size_t n_run, const char **msg)
 {
   char header[FRAME_HEADER_MAX];
   size_t n = read_line (header, sizeof header), n_args = 0, n_files = 0;
-  unsigned long long code_len, arg_len[FRAME_ARGS_MAX], name_len[FRAME_FILES_MAX], size[FRAME_FILES_MAX];
+  unsigned long long args_total = 0, code_len, arg_len[FRAME_ARGS_MAX], name_len[FRAME_FILES_MAX], size[FRAME_FILES_MAX];
   const char *p = header, *end = header + n - 1;
   char **argv;
 
@@ -747,12 +756,12 @@ read_frame (const char *source, char **run, size_t n_run, const char **msg)
           n_files++;
         }
       else if (n_files > 0 || n_args == FRAME_ARGS_MAX || !parse_number (&p, end, &arg_len[n_args])
-               || arg_len[n_args] > 1024 * 1024)
+               || arg_len[n_args] > FRAME_ARGS_BYTES || (args_total += arg_len[n_args]) > FRAME_ARGS_BYTES)
         return NULL;
       else
         n_args++;
     }
-  if (n_inputs + 1 > INPUTS_MAX || strlen (source) > INPUT_NAME_MAX)
+  if (n_inputs >= INPUTS_MAX + 1 || strlen (source) > INPUT_NAME_MAX)
     return NULL;
   /* The source is an input like the files: returned only if it changed. */
   *msg = "cannot write the source file";
@@ -894,14 +903,38 @@ run_compile (char **argv, const stage_limits_t *lim, compile_report_t *rep)
             keep_output (&rep->err, &rep->err_len, chunk, (size_t) got, lim->output_bytes, &rep->truncated);
         }
     }
-  /* Both pipes closed (or the deadline): the compiler's whole group goes,
-   * whatever it left running, and is reaped here. */
+  /* Both pipes closed: a compiler may still be at work without them (it
+   * closed its output), so it has until the deadline to exit. */
+  bool reaped = false;
+  while (!rep->timed_out && !reaped)
+    {
+      pid_t w = waitpid (child, &rep->status, WNOHANG | __WALL);
+      struct timespec pause = {0, 10 * 1000 * 1000};
+      if (w == child)
+        reaped = true;
+      else if (w < 0 && errno != EINTR)
+        break;
+      else if (now_us () >= deadline)
+        rep->timed_out = true;
+      else if (w == 0)
+        syscall (SYS_nanosleep, &pause, NULL); /* in every allowlist (clock_nanosleep is not) */
+    }
+  /* Then its whole group goes, whatever it left running, and is reaped
+   * here (what left the group is ended by the caller). */
   kill (-child, SIGKILL);
   for (int i = 0; i < 2; i++)
     if (fds[i].fd >= 0)
       close (fds[i].fd);
-  while (waitpid (child, &rep->status, __WALL) < 0 && errno == EINTR)
-    ;
+  while (!reaped)
+    {
+      pid_t w = waitpid (child, &rep->status, __WALL);
+      if (w == child)
+        reaped = true;
+      else if (w < 0 && errno != EINTR)
+        break;
+    }
+  if (!reaped)
+    rep->failed = true; /* no status to go by: not a success */
   for (;;)
     {
       pid_t gone = waitpid (-child, NULL, __WALL);
@@ -911,7 +944,8 @@ run_compile (char **argv, const stage_limits_t *lim, compile_report_t *rep)
         break;
     }
   rep->duration_us = now_us () - start;
-  if (WIFEXITED (rep->status) && WEXITSTATUS (rep->status) == 127 && rep->out_len == 0 && rep->err_len == 0)
+  if (reaped && WIFEXITED (rep->status) && WEXITSTATUS (rep->status) == 127 && rep->out_len == 0
+      && rep->err_len == 0)
     rep->failed = true;
 }
 
@@ -946,6 +980,33 @@ on_alarm (int sig)
 {
   (void) sig;
   run_deadline_passed = 1;
+}
+
+/* End every process but us and PID 1 (the trace: none but our own
+ * children's groups are ours to end), reap them, and where we are no
+ * subreaper wait up to 2 s for kill to find none.  True when nothing is
+ * left that could still write a file. */
+static bool
+end_all (bool trace, bool reaper)
+{
+  if (!trace)
+    kill (-1, SIGKILL);
+  for (;;)
+    {
+      pid_t gone = waitpid (-1, NULL, __WALL);
+      if (gone < 0 && errno == EINTR)
+        continue;
+      if (gone < 0)
+        break;
+    }
+  for (int i = 0; !trace && !reaper && i < 200; i++)
+    {
+      struct timespec pause = {0, 10 * 1000 * 1000};
+      if (kill (-1, SIGKILL) < 0 && errno == ESRCH)
+        return true;
+      syscall (SYS_nanosleep, &pause, NULL);
+    }
+  return reaper || trace;
 }
 
 /* argv: BOOTSTRAP ARGV... (the bootstrap reads the frame), or
@@ -1024,19 +1085,30 @@ main (int argc, char **argv)
       run_compile (compile, &stages, &rep);
       run_program = compile_succeeded (&rep);
       code = rep.failed ? 127 : WIFEXITED (rep.status) ? WEXITSTATUS (rep.status) : 128 + WTERMSIG (rep.status);
+      /* Nothing of the compiler may live on into the program's time (a
+       * process that left its group): ended and reaped here. */
+      reaper = end_all (trace, reaper);
     }
   if (run_program)
     {
-      /* The program's own deadline, once compiled (the daemon's covers
-       * both stages). */
+      /* The program's own deadline, once compiled (profiles/README.md):
+       * SIGALRM, again every 50 ms until it is seen, in case one falls
+       * between two waits. */
       if (compile && stages.run_timeout_ms > 0)
         {
           struct sigaction sa = {0};
-          struct itimerval it = {{0, 0},
+          struct itimerval it = {{0, 50 * 1000},
                                  {(time_t) (stages.run_timeout_ms / 1000),
                                   (suseconds_t) (stages.run_timeout_ms % 1000) * 1000}};
           sa.sa_handler = on_alarm; /* no SA_RESTART: wait4 returns EINTR */
           sigaction (SIGALRM, &sa, NULL);
+          /* The daemon times the program from this mark (the init can be
+           * stopped by the program; the daemon cannot). */
+          if (secret)
+            {
+              snprintf (out, sizeof out, "\x1ewarmbox-run %s\n", nonce);
+              put (out, strlen (out));
+            }
           setitimer (ITIMER_REAL, &it, NULL);
         }
       child = fork ();
@@ -1054,26 +1126,33 @@ main (int argc, char **argv)
    * that too, so every process's times are counted. */
   for (;;)
     {
+      if (run_deadline_passed && !run_timed_out && child != -1)
+        {
+          /* The deadline: unless the program has just exited (then it is
+           * reaped as such), everything but us goes (the program's group
+           * when traced). */
+          pid = wait4 (child, &status, WNOHANG | __WALL, &ru);
+          if (pid == child)
+            goto reaped;
+          kill (trace ? -child : -1, SIGKILL);
+          run_timed_out = true;
+        }
       pid = wait4 (-1, &status, __WALL, &ru);
       if (pid < 0 && errno == EINTR)
-        {
-          if (run_deadline_passed && !run_timed_out && child != -1)
-            {
-              /* As below: everything but us (the program's group when traced). */
-              kill (trace ? -child : -1, SIGKILL);
-              run_timed_out = true;
-            }
-          continue;
-        }
+        continue;
       if (pid < 0)
         break;
+    reaped:
       user_us += ru.ru_utime.tv_sec * 1000000L + ru.ru_utime.tv_usec;
       sys_us += ru.ru_stime.tv_sec * 1000000L + ru.ru_stime.tv_usec;
       if (ru.ru_maxrss > peak_kib)
         peak_kib = ru.ru_maxrss;
       if (pid == child)
         {
+          struct itimerval off = {{0, 0}, {0, 0}};
           code = WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
+          if (compile)
+            setitimer (ITIMER_REAL, &off, NULL);
           /* What the program left running: in the sandbox's pid namespace
            * every process but PID 1 and us; under derive-seccomp.py's
            * trace, on the host, only the program's process group. */
@@ -1084,11 +1163,6 @@ main (int argc, char **argv)
     }
   if (child != -1)
     return fail ("init: lost the bootstrap");
-  if (run_program && compile && stages.run_timeout_ms > 0)
-    {
-      struct itimerval off = {{0, 0}, {0, 0}};
-      setitimer (ITIMER_REAL, &off, NULL);
-    }
   /* Not a subreaper (gVisor refuses it): the orphans went to PID 1, which
    * reaps them.  Files are read only once none of them is left: SIGKILL
    * again (a fork may have raced the first) until kill finds no process,
@@ -1101,8 +1175,6 @@ main (int argc, char **argv)
       else
         syscall (SYS_nanosleep, &pause, NULL); /* in every allowlist (clock_nanosleep is not) */
     }
-  if (!run_program)
-    reaper = true; /* the compiler's group was reaped whole */
   if (secret)
     {
       /* The program may have left the shared pipe non-blocking, or in

@@ -117,6 +117,11 @@ struct sched_exec
   double start_ticket;       /* the start gate's, when its start was sent */
   char nonce[33];            /* the init's line: its trailer's mark must carry it */
   char mark[64];             /* "\x1ewarmbox-trailer <nonce>\n" */
+  /* A compiled language: the init writes "\x1ewarmbox-run <nonce>\n" to
+   * stderr, before any other byte, as the program starts (take_run_mark). */
+  char run_mark[64];
+  size_t run_mark_len, run_mark_seen;
+  bool run_mark_done;
   size_t mark_len, mark_seen; /* ... and how much of it ends stderr so far */
   bool in_trailer;           /* stderr from here on is the init's */
   bool trailer_overflow;     /* it passed its bound: ignored */
@@ -306,7 +311,8 @@ submit_row (sched_exec_t *ex, const char *status, const char *error, store_done_
   rec.cpu_user_ms = (double) res->cpu_user_us / 1000.0;
   rec.cpu_system_ms = (double) res->cpu_system_us / 1000.0;
   rec.status = status;
-  rec.exit_code = ran && ex->have_exit ? (int) ex->exit_code : -1;
+  /* As the result says it: none after a timeout or a compile error. */
+  rec.exit_code = ran && ex->have_exit ? res->exit_code : -1;
   rec.timed_out = ran && res->status == SCHED_ST_TIMEOUT;
   rec.oom_killed = ran && res->status == SCHED_ST_OOM;
   rec.stdout_truncated = res->out_truncated;
@@ -631,9 +637,16 @@ wait_cb (void *arg, const eng_result_t *r)
  * line, a record header and a path per file, the usage line. */
 #define TRAILER_OVERHEAD (4096 + SCHED_MAX_FILES * (256 + 1024))
 
+/* What a compiled language's init gets, past the program's own timeout,
+ * to stop it and report (profiles/init.c) before the daemon kills the
+ * sandbox. */
+#define RUN_SLACK_MS 1000
+
 /* The run's deadline from the start: the program's timeout, and with a
- * compile stage the compiler's before it, and a second for the init to
- * stop the program at its own deadline and report (profiles/init.c). */
+ * compile stage the compiler's before it and RUN_SLACK_MS.  Once the init
+ * says the program starts (take_run_mark), the deadline is that moment
+ * plus timeout_ms and RUN_SLACK_MS: a program that stops its init (the
+ * same uid may SIGSTOP it) still ends on time. */
 static uint32_t
 run_deadline_ms (const sched_exec_t *ex)
 {
@@ -641,7 +654,7 @@ run_deadline_ms (const sched_exec_t *ex)
 
   if (ex->req.profile->compile_argv == NULL)
     return l->timeout_ms;
-  return l->compile_timeout_ms + l->timeout_ms + 1000;
+  return l->compile_timeout_ms + l->timeout_ms + RUN_SLACK_MS;
 }
 
 /* Does the profile run /warmbox/init first (the nonce line, the trailer)? */
@@ -1075,13 +1088,55 @@ stderr_data (sched_exec_t *ex, const char *data, size_t len)
   return true;
 }
 
+/* A compiled language's stderr begins with the init's run mark when the
+ * compile succeeded (the trailer's mark comes instead when it failed).
+ * Takes the mark's bytes off data and returns how many; on the mark the
+ * deadline becomes now + timeout_ms + RUN_SLACK_MS.  Bytes held back that
+ * turn out not to be the mark go on as stderr (*fits). */
+static size_t
+take_run_mark (sched_exec_t *ex, const char *data, size_t len, bool *fits)
+{
+  size_t i = 0;
+
+  while (i < len && ex->run_mark_seen < ex->run_mark_len)
+    {
+      if (data[i] != ex->run_mark[ex->run_mark_seen])
+        {
+          ex->run_mark_done = true;
+          *fits = stderr_data (ex, ex->run_mark, ex->run_mark_seen);
+          return i;
+        }
+      ex->run_mark_seen++;
+      i++;
+    }
+  if (ex->run_mark_seen == ex->run_mark_len)
+    {
+      struct timeval tv = {(ex->req.limits.timeout_ms + RUN_SLACK_MS) / 1000,
+                           ((ex->req.limits.timeout_ms + RUN_SLACK_MS) % 1000) * 1000};
+      ex->run_mark_done = true;
+      /* Only the run's own deadline, while it is armed (not after a kill). */
+      if (ex->deadline && evtimer_pending (ex->deadline, NULL)
+          && (ex->state == EX_STARTING || ex->state == EX_RUNNING) && evtimer_add (ex->deadline, &tv) < 0)
+        wb_log_error ("execution %s: cannot re-arm the deadline", ex->res.id);
+    }
+  return i;
+}
+
 static void
 on_data (void *arg, int stream, const char *data, size_t len)
 {
   sched_exec_t *ex = arg;
-  bool fits;
+  bool fits = true;
 
-  if (stream == ENG_STREAM_STDERR && ex->mark_len)
+  if (stream == ENG_STREAM_STDERR && ex->run_mark_len && !ex->run_mark_done)
+    {
+      size_t used = take_run_mark (ex, data, len, &fits);
+      data += used;
+      len -= used;
+    }
+  if (!fits)
+    ; /* the held-back bytes passed stderr's cap */
+  else if (stream == ENG_STREAM_STDERR && ex->mark_len)
     fits = stderr_data (ex, data, len);
   else if (stream == ENG_STREAM_STDERR)
     fits = append_capped (ex, &ex->res.err, &ex->res.err_truncated, ex->req.limits.output_bytes, data, len);
@@ -1274,8 +1329,11 @@ write_frame (sched_exec_t *ex)
                           (unsigned long long) l->output_bytes, ex->req.n_files);
       /* A compile stage's limits, and the program's own timeout after it. */
       if (rc == 0 && ex->req.profile->compile_argv)
-        rc = wb_buf_printf (&frame, " %u %llu %u", l->compile_timeout_ms,
-                            (unsigned long long) l->compile_output_bytes, l->timeout_ms);
+        {
+          rc = wb_buf_printf (&frame, " %u %llu %u", l->compile_timeout_ms,
+                              (unsigned long long) l->compile_output_bytes, l->timeout_ms);
+          ex->run_mark_len = (size_t) snprintf (ex->run_mark, sizeof ex->run_mark, "\x1ewarmbox-run %s\n", ex->nonce);
+        }
       if (rc == 0)
         rc = wb_buf_append (&frame, "\n", 1);
       for (size_t i = 0; i < ex->req.n_files && rc == 0; i++)

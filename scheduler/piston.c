@@ -328,6 +328,16 @@ append_lossy (wb_buf_t *out, const char *s, size_t len)
   return wb_json_append_string (out, clean.data ? clean.data : "", clean.len);
 }
 
+/* "SIGSEGV" for 11: Piston's signal names. */
+static const char *
+signal_name (int sig, char *buf, size_t size)
+{
+  const char *abbrev = sigabbrev_np (sig);
+
+  snprintf (buf, size, "SIG%s", abbrev ? abbrev : "UNKNOWN");
+  return buf;
+}
+
 /* Piston's compile stage: ,"compile":{stdout, stderr, output, code,
  * signal, message, status, wall_time}, for a profile with one that
  * reported. */
@@ -335,7 +345,7 @@ static int
 piston_compile_json (const sched_result_t *res, wb_buf_t *out)
 {
   const char *st = sched_compile_status (res), *status = NULL, *signal = NULL, *message = NULL;
-  char code[16] = "null";
+  char code[16] = "null", sig_buf[24];
   cleanup_buf wb_buf_t both = WB_BUF_INIT;
 
   if (!res->has_compile)
@@ -343,13 +353,12 @@ piston_compile_json (const sched_result_t *res, wb_buf_t *out)
   if (strcmp (st, "timeout") == 0)
     status = "TO", signal = "SIGKILL", message = "the compiler was killed at its time limit (compile_timeout)";
   else if (strcmp (st, "killed") == 0)
-    status = "SG", signal = strsignal (res->compile_signal), message = "the compiler was killed (memory limit?)";
+    status = "SG", signal = signal_name (res->compile_signal, sig_buf, sizeof sig_buf),
+    message = "the compiler was killed by a signal (the memory limit, most often)";
   else if (strcmp (st, "error") == 0)
     status = "RE", message = "the compiler exited with a non-zero status";
   if (!res->compile_timed_out && !res->compile_signal)
     snprintf (code, sizeof code, "%d", res->compile_exit);
-  if (res->compile_signal == SIGKILL)
-    signal = "SIGKILL";
   if (wb_buf_append (&both, res->compile_out.data ? res->compile_out.data : "", res->compile_out.len) < 0
       || wb_buf_append (&both, res->compile_err.data ? res->compile_err.data : "", res->compile_err.len) < 0
       || wb_buf_append_str (out, ",\"compile\":{\"stdout\":") < 0

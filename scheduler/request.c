@@ -189,6 +189,10 @@ parse_files (cJSON *files, sched_request_t *req, wb_err_t *err)
     for (size_t k = 0; k < req->n_files; k++)
       if (strcmp (req->files[k].name, name) == 0)
         return wb_error (err, WB_E_INVALID, "files[%d].name repeats files[%zu].name", i, k);
+    /* The code itself is that file for a language with a source file. */
+    if (req->profile->source && strcmp (req->profile->source, name) == 0)
+      return wb_error (err, WB_E_INVALID, "files[%d].name is %s, the name the code is written to for %s", i,
+                       req->profile->source, req->profile->language);
     if (encoding == NULL || (strcmp (encoding, "utf8") && strcmp (encoding, "base64")))
       return wb_error (err, WB_E_INVALID, "files[%d].encoding must be \"utf8\" or \"base64\"", i);
     if (strcmp (encoding, "base64") == 0)
@@ -379,9 +383,9 @@ sched_request_parse (const char *body, size_t len, const prof_set_t *profiles,
     goto out;
   /* A compile stage's own limits; a language without one has none to set. */
   if (p->compile_argv == NULL
-      && ((item = cJSON_GetObjectItemCaseSensitive (root, "compile_timeout_ms")) != NULL
-          || (item = cJSON_GetObjectItemCaseSensitive (root, "compile_memory_mb")) != NULL)
-      && !cJSON_IsNull (item))
+      && (((item = cJSON_GetObjectItemCaseSensitive (root, "compile_timeout_ms")) != NULL && !cJSON_IsNull (item))
+          || ((item = cJSON_GetObjectItemCaseSensitive (root, "compile_memory_mb")) != NULL
+              && !cJSON_IsNull (item))))
     {
       wb_error (err, WB_E_INVALID, "%s has no compile stage: compile_timeout_ms and compile_memory_mb "
                                    "do not apply", p->language);

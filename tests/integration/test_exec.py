@@ -353,7 +353,7 @@ t.ok(b"b not saved: File exists" in p.stderr and open(os.path.join(out_dir, "b")
 p = subprocess.run([WARMBOX, "run", "python", "-c", "while 1: pass", "--timeout", "500"],
                    capture_output=True, env=env, timeout=120)
 t.is_eq(p.returncode, 124, "warmbox run: timeout exits 124")
-p = subprocess.run([WARMBOX, "run", "ruby", "-c", "1"], capture_output=True, env=env, timeout=120)
+p = subprocess.run([WARMBOX, "run", "cobol", "-c", "1"], capture_output=True, env=env, timeout=120)
 t.ok(p.returncode == 125 and b"unknown language" in p.stderr, "warmbox run: unknown language explained", p.stderr)
 
 # ---- the code never reaches the log -----------------------------------------

@@ -232,6 +232,27 @@ rep, rest = compile_report(tr)
 t.ok(code == 137 and out == b"before\n" and b"\ntimeout\nusage " in b"\n" + rest and took < 10,
      "after compiling, the init holds the program to its own timeout: killed, and the trailer says so",
      (code, out, rest[-80:], took))
+# A program that keeps the init busy reaping orphans: the deadline's signal
+# may fall between two waits; it comes again until it is seen.
+for i in range(3):
+    code, out, err, tr, d, took = run_source(COMPILER + ["true", "--", "/bin/sh", "-c",
+                                                         "end=$(($(date +%s) + 4)); while [ $(date +%s) -lt $end ]; "
+                                                         "do (true &); done; echo SURVIVED"],
+                                             STAGES % (NONCE, 5000, 1000, 300), frame(b"x"))
+    rep, rest = compile_report(tr)
+    t.ok(code == 137 and b"SURVIVED" not in out and b"\ntimeout\nusage " in b"\n" + rest and took < 3.5,
+         "a program busy making orphans is still stopped at its timeout (%d)" % (i + 1), (code, out, took))
+code, out, err, tr, d, _ = run_source(COMPILER + ["true", "--", "/bin/sh", "-c", "echo ran"],
+                                      STAGES % (NONCE, 5000, 1000, 5000), frame(b"x"))
+t.ok(err.startswith(b"\x1ewarmbox-run " + NONCE.encode() + b"\n"),
+     "after compiling, the init marks the program's start on stderr with the nonce (the daemon times the run "
+     "from it)", err[:60])
+code, out, err, tr, d, _ = run_source(COMPILER + ["exec >/dev/null 2>&1; sleep 0.5; cp main.sh %s/late.sh" % build,
+                                                  "--", "/bin/sh", build + "/late.sh"],
+                                      STAGES % (NONCE, 5000, 1000, 5000), frame(b"echo late ran"))
+rep, rest = compile_report(tr)
+t.ok(rep[0] == 0 and rep[1] == 0 and out == b"late ran\n",
+     "a compiler that closes its output and works on is waited for, not killed", (rep[:5], out))
 code, out, err, tr, d, _ = run_source(COMPILER + ["true", "--", "/bin/sh", "-c", "echo RAN"], "w1 %s 64 1000 0\n" % NONCE,
                                       frame(b"x"))
 t.ok(code == 125 and out == b"", "a compile stage without its limits on the first line: exit 125, nothing run",

@@ -209,6 +209,20 @@ else:
                     and case.get("want_err", "") in text and bool(r.get("isError")) is False)
         t.ok(good, "MCP: %s" % case["name"], (r, stderr[-300:]))
 
+# ---- edges of the source-file languages -------------------------------------------
+
+many = [{"name": "f%02d.txt" % i, "content": str(i)} for i in range(64)]
+st, r = d.run("bash", "ls | wc -l; cat f63.txt", files=many)
+t.ok(st == 200 and r.get("status") == "ok" and r.get("stdout") == "65\n63",
+     "bash: 64 given files beside the source file", (st, r.get("stdout"), r.get("stderr")))
+st, r = d.run("c", "int main(void){return 0;}", files=[{"name": "main.c", "content": "x"}])
+t.ok(st == 400 and "main.c" in r.get("error", {}).get("message", ""),
+     "a given file named as the source file: 400", (st, r))
+st, r = d.request("POST", "/v1/executions", {"language": "python", "code": "1", "compile_timeout_ms": None,
+                                              "compile_memory_mb": 512})
+t.ok(st == 400 and "no compile stage" in r.get("error", {}).get("message", ""),
+     "compile limits for a language without a compile stage: 400, whichever of them is set", (st, r))
+
 # ---- the history ------------------------------------------------------------------
 import sqlite3  # noqa: E402
 

@@ -85,6 +85,7 @@ struct fake_container
   unsigned n_files;
   wb_buf_t compile; /* the trailer's compile section ("compile EXIT MSG"), or empty */
   bool init_timeout; /* the trailer says the init stopped the program ("inittimeout") */
+  bool compiled;     /* the init's line carries a compile stage's limits: "compile 0" writes the run mark */
   size_t pc;     /* next byte of the code to interpret */
   uint64_t flood_left;
   bool exiting; /* exits at the next step (output goes out first) */
@@ -583,10 +584,11 @@ frame_parse (fake_container_t *c)
       c->nonce[32] = '\0';
       if (buf[35] == ' ')
         {
-          const char *last = end;
-          while (last > buf && last[-1] != ' ')
-            last--;
-          inputs = (size_t) strtoul (last, NULL, 10);
+          /* " <files max> <files bytes> <inputs>[ <compile timeout> <compile output> <run timeout>]" */
+          unsigned long long fmax, fbytes, in, ct, co, rt;
+          int got = sscanf (buf + 35, " %llu %llu %llu %llu %llu %llu", &fmax, &fbytes, &in, &ct, &co, &rt);
+          inputs = got >= 3 ? (size_t) in : 0;
+          c->compiled = got == 6;
         }
       skip = (size_t) (end - buf) + 1;
       for (size_t k = 0; k < inputs; k++)
@@ -730,6 +732,13 @@ program_run (fake_container_t *c)
             {
               program_end (c, (long) cexit, false);
               return;
+            }
+          if (c->compiled)
+            {
+              /* As the init does before it starts the program. */
+              char mark[64];
+              int n = snprintf (mark, sizeof mark, "\x1ewarmbox-run %s\n", c->nonce);
+              emit (c, ENG_STREAM_STDERR, mark, (size_t) n, false);
             }
         }
       else if (word_is (code + s, w - s, "inittimeout") && r == e)

@@ -446,6 +446,23 @@ test_happy_path (void)
         "the init stopped the program at its own deadline: timeout");
     ok (!c[0].has_compile, "a profile without a compile stage reports none");
   }
+  {
+    /* A compiled language: the init's run mark is taken off stderr, and
+     * from it the program has its own timeout_ms (and the slack), however
+     * long the compile took and whatever the program does to its init. */
+    call_t k[3];
+    submit (&k[0], "c", "compile 0 ; err e1; out ran; exit 0", NULL);
+    submit (&k[1], "c", "compile 0 ; hang", "\"timeout_ms\":200,\"compile_timeout_ms\":60000");
+    submit (&k[2], "c", "compile 1 bad", NULL);
+    uint64_t t0 = wb_now_us ();
+    ok (wait_answers (k, 3, 10000), "compiled: answered");
+    ok (k[0].status == SCHED_ST_OK && strcmp (k[0].err, "e1\n") == 0 && strcmp (k[0].out, "ran\n") == 0,
+        "the run mark is not the program's stderr: \"%s\"", k[0].err);
+    ok (k[1].status == SCHED_ST_TIMEOUT && wb_now_us () - t0 < 30000000,
+        "a program that never ends is stopped at its own timeout plus the slack, not at the compile's limit too");
+    ok (k[2].status == SCHED_ST_COMPILE_ERROR && k[2].err[0] == '\0',
+        "a failed compile writes no run mark: the trailer's mark is recognised after the held-back bytes");
+  }
   ok (c[0].pool_hit, "a ready container was handed out (hit)");
   is_str (c[1].out, "from stdin", "the program's stdin follows the frame");
   is_str (c[2].out, "a 1\nb\n", "args travel in the frame");
@@ -455,7 +472,7 @@ test_happy_path (void)
   for (int i = 0; i < 6; i++)
     is_int (c[i].answers, 1, "execution %d answered once", i);
   ok (run_until (no_execs, NULL, 2000), "all ended");
-  is_int (rows ("final"), 11, "eleven finished rows");
+  is_int (rows ("final"), 14, "fourteen finished rows");
   is_int (rows ("running"), 0, "none left running");
   is_int (teardown ("happy path"), 0, "nothing left on the engine, nothing started twice");
 }
