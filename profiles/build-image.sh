@@ -259,6 +259,9 @@ copy_path /lib64/ld-linux-x86-64.so.2
 mkdir -p "$root/build"
 if [ "$lang" = bash ]; then
   ln -s bash "$root/usr/bin/sh" # scripts that call sh get bash
+  # awk is Debian's alternatives link (made by gawk's postinst, not listed
+  # by dpkg): the image's awk is gawk.
+  [ -e "$root/usr/bin/awk" ] || ln -s gawk "$root/usr/bin/awk"
 fi
 if [ "$lang" = typescript ]; then
   # The compiler (npm's typescript, as profiles/typescript/package-lock.json

@@ -16,6 +16,7 @@ The allowlist is the union of
   - RUNC_TAIL: what runc's Go runtime may still call between installing the
     filter and execve (runc sets seccomp "as close to execve as possible"),
   - VDSO: the calls the vDSO normally answers without a syscall,
+  - ALWAYS: restart_syscall, which traces show or not by timing,
 minus NEVER (the calls the security issue forbids whatever a trace says),
 with the argument-filtered rules (clone, socket) and clone3 -> ENOSYS written
 out by hand below.  Run as root (setpriv drops to the tracing uid).
@@ -52,6 +53,11 @@ RUNC_TAIL = [
 # vDSO support (some VMs) and under gVisor (its own vDSO: asyncio failed
 # there on clock_getres).
 VDSO = ["clock_gettime", "clock_getres", "gettimeofday", "time", "getcpu"]
+
+# The kernel's own restart of a sleep a signal interrupted (SIGSTOP and
+# SIGCONT, a timer): whether a trace shows it is a matter of timing (a JVM's
+# run showed it once in three), and no program asks for it.
+ALWAYS = ["restart_syscall"]
 
 # Never allowed, whatever a trace shows (issue 5; DESIGN.md hardening).
 NEVER = {
@@ -244,7 +250,7 @@ def main():
             print("derive-seccomp: %s failed on the host (exit %d): %s" % (name, rc, err), file=sys.stderr)
         sys.exit(1)
 
-    allowed = sorted((traced | set(RUNC_TAIL) | set(VDSO)) - NEVER)
+    allowed = sorted((traced | set(RUNC_TAIL) | set(VDSO) | set(ALWAYS)) - NEVER)
     dropped = sorted(traced & (NEVER - {"clone", "clone3", "socket"}))
     doc = {
         "comment": "warmbox %s allowlist, derived by profiles/derive-seccomp.py %s%s from %d programs "

@@ -223,6 +223,29 @@ st, r = d.request("POST", "/v1/executions", {"language": "python", "code": "1", 
 t.ok(st == 400 and "no compile stage" in r.get("error", {}).get("message", ""),
      "compile limits for a language without a compile stage: 400, whichever of them is set", (st, r))
 
+# ---- pools for ten languages -------------------------------------------------------
+
+st, pools = d.request("GET", "/v1/pools")
+warm = {p["language"]: p for p in pools.get("pools", []) if not p.get("transient") and not p.get("draining")}
+t.ok(set(PROGRAMS) <= set(warm) and all(warm[x]["min_ready"] == 1 for x in PROGRAMS),
+     "by default every language has a warm pool of min_ready 1 (ten languages: ten idle containers, not twenty)",
+     {x: (warm.get(x) or {}).get("min_ready") for x in PROGRAMS})
+cfg_dir = tempfile.mkdtemp(prefix="wb-langs-cfg-")
+cfg = os.path.join(cfg_dir, "config.json")
+with open(cfg, "w") as f:
+    json.dump({"max_containers": 3, "pools": {"default": {"min_ready": 0, "max_ready": 0},
+                                              "c": {"min_ready": 1, "max_ready": 2}}}, f)
+small = Daemon(extra_args=["--config", cfg])
+st, r = small.run("ruby", 'puts "cold"')
+st2, r2 = small.run("c", '#include <stdio.h>\nint main(void){puts("warm");}', timeout_ms=20000)
+t.ok(st == 200 and r.get("stdout") == "cold\n" and r.get("pool_hit") is False,
+     "a language whose pool is 0 is still served (cold)", (st, r.get("stdout"), r.get("pool_hit")))
+t.ok(st2 == 200 and r2.get("stdout") == "warm\n", "a language with a pool is served from it", (st2, r2))
+st, pools = small.request("GET", "/v1/pools")
+held = sum(p["ready"] + p["creating"] + p["in_use"] for p in pools.get("pools", []))
+t.ok(st == 200 and held <= 3, "the global cap (max_containers 3) holds over every language's pool", pools)
+t.is_eq(small.stop(), 0, "that daemon exits 0")
+
 # ---- the history ------------------------------------------------------------------
 import sqlite3  # noqa: E402
 

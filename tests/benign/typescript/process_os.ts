@@ -32,7 +32,8 @@ async function main(): Promise<void> {
   if (load.length !== 3 || os.uptime() <= 0) throw new Error("load");
   let user = "?";
   try { user = os.userInfo().username; } catch { user = "(no passwd entry)"; }
-  const ifaces = Object.keys(os.networkInterfaces());
+  // (os.networkInterfaces() asks a netlink socket, which the sandbox refuses:
+  // there is no network to list.)
 
   const rl = readline.createInterface({ input: Readable.from(["alpha 1\nbeta 2\n", "gamma 3\n", "delta 4"]), crlfDelay: Infinity });
   let total = 0;
@@ -43,6 +44,6 @@ async function main(): Promise<void> {
     total += Number(num);
   }
   if (total !== 10 || names.join() !== "alpha,beta,gamma,delta") throw new Error("readline");
-  console.log(`user ${user}, ${os.availableParallelism()} cpus, interfaces ${ifaces.length > 0 ? ifaces.sort().join(",") : "none"}`);
+  console.log(`user ${user}, ${os.availableParallelism()} cpus`);
 }
 main().then(() => console.log("OK"), (e) => { console.error(e); process.exitCode = 1; });
