@@ -340,6 +340,8 @@ tarball=$stage/rootfs.tar
 tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner \
   --mode='u-s,g-s' --format=gnu -C "$root" -cf "$tarball" .
 sum=$(sha256sum "$tarball" | cut -d' ' -f1)
+# (java: the archive added below is part of what the label stands for)
+[ "$lang" = java ] && sum=$(printf '%s with javac.jsa\n' "$sum" | sha256sum | cut -d' ' -f1)
 
 repo=${WARMBOX_IMAGE_REPO:-warmbox/$lang}
 have=$("$docker" image inspect --format '{{ index .Config.Labels "warmbox.content" }}' "$repo:latest" 2>/dev/null || true)
@@ -347,6 +349,23 @@ if [ "$have" = "$sum" ]; then
   "$docker" tag "$repo:latest" "$repo:$version"
   echo "build-image: $repo:$version is up to date (content $sum)"
   exit 0
+fi
+# javac's class-data archive (AppCDS): the classes javac loads, mapped
+# instead of parsed at every compile (hello world: 0.75 s -> 0.45 s, measured
+# on the host).  Made by the host's JDK, whose files the image has at the
+# same paths; not byte-reproducible (the JVM writes its own), so it is added
+# after the content sum, which stays the sum of everything else.
+if [ "$lang" = java ]; then
+  jcds=$stage/jcds
+  mkdir -p "$jcds/out"
+  printf 'public class Main { public static void main(String[] a) { System.out.println(new java.util.ArrayList<String>()); } }\n' \
+    >"$jcds/Main.java"
+  "$jhome/bin/javac" -J-XX:ArchiveClassesAtExit="$root/warmbox/javac.jsa" -J-XX:TieredStopAtLevel=1 -J-XX:+UseSerialGC \
+    -J-XX:-UsePerfData -encoding UTF-8 -d "$jcds/out" "$jcds/Main.java" >/dev/null 2>&1 ||
+    { echo "build-image: cannot make javac's class-data archive" >&2; exit 1; }
+  chmod 0644 "$root/warmbox/javac.jsa"
+  tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner \
+    --mode='u-s,g-s' --format=gnu -C "$root" -cf "$tarball" .
 fi
 old=$("$docker" image inspect --format '{{.Id}}' "$repo:latest" 2>/dev/null || true)
 "$docker" import \

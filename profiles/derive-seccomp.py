@@ -214,6 +214,16 @@ def main():
             shutil.copytree(os.path.join(pdir, "node_modules"), os.path.join(tmp, "node_modules"))
             subprocess.run(["node", "translate.js", "--make-cache", "typescript.cache"], cwd=tmp, check=True)
             subprocess.run(["chmod", "-R", "a+rX", tmp], check=True)
+        # javac's class-data archive, as the image has it (build-image.sh).
+        if a.language == "java":
+            jh = "/usr/lib/jvm/java-17-openjdk-amd64/bin/"
+            with open(os.path.join(tmp, "Main.java"), "w") as f:
+                f.write("public class Main { public static void main(String[] a) {} }\n")
+            subprocess.run([jh + "javac", "-J-XX:ArchiveClassesAtExit=" + os.path.join(tmp, "javac.jsa"),
+                            "-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC", "-J-XX:-UsePerfData",
+                            "-d", os.path.join(tmp, "jcds"), os.path.join(tmp, "Main.java")],
+                           check=True, capture_output=True)
+            os.chmod(os.path.join(tmp, "javac.jsa"), 0o644)
         # The language's own modules, beside the bootstrap as in /warmbox.
         if os.path.isdir(os.path.join(pdir, "lib")):
             shutil.copytree(os.path.join(pdir, "lib"), os.path.join(tmp, "lib"),
