@@ -922,6 +922,8 @@ run_compile (char **argv, const stage_limits_t *lim, compile_report_t *rep)
   /* Then its whole group goes, whatever it left running, and is reaped
    * here (what left the group is ended by the caller). */
   kill (-child, SIGKILL);
+  if (!reaped)
+    kill (child, SIGKILL); /* in case it left its group */
   for (int i = 0; i < 2; i++)
     if (fds[i].fd >= 0)
       close (fds[i].fd);
@@ -993,7 +995,10 @@ end_all (bool trace, bool reaper)
     kill (-1, SIGKILL);
   for (;;)
     {
-      pid_t gone = waitpid (-1, NULL, __WALL);
+      /* (traced on the host nothing is killed: only what is gone is reaped) */
+      pid_t gone = waitpid (-1, NULL, __WALL | (trace ? WNOHANG : 0));
+      if (gone == 0)
+        break;
       if (gone < 0 && errno == EINTR)
         continue;
       if (gone < 0)
@@ -1055,6 +1060,8 @@ main (int argc, char **argv)
   long peak_kib = 0, user_us = 0, sys_us = 0;
   int status = 0, code = 125;
   bool trace = getenv ("WARMBOX_INIT_TRACE") != NULL, run_program = true, run_timed_out = false;
+  bool compile_clean = true; /* nothing of the compile stage is left */
+  long long run_start_us = 0;
   pid_t child = -1, pid, group = 0;
   struct rusage ru;
   const char *source, *msg;
@@ -1087,7 +1094,7 @@ main (int argc, char **argv)
       code = rep.failed ? 127 : WIFEXITED (rep.status) ? WEXITSTATUS (rep.status) : 128 + WTERMSIG (rep.status);
       /* Nothing of the compiler may live on into the program's time (a
        * process that left its group): ended and reaped here. */
-      reaper = end_all (trace, reaper);
+      compile_clean = end_all (trace, reaper);
     }
   if (run_program)
     {
@@ -1111,6 +1118,7 @@ main (int argc, char **argv)
             }
           setitimer (ITIMER_REAL, &it, NULL);
         }
+      run_start_us = now_us ();
       child = fork ();
       if (child < 0)
         return fail ("init: cannot fork");
@@ -1132,6 +1140,11 @@ main (int argc, char **argv)
            * reaped as such), everything but us goes (the program's group
            * when traced). */
           pid = wait4 (child, &status, WNOHANG | __WALL, &ru);
+          /* Exited, and in time: unless we see the deadline this late
+           * (only a stopped init does: the program may have stopped us
+           * and run on), then it ran past it all the same. */
+          if (pid == child && now_us () - run_start_us > (long long) stages.run_timeout_ms * 1000 + 200000)
+            run_timed_out = true;
           if (pid == child)
             goto reaped;
           kill (trace ? -child : -1, SIGKILL);
@@ -1188,7 +1201,9 @@ main (int argc, char **argv)
       put (out, strlen (out));
       if (compile)
         write_compile_report (&rep);
-      write_files (files_max, files_bytes, reaper);
+      /* Files only once nothing that could still write one is left: after
+       * the program, as settled below; after a failed compile, end_all's. */
+      write_files (files_max, files_bytes, run_program ? reaper : compile_clean);
       if (run_timed_out)
         put ("timeout\n", 8);
       snprintf (out, sizeof out, "usage %ld %ld %ld\nend %s\n", peak_kib, user_us, sys_us, nonce);

@@ -586,7 +586,9 @@ frame_parse (fake_container_t *c)
         {
           /* " <files max> <files bytes> <inputs>[ <compile timeout> <compile output> <run timeout>]" */
           unsigned long long fmax, fbytes, in, ct, co, rt;
-          int got = sscanf (buf + 35, " %llu %llu %llu %llu %llu %llu", &fmax, &fbytes, &in, &ct, &co, &rt);
+          char line[128];
+          snprintf (line, sizeof line, "%.*s", (int) (end - (buf + 35)), buf + 35); /* this line only */
+          int got = sscanf (line, " %llu %llu %llu %llu %llu %llu", &fmax, &fbytes, &in, &ct, &co, &rt);
           inputs = got >= 3 ? (size_t) in : 0;
           c->compiled = got == 6;
         }
