@@ -169,6 +169,18 @@ copy_path() {
 
 for r in "${roots[@]}"; do copy_path "$r"; done
 
+# Stop, naming them, unless every Debian package given is installed.
+require_installed() {
+  local missing=() p
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -Eq '(install|hold) ok installed' || missing+=("$p")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "build-image: missing Debian packages: ${missing[*]} (scripts/setup.sh installs them)" >&2
+    exit 1
+  fi
+}
+
 # WARMBOX_DATA_STACK=0 leaves the data stack out (for measuring what it
 # costs: tests/bench/bench_image.py).
 [ "${WARMBOX_DATA_STACK:-1}" = 0 ] && unset data_pkgs
@@ -176,14 +188,7 @@ for r in "${roots[@]}"; do copy_path "$r"; done
 # symbolic links exactly, nothing else of the host), without test suites,
 # documentation or the data of other languages.
 if [ -n "${data_pkgs+x}" ]; then
-  missing=()
-  for p in "${data_pkgs[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -Eq '(install|hold) ok installed' || missing+=("$p")
-  done
-  if [ ${#missing[@]} -gt 0 ]; then
-    echo "build-image: missing Debian packages: ${missing[*]} (scripts/setup.sh installs them)" >&2
-    exit 1
-  fi
+  require_installed "${data_pkgs[@]}"
   # The packages they depend on, as installed: python3-*, their data
   # (matplotlib's) and fonts; not the interpreter's own packages, copied above.
   fail() {
@@ -218,14 +223,7 @@ fi
 # host), without documentation, manuals or translations, nor /etc but the
 # profile's own (pkg_etc).
 if [ -n "${lang_pkgs+x}" ]; then
-  missing=()
-  for p in "${lang_pkgs[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -Eq '(install|hold) ok installed' || missing+=("$p")
-  done
-  if [ ${#missing[@]} -gt 0 ]; then
-    echo "build-image: missing Debian packages: ${missing[*]} (scripts/setup.sh installs them)" >&2
-    exit 1
-  fi
+  require_installed "${lang_pkgs[@]}"
   listed=$(dpkg -L "${lang_pkgs[@]}") || { echo "build-image: dpkg -L ${lang_pkgs[*]} failed" >&2; exit 1; }
   printf '%s\n' "$listed" | sort -u |
     grep -Ev '^/usr/share/(doc|doc-base|man|info|lintian|bug|locale|bash-completion|zsh|emacs|vim)/|^/\.$' |

@@ -16,7 +16,6 @@ alone, in one run with the rounds interleaved.
 import argparse
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -25,7 +24,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "integration"))
 import bench_pool as bp  # noqa: E402
-from wbtest import BIN, ROOT, Daemon, UnixHTTPConnection, docker_api, docker_socket, wait_until  # noqa: E402
+from wbtest import BIN, ROOT, Daemon, wait_until  # noqa: E402
 
 HELLO = {
     "python": 'print("hello world")',
@@ -55,45 +54,15 @@ def floor_spec(language):
 
 
 def floor_run(cid, language):
-    """Attach, arm the wait, start, send the init's line and the frame,
-    read to the end: seconds from start to the output's end."""
+    """The init's line (with the compile stage's limits) and the hello
+    world's frame through an attached, pre-created container: seconds from
+    start to the output's end."""
     p = profile(language)
-    s = socket.socket(socket.AF_UNIX)
-    s.settimeout(120)
-    s.connect(docker_socket())
-    s.sendall(("POST /containers/%s/attach?stream=1&stdin=1&stdout=1&stderr=1 HTTP/1.1\r\n"
-               "Host: docker\r\nConnection: Upgrade\r\nUpgrade: tcp\r\nContent-Length: 0\r\n\r\n" % cid).encode())
-    head = b""
-    while b"\r\n\r\n" not in head:
-        chunk = s.recv(4096)
-        if not chunk:
-            raise RuntimeError("attach: connection closed")
-        head += chunk
-    data = head.split(b"\r\n\r\n", 1)[1]
-    conn = UnixHTTPConnection(docker_socket(), timeout=120)
-    conn.request("POST", "/containers/%s/wait?condition=next-exit" % cid)
-    resp = conn.getresponse()
-    src = HELLO[language].encode()
     line = b"w1 " + os.urandom(16).hex().encode() + b" 64 1048576 0"
     if "compile" in p:
         dl = p["limits"]["default"]
         line += b" %d %d %d" % (dl["compile_timeout_ms"], dl["compile_output_bytes"], dl["timeout_ms"])
-    t0 = time.time()
-    st, _ = docker_api("POST", "/containers/%s/start" % cid)
-    s.sendall(line + b"\n" + b"%d\n" % len(src) + src)
-    s.shutdown(socket.SHUT_WR)
-    while True:
-        chunk = s.recv(65536)
-        if not chunk:
-            break
-        data += chunk
-    elapsed = time.time() - t0
-    s.close()
-    body = json.loads(resp.read())
-    conn.close()
-    if st != 204 or body.get("StatusCode") != 0 or b"hello world\n" not in data:
-        raise RuntimeError("floor %s: start %s wait %s output %r" % (language, st, body, data[-300:]))
-    return elapsed
+    return bp.attach_run(cid, line, HELLO[language], b"hello world\n")
 
 
 def floor(body, language):

@@ -109,11 +109,11 @@ def same_work_spec(language):
     return body
 
 
-def same_work_run(cid, code=PROGRAMS["python"]):
-    """What a naive client must do to run code in a pre-created container
-    the way warmboxd does: attach (stdin, stdout, stderr), arm the wait,
-    start, send the init's line and the frame, close stdin, read the output
-    to its end."""
+def attach_run(cid, first_line, code, expect):
+    """What a client must do to run code in a pre-created container the way
+    warmboxd does: attach (stdin, stdout, stderr), arm the wait, start, send
+    the init's line and the frame, close stdin, read the output to its end.
+    Seconds from the start to the output's end."""
     s = socket.socket(socket.AF_UNIX)
     s.settimeout(120)
     s.connect(docker_socket())
@@ -132,21 +132,29 @@ def same_work_run(cid, code=PROGRAMS["python"]):
     conn = UnixHTTPConnection(docker_socket(), timeout=120)
     conn.request("POST", "/containers/%s/wait?condition=next-exit" % cid)
     resp = conn.getresponse()
+    t0 = time.time()
     st, _ = docker_api("POST", "/containers/%s/start" % cid)
     src = code.encode()
-    # The init's line (a nonce for its usage line), then the bootstrap's frame.
-    s.sendall(b"w1 " + os.urandom(16).hex().encode() + b"\n" + b"%d\n" % len(src) + src)
+    s.sendall(first_line + b"\n" + b"%d\n" % len(src) + src)
     s.shutdown(socket.SHUT_WR)
     while True:
         chunk = s.recv(65536)
         if not chunk:
             break
         data += chunk
+    elapsed = time.time() - t0
     s.close()
     body = json.loads(resp.read())
     conn.close()
-    if st != 204 or body.get("StatusCode") != 0 or b"42\n" not in data:
-        raise RuntimeError("same-work run: start %s wait %s output %r" % (st, body, data[:200]))
+    if st != 204 or body.get("StatusCode") != 0 or expect not in data:
+        raise RuntimeError("attached run: start %s wait %s output %r" % (st, body, data[-300:]))
+    return elapsed
+
+
+def same_work_run(cid, code=PROGRAMS["python"]):
+    """The daemon's work for one execution, done by a naive client
+    (attach_run with a nonce for the init's usage line)."""
+    attach_run(cid, b"w1 " + os.urandom(16).hex().encode(), code, b"42\n")
 
 
 def run_through_socket(path, cid):
