@@ -258,5 +258,36 @@ code, out, err, tr, d, _ = run_source(COMPILER + ["true", "--", "/bin/sh", "-c",
 t.ok(code == 125 and out == b"", "a compile stage without its limits on the first line: exit 125, nothing run",
      (code, out, err))
 
+# ---- in a real sandbox: nothing of the compiler outlives its stage --------
+# (Traced on the host the init may not kill(-1); in a container it does.)
+# The "compiler" leaves a grandchild in a session of its own, its output
+# closed, that would write a file 2 s later; the program looks 3 s later.
+LEAVER = ("import os, time\n"
+          "if os.fork() == 0:\n"
+          "    os.setsid()\n"
+          "    if os.fork() == 0:\n"
+          "        os.close(1); os.close(2); time.sleep(2)\n"
+          "        open('/tmp/late.txt', 'w').write('late'); os._exit(0)\n"
+          "    os._exit(0)\n"
+          "time.sleep(0.2)\n")
+LOOKER = ("import os, time\n"
+          "time.sleep(3)\n"
+          "others = [p for p in os.listdir('/proc') if p.isdigit() and int(p) not in (1, os.getpid(), os.getppid())]\n"
+          "print('others', len(others), 'late', os.path.exists('/tmp/late.txt'))\n")
+have_image = subprocess.run(["docker", "image", "inspect", "warmbox/python:latest"], capture_output=True).returncode == 0
+if not have_image:
+    t.skip("no warmbox/python image to run the init in a container")
+else:
+    r = subprocess.run(["docker", "run", "-i", "--rm", "--network", "none", "-u", "65534", "--read-only",
+                        "--tmpfs", "/tmp:rw,noexec,nosuid,size=16m,mode=1777", "-w", "/tmp", "--init",
+                        "--label", "warmbox.owner=test-init", "warmbox/python:latest",
+                        "/warmbox/init", "--source", "main.x", "--compile", "3", "/usr/bin/python3", "-c", LEAVER,
+                        "--", "/usr/bin/python3", "-c", LOOKER],
+                       input=(STAGES % (NONCE, 5000, 1000, 10000)).encode() + frame(b"x"), capture_output=True,
+                       timeout=120)
+    t.ok(r.returncode == 0 and r.stdout == b"others 0 late False\n",
+         "in a container: what the compiler left in a session of its own is killed before the program starts",
+         (r.returncode, r.stdout, r.stderr[-300:]))
+
 shutil.rmtree(work, ignore_errors=True)
 t.done()

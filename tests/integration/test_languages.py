@@ -84,6 +84,9 @@ for lang, (hello, echo, args, exit3) in PROGRAMS.items():
         {"name": "%s exit" % lang, "language": lang, "code": exit3, "want_out": "", "want_err": "bye\n",
          "want_exit": 3},
     ]
+# A warning (gcc -Wall): the program runs; the warning is the compile stage's.
+CASES.append({"name": "c warning", "language": "c", "want_out": "ok\n", "want_exit": 0, "warning": "unused",
+              "code": '#include <stdio.h>\nint main(void) { int unused_var; puts("ok"); return 0; }'})
 for lang, (code, word) in COMPILE_ERRORS.items():
     CASES.append({"name": "%s compile error" % lang, "language": lang, "code": code, "compile_error": word})
 
@@ -130,6 +133,8 @@ def judge_v1(case, st, r):
         good = good and (r.get("compile") or {}).get("status") == "ok"
     else:
         good = good and r.get("compile") is None
+    if "warning" in case:
+        good = good and case["warning"] in (r.get("compile") or {}).get("stderr", "")
     return good
 
 
@@ -207,6 +212,8 @@ else:
         else:
             good = (("exit status %d" % case["want_exit"]) in text and case["want_out"] in text
                     and case.get("want_err", "") in text and bool(r.get("isError")) is False)
+            if "warning" in case:
+                good = good and "--- compiler warnings ---" in text and case["warning"] in text
         t.ok(good, "MCP: %s" % case["name"], (r, stderr[-300:]))
 
 # ---- edges of the source-file languages -------------------------------------------
