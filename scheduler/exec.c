@@ -43,7 +43,9 @@
  *
  * "deadline" before the start is max_wait_ms from admission (the longest
  * wait for room, a container and a start slot); from the start on it is
- * the request's timeout_ms.  "shutdown" is SIGTERM: executions in flight,
+ * the request's timeout_ms (with a compile stage: compile_timeout_ms +
+ * timeout_ms + RUN_SLACK_MS, re-armed to timeout_ms + RUN_SLACK_MS when the
+ * init's run mark says the program starts, take_run_mark).  "shutdown" is SIGTERM: executions in flight,
  * queued ones included, run to their end.  A second
  * signal abandons them (sched_exec_abandon_all): rows stay "running" and
  * the next start-up marks them interrupted. */

@@ -187,6 +187,29 @@ pinged_cb (void *arg, const eng_result_t *r)
  * TLS certificates again.  A changed profile has a new hash, so its pool is replaced and the
  * old one drained; a profile or config that fails to load leaves everything
  * as it was. */
+/* SIGTERM waits shutdown_grace_ms for executions in flight: say so when
+ * the longest one the profiles allow (the wait for room, a compile stage,
+ * the run, the init's slack and the kill's grace) would not fit, since it
+ * would then be cut off without its answer. */
+static void
+warn_short_grace (const sched_config_t *cfg, const prof_set_t *profiles)
+{
+  uint64_t longest = 0;
+
+  for (size_t i = 0; i < profiles->n; i++)
+    {
+      const prof_t *p = profiles->items[i];
+      uint64_t ms = (uint64_t) p->max.timeout_ms + p->max.compile_timeout_ms + (p->compile_argv ? 1000 : 0);
+      if (ms > longest)
+        longest = ms;
+    }
+  longest += cfg->max_wait_ms + 5000;
+  if (cfg->shutdown_grace_ms < longest)
+    wb_warn ("shutdown_grace_ms %u is shorter than the longest execution the profiles allow (%llu ms, "
+             "max_wait_ms included): at SIGTERM such an execution would be cut off without its answer",
+             cfg->shutdown_grace_ms, (unsigned long long) longest);
+}
+
 static void
 reload_cb (evutil_socket_t sig, short what, void *arg)
 {
@@ -208,6 +231,7 @@ reload_cb (evutil_socket_t sig, short what, void *arg)
       wb_log_error ("reload refused, keeping the running profiles: %s", err.msg);
       return;
     }
+  warn_short_grace (&ctx.cfg, fresh);
   /* Everything that can refuse comes before anything is applied. */
   ids = calloc (fresh->n, sizeof *ids);
   if (ids == NULL || (ctx.n_retired == WB_ARRAY_SIZE (ctx.retired) && sched_exec_count (&ctx) > 0))
@@ -408,6 +432,8 @@ main (int argc, char **argv)
 
   if (prof_load_dir (ctx.cfg.profiles_dir, &ctx.profiles, &err) < 0)
     goto fatal;
+  if (!print_spec)
+    warn_short_grace (&ctx.cfg, ctx.profiles);
   if (print_spec)
     {
       const prof_t *p = prof_find (ctx.profiles, print_spec);

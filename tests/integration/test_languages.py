@@ -240,7 +240,8 @@ t.ok(set(PROGRAMS) <= set(warm) and all(warm[x]["min_ready"] == 1 for x in PROGR
 cfg_dir = tempfile.mkdtemp(prefix="wb-langs-cfg-")
 cfg = os.path.join(cfg_dir, "config.json")
 with open(cfg, "w") as f:
-    json.dump({"max_containers": 3, "pools": {"default": {"min_ready": 0, "max_ready": 0},
+    json.dump({"max_containers": 3, "shutdown_grace_ms": 1000,
+               "pools": {"default": {"min_ready": 0, "max_ready": 0},
                                               "c": {"min_ready": 1, "max_ready": 2}}}, f)
 small = Daemon(extra_args=["--config", cfg])
 st, r = small.run("ruby", 'puts "cold"')
@@ -251,6 +252,9 @@ t.ok(st2 == 200 and r2.get("stdout") == "warm\n", "a language with a pool is ser
 st, pools = small.request("GET", "/v1/pools")
 held = sum(p["ready"] + p["creating"] + p["in_use"] for p in pools.get("pools", []))
 t.ok(st == 200 and held <= 3, "the global cap (max_containers 3) holds over every language's pool", pools)
+t.ok("shutdown_grace_ms 1000 is shorter than the longest execution the profiles allow" in small.read_log(),
+     "a shutdown_grace_ms shorter than the longest execution (a compile stage's included) is warned of",
+     small.read_log()[-500:])
 t.is_eq(small.stop(), 0, "that daemon exits 0")
 
 # ---- the history ------------------------------------------------------------------
