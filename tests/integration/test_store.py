@@ -209,6 +209,9 @@ t.is_eq(d.stop(), 0, "exits 0")
 
 d = Daemon(extra_args=["--config", cfg])
 st, r = d.run("python", "print('before')")
+# Its container is removed after the answer: gone before the file turns
+# read-only, so that "nothing started" counts only what came after.
+wait_until(lambda: not d.our_running(), timeout=30)
 wal = d.db + "-wal"
 immutable = subprocess.run(["chattr", "+i", wal], capture_output=True).returncode == 0
 if not immutable:
