@@ -11,7 +11,10 @@
 #include <cjson/cJSON.h>
 #include <netdb.h>
 #include <string.h>
+#include <errno.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define ENG_API_MAX "1.41"
 #define ENG_API_MIN_MINOR 40
@@ -28,6 +31,9 @@ typedef enum req_kind
   REQ_INSPECT,
   REQ_REMOVE,
   REQ_LIST,
+  REQ_INFO,
+  REQ_IMAGE_SAVE,
+  REQ_IMAGE_LOAD,
 } req_kind_t;
 
 struct eng_req
@@ -48,6 +54,10 @@ struct eng_req
   struct event *armed_ev; /* defers armed_cb out of curl's header callback */
   bool in_callback;
   bool cancelled;
+  /* Image save: the archive goes to fd; load: it is read from fd. */
+  int fd;
+  curl_off_t fd_offset;
+  int fd_errno; /* a failed write or read of fd */
 };
 
 /* Per-socket state handed to curl with curl_multi_assign. */
@@ -234,7 +244,27 @@ write_cb (char *ptr, size_t size, size_t nmemb, void *userdata)
 {
   eng_req_t *req = userdata;
   size_t n = size * nmemb;
+  long status = 0;
 
+  if (req->kind == REQ_IMAGE_SAVE)
+    curl_easy_getinfo (req->easy, CURLINFO_RESPONSE_CODE, &status);
+  if (status >= 200 && status <= 299)
+    {
+      /* The archive, to its file (a regular file: writes block briefly). */
+      for (size_t done = 0; done < n;)
+        {
+          ssize_t w = write (req->fd, ptr + done, n - done);
+          if (w < 0 && errno == EINTR)
+            continue;
+          if (w <= 0)
+            {
+              req->fd_errno = w < 0 ? errno : EIO;
+              return 0;
+            }
+          done += (size_t) w;
+        }
+      return n;
+    }
   /* A reply this large is not one we asked for; failing the write makes
    * curl end the transfer with CURLE_WRITE_ERROR. */
   if (req->body.len + n > ENG_BODY_MAX || wb_buf_append (&req->body, ptr, n) < 0)
@@ -309,6 +339,9 @@ req_what (req_kind_t kind)
     case REQ_INSPECT: return "container inspect";
     case REQ_REMOVE: return "container remove";
     case REQ_LIST: return "container list";
+    case REQ_INFO: return "info";
+    case REQ_IMAGE_SAVE: return "image save";
+    case REQ_IMAGE_LOAD: return "image load";
     }
   return "request";
 }
@@ -325,6 +358,56 @@ api_version_ok (const char *v, int *minor)
   return true;
 }
 
+/* POST /images/load answers 200 and then a stream of JSON messages; a
+ * failure is one of them ({"errorDetail":..., "error": "..."}), not a
+ * status.  Returns 0, or -1 with err. */
+static int
+load_reply_check (const char *body, size_t len, wb_err_t *err)
+{
+  const char *p = body, *end = body + len;
+
+  while (p && p < end)
+    {
+      const char *parse_end = NULL;
+      cJSON *msg = cJSON_ParseWithLengthOpts (p, (size_t) (end - p), &parse_end, false);
+      const char *e;
+      if (msg == NULL)
+        break; /* the rest is not JSON: nothing we can read an error from */
+      e = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (msg, "error"));
+      if (e && *e)
+        {
+          wb_error (err, WB_E_ENGINE, "image load: %s", e);
+          cJSON_Delete (msg);
+          return -1;
+        }
+      cJSON_Delete (msg);
+      p = parse_end;
+      while (p < end && (*p == '\r' || *p == '\n' || *p == ' '))
+        p++;
+    }
+  return 0;
+}
+
+static size_t
+read_cb (char *buf, size_t size, size_t nmemb, void *userdata)
+{
+  eng_req_t *req = userdata;
+
+  for (;;)
+    {
+      ssize_t r = pread (req->fd, buf, size * nmemb, (off_t) req->fd_offset);
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r < 0)
+        {
+          req->fd_errno = errno;
+          return CURL_READFUNC_ABORT;
+        }
+      req->fd_offset += r;
+      return (size_t) r;
+    }
+}
+
 /* Turn a finished transfer into an eng_result_t for the caller. */
 static void
 req_complete (eng_req_t *req, CURLcode code)
@@ -337,6 +420,11 @@ req_complete (eng_req_t *req, CURLcode code)
   const char *what = req_what (req->kind);
 
   memset (&res, 0, sizeof res);
+  if (req->fd_errno)
+    {
+      res.rc = wb_error_errno (&res.err, WB_E_IO, req->fd_errno, "%s: the archive file", what);
+      goto done;
+    }
   if (code != CURLE_OK)
     {
       res.rc = wb_error (&res.err,
@@ -384,8 +472,14 @@ req_complete (eng_req_t *req, CURLcode code)
       res.api_version = eng->api_version;
       goto done;
     }
-  if (req->kind == REQ_START || req->kind == REQ_KILL || req->kind == REQ_REMOVE)
+  if (req->kind == REQ_START || req->kind == REQ_KILL || req->kind == REQ_REMOVE
+      || req->kind == REQ_IMAGE_SAVE)
     goto done;
+  if (req->kind == REQ_IMAGE_LOAD)
+    {
+      res.rc = load_reply_check (req->body.data, req->body.len, &res.err);
+      goto done;
+    }
 
   json = cJSON_ParseWithLength (req->body.data ? req->body.data : "", req->body.len);
   if (json == NULL)
@@ -460,6 +554,32 @@ req_complete (eng_req_t *req, CURLcode code)
         res.n_ids = (size_t) k;
         break;
       }
+    case REQ_INFO:
+      {
+        cJSON *rts = cJSON_GetObjectItemCaseSensitive (json, "Runtimes"), *rt;
+        int n = cJSON_GetArraySize (rts), k = 0;
+        if (!cJSON_IsObject (json))
+          {
+            res.rc = wb_error (&res.err, WB_E_ENGINE, "info: reply is not an object");
+            break;
+          }
+        ids = calloc ((size_t) n + 1, sizeof *ids);
+        if (ids == NULL)
+          {
+            res.rc = wb_error (&res.err, WB_E_NOMEM, "info: out of memory");
+            break;
+          }
+        if (cJSON_IsObject (rts))
+          cJSON_ArrayForEach (rt, rts)
+            if (rt->string && k < n)
+              ids[k++] = rt->string;
+        res.runtimes = ids;
+        res.n_runtimes = (size_t) k;
+        res.default_runtime = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (json, "DefaultRuntime"));
+        res.server_version = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (json, "ServerVersion"));
+        res.cgroup_version = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (json, "CgroupVersion"));
+        break;
+      }
     default:
       break;
     }
@@ -496,9 +616,18 @@ check_multi_info (eng_t *eng)
 
 /* Build and queue one request.  path is relative to the versioned prefix,
  * e.g. "/containers/create"; unversioned when kind is REQ_PING. */
+/* An image archive moving through a file (image save and load). */
+typedef struct req_stream
+{
+  int fd;
+  bool upload;  /* load: the request body is read from fd */
+  long stall_s; /* end the transfer when it stalls this long */
+} req_stream_t;
+
 static eng_req_t *
-req_start (eng_t *eng, req_kind_t kind, const char *method, const char *path,
-           const char *json_body, long timeout_ms, eng_cb cb, void *arg, wb_err_t *err)
+req_start_stream (eng_t *eng, req_kind_t kind, const char *method, const char *path,
+                  const char *json_body, long timeout_ms, const req_stream_t *stream, eng_cb cb,
+                  void *arg, wb_err_t *err)
 {
   eng_req_t *req;
   cleanup_buf wb_buf_t url = WB_BUF_INIT;
@@ -570,10 +699,37 @@ req_start (eng_t *eng, req_kind_t kind, const char *method, const char *path,
       if (req->headers == NULL)
         goto oom;
     }
-  else if (strcmp (method, "POST") == 0)
+  else if (strcmp (method, "POST") == 0 && !(stream && stream->upload))
     {
       curl_easy_setopt (req->easy, CURLOPT_POSTFIELDS, "");
       curl_easy_setopt (req->easy, CURLOPT_POSTFIELDSIZE, 0L);
+    }
+  if (stream)
+    {
+      req->fd = stream->fd;
+      /* An archive moves at the disk's and the network's pace, for
+       * minutes if it is large: no overall timeout, but a stall ends it. */
+      curl_easy_setopt (req->easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
+      curl_easy_setopt (req->easy, CURLOPT_LOW_SPEED_TIME, stream->stall_s);
+    }
+  if (stream && stream->upload)
+    {
+      struct stat st;
+      struct curl_slist *h;
+      if (fstat (stream->fd, &st) < 0)
+        {
+          wb_error_errno (err, WB_E_IO, errno, "%s: the archive file", req_what (kind));
+          goto fail;
+        }
+      curl_easy_setopt (req->easy, CURLOPT_POST, 1L);
+      curl_easy_setopt (req->easy, CURLOPT_READFUNCTION, read_cb);
+      curl_easy_setopt (req->easy, CURLOPT_READDATA, req);
+      curl_easy_setopt (req->easy, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t) st.st_size);
+      h = curl_slist_append (NULL, "Content-Type: application/x-tar");
+      if (h && (req->headers = curl_slist_append (h, "Expect:")) == NULL)
+        curl_slist_free_all (h);
+      if (req->headers == NULL)
+        goto oom;
     }
   if (req->headers)
     curl_easy_setopt (req->easy, CURLOPT_HTTPHEADER, req->headers);
@@ -595,12 +751,20 @@ req_start (eng_t *eng, req_kind_t kind, const char *method, const char *path,
 
 oom:
   wb_error (err, WB_E_NOMEM, "%s: out of memory", req_what (kind));
+fail:
   if (req->easy)
     easy_put (eng, req->easy);
   curl_slist_free_all (req->headers);
   free (req->post_body);
   free (req);
   return NULL;
+}
+
+static eng_req_t *
+req_start (eng_t *eng, req_kind_t kind, const char *method, const char *path,
+           const char *json_body, long timeout_ms, eng_cb cb, void *arg, wb_err_t *err)
+{
+  return req_start_stream (eng, kind, method, path, json_body, timeout_ms, NULL, cb, arg, err);
 }
 
 /* Container ids and image names go into paths: allow only what they may
@@ -749,6 +913,33 @@ eng_container_list (eng_t *eng, const char *label, const char *value_key, eng_cb
       return NULL;
     }
   return req;
+}
+
+eng_req_t *
+eng_info (eng_t *eng, eng_cb cb, void *arg, wb_err_t *err)
+{
+  return req_start (eng, REQ_INFO, "GET", "/info", NULL, eng->request_timeout_ms, cb, arg, err);
+}
+
+eng_req_t *
+eng_image_save (eng_t *eng, const char *name, int fd, eng_cb cb, void *arg, wb_err_t *err)
+{
+  req_stream_t stream = {fd, false, 120};
+  char path[400];
+
+  CHECK_ID ("image save", name);
+  snprintf (path, sizeof path, "/images/%s/get", name);
+  return req_start_stream (eng, REQ_IMAGE_SAVE, "GET", path, NULL, 0, &stream, cb, arg, err);
+}
+
+eng_req_t *
+eng_image_load (eng_t *eng, int fd, eng_cb cb, void *arg, wb_err_t *err)
+{
+  /* The engine unpacks the layers before it answers: a quiet while. */
+  req_stream_t stream = {fd, true, 600};
+
+  return req_start_stream (eng, REQ_IMAGE_LOAD, "POST", "/images/load?quiet=1", NULL, 0, &stream,
+                           cb, arg, err);
 }
 
 /* ---- lifecycle ------------------------------------------------------- */

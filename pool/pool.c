@@ -97,6 +97,7 @@ struct pool_mgr
   uint64_t backoff_until_us;
   uint32_t backoff_ms;
   bool engine_down;
+  bool engine_lost; /* taken out by the owner: no creates, no waiters (pool_mgr_engine_lost) */
   bool was_ready; /* pool_mgr_ready has held once */
   struct event *tick;
   struct event *kick;
@@ -468,7 +469,7 @@ fill (pool_mgr_t *mgr)
   bool progress;
   uint32_t waiting = 0;
 
-  if (mgr->stopping)
+  if (mgr->stopping || mgr->engine_lost)
     return;
   if (mgr->backoff_until_us && wb_now_us () < mgr->backoff_until_us)
     return; /* the tick retries */
@@ -631,7 +632,49 @@ pool_mgr_engine_back (pool_mgr_t *mgr)
   mgr->backoff_ms = 0;
   mgr->backoff_until_us = 0;
   mgr->engine_down = false;
+  mgr->engine_lost = false;
   fill_soon (mgr);
+}
+
+void
+pool_mgr_engine_lost (pool_mgr_t *mgr)
+{
+  wb_err_t e;
+
+  wb_error (&e, WB_E_ENGINE_DOWN, "the container engine is unavailable");
+  mgr->engine_lost = true;
+  mgr->engine_down = true;
+  flush_deferred (mgr, true);
+  for (pool_t *p = mgr->pools, *next; p; p = next)
+    {
+      ready_node_t *n;
+      while ((n = p->ready_head))
+        {
+          p->ready_head = n->next;
+          p->n_ready--;
+          destroy (p, n->id);
+          free (n->id);
+          free (n);
+        }
+      p->ready_tail = NULL;
+      fail_waiters (p, &e);
+      next = p->next;
+      maybe_free_pool (p);
+    }
+}
+
+uint32_t
+pool_ready_count (const pool_t *pool)
+{
+  return pool->n_ready;
+}
+
+uint32_t
+pool_mgr_free_capacity (const pool_mgr_t *mgr)
+{
+  uint32_t n = sbx_count (mgr->sbx);
+
+  return n >= mgr->cfg.max_containers ? 0 : mgr->cfg.max_containers - n;
 }
 
 void
@@ -804,6 +847,8 @@ pool_acquire (pool_t *p, pool_acquire_cb cb, void *arg, char **id, pool_waiter_t
   p->misses++;
   if (mgr->stopping || p->draining)
     wb_error (err, WB_E_BUSY, "the daemon is shutting down");
+  else if (mgr->engine_lost)
+    wb_error (err, WB_E_ENGINE_DOWN, "the container engine is unavailable");
   else if (mgr->engine_down && mgr->backoff_until_us && wb_now_us () < mgr->backoff_until_us)
     wb_error (err, WB_E_ENGINE_DOWN, "the container engine is unavailable");
   else if (p->n_waiting >= mgr->cfg.max_waiters)

@@ -47,14 +47,19 @@ sched_agent_line (sched_ctx_t *ctx, char *buf, size_t size)
     len = snprintf (buf, size, "drain\n");
   else if (!ctx->engine_ok)
     len = snprintf (buf, size, "down#engine unreachable\n");
-  else if (!pool_mgr_healthy (ctx->pools, ctx->cfg.ready_pool_grace_ms))
+  else if (!sched_pools_healthy (ctx))
     len = snprintf (buf, size, "down#pools not filled\n");
   else
     {
-      n = pool_mgr_stats (ctx->pools, &stats);
-      for (size_t i = 0; i < n; i++)
-        if (!stats[i].draining && !stats[i].transient)
-          warm += stats[i].ready;
+      for (size_t k = 0; k < ctx->n_nodes; k++)
+        {
+          if (ctx->nodes[k].state != NODE_UP)
+            continue;
+          n = pool_mgr_stats (ctx->nodes[k].pools, &stats);
+          for (size_t i = 0; i < n; i++)
+            if (!stats[i].draining && !stats[i].transient)
+              warm += stats[i].ready;
+        }
       len = snprintf (buf, size, "up ready %u%%\n",
                       sched_agent_weight (ctx->cfg.max_concurrent, ctx->n_execs, warm));
     }

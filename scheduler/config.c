@@ -6,6 +6,11 @@
  *           (for "https://host:port" listeners; client_ca: certificates required)
  *    "engine": {"endpoint": "unix:///var/run/docker.sock",
  *               "tls_ca": "...", "tls_cert": "...", "tls_key": "..."},
+ *      or several (not both):
+ *    "engines": [{"name": "local", "endpoint": "unix:///var/run/docker.sock"},
+ *                {"name": "box2", "endpoint": "tcp://10.0.0.2:2376", "tls_ca": "ca.pem",
+ *                 "tls_cert": "cert.pem", "tls_key": "key.pem",
+ *                 "max_containers": 64, "weight": 2}],
  *    "profiles_dir": "/usr/local/share/warmbox/profiles",
  *    "max_concurrent": 64, "shutdown_grace_ms": 190000, "drain_delay_ms": 0,
  *    "request_read_timeout_ms": 30000, "ready_pool_grace_ms": 30000,
@@ -35,15 +40,23 @@
 #endif
 #define CONFIG_FILE_MAX (1024 * 1024)
 
+static void
+engine_config_clear (sched_engine_config_t *e)
+{
+  free (e->endpoint);
+  free (e->tls_ca);
+  free (e->tls_cert);
+  free (e->tls_key);
+  memset (e, 0, sizeof *e);
+}
+
 void
 sched_config_clear (sched_config_t *cfg)
 {
   for (size_t i = 0; i < cfg->n_listen; i++)
     free (cfg->listen[i]);
-  free (cfg->engine_endpoint);
-  free (cfg->engine_tls_ca);
-  free (cfg->engine_tls_cert);
-  free (cfg->engine_tls_key);
+  for (size_t i = 0; i < cfg->n_engines; i++)
+    engine_config_clear (&cfg->engines[i]);
   free (cfg->tls_cert);
   free (cfg->tls_key);
   free (cfg->tls_client_ca);
@@ -182,6 +195,150 @@ parse_pools (sched_config_t *cfg, cJSON *pools, wb_err_t *err)
   return 0;
 }
 
+static bool
+engine_name_ok (const char *s)
+{
+  if (*s == '\0' || strlen (s) > 32)
+    return false;
+  for (; *s; s++)
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')
+          || *s == '_' || *s == '.' || *s == '-'))
+      return false;
+  return true;
+}
+
+/* One engine's object: "engine" (no name: "default") or an entry of
+ * "engines" (a name required). */
+static int
+parse_engine (sched_engine_config_t *e, cJSON *obj, bool single, const char *where, wb_err_t *err)
+{
+  cJSON *item;
+  uint64_t v;
+
+  if (!cJSON_IsObject (obj))
+    return wb_error (err, WB_E_INVALID, "\"%s\" must be an object", where);
+  e->weight = 1;
+  if (single)
+    snprintf (e->name, sizeof e->name, "default");
+  cJSON_ArrayForEach (item, obj)
+  {
+    const char *k = item->string ? item->string : "";
+    char **dst = strcmp (k, "endpoint") == 0   ? &e->endpoint
+                 : strcmp (k, "tls_ca") == 0   ? &e->tls_ca
+                 : strcmp (k, "tls_cert") == 0 ? &e->tls_cert
+                 : strcmp (k, "tls_key") == 0  ? &e->tls_key
+                                               : NULL;
+    if (dst)
+      {
+        if (set_string (dst, item, k, err) < 0)
+          return wb_err_wrap (err, "%s", where);
+      }
+    else if (strcmp (k, "name") == 0 && !single)
+      {
+        if (!cJSON_IsString (item) || !engine_name_ok (item->valuestring))
+          return wb_error (err, WB_E_INVALID, "%s.name must be 1 to 32 of [A-Za-z0-9_.-]", where);
+        snprintf (e->name, sizeof e->name, "%s", item->valuestring);
+      }
+    else if (strcmp (k, "max_containers") == 0 || strcmp (k, "weight") == 0)
+      {
+        if (set_uint (&v, item, k, 1, 100000, err) < 0)
+          return wb_err_wrap (err, "%s", where);
+        *(strcmp (k, "weight") == 0 ? &e->weight : &e->max_containers) = (uint32_t) v;
+      }
+    else
+      return wb_error (err, WB_E_INVALID, "unknown key \"%s.%.64s\"", where, k);
+  }
+  if (e->name[0] == '\0')
+    return wb_error (err, WB_E_INVALID, "%s has no name", where);
+  if ((e->tls_cert == NULL) != (e->tls_key == NULL))
+    return wb_error (err, WB_E_INVALID, "%s: tls_cert and tls_key go together", where);
+  return 0;
+}
+
+/* "engine" (one object) or "engines" (an array): replaces the list. */
+static int
+parse_engines (sched_config_t *cfg, cJSON *item, bool single, wb_err_t *err)
+{
+  sched_engine_config_t list[SCHED_MAX_ENGINES];
+  size_t n = 0;
+  cJSON *e;
+  int rc = 0;
+
+  memset (list, 0, sizeof list);
+  if (single)
+    rc = parse_engine (&list[n++], item, true, "engine", err);
+  else if (!cJSON_IsArray (item) || cJSON_GetArraySize (item) == 0)
+    rc = wb_error (err, WB_E_INVALID, "\"engines\" must be a non-empty array of engines");
+  else if (cJSON_GetArraySize (item) > SCHED_MAX_ENGINES)
+    rc = wb_error (err, WB_E_INVALID, "at most %d engines", SCHED_MAX_ENGINES);
+  else
+    cJSON_ArrayForEach (e, item)
+    {
+      char where[32];
+      snprintf (where, sizeof where, "engines[%zu]", n);
+      if ((rc = parse_engine (&list[n++], e, false, where, err)) < 0)
+        break;
+      for (size_t i = 0; i + 1 < n; i++)
+        if (strcmp (list[i].name, list[n - 1].name) == 0)
+          {
+            rc = wb_error (err, WB_E_INVALID, "two engines are named \"%s\"", list[i].name);
+            break;
+          }
+      if (rc < 0)
+        break;
+    }
+  if (rc == 0 && cfg->n_engines > 0 && cfg->engines_from_list != !single)
+    rc = wb_error (err, WB_E_INVALID, "give \"engine\" or \"engines\", not both");
+  if (rc < 0)
+    {
+      for (size_t i = 0; i < n; i++)
+        engine_config_clear (&list[i]);
+      return -1;
+    }
+  for (size_t i = 0; i < cfg->n_engines; i++)
+    engine_config_clear (&cfg->engines[i]);
+  memcpy (cfg->engines, list, sizeof list);
+  cfg->n_engines = n;
+  cfg->engines_from_list = !single;
+  return 0;
+}
+
+int
+sched_config_set_engine (sched_config_t *cfg, const char *endpoint, wb_err_t *err)
+{
+  char *copy;
+
+  if (cfg->n_engines > 1)
+    return wb_error (err, WB_E_INVALID, "--engine can't replace the %zu engines the config file "
+                                        "lists",
+                     cfg->n_engines);
+  if ((copy = strdup (endpoint)) == NULL)
+    return wb_error (err, WB_E_NOMEM, "out of memory");
+  if (cfg->n_engines == 0)
+    {
+      memset (&cfg->engines[0], 0, sizeof cfg->engines[0]);
+      snprintf (cfg->engines[0].name, sizeof cfg->engines[0].name, "default");
+      cfg->engines[0].weight = 1;
+      cfg->n_engines = 1;
+    }
+  free (cfg->engines[0].endpoint);
+  cfg->engines[0].endpoint = copy;
+  return 0;
+}
+
+int
+sched_config_engines_final (sched_config_t *cfg, wb_err_t *err)
+{
+  if (cfg->n_engines > 0)
+    return 0;
+  memset (&cfg->engines[0], 0, sizeof cfg->engines[0]);
+  snprintf (cfg->engines[0].name, sizeof cfg->engines[0].name, "default");
+  cfg->engines[0].weight = 1;
+  cfg->n_engines = 1;
+  (void) err;
+  return 0;
+}
+
 int
 sched_config_parse (sched_config_t *cfg, const char *json, size_t len, wb_err_t *err)
 {
@@ -218,30 +375,10 @@ sched_config_parse (sched_config_t *cfg, const char *json, size_t len, wb_err_t 
             }
         }
       }
-    else if (strcmp (k, "engine") == 0)
+    else if (strcmp (k, "engine") == 0 || strcmp (k, "engines") == 0)
       {
-        cJSON *e;
-        if (!cJSON_IsObject (item))
-          {
-            wb_error (err, WB_E_INVALID, "\"engine\" must be an object");
-            goto out;
-          }
-        cJSON_ArrayForEach (e, item)
-        {
-          const char *ek = e->string ? e->string : "";
-          char **dst = strcmp (ek, "endpoint") == 0   ? &cfg->engine_endpoint
-                       : strcmp (ek, "tls_ca") == 0   ? &cfg->engine_tls_ca
-                       : strcmp (ek, "tls_cert") == 0 ? &cfg->engine_tls_cert
-                       : strcmp (ek, "tls_key") == 0  ? &cfg->engine_tls_key
-                                                      : NULL;
-          if (dst == NULL)
-            {
-              wb_error (err, WB_E_INVALID, "unknown key \"engine.%.64s\"", ek);
-              goto out;
-            }
-          if (set_string (dst, e, ek, err) < 0)
-            goto out;
-        }
+        if (parse_engines (cfg, item, strcmp (k, "engine") == 0, err) < 0)
+          goto out;
       }
     else if (strcmp (k, "tls") == 0)
       {

@@ -12,6 +12,17 @@
 #define SCHED_MAX_LISTEN 8
 #define SCHED_MAX_POOL_CFG 32
 #define SCHED_MAX_TOKENS 64
+#define SCHED_MAX_ENGINES 16
+
+/* engines[]: a container engine warmboxd schedules on. */
+typedef struct sched_engine_config
+{
+  char name[33];            /* unique; [A-Za-z0-9_.-] */
+  char *endpoint;           /* NULL: DOCKER_HOST, else the default socket */
+  char *tls_ca, *tls_cert, *tls_key;
+  uint32_t max_containers;  /* containers on it at most; 0: the global max_containers */
+  uint32_t weight;          /* its share of each pool's sizes, against the others' (>= 1) */
+} sched_engine_config_t;
 
 /* tokens[]: an API client.  The token itself is never stored. */
 typedef struct sched_token
@@ -36,8 +47,12 @@ typedef struct sched_config
   char *tls_cert, *tls_key;       /* PEM files of the https:// listeners */
   char *tls_client_ca;            /* NULL, or the CA client certificates must chain to */
   size_t n_listen;
-  char *engine_endpoint;          /* NULL: DOCKER_HOST, else the default socket */
-  char *engine_tls_ca, *engine_tls_cert, *engine_tls_key;
+  /* "engines" in the file, or its one-entry form "engine" (named
+   * "default"); none given: one engine, "default", at DOCKER_HOST or the
+   * default socket (sched_config_engines_final). */
+  sched_engine_config_t engines[SCHED_MAX_ENGINES];
+  size_t n_engines;
+  bool engines_from_list;         /* they came from "engines" */
   char *profiles_dir;
   bool insecure_no_auth;
   uint32_t max_concurrent;        /* executions running or preparing; past it they queue */
@@ -88,6 +103,12 @@ int sched_config_load (sched_config_t *cfg, const char *path, wb_err_t *err);
 /* Same, from memory (fuzzed). */
 int sched_config_parse (sched_config_t *cfg, const char *json, size_t len, wb_err_t *err);
 int sched_config_add_listen (sched_config_t *cfg, const char *addr, wb_err_t *err);
+/* The command line's --engine: replaces a one-entry list; -1 with err when
+ * the file lists several engines (which of them would it replace?). */
+int sched_config_set_engine (sched_config_t *cfg, const char *endpoint, wb_err_t *err);
+/* After the file and the flags: no engine given means one, "default".
+ * -1 only without memory. */
+int sched_config_engines_final (sched_config_t *cfg, wb_err_t *err);
 void sched_config_clear (sched_config_t *cfg);
 
 #endif

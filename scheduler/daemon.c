@@ -1,47 +1,122 @@
-/* scheduler/daemon.c: the daemon context's set-up and teardown, image ids
- * and the pools that follow them.  See daemon.h. */
+/* scheduler/daemon.c: the daemon context's set-up and teardown, its
+ * engines (health, admission, taking out), the profiles' images on each
+ * engine (resolution, distribution between engines) and the pools that
+ * follow them.  See daemon.h.
+ *
+ * An engine's life:
+ *   CONNECTING --ping answers--> RECOVERING --leftovers gone--> UP
+ *   UP / RECOVERING / CONNECTING --ping fails--> DOWN --ping answers--> RECOVERING
+ * Only an UP engine takes work.  Taking one out (sched_node_out) empties
+ * its pools (their removals wait for it), sends its waiting executions
+ * elsewhere and stops those it ran (exec.c).  RECOVERING reaps what dead
+ * daemons left, retries the removals that waited and removes what this
+ * daemon made and lost track of (sbx_reconcile); it becomes UP once the
+ * engine holds none of this daemon's containers.
+ *
+ * Images: a profile names a tag.  The first engine in config order that is
+ * up and resolves the tag fixes the profile's image id; each other engine
+ * up is asked for that id, and one that lacks it gets the image from the
+ * first through the Engine API (GET /images/{name}/get into an unlinked
+ * temporary file, POST /images/load from it), then is asked again: its
+ * pools fill only once it holds that very id.  One transfer runs at a
+ * time. */
 #define _GNU_SOURCE
 #include "daemon.h"
 
+#include <errno.h>
 #include <event2/event.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-/* Carries the language, not an index: a SIGHUP may replace the profile
- * set while the lookup is in flight. */
-typedef struct image_lookup
+/* One profile's image, resolved on every engine: the tag on the engines in
+ * config order until one has it, then that id on each other engine.
+ * Carries the language, not an index: a SIGHUP may replace the profile
+ * set meanwhile. */
+typedef struct image_sync
 {
   sched_ctx_t *ctx;
-  struct image_lookup *prev, *next; /* ctx->lookups */
-  sbx_op_t *op;
+  struct image_sync *prev, *next; /* ctx->syncs */
+  eng_req_t *req;
+  size_t node;                    /* the engine asked now */
+  bool by_id;                     /* asking for image_id (the tag was resolved) */
+  bool again;                     /* a refresh came meanwhile: one more pass at the end */
+  size_t source;                  /* the engine that resolved the tag */
   char language[33];
   char image[256];
-} image_lookup_t;
+  char image_id[80];
+} image_sync_t;
 
-static void
-lookup_free (image_lookup_t *lk)
+/* An image on its way from one engine to another. */
+typedef struct image_transfer
 {
-  WB_LIST_UNLINK (lk->ctx->lookups, lk);
-  free (lk);
+  sched_ctx_t *ctx;
+  struct image_transfer *prev, *next; /* ctx->transfers */
+  eng_req_t *req;
+  int fd;                             /* the archive, an unlinked temporary file */
+  size_t from, to;
+  bool loading, verifying, running;
+  uint64_t started_ms;
+  char language[33];
+  char image[256];
+  char image_id[80];
+} image_transfer_t;
+
+static void sync_next (image_sync_t *sy);
+static void transfer_next (sched_ctx_t *ctx);
+static void node_check_recovered (sched_node_t *n);
+
+const char *
+sched_node_state_name (sched_node_state_t st)
+{
+  switch (st)
+    {
+    case NODE_CONNECTING: return "connecting";
+    case NODE_UP: return "up";
+    case NODE_DOWN: return "down";
+    case NODE_RECOVERING: return "recovering";
+    }
+  return "down";
 }
+
+static const char *
+node_name (const sched_node_t *n)
+{
+  return n->cfg->name;
+}
+
+static int
+profile_index (const sched_ctx_t *ctx, const char *language, const char *image)
+{
+  for (size_t i = 0; i < ctx->profiles->n; i++)
+    if (strcmp (ctx->profiles->items[i]->language, language) == 0)
+      return image == NULL || strcmp (ctx->profiles->items[i]->image, image) == 0 ? (int) i : -1;
+  return -1;
+}
+
+/* ---- events from the sandboxes and pools ----------------------------- */
 
 static void
 pool_event_cb (void *arg, const char *event, const char *language, const char *pool_key,
                const char *container_id, double duration_ms, const char *detail)
 {
-  sched_ctx_t *ctx = arg;
+  sched_node_t *n = arg;
 
-  if (ctx->store)
-    store_submit_pool_event (ctx->store, event, language, pool_key, container_id, duration_ms,
+  if (n->ctx->store)
+    store_submit_pool_event (n->ctx->store, event, language, pool_key, container_id, duration_ms,
                              detail);
 }
 
 static void
 container_gone_cb (void *arg)
 {
-  sched_ctx_t *ctx = arg;
+  sched_node_t *n = arg;
 
-  pool_mgr_kick (ctx->pools);
+  pool_mgr_kick (n->pools);
+  if (n->state == NODE_RECOVERING)
+    node_check_recovered (n);
 }
 
 /* For the store's start-up check: is the daemon that wrote a row alive?
@@ -52,60 +127,149 @@ daemon_alive (const char *daemon, void *arg)
   return !sbx_owner_gone (arg, daemon);
 }
 
-int
-sched_ctx_init (sched_ctx_t *ctx, wb_err_t *err)
+const char *
+sched_owner (const sched_ctx_t *ctx)
 {
+  return sbx_owner (ctx->nodes[0].sbx);
+}
+
+uint32_t
+sched_nodes_containers (const sched_ctx_t *ctx)
+{
+  uint32_t n = 0;
+
+  for (size_t i = 0; i < ctx->n_nodes; i++)
+    n += sbx_count (ctx->nodes[i].sbx);
+  return n;
+}
+
+uint32_t
+sched_nodes_busy (const sched_ctx_t *ctx)
+{
+  uint32_t n = 0;
+
+  for (size_t i = 0; i < ctx->n_nodes; i++)
+    n += sbx_busy (ctx->nodes[i].sbx);
+  return n;
+}
+
+bool
+sched_pools_healthy (sched_ctx_t *ctx)
+{
+  for (size_t i = 0; i < ctx->n_nodes; i++)
+    if (ctx->nodes[i].state == NODE_UP
+        && pool_mgr_healthy (ctx->nodes[i].pools, ctx->cfg.ready_pool_grace_ms))
+      return true;
+  return false;
+}
+
+/* ---- set-up and teardown --------------------------------------------- */
+
+static int
+node_init (sched_ctx_t *ctx, sched_node_t *n, size_t index, wb_err_t *err)
+{
+  const sched_engine_config_t *e = &ctx->cfg.engines[index];
   eng_config_t ecfg;
   sbx_config_t scfg;
   pool_mgr_config_t pcfg;
-  char defpath[512];
-  store_config_t stcfg;
 
-  ctx->image_ids = calloc (ctx->profiles->n, sizeof *ctx->image_ids);
-  if (ctx->image_ids == NULL || wb_random_hex (ctx->instance_id, 16) < 0)
-    return wb_error (err, WB_E_INTERNAL, "cannot initialise (random source or memory)");
+  n->ctx = ctx;
+  n->index = index;
+  n->cfg = e;
+  n->state = NODE_CONNECTING;
+  n->state_since_ms = wb_now_ms ();
+  snprintf (n->endpoint, sizeof n->endpoint, "%s", eng_default_endpoint (e->endpoint));
+  n->image_ids = calloc (ctx->profiles->n ? ctx->profiles->n : 1, sizeof *n->image_ids);
+  if (n->image_ids == NULL)
+    return wb_error (err, WB_E_NOMEM, "out of memory");
   memset (&ecfg, 0, sizeof ecfg);
-  ecfg.endpoint = ctx->cfg.engine_endpoint;
-  ecfg.tls_ca = ctx->cfg.engine_tls_ca;
-  ecfg.tls_cert = ctx->cfg.engine_tls_cert;
-  ecfg.tls_key = ctx->cfg.engine_tls_key;
+  ecfg.endpoint = e->endpoint;
+  ecfg.tls_ca = e->tls_ca;
+  ecfg.tls_cert = e->tls_cert;
+  ecfg.tls_key = e->tls_key;
   ecfg.request_timeout_ms = ctx->cfg.engine_timeout_ms;
-  if (eng_new (ctx->base, &ecfg, &ctx->eng, err) < 0)
-    return -1;
+  if (eng_new (ctx->base, &ecfg, &n->eng, err) < 0)
+    return wb_err_wrap (err, "engine %s", e->name);
   memset (&scfg, 0, sizeof scfg);
   scfg.instance_id = ctx->instance_id;
   scfg.on_event = pool_event_cb;
   scfg.on_gone = container_gone_cb;
-  scfg.arg = ctx;
+  scfg.arg = n;
   scfg.retry_ms = ctx->cfg.removal_retry_ms;
   scfg.reconcile_ms = ctx->cfg.removal_retry_ms;
-  if (sbx_new (ctx->base, ctx->eng, &scfg, &ctx->sbx, err) < 0)
+  if (sbx_new (ctx->base, n->eng, &scfg, &n->sbx, err) < 0)
     return -1;
   memset (&pcfg, 0, sizeof pcfg);
-  pcfg.max_containers = ctx->cfg.max_containers;
+  pcfg.max_containers = e->max_containers ? e->max_containers : ctx->cfg.max_containers;
   pcfg.create_concurrency = ctx->cfg.create_concurrency;
   pcfg.max_waiters = ctx->cfg.queue_max;
   pcfg.tick_ms = ctx->cfg.pool_tick_ms;
   pcfg.backoff_min_ms = ctx->cfg.pool_backoff_ms;
   pcfg.on_event = pool_event_cb;
-  pcfg.event_arg = ctx;
-  if (pool_mgr_new (ctx->base, ctx->sbx, &pcfg, &ctx->pools, err) < 0)
+  pcfg.event_arg = n;
+  if (pool_mgr_new (ctx->base, n->sbx, &pcfg, &n->pools, err) < 0)
     return -1;
+  startgate_init (&n->gate, &ctx->cfg.start_limit);
+  return 0;
+}
+
+int
+sched_ctx_init (sched_ctx_t *ctx, wb_err_t *err)
+{
+  char defpath[512];
+  store_config_t stcfg;
+
+  if (sched_config_engines_final (&ctx->cfg, err) < 0)
+    return -1;
+  ctx->image_ids = calloc (ctx->profiles->n ? ctx->profiles->n : 1, sizeof *ctx->image_ids);
+  ctx->nodes = calloc (ctx->cfg.n_engines, sizeof *ctx->nodes);
+  if (ctx->image_ids == NULL || ctx->nodes == NULL || wb_random_hex (ctx->instance_id, 16) < 0)
+    return wb_error (err, WB_E_INTERNAL, "cannot initialise (random source or memory)");
+  for (size_t i = 0; i < ctx->cfg.n_engines; i++)
+    {
+      ctx->n_nodes = i + 1;
+      if (node_init (ctx, &ctx->nodes[i], i, err) < 0)
+        return -1;
+    }
   memset (&stcfg, 0, sizeof stcfg);
   stcfg.path = ctx->cfg.store_path ? ctx->cfg.store_path
                                    : store_default_path (defpath, sizeof defpath);
   stcfg.retention_days = ctx->cfg.store_retention_days;
   stcfg.max_backlog = ctx->cfg.store_max_backlog;
   stcfg.daemon_alive = daemon_alive;
-  stcfg.daemon_alive_arg = ctx->sbx;
+  stcfg.daemon_alive_arg = ctx->nodes[0].sbx;
   if (store_open (ctx->base, &stcfg, &ctx->store, err) < 0)
     return -1;
   wb_info ("history: %s (retention %u days)", stcfg.path, stcfg.retention_days);
-  snprintf (ctx->engine_desc, sizeof ctx->engine_desc, "%s",
-            eng_default_endpoint (ctx->cfg.engine_endpoint));
-  startgate_init (&ctx->gate, &ctx->cfg.start_limit);
   sched_auth_init (&ctx->auth, &ctx->cfg);
   return 0;
+}
+
+static void
+sync_free (image_sync_t *sy)
+{
+  eng_req_cancel (sy->req);
+  WB_LIST_UNLINK (sy->ctx->syncs, sy);
+  free (sy);
+}
+
+static void
+transfer_free (image_transfer_t *t)
+{
+  eng_req_cancel (t->req);
+  if (t->fd >= 0)
+    close (t->fd);
+  WB_LIST_UNLINK (t->ctx->transfers, t);
+  free (t);
+}
+
+static void
+free_ids (char **ids, size_t n)
+{
+  if (ids)
+    for (size_t i = 0; i < n; i++)
+      free (ids[i]);
+  free (ids);
 }
 
 void
@@ -115,84 +279,225 @@ sched_ctx_clear (sched_ctx_t *ctx, uint32_t store_timeout_ms)
   /* The history first: its last commits may still be on their way. */
   store_close (ctx->store, store_timeout_ms);
   ctx->store = NULL;
-  startgate_clear (&ctx->gate);
   adm_clear (&ctx->admission);
   if (ctx->admit_ev)
     event_free (ctx->admit_ev);
   ctx->admit_ev = NULL;
-  while (ctx->lookups)
+  while (ctx->syncs)
+    sync_free (ctx->syncs);
+  while (ctx->transfers)
+    transfer_free (ctx->transfers);
+  for (size_t i = 0; i < ctx->n_nodes; i++)
     {
-      sbx_op_cancel (ctx->lookups->op);
-      lookup_free (ctx->lookups);
+      sched_node_t *n = &ctx->nodes[i];
+      eng_req_cancel (n->ping_req);
+      eng_req_cancel (n->info_req);
+      startgate_clear (&n->gate);
+      pool_mgr_free (n->pools);
+      sbx_free (n->sbx);
+      eng_free (n->eng);
+      free_ids (n->image_ids, ctx->profiles->n);
     }
-  pool_mgr_free (ctx->pools);
-  ctx->pools = NULL;
-  sbx_free (ctx->sbx);
-  ctx->sbx = NULL;
-  eng_free (ctx->eng);
-  ctx->eng = NULL;
-  if (ctx->image_ids)
-    for (size_t i = 0; i < ctx->profiles->n; i++)
-      free (ctx->image_ids[i]);
-  free (ctx->image_ids);
+  free (ctx->nodes);
+  ctx->nodes = NULL;
+  ctx->n_nodes = 0;
+  free_ids (ctx->image_ids, ctx->profiles->n);
   ctx->image_ids = NULL;
 }
 
-/* ---- image ids and pools --------------------------------------------- */
+/* ---- pools ------------------------------------------------------------ */
 
-void
-sched_pool_update (sched_ctx_t *ctx, size_t i)
+/* A pool's sizes, spread over the engines up by weight (rounded up: with
+ * min_ready 1 every engine keeps one). */
+static uint32_t
+spread (const sched_ctx_t *ctx, const sched_node_t *n, uint32_t size)
 {
+  uint64_t total = 0;
+
+  for (size_t i = 0; i < ctx->n_nodes; i++)
+    if (ctx->nodes[i].state == NODE_UP)
+      total += ctx->nodes[i].cfg->weight;
+  if (total == 0)
+    return size;
+  return (uint32_t) (((uint64_t) size * n->cfg->weight + total - 1) / total);
+}
+
+static void
+node_pool_update (sched_node_t *n, size_t i)
+{
+  sched_ctx_t *ctx = n->ctx;
   const prof_t *p = ctx->profiles->items[i];
   const sched_pool_config_t *pc = sched_config_pool (&ctx->cfg, p->language);
   pool_spec_t spec;
   wb_err_t err;
 
-  if (ctx->image_ids[i] == NULL || ctx->draining)
+  if (n->image_ids[i] == NULL || n->state != NODE_UP || ctx->draining)
     return;
   memset (&spec, 0, sizeof spec);
-  spec.tmpl = sbx_tmpl_new (p, &p->def, ctx->image_ids[i], &err);
+  spec.tmpl = sbx_tmpl_new (p, &p->def, n->image_ids[i], &err);
   spec.profile_hash = p->hash;
-  spec.min_ready = pc->min_ready;
-  spec.max_ready = pc->max_ready;
-  if (spec.tmpl == NULL || pool_mgr_ensure (ctx->pools, &spec, &err) == NULL)
-    wb_log_error ("pool for %s: %s", p->language, err.msg);
+  spec.min_ready = spread (ctx, n, pc->min_ready);
+  spec.max_ready = spread (ctx, n, pc->max_ready);
+  if (spec.tmpl == NULL || pool_mgr_ensure (n->pools, &spec, &err) == NULL)
+    wb_log_error ("engine %s: pool for %s: %s", node_name (n), p->language, err.msg);
+}
+
+void
+sched_pool_update (sched_ctx_t *ctx, size_t i)
+{
+  for (size_t k = 0; k < ctx->n_nodes; k++)
+    node_pool_update (&ctx->nodes[k], i);
 }
 
 static void
-image_resolved_cb (void *arg, const char *image_id, const wb_err_t *err)
+pools_update_all (sched_ctx_t *ctx)
 {
-  image_lookup_t *lk = arg;
-  sched_ctx_t *ctx = lk->ctx;
-  const prof_t *p = NULL;
-  size_t index = 0;
-
   for (size_t i = 0; i < ctx->profiles->n; i++)
-    if (strcmp (ctx->profiles->items[i]->language, lk->language) == 0)
-      p = ctx->profiles->items[i], index = i;
-  if (p == NULL || strcmp (p->image, lk->image) != 0)
+    sched_pool_update (ctx, i);
+}
+
+/* ---- images ------------------------------------------------------------ */
+
+/* Engine n holds profile i's image (id), or (id NULL) does not. */
+static void
+node_set_image (sched_node_t *n, size_t i, const char *id)
+{
+  const prof_t *p = n->ctx->profiles->items[i];
+
+  if (id == NULL)
     {
-      lookup_free (lk); /* the profile changed meanwhile; its own lookup follows */
+      free (n->image_ids[i]);
+      n->image_ids[i] = NULL;
       return;
     }
-  if (image_id == NULL)
-    wb_warn ("sandbox image %s for %s is not usable: %s (build it with `make images`)", p->image,
-             p->language, err->msg);
+  if (n->image_ids[i] == NULL || strcmp (n->image_ids[i], id) != 0)
+    {
+      char *copy = strdup (id);
+      if (copy == NULL)
+        return;
+      free (n->image_ids[i]);
+      n->image_ids[i] = copy;
+      wb_info ("engine %s: language %s: image %s is %.19s, profile %.12s", node_name (n),
+               p->language, p->image, id, p->hash);
+    }
+  node_pool_update (n, i); /* made, or replaced, or left as it is */
+}
+
+static void
+transfer_queue (sched_ctx_t *ctx, size_t from, size_t to, const char *language, const char *image,
+                const char *image_id)
+{
+  image_transfer_t *t;
+
+  for (t = ctx->transfers; t; t = t->next)
+    if (t->to == to && strcmp (t->language, language) == 0 && strcmp (t->image_id, image_id) == 0)
+      return; /* already on its way */
+  t = calloc (1, sizeof *t);
+  if (t == NULL)
+    {
+      wb_log_error ("engine %s: cannot queue the %s image: out of memory", ctx->cfg.engines[to].name,
+                    language);
+      return;
+    }
+  t->ctx = ctx;
+  t->fd = -1;
+  t->from = from;
+  t->to = to;
+  snprintf (t->language, sizeof t->language, "%s", language);
+  snprintf (t->image, sizeof t->image, "%s", image);
+  snprintf (t->image_id, sizeof t->image_id, "%s", image_id);
+  WB_LIST_PUSH (ctx->transfers, t);
+  transfer_next (ctx);
+}
+
+static void
+sync_answer_cb (void *arg, const eng_result_t *r)
+{
+  image_sync_t *sy = arg;
+  sched_ctx_t *ctx = sy->ctx;
+  sched_node_t *n = &ctx->nodes[sy->node];
+  int i = profile_index (ctx, sy->language, sy->image);
+
+  sy->req = NULL;
+  if (i < 0)
+    {
+      sync_free (sy); /* the profile changed meanwhile; its own sync follows */
+      return;
+    }
+  if (!sy->by_id)
+    {
+      if (r->rc == 0)
+        {
+          /* The first engine holding the tag fixes the image. */
+          bool changed = ctx->image_ids[i] == NULL || strcmp (ctx->image_ids[i], r->id) != 0;
+          char *copy = changed ? strdup (r->id) : NULL;
+          if (copy)
+            {
+              free (ctx->image_ids[i]);
+              ctx->image_ids[i] = copy;
+            }
+          snprintf (sy->image_id, sizeof sy->image_id, "%s", r->id);
+          sy->by_id = true;
+          sy->source = sy->node;
+          node_set_image (n, (size_t) i, r->id);
+          sy->node = 0;
+        }
+      else
+        {
+          if (r->err.code != WB_E_NOT_FOUND)
+            wb_warn ("engine %s: image %s for %s: %s", node_name (n), sy->image, sy->language,
+                     r->err.msg);
+          node_set_image (n, (size_t) i, NULL);
+          sy->node++;
+        }
+    }
   else
     {
-      bool changed = ctx->image_ids[index] == NULL || strcmp (ctx->image_ids[index], image_id) != 0;
-      char *id = changed ? strdup (image_id) : NULL;
-      if (id)
+      if (r->rc == 0 && strcmp (r->id, sy->image_id) == 0)
+        node_set_image (n, (size_t) i, r->id);
+      else if (r->rc == 0 || r->err.code == WB_E_NOT_FOUND)
         {
-          free (ctx->image_ids[index]);
-          ctx->image_ids[index] = id;
-          wb_info ("language %s: image %s is %.19s, profile %.12s", p->language, p->image, id,
-                   p->hash);
+          node_set_image (n, (size_t) i, NULL);
+          transfer_queue (ctx, sy->source, sy->node, sy->language, sy->image, sy->image_id);
         }
-      if (changed || pool_mgr_find (ctx->pools, p->language) == NULL)
-        sched_pool_update (ctx, index);
+      else
+        wb_warn ("engine %s: image %.19s for %s: %s", node_name (n), sy->image_id, sy->language,
+                 r->err.msg);
+      sy->node++;
     }
-  lookup_free (lk);
+  sync_next (sy);
+}
+
+/* Ask the next engine up (the tag, or once resolved the id), or end. */
+static void
+sync_next (image_sync_t *sy)
+{
+  sched_ctx_t *ctx = sy->ctx;
+  wb_err_t err;
+
+  for (; sy->node < ctx->n_nodes; sy->node++)
+    {
+      sched_node_t *n = &ctx->nodes[sy->node];
+      if (n->state != NODE_UP || (sy->by_id && sy->node == sy->source))
+        continue;
+      sy->req = eng_image_inspect (n->eng, sy->by_id ? sy->image_id : sy->image, sync_answer_cb,
+                                   sy, &err);
+      if (sy->req)
+        return;
+      wb_warn ("engine %s: %s", node_name (n), err.msg);
+    }
+  if (!sy->by_id && sy->ctx->engine_ok)
+    wb_warn ("sandbox image %s for %s is on no engine that is up (build it with `make images`)",
+             sy->image, sy->language);
+  if (sy->again)
+    {
+      /* An engine came up meanwhile, say: ask them all again. */
+      sy->again = sy->by_id = false;
+      sy->node = 0;
+      sync_next (sy);
+      return;
+    }
+  sync_free (sy);
 }
 
 void
@@ -200,47 +505,368 @@ sched_images_refresh (sched_ctx_t *ctx)
 {
   for (size_t i = 0; i < ctx->profiles->n; i++)
     {
-      image_lookup_t *lk = calloc (1, sizeof *lk);
-      wb_err_t err;
+      const prof_t *p = ctx->profiles->items[i];
+      image_sync_t *sy;
 
-      if (lk == NULL)
-        return;
-      lk->ctx = ctx;
-      snprintf (lk->language, sizeof lk->language, "%s", ctx->profiles->items[i]->language);
-      snprintf (lk->image, sizeof lk->image, "%s", ctx->profiles->items[i]->image);
-      lk->op = sbx_resolve_image (ctx->sbx, lk->image, image_resolved_cb, lk, &err);
-      if (lk->op == NULL)
+      for (sy = ctx->syncs; sy; sy = sy->next)
+        if (strcmp (sy->language, p->language) == 0 && strcmp (sy->image, p->image) == 0)
+          break;
+      if (sy)
         {
-          wb_warn ("%s", err.msg);
-          free (lk);
+          sy->again = true; /* one at a time per profile */
           continue;
         }
-      WB_LIST_PUSH (ctx->lookups, lk);
+      sy = calloc (1, sizeof *sy);
+      if (sy == NULL)
+        return;
+      sy->ctx = ctx;
+      snprintf (sy->language, sizeof sy->language, "%s", p->language);
+      snprintf (sy->image, sizeof sy->image, "%s", p->image);
+      WB_LIST_PUSH (ctx->syncs, sy);
+      sync_next (sy);
     }
+}
+
+/* ---- distribution ------------------------------------------------------ */
+
+static void
+transfer_fail (image_transfer_t *t, const char *what, const wb_err_t *err)
+{
+  sched_ctx_t *ctx = t->ctx;
+
+  wb_warn ("engine %s: the %s image %s could not be brought from engine %s (%s): %s; tried "
+           "again at the next image refresh",
+           ctx->cfg.engines[t->to].name, t->language, t->image, ctx->cfg.engines[t->from].name,
+           what, err->msg);
+  transfer_free (t);
+  transfer_next (ctx);
 }
 
 static void
-reaped_cb (void *arg, int n)
+transfer_verified_cb (void *arg, const eng_result_t *r)
 {
-  sched_ctx_t *ctx = arg;
+  image_transfer_t *t = arg;
+  sched_ctx_t *ctx = t->ctx;
+  sched_node_t *to = &ctx->nodes[t->to];
+  int i = profile_index (ctx, t->language, t->image);
+  wb_err_t err;
 
-  ctx->reaping = false;
-  ctx->reaped = n >= 0; /* a failed list is tried again at the next ping */
+  t->req = NULL;
+  if (r->rc < 0 || strcmp (r->id, t->image_id) != 0)
+    {
+      if (r->rc == 0)
+        wb_error (&err, WB_E_ENGINE, "it holds %.19s after the load, not %.19s", r->id,
+                  t->image_id);
+      transfer_fail (t, "verify", r->rc < 0 ? &r->err : &err);
+      return;
+    }
+  wb_info ("engine %s: the %s image %.19s came from engine %s in %.1f s", node_name (to),
+           t->language, t->image_id, ctx->cfg.engines[t->from].name,
+           (double) (wb_now_ms () - t->started_ms) / 1000.0);
+  if (i >= 0 && ctx->image_ids[i] && strcmp (ctx->image_ids[i], t->image_id) == 0)
+    node_set_image (to, (size_t) i, t->image_id);
+  transfer_free (t);
+  transfer_next (ctx);
+}
+
+static void
+transfer_loaded_cb (void *arg, const eng_result_t *r)
+{
+  image_transfer_t *t = arg;
+  wb_err_t err;
+
+  t->req = NULL;
+  close (t->fd);
+  t->fd = -1;
+  if (r->rc < 0)
+    {
+      transfer_fail (t, "load", &r->err);
+      return;
+    }
+  t->req = eng_image_inspect (t->ctx->nodes[t->to].eng, t->image_id, transfer_verified_cb, t, &err);
+  if (t->req == NULL)
+    transfer_fail (t, "verify", &err);
+}
+
+static void
+transfer_saved_cb (void *arg, const eng_result_t *r)
+{
+  image_transfer_t *t = arg;
+  sched_node_t *to = &t->ctx->nodes[t->to];
+  wb_err_t err;
+
+  t->req = NULL;
+  if (r->rc < 0)
+    {
+      transfer_fail (t, "save", &r->err);
+      return;
+    }
+  if (to->state != NODE_UP)
+    {
+      wb_error (&err, WB_E_ENGINE_DOWN, "it was taken out");
+      transfer_fail (t, "load", &err);
+      return;
+    }
+  t->req = eng_image_load (to->eng, t->fd, transfer_loaded_cb, t, &err);
+  if (t->req == NULL)
+    transfer_fail (t, "load", &err);
+}
+
+/* The archive's file: in $TMPDIR (else /var/tmp), unlinked at once, so
+ * nothing is left behind whatever happens. */
+static int
+archive_file (wb_err_t *err)
+{
+  const char *dir = getenv ("TMPDIR");
+  char path[512];
+  int fd;
+
+  snprintf (path, sizeof path, "%s/warmbox-image-XXXXXX", dir && *dir ? dir : "/var/tmp");
+  fd = mkostemp (path, O_CLOEXEC);
+  if (fd < 0)
+    return wb_error_errno (err, WB_E_IO, errno, "cannot make a file for the image archive in %s",
+                           dir && *dir ? dir : "/var/tmp");
+  unlink (path);
+  return fd;
+}
+
+static void
+transfer_next (sched_ctx_t *ctx)
+{
+  image_transfer_t *t, *next = NULL;
+  wb_err_t err;
+
+  for (t = ctx->transfers; t; t = t->next)
+    {
+      if (t->running)
+        return; /* one at a time: each is the whole disk's and link's */
+      next = t; /* the oldest (the list pushes at its head) */
+    }
+  if ((t = next) == NULL)
+    return;
+  if (ctx->nodes[t->from].state != NODE_UP || ctx->nodes[t->to].state != NODE_UP)
+    {
+      wb_error (&err, WB_E_ENGINE_DOWN, "an engine was taken out");
+      transfer_fail (t, "save", &err);
+      return;
+    }
+  t->running = true;
+  t->started_ms = wb_now_ms ();
+  wb_info ("engine %s lacks the %s image %.19s: bringing it from engine %s",
+           ctx->cfg.engines[t->to].name, t->language, t->image_id, ctx->cfg.engines[t->from].name);
+  if ((t->fd = archive_file (&err)) < 0)
+    {
+      transfer_fail (t, "save", &err);
+      return;
+    }
+  t->req = eng_image_save (ctx->nodes[t->from].eng, t->image, t->fd, transfer_saved_cb, t, &err);
+  if (t->req == NULL)
+    transfer_fail (t, "save", &err);
+}
+
+/* ---- health ------------------------------------------------------------- */
+
+static void
+update_engine_ok (sched_ctx_t *ctx)
+{
+  ctx->engine_ok = false;
+  for (size_t i = 0; i < ctx->n_nodes; i++)
+    if (ctx->nodes[i].state == NODE_UP)
+      ctx->engine_ok = true;
+}
+
+static void
+node_set_state (sched_node_t *n, sched_node_state_t st)
+{
+  n->state = st;
+  n->state_since_ms = wb_now_ms ();
+  update_engine_ok (n->ctx);
+}
+
+/* Taken out: no more work; what it held is dealt with (see the top). */
+static void
+node_out (sched_node_t *n, const char *why)
+{
+  sched_ctx_t *ctx = n->ctx;
+
+  if (n->state == NODE_DOWN)
+    return;
+  if (n->state == NODE_CONNECTING && n->taken_out == 0 && n->last_seen_ms == 0)
+    wb_warn ("engine %s (%s) unreachable: %s; not used until it answers", node_name (n),
+             n->endpoint, why);
+  else
+    wb_warn ("engine %s (%s) taken out: %s", node_name (n), n->endpoint, why);
+  n->taken_out++;
+  node_set_state (n, NODE_DOWN);
+  eng_req_cancel (n->info_req);
+  n->info_req = NULL;
+  n->reaped = false;
+  pool_mgr_engine_lost (n->pools);
+  for (size_t i = 0; i < ctx->profiles->n; i++)
+    {
+      free (n->image_ids[i]);
+      n->image_ids[i] = NULL;
+    }
+  sched_exec_node_lost (ctx, n);
+  /* Transfers to or from it fail at their next step; the others' pools
+   * take its share. */
+  pools_update_all (ctx);
+}
+
+static void
+node_check_recovered (sched_node_t *n)
+{
+  sched_ctx_t *ctx = n->ctx;
+
+  if (n->state != NODE_RECOVERING || !n->reaped || n->info_req || sbx_count (n->sbx) > 0)
+    return;
+  wb_info ("engine %s (%s) admitted: API %s, runtimes %s", node_name (n), n->endpoint,
+           n->api_version, n->runtimes[0] ? n->runtimes : "(none listed)");
+  node_set_state (n, NODE_UP);
+  pool_mgr_engine_back (n->pools);
+  pools_update_all (ctx);
+  sched_images_refresh (ctx);
+}
+
+static void
+reaped_cb (void *arg, int nr)
+{
+  sched_node_t *n = arg;
+
+  n->reaping = false;
+  n->reaped = nr >= 0; /* a failed list is tried again at the next ping */
+  node_check_recovered (n);
+}
+
+static void
+info_cb (void *arg, const eng_result_t *r)
+{
+  sched_node_t *n = arg;
+  size_t len = 0;
+
+  n->info_req = NULL;
+  if (r->rc < 0)
+    {
+      /* Answers pings but not this: count it as not answering. */
+      snprintf (n->last_error, sizeof n->last_error, "%s", r->err.msg);
+      node_out (n, r->err.msg);
+      return;
+    }
+  n->runtimes[0] = '\0';
+  for (size_t i = 0; i < r->n_runtimes; i++)
+    {
+      int w = snprintf (n->runtimes + len, sizeof n->runtimes - len, "%s%s", i ? "," : "",
+                        r->runtimes[i]);
+      if (w < 0 || (size_t) w >= sizeof n->runtimes - len)
+        break;
+      len += (size_t) w;
+    }
+  snprintf (n->server_version, sizeof n->server_version, "%s",
+            r->server_version ? r->server_version : "");
+  node_check_recovered (n);
+}
+
+static void
+pinged_cb (void *arg, const eng_result_t *r)
+{
+  sched_node_t *n = arg;
+  wb_err_t err;
+
+  n->ping_req = NULL;
+  if (r->rc < 0)
+    {
+      n->ping_failures++;
+      snprintf (n->last_error, sizeof n->last_error, "%s", r->err.msg);
+      node_out (n, r->err.msg);
+      return;
+    }
+  n->last_seen_ms = wb_now_ms ();
+  snprintf (n->api_version, sizeof n->api_version, "%s", r->api_version);
+  if (n->state == NODE_DOWN || n->state == NODE_CONNECTING)
+    {
+      wb_info ("engine %s (%s) answers, API %s%s", node_name (n), n->endpoint, r->api_version,
+               n->state == NODE_DOWN ? "; removing its leftovers before it takes work" : "");
+      node_set_state (n, NODE_RECOVERING);
+      /* What waited for it goes now; what it made for us and we lost
+       * track of goes too. */
+      sbx_retry_now (n->sbx);
+      sbx_reconcile (n->sbx);
+      n->info_req = eng_info (n->eng, info_cb, n, &err);
+      if (n->info_req == NULL)
+        wb_warn ("engine %s: %s", node_name (n), err.msg);
+    }
+  if (!n->reaped && !n->reaping)
+    {
+      n->reaping = true;
+      sbx_reap_orphans (n->sbx, reaped_cb, n);
+    }
+  node_check_recovered (n);
 }
 
 void
-sched_engine_answers (sched_ctx_t *ctx, bool was_down)
+sched_nodes_ping (sched_ctx_t *ctx)
 {
-  if (!ctx->reaped && !ctx->reaping)
+  for (size_t i = 0; i < ctx->n_nodes; i++)
     {
-      ctx->reaping = true;
-      sbx_reap_orphans (ctx->sbx, reaped_cb, ctx);
+      sched_node_t *n = &ctx->nodes[i];
+      wb_err_t err;
+
+      if (n->ping_req)
+        continue; /* a hung one ends at its own timeout */
+      n->ping_req = eng_ping (n->eng, pinged_cb, n, &err);
+      if (n->ping_req == NULL)
+        wb_warn ("engine %s: %s", node_name (n), err.msg);
     }
-  if (!was_down)
-    return;
-  /* Back after an outage (or for the first time): creates and removals
-   * that were waiting for it go now, and image tags may have moved. */
-  pool_mgr_engine_back (ctx->pools);
-  sbx_retry_now (ctx->sbx);
-  sched_images_refresh (ctx);
+}
+
+/* ---- reload ------------------------------------------------------------ */
+
+static char **
+carry_ids (char **old, const prof_set_t *was, const prof_set_t *fresh)
+{
+  char **ids = calloc (fresh->n ? fresh->n : 1, sizeof *ids);
+
+  if (ids == NULL)
+    return NULL;
+  for (size_t i = 0; i < fresh->n; i++)
+    for (size_t k = 0; k < was->n; k++)
+      if (old[k] && strcmp (fresh->items[i]->language, was->items[k]->language) == 0
+          && strcmp (fresh->items[i]->image, was->items[k]->image) == 0
+          && (ids[i] = strdup (old[k])) == NULL)
+        {
+          free_ids (ids, fresh->n);
+          return NULL;
+        }
+  return ids;
+}
+
+int
+sched_profiles_swap (sched_ctx_t *ctx, prof_set_t *fresh)
+{
+  const prof_set_t *was = ctx->profiles;
+  char **ids = carry_ids (ctx->image_ids, was, fresh);
+  char **node_ids[SCHED_MAX_ENGINES] = {NULL};
+  bool oom = ids == NULL;
+
+  for (size_t k = 0; k < ctx->n_nodes && !oom; k++)
+    oom = (node_ids[k] = carry_ids (ctx->nodes[k].image_ids, was, fresh)) == NULL;
+  if (oom)
+    {
+      free_ids (ids, fresh->n);
+      for (size_t k = 0; k < ctx->n_nodes; k++)
+        free_ids (node_ids[k], fresh->n);
+      return -1;
+    }
+  for (size_t k = 0; k < was->n; k++)
+    if (prof_find (fresh, was->items[k]->language) == NULL)
+      for (size_t j = 0; j < ctx->n_nodes; j++)
+        pool_mgr_retire (ctx->nodes[j].pools, was->items[k]->language);
+  free_ids (ctx->image_ids, was->n);
+  ctx->image_ids = ids;
+  for (size_t k = 0; k < ctx->n_nodes; k++)
+    {
+      free_ids (ctx->nodes[k].image_ids, was->n);
+      ctx->nodes[k].image_ids = node_ids[k];
+    }
+  return 0;
 }

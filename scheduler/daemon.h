@@ -23,27 +23,68 @@
 
 struct event_base;
 
+typedef enum sched_node_state
+{
+  NODE_CONNECTING, /* not answered yet: no work */
+  NODE_UP,         /* takes work */
+  NODE_DOWN,       /* taken out: stopped answering (or answers garbage) */
+  NODE_RECOVERING, /* answers again: its leftovers are removed before it takes work */
+} sched_node_state_t;
+
+/* One engine warmboxd schedules on ("engines" in the config), with what
+ * belongs to it alone: its client, its sandbox (containers, reaper), its
+ * pools, its start gate, and the profiles' images it holds.  Made at
+ * start-up, one per configured engine, and freed at exit: an execution
+ * may keep a pointer to the node it runs on. */
+typedef struct sched_node
+{
+  sched_ctx_t *ctx;
+  size_t index;                     /* in ctx->nodes and the config's engines */
+  const sched_engine_config_t *cfg; /* ctx->cfg.engines[index] */
+  char endpoint[256];               /* as resolved (never a secret: TLS files are paths) */
+  eng_t *eng;
+  sbx_t *sbx;
+  pool_mgr_t *pools;
+  startgate_t gate;
+  /* Per profile (ctx->profiles order): the profile's image id when this
+   * engine holds that very image (inspected by id), else NULL. */
+  char **image_ids;
+  sched_node_state_t state;
+  char api_version[16];
+  char runtimes[128];       /* from /info, comma-separated */
+  char server_version[48];
+  uint64_t last_seen_ms;    /* last answered ping (wb_now_ms), 0: never */
+  uint64_t state_since_ms;
+  uint64_t ping_failures;   /* all of them */
+  uint64_t taken_out;       /* times */
+  char last_error[512];
+  eng_req_t *ping_req, *info_req;
+  bool reaped, reaping;     /* orphans of dead daemons reaped once it answered */
+  uint32_t executions;      /* executions placed on it now */
+  uint64_t executions_total;
+} sched_node_t;
+
+const char *sched_node_state_name (sched_node_state_t st);
+
 struct sched_ctx
 {
   struct event_base *base;
   sched_config_t cfg;
   prof_set_t *profiles;
-  eng_t *eng;
-  sbx_t *sbx;
+  sched_node_t *nodes;
+  size_t n_nodes;
   char instance_id[33];
   bool leaving;       /* SIGTERM seen: /readyz fails, the agent says drain */
   bool draining;      /* drain_delay_ms later: refuse new work, finish what runs */
-  bool engine_ok;     /* last ping answered */
-  bool reaped;        /* orphans reaped once the engine answered */
-  bool reaping;       /* the reaper's list is out */
-  struct image_lookup *lookups; /* image resolutions in flight */
-  /* Image ids resolved per profile (same order as profiles->items). */
+  bool engine_ok;     /* some engine is up */
+  struct image_sync *syncs;         /* image resolutions in flight */
+  struct image_transfer *transfers; /* images on their way between engines */
+  /* Image ids per profile (same order as profiles->items): the profile's
+   * tag as the first engine (in config order) that is up and has it
+   * resolves it.  Every other engine is given that very image. */
   char **image_ids;
-  pool_mgr_t *pools;
   store_t *store;
   sched_auth_t auth;
-  char engine_desc[160]; /* recorded with each execution */
-  startgate_t gate;
   metrics_t metrics;
   /* Every execution in flight (exec.c's registry), and those of them that
    * wait for room to run (max_concurrent), fair across clients. */
@@ -70,13 +111,29 @@ int sched_ctx_init (sched_ctx_t *ctx, wb_err_t *err);
  * the caller.  Can't fail. */
 void sched_ctx_clear (sched_ctx_t *ctx, uint32_t store_timeout_ms);
 
-/* (Re)make the pool of profile i for its resolved image id. */
+/* (Re)make the pools of profile i on every engine up that holds its
+ * image. */
 void sched_pool_update (sched_ctx_t *ctx, size_t i);
-/* Resolve (or re-resolve) every profile's image id; pools follow.  Async. */
+/* Resolve (or re-resolve) every profile's image id and see that every
+ * engine up holds it (sending it from one that does); pools follow.
+ * Async. */
 void sched_images_refresh (sched_ctx_t *ctx);
-/* The engine answered a ping.  Reaps orphans once (until a reap succeeds);
- * when was_down (first answer, or after an outage) also retries waiting
- * creates and removals now and re-resolves the images. */
-void sched_engine_answers (sched_ctx_t *ctx, bool was_down);
+/* SIGHUP replaced the profiles: image ids of unchanged images carry over
+ * (old, new: the two sets), retired languages' pools drain.  -1 without
+ * memory, nothing changed. */
+int sched_profiles_swap (sched_ctx_t *ctx, prof_set_t *fresh);
+/* Ping every engine (health): one that fails is taken out (its waiting
+ * work goes elsewhere, what it ran ends engine_lost), one that answers
+ * again is re-admitted once its leftovers are gone.  Async. */
+void sched_nodes_ping (sched_ctx_t *ctx);
+/* Containers of every engine (sbx_count) and engine calls in flight
+ * (sbx_busy), summed. */
+uint32_t sched_nodes_containers (const sched_ctx_t *ctx);
+uint32_t sched_nodes_busy (const sched_ctx_t *ctx);
+/* /readyz and the agent: some engine is up and its pools are healthy
+ * (pool_mgr_healthy with ready_pool_grace_ms). */
+bool sched_pools_healthy (sched_ctx_t *ctx);
+/* This daemon's owner label (the same on every engine). */
+const char *sched_owner (const sched_ctx_t *ctx);
 
 #endif

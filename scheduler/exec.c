@@ -103,6 +103,14 @@ struct sched_exec
   char image_id[80];
   char pool_key[SBX_KEY_MAX]; /* for the history: the pool may be gone by then */
 
+  /* The engine it is placed on (NULL while QUEUED), and the engines it
+   * was placed on before and that failed it before its start (bit per
+   * node index): each is tried once. */
+  sched_node_t *node;
+  uint32_t tried;
+  const char *engine_name;   /* the last engine placed on, for the history ("" before) */
+  bool ahead_submitted;      /* its row ahead went to the store (once) */
+
   /* The container: from pool, given back with pool_release. */
   pool_t *pool;
   pool_waiter_t *waiter;
@@ -186,9 +194,28 @@ find (sched_ctx_t *ctx, uint64_t serial)
  * and the removal of used containers wait (for a burst's length: see
  * pool_mgr_set_yield). */
 static void
-set_yield (sched_ctx_t *ctx)
+set_yield (sched_node_t *n)
 {
-  pool_mgr_set_yield (ctx->pools, ctx->gate.queued > 0 || ctx->gate.in_flight > 0);
+  pool_mgr_set_yield (n->pools, n->gate.queued > 0 || n->gate.in_flight > 0);
+}
+
+/* Off its engine (exec_end, or before it goes to another one). */
+static void
+leave_node (sched_exec_t *ex)
+{
+  sched_node_t *n = ex->node;
+
+  if (n == NULL)
+    return;
+  if (ex->gate_waiter)
+    startgate_cancel (&n->gate, ex->gate_waiter);
+  ex->gate_waiter = NULL;
+  if (ex->holds_slot)
+    startgate_leave (&n->gate, (double) wb_now_us () / 1000.0);
+  ex->holds_slot = false;
+  set_yield (n);
+  n->executions--;
+  ex->node = NULL;
 }
 
 /* ---- the one ending -------------------------------------------------- */
@@ -231,11 +258,7 @@ exec_end (sched_exec_t *ex)
     }
   release_container (ex);
   pool_waiter_cancel (ex->waiter);
-  if (ex->gate_waiter)
-    startgate_cancel (&ctx->gate, ex->gate_waiter);
-  if (ex->holds_slot)
-    startgate_leave (&ctx->gate, (double) wb_now_us () / 1000.0);
-  set_yield (ctx);
+  leave_node (ex);
   if (ex->deadline)
     event_free (ex->deadline);
   if (ex->grace)
@@ -327,9 +350,9 @@ submit_row (sched_exec_t *ex, const char *status, const char *error, store_done_
   rec.total_ms = ahead ? -1 : (double) (now - ex->t_admit_us) / 1000.0;
   rec.pool_hit = res->pool_hit;
   rec.container_id = ex->recorded_container;
-  rec.engine = ctx->engine_desc;
+  rec.engine = ex->engine_name ? ex->engine_name : "";
   rec.error = error ? error : "";
-  rec.daemon = sbx_owner (ctx->sbx);
+  rec.daemon = sched_owner (ctx);
   rec.pool = ex->pool_key;
   if (ex->reserved == 0)
     return -1; /* a bug: every row is reserved at admission */
@@ -342,6 +365,49 @@ submit_row (sched_exec_t *ex, const char *status, const char *error, store_done_
 /* The program never started.  Record why (row "refused", or "cancelled"
  * when the client left) and tell the client at once: a row for code that
  * never ran need not hold up the answer. */
+static int admit (sched_exec_t *ex, wb_err_t *err);
+
+/* The engine ex is placed on failed it before its start (or was taken
+ * out): give back what it holds there and place it again, on an engine it
+ * has not tried, if its pre-start bound leaves time.  0 when placed (or
+ * waiting) again; -1 when not (nothing changed, or it holds nothing any
+ * more): the caller refuses it. */
+static int
+replace (sched_exec_t *ex, const wb_err_t *why)
+{
+  sched_ctx_t *ctx = ex->ctx;
+  sched_node_t *was = ex->node;
+  uint64_t waited_ms = (wb_now_us () - ex->t_admit_us) / 1000;
+  wb_err_t err;
+
+  if (was == NULL || ex->t_start_us || ex->state < EX_WAIT_CONTAINER || ex->state > EX_WAIT_SLOT
+      || waited_ms + ADMIT_MIN_LEFT_MS > ctx->cfg.max_wait_ms)
+    return -1;
+  ex->tried |= 1u << was->index;
+  for (size_t k = 0; k < ctx->n_nodes; k++)
+    if (!(ex->tried & (1u << k)) && ctx->nodes[k].state == NODE_UP)
+      break;
+    else if (k + 1 == ctx->n_nodes)
+      return -1; /* no engine left to try */
+  wb_warn ("execution %s: engine %s failed it before it started (%s): %s; placing it on another "
+           "engine",
+           ex->res.id, was->cfg->name, state_names[ex->state], why->msg);
+  release_container (ex);
+  pool_waiter_cancel (ex->waiter);
+  ex->waiter = NULL;
+  leave_node (ex);
+  ex->pool = NULL;
+  ex->attach_ready = ex->wait_armed = false;
+  ex->attach_done = ex->wait_done = ex->have_exit = false;
+  ex->res.pool_hit = false;
+  ex->t_container_us = 0;
+  ex->state = EX_QUEUED;
+  if (admit (ex, &err) == 0)
+    return 0;
+  wb_warn ("execution %s: no other engine took it: %s", ex->res.id, err.msg);
+  return -1;
+}
+
 static void
 exec_refuse (sched_exec_t *ex, const wb_err_t *err, bool cancelled)
 {
@@ -349,6 +415,9 @@ exec_refuse (sched_exec_t *ex, const wb_err_t *err, bool cancelled)
   sched_exec_done_cb cb = ex->cb;
   const char *status = cancelled ? "cancelled" : "refused";
 
+  /* An engine failed it before anything of it started: another may run it. */
+  if (!cancelled && err->code == WB_E_ENGINE_DOWN && replace (ex, err) == 0)
+    return;
   if (cancelled)
     wb_info ("execution %s: client went away while %s; nothing ran", ex->res.id,
              state_names[ex->state]);
@@ -541,7 +610,7 @@ exec_kill (sched_exec_t *ex, sched_status_t reason, const char *error)
   arm_grace (ex, kill_grace (ex));
   if (ex->wait_done)
     return; /* it exited already */
-  ex->kill_req = eng_container_kill (ex->ctx->eng, ex->container_id, "SIGKILL", killed_cb, ex,
+  ex->kill_req = eng_container_kill (ex->node->eng, ex->container_id, "SIGKILL", killed_cb, ex,
                                      &err);
   if (ex->kill_req == NULL)
     wb_log_error ("execution %s: %s", ex->res.id, err.msg);
@@ -585,7 +654,7 @@ after_run (sched_exec_t *ex)
     return;
   if (ex->have_exit && ex->exit_code == 137 && !ex->outcome_set)
     {
-      ex->op = eng_container_inspect (ex->ctx->eng, ex->container_id, inspected_cb, ex, &err);
+      ex->op = eng_container_inspect (ex->node->eng, ex->container_id, inspected_cb, ex, &err);
       if (ex->op)
         {
           ex->state = EX_INSPECTING;
@@ -1195,10 +1264,10 @@ started_cb (void *arg, const eng_result_t *r)
    * starts take (a refusal, a dead socket) says nothing of the engine's
    * pace and would teach the gate that starts are nearly free. */
   double rtt_ms = (double) (ex->t_started_us - ex->t_start_us) / 1000.0;
-  if (r->rc == 0 || rtt_ms >= ctx->gate.last_rtt_ms)
-    startgate_sample (&ctx->gate, rtt_ms, ex->start_ticket, (double) ex->t_started_us / 1000.0);
-  startgate_leave (&ctx->gate, (double) ex->t_started_us / 1000.0);
-  set_yield (ctx);
+  if (r->rc == 0 || rtt_ms >= ex->node->gate.last_rtt_ms)
+    startgate_sample (&ex->node->gate, rtt_ms, ex->start_ticket, (double) ex->t_started_us / 1000.0);
+  startgate_leave (&ex->node->gate, (double) ex->t_started_us / 1000.0);
+  set_yield (ex->node);
   if (r->rc < 0 && (r->err.engine_status == 400 || r->err.engine_status == 404
                     || r->err.engine_status == 409))
     {
@@ -1240,9 +1309,9 @@ send_start (sched_exec_t *ex)
   ex->holds_slot = true;
   ex->state = EX_STARTING;
   ex->t_start_us = wb_now_us ();
-  ex->start_ticket = startgate_ticket (&ex->ctx->gate, (double) ex->t_start_us / 1000.0);
-  set_yield (ex->ctx);
-  ex->op = eng_container_start (ex->ctx->eng, ex->container_id, started_cb, ex, &err);
+  ex->start_ticket = startgate_ticket (&ex->node->gate, (double) ex->t_start_us / 1000.0);
+  set_yield (ex->node);
+  ex->op = eng_container_start (ex->node->eng, ex->container_id, started_cb, ex, &err);
   if (ex->op == NULL)
     {
       exec_refuse (ex, &err, false);
@@ -1271,14 +1340,13 @@ gate_open_cb (void *arg)
 static void
 maybe_start (sched_exec_t *ex)
 {
-  sched_ctx_t *ctx = ex->ctx;
   wb_err_t err;
   int r;
 
   if (ex->state != EX_PREPARING || !ex->attach_ready || !ex->wait_armed || !ex->ahead_committed)
     return;
   ex->state = EX_WAIT_SLOT;
-  r = startgate_enter (&ctx->gate, (double) wb_now_us () / 1000.0, gate_open_cb, ex,
+  r = startgate_enter (&ex->node->gate, (double) wb_now_us () / 1000.0, gate_open_cb, ex,
                        &ex->gate_waiter);
   if (r < 0)
     {
@@ -1286,7 +1354,7 @@ maybe_start (sched_exec_t *ex)
       exec_refuse (ex, &err, false);
       return;
     }
-  set_yield (ctx);
+  set_yield (ex->node);
   if (r == 1)
     send_start (ex);
 }
@@ -1394,15 +1462,19 @@ have_container (sched_exec_t *ex, wb_err_t *err)
   snprintf (ex->recorded_container, sizeof ex->recorded_container, "%s", ex->container_id);
   metrics_observe (&ctx->metrics, ex->res.language, M_QUEUE_WAIT,
                    (double) (ex->t_container_us - ex->t_admit_us) / 1e6);
-  ex->attach = eng_attach_open (ctx->eng, ex->container_id, &attach_cbs, ex, err);
+  ex->attach = eng_attach_open (ex->node->eng, ex->container_id, &attach_cbs, ex, err);
   if (ex->attach == NULL)
     return -1;
-  ex->wait_req = eng_container_wait (ctx->eng, ex->container_id, on_wait_armed, wait_cb, ex, err);
+  ex->wait_req = eng_container_wait (ex->node->eng, ex->container_id, on_wait_armed, wait_cb, ex, err);
   if (ex->wait_req == NULL)
     return -1;
   /* From here the execution is in the history (with its container, so
    * an operator can match an interrupted row to it), and no code starts
-   * before this row is on disk. */
+   * before this row is on disk.  Once: an execution that moved to
+   * another engine before its start keeps the row it had. */
+  if (ex->ahead_submitted)
+    return 0;
+  ex->ahead_submitted = true;
   if (submit_row (ex, "running", NULL, ahead_cb) < 0)
     return wb_error (err, WB_E_NOMEM, "out of memory");
   return 0;
@@ -1473,9 +1545,56 @@ deadline_cb (evutil_socket_t fd, short what, void *arg)
     exec_kill (ex, SCHED_ST_TIMEOUT, NULL);
 }
 
-/* The pool for this request's key: the language's warm pool, or a
- * transient one of its own (a memory limit the warm pool can't serve, or
- * a language whose warm pool is missing).  NULL with err. */
+/* The engine for this request: among the engines up that hold its image
+ * and have not failed it, the one with the most ready containers for its
+ * key, else the one with the most room (free containers per weight).
+ * NULL with err. */
+static sched_node_t *
+place (sched_exec_t *ex, size_t profile, const char *key, wb_err_t *err)
+{
+  sched_ctx_t *ctx = ex->ctx;
+  sched_node_t *best = NULL;
+  uint32_t best_ready = 0;
+  double best_room = 0;
+  bool any_up = false;
+
+  for (size_t k = 0; k < ctx->n_nodes; k++)
+    {
+      sched_node_t *n = &ctx->nodes[k];
+      const char *id = n->image_ids[profile];
+      pool_t *pool;
+      uint32_t ready;
+      double room;
+
+      if (n->state != NODE_UP)
+        continue;
+      any_up = true;
+      if ((ex->tried & (1u << k)) || id == NULL || strcmp (id, ex->image_id) != 0)
+        continue;
+      pool = pool_mgr_find_key (n->pools, key);
+      ready = pool ? pool_ready_count (pool) : 0;
+      room = (double) pool_mgr_free_capacity (n->pools) / n->cfg->weight;
+      if (best == NULL || ready > best_ready || (ready == best_ready && room > best_room))
+        best = n, best_ready = ready, best_room = room;
+    }
+  if (best)
+    return best;
+  if (!any_up)
+    wb_error (err, WB_E_ENGINE_DOWN, "the container engine is unavailable");
+  else if (ex->tried)
+    wb_error (err, WB_E_ENGINE_DOWN, "every container engine that could run it failed before "
+                                     "it started");
+  else
+    wb_error (err, WB_E_BUSY, "the %s sandbox is not ready yet (its image is missing or still "
+                              "being resolved or copied)",
+              ex->req.profile->language);
+  return NULL;
+}
+
+/* The pool for this request's key on the engine placed on: the language's
+ * warm pool, or a transient one of its own (a memory limit the warm pool
+ * can't serve, or a language whose warm pool is missing).  NULL with
+ * err. */
 static pool_t *
 pool_for (sched_exec_t *ex, wb_err_t *err)
 {
@@ -1485,12 +1604,14 @@ pool_for (sched_exec_t *ex, wb_err_t *err)
   char key[SBX_KEY_MAX];
   pool_spec_t spec;
   pool_t *pool;
+  sched_node_t *node;
+  size_t index = 0;
 
   /* The profile and image in force now: a queued execution may have
    * waited through an image refresh or a reload. */
   for (size_t i = 0; i < ctx->profiles->n; i++)
     if (strcmp (ctx->profiles->items[i]->language, ex->req.profile->language) == 0)
-      p = ctx->profiles->items[i], image = ctx->image_ids[i];
+      p = ctx->profiles->items[i], image = ctx->image_ids[i], index = i;
   if (p == NULL)
     {
       wb_error (err, WB_E_NOT_FOUND, "language %s is no longer served", ex->req.profile->language);
@@ -1516,16 +1637,27 @@ pool_for (sched_exec_t *ex, wb_err_t *err)
       return NULL;
     }
   sbx_pool_key (p, &ex->req.limits, ex->image_id, key);
-  pool = pool_mgr_find_key (ctx->pools, key);
-  if (pool)
-    return pool;
-  memset (&spec, 0, sizeof spec);
-  spec.tmpl = sbx_tmpl_new (p, &ex->req.limits, ex->image_id, err);
-  if (spec.tmpl == NULL)
+  node = place (ex, index, key, err);
+  if (node == NULL)
     return NULL;
-  spec.profile_hash = p->hash;
-  spec.transient = true;
-  return pool_mgr_ensure (ctx->pools, &spec, err);
+  pool = pool_mgr_find_key (node->pools, key);
+  if (pool == NULL)
+    {
+      memset (&spec, 0, sizeof spec);
+      spec.tmpl = sbx_tmpl_new (p, &ex->req.limits, ex->image_id, err);
+      if (spec.tmpl == NULL)
+        return NULL;
+      spec.profile_hash = p->hash;
+      spec.transient = true;
+      pool = pool_mgr_ensure (node->pools, &spec, err);
+      if (pool == NULL)
+        return NULL;
+    }
+  ex->node = node;
+  ex->engine_name = node->cfg->name;
+  node->executions++;
+  node->executions_total++;
+  return pool;
 }
 
 /* ---- public ---------------------------------------------------------- */
@@ -1760,6 +1892,41 @@ sched_exec_cancel (sched_exec_t *ex)
 }
 
 void
+sched_exec_node_lost (sched_ctx_t *ctx, sched_node_t *node)
+{
+  wb_err_t err;
+
+  wb_error (&err, WB_E_ENGINE_DOWN, "engine %s was taken out", node->cfg->name);
+  /* Ending one execution frees no other (admission is deferred). */
+  for (sched_exec_t *ex = ctx->execs, *next; ex; ex = next)
+    {
+      next = ex->next;
+      if (ex->node != node)
+        continue;
+      switch (ex->state)
+        {
+        case EX_WAIT_CONTAINER: /* its pool failed it already; in case not */
+        case EX_PREPARING:
+        case EX_WAIT_SLOT:
+          exec_refuse (ex, &err, false);
+          break;
+        case EX_STARTING:
+        case EX_RUNNING:
+          wb_warn ("execution %s: engine %s was taken out while it was %s; stopping it",
+                   ex->res.id, node->cfg->name, state_names[ex->state]);
+          exec_kill (ex, SCHED_ST_ENGINE_LOST,
+                     "the container engine was lost while the program ran; it will not run again");
+          break;
+        case EX_QUEUED:
+        case EX_KILLING:
+        case EX_INSPECTING:
+        case EX_RECORDING:
+          break;
+        }
+    }
+}
+
+void
 sched_exec_abandon_all (sched_ctx_t *ctx)
 {
   wb_err_t err;
@@ -1770,7 +1937,7 @@ sched_exec_abandon_all (sched_ctx_t *ctx)
   for (sched_exec_t *ex = ctx->execs; ex; ex = ex->next)
     if (ex->gate_waiter)
       {
-        startgate_cancel (&ctx->gate, ex->gate_waiter);
+        startgate_cancel (&ex->node->gate, ex->gate_waiter);
         ex->gate_waiter = NULL;
       }
   while (ctx->execs)

@@ -132,6 +132,13 @@ sched_exec_t *sched_exec_start (sched_ctx_t *ctx, sched_request_t *req, sched_ex
  * "cancelled"); running -> killed, then recorded; recording -> recorded.
  * The execution ends itself; the caller must forget ex.  Can't fail. */
 void sched_exec_cancel (sched_exec_t *ex);
+/* An engine was taken out (struct sched_node, daemon.h).  Its executions
+ * that have not started go to another engine (a request whose code never
+ * started may run elsewhere: each execution tries each engine at most
+ * once, within its max_wait_ms); those that started are stopped and end
+ * "engine_lost" (code that started never runs twice).  Can't fail. */
+struct sched_node;
+void sched_exec_node_lost (sched_ctx_t *ctx, struct sched_node *node);
 
 /* Where an execution is ("waiting for a container", "running" ...), for
  * logs and tests.  Never NULL. */

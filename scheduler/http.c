@@ -464,33 +464,42 @@ static void
 handle_pools (struct evhttp_request *req, sched_ctx_t *ctx)
 {
   cleanup_buf wb_buf_t body = WB_BUF_INIT;
-  const pool_stats_t *st;
-  size_t n = pool_mgr_stats (ctx->pools, &st);
   int bad = wb_buf_append_str (&body, "{\"pools\":[");
+  uint32_t limit = 0, queued = 0;
+  bool first = true;
 
-  for (size_t i = 0; i < n && bad == 0; i++)
+  for (size_t k = 0; k < ctx->n_nodes; k++)
     {
-      const pool_stats_t *s = &st[i];
-      bad |= wb_buf_printf (
-          &body,
-          "%s{\"language\":\"%s\",\"image_id\":\"%s\",\"profile_hash\":\"%s\",\"key\":\"%s\","
-          "\"draining\":%s,\"transient\":%s,\"min_ready\":%u,\"max_ready\":%u,\"target\":%u,\"ready\":%u,"
-          "\"creating\":%u,\"in_use\":%u,\"waiting\":%u,\"hits\":%llu,\"misses\":%llu,"
-          "\"created\":%llu,\"create_failures\":%llu,\"destroyed\":%llu,"
-          "\"arrival_rate\":%.3f,\"replenish_ms\":%.1f,\"last_error\":",
-          i ? "," : "", s->language, s->image_id, s->profile_hash, s->key,
-          s->draining ? "true" : "false", s->transient ? "true" : "false", s->min_ready, s->max_ready, s->target, s->ready,
-          s->creating, s->in_use, s->waiting, (unsigned long long) s->hits,
-          (unsigned long long) s->misses, (unsigned long long) s->created,
-          (unsigned long long) s->create_failures, (unsigned long long) s->destroyed,
-          s->arrival_rate, s->create_ms);
-      /* The engine's words are for operators; this endpoint is theirs. */
-      bad |= s->last_error[0] ? wb_json_append_string (&body, s->last_error, strlen (s->last_error))
-                              : wb_buf_append_str (&body, "null");
-      bad |= wb_buf_append_str (&body, "}");
+      const sched_node_t *node = &ctx->nodes[k];
+      const pool_stats_t *st;
+      size_t n = pool_mgr_stats (node->pools, &st);
+
+      limit += startgate_limit (&node->gate);
+      queued += node->gate.queued;
+      for (size_t i = 0; i < n && bad == 0; i++, first = false)
+        {
+          const pool_stats_t *s = &st[i];
+          bad |= wb_buf_printf (
+              &body,
+              "%s{\"engine\":\"%s\",\"language\":\"%s\",\"image_id\":\"%s\",\"profile_hash\":\"%s\","
+              "\"key\":\"%s\",\"draining\":%s,\"transient\":%s,\"min_ready\":%u,\"max_ready\":%u,"
+              "\"target\":%u,\"ready\":%u,\"creating\":%u,\"in_use\":%u,\"waiting\":%u,"
+              "\"hits\":%llu,\"misses\":%llu,\"created\":%llu,\"create_failures\":%llu,"
+              "\"destroyed\":%llu,\"arrival_rate\":%.3f,\"replenish_ms\":%.1f,\"last_error\":",
+              first ? "" : ",", node->cfg->name, s->language, s->image_id, s->profile_hash, s->key,
+              s->draining ? "true" : "false", s->transient ? "true" : "false", s->min_ready,
+              s->max_ready, s->target, s->ready, s->creating, s->in_use, s->waiting,
+              (unsigned long long) s->hits, (unsigned long long) s->misses,
+              (unsigned long long) s->created, (unsigned long long) s->create_failures,
+              (unsigned long long) s->destroyed, s->arrival_rate, s->create_ms);
+          /* The engine's words are for operators; this endpoint is theirs. */
+          bad |= s->last_error[0]
+                     ? wb_json_append_string (&body, s->last_error, strlen (s->last_error))
+                     : wb_buf_append_str (&body, "null");
+          bad |= wb_buf_append_str (&body, "}");
+        }
     }
-  bad |= wb_buf_printf (&body, "],\"start_limit\":%u,\"starts_queued\":%u}\n",
-                        startgate_limit (&ctx->gate), ctx->gate.queued);
+  bad |= wb_buf_printf (&body, "],\"start_limit\":%u,\"starts_queued\":%u}\n", limit, queued);
   if (bad)
     {
       evhttp_send_error (req, 500, "out of memory");
@@ -499,17 +508,91 @@ handle_pools (struct evhttp_request *req, sched_ctx_t *ctx)
   reply_json (req, 200, body.data, body.len);
 }
 
+/* GET /v1/engines: each engine's state, for operators (no secrets: the
+ * endpoint, and whether TLS is used, not its files). */
+static void
+handle_engines (struct evhttp_request *req, sched_ctx_t *ctx)
+{
+  cleanup_buf wb_buf_t body = WB_BUF_INIT;
+  int bad = wb_buf_append_str (&body, "{\"engines\":[");
+  uint64_t now = wb_now_ms ();
+
+  for (size_t k = 0; k < ctx->n_nodes && bad == 0; k++)
+    {
+      const sched_node_t *n = &ctx->nodes[k];
+      const pool_stats_t *st;
+      size_t np = pool_mgr_stats (n->pools, &st);
+      uint32_t ready = 0, in_use = 0, images = 0;
+
+      for (size_t i = 0; i < np; i++)
+        ready += st[i].ready, in_use += st[i].in_use;
+      for (size_t i = 0; i < ctx->profiles->n; i++)
+        images += n->image_ids[i] != NULL;
+      bad |= wb_buf_printf (&body, "%s{\"name\":\"%s\",\"endpoint\":", k ? "," : "", n->cfg->name);
+      bad |= wb_json_append_string (&body, n->endpoint, strlen (n->endpoint));
+      bad |= wb_buf_printf (
+          &body,
+          ",\"tls\":%s,\"state\":\"%s\",\"state_for_ms\":%llu,\"api_version\":\"%s\","
+          "\"server_version\":",
+          n->cfg->tls_cert ? "true" : "false", sched_node_state_name (n->state),
+          (unsigned long long) (now - n->state_since_ms), n->api_version);
+      bad |= wb_json_append_string (&body, n->server_version, strlen (n->server_version));
+      bad |= wb_buf_append_str (&body, ",\"runtimes\":");
+      bad |= wb_json_append_string (&body, n->runtimes, strlen (n->runtimes));
+      bad |= wb_buf_printf (
+          &body,
+          ",\"weight\":%u,\"max_containers\":%u,\"containers\":%u,\"pools\":%zu,"
+          "\"ready\":%u,\"in_use\":%u,\"images\":%u,\"in_flight\":%u,"
+          "\"executions_total\":%llu,\"start_limit\":%u,\"ping_failures\":%llu,"
+          "\"taken_out\":%llu,\"last_seen_ms_ago\":",
+          n->cfg->weight, n->cfg->max_containers ? n->cfg->max_containers : ctx->cfg.max_containers,
+          sbx_count (n->sbx), np, ready, in_use, images, n->executions,
+          (unsigned long long) n->executions_total, startgate_limit (&n->gate),
+          (unsigned long long) n->ping_failures, (unsigned long long) n->taken_out);
+      bad |= n->last_seen_ms ? wb_buf_printf (&body, "%llu", (unsigned long long) (now - n->last_seen_ms))
+                             : wb_buf_append_str (&body, "null");
+      bad |= wb_buf_append_str (&body, ",\"last_error\":");
+      bad |= n->last_error[0] ? wb_json_append_string (&body, n->last_error, strlen (n->last_error))
+                              : wb_buf_append_str (&body, "null");
+      bad |= wb_buf_append_str (&body, "}");
+    }
+  if (bad || wb_buf_append_str (&body, "]}\n") < 0)
+    {
+      evhttp_send_error (req, 500, "out of memory");
+      return;
+    }
+  reply_json (req, 200, body.data, body.len);
+}
+
+static int
+engines_up (const sched_ctx_t *ctx)
+{
+  int n = 0;
+
+  for (size_t k = 0; k < ctx->n_nodes; k++)
+    n += ctx->nodes[k].state == NODE_UP;
+  return n;
+}
+
 static void
 handle_metrics (struct evhttp_request *req, sched_ctx_t *ctx)
 {
   cleanup_buf wb_buf_t body = WB_BUF_INIT;
-  const pool_stats_t *st;
-  size_t n = pool_mgr_stats (ctx->pools, &st);
+  metrics_engine_t engines[SCHED_MAX_ENGINES];
   struct evbuffer *buf;
 
+  for (size_t k = 0; k < ctx->n_nodes; k++)
+    {
+      engines[k].name = ctx->nodes[k].cfg->name;
+      engines[k].up = ctx->nodes[k].state == NODE_UP;
+      engines[k].gate = &ctx->nodes[k].gate;
+      engines[k].executions = ctx->nodes[k].executions;
+      /* Each manager's array stays valid until its next call: one each. */
+      engines[k].n_pools = pool_mgr_stats (ctx->nodes[k].pools, &engines[k].pools);
+    }
   store_stats_t ss;
   store_get_stats (ctx->store, &ss);
-  if (metrics_render (&ctx->metrics, st, n, &ctx->gate, sched_exec_count (ctx) - ctx->admission.n,
+  if (metrics_render (&ctx->metrics, engines, ctx->n_nodes, sched_exec_count (ctx) - ctx->admission.n,
                       ctx->admission.n, &body) < 0
       || wb_buf_printf (&body,
                         "# HELP warmbox_history_backlog Records waiting to be written.\n"
@@ -525,13 +608,13 @@ handle_metrics (struct evhttp_request *req, sched_ctx_t *ctx)
                         "# HELP warmbox_history_dropped_events_total Pool events dropped (backlog full).\n"
                         "# TYPE warmbox_history_dropped_events_total counter\n"
                         "warmbox_history_dropped_events_total %llu\n"
-                        "# HELP warmbox_engine_up 1 while the container engine answers its pings.\n"
-                        "# TYPE warmbox_engine_up gauge\nwarmbox_engine_up %d\n"
+                        "# HELP warmbox_engines_up Engines taking work (see warmbox_engine_up).\n"
+                        "# TYPE warmbox_engines_up gauge\nwarmbox_engines_up %d\n"
                         "# HELP warmbox_draining 1 once SIGTERM was seen.\n"
                         "# TYPE warmbox_draining gauge\nwarmbox_draining %d\n",
                         ss.backlog, ss.failing ? 1 : 0, (unsigned long long) ss.committed,
                         (unsigned long long) ss.write_errors,
-                        (unsigned long long) ss.dropped_events, ctx->engine_ok ? 1 : 0,
+                        (unsigned long long) ss.dropped_events, engines_up (ctx),
                         ctx->leaving ? 1 : 0)
              < 0
       || (buf = evbuffer_new ()) == NULL)
@@ -756,7 +839,7 @@ route (struct evhttp_request *req, void *arg)
     {
       static const char ready[] = "{\"ready\":true}\n";
       static const char not_ready[] = "{\"ready\":false}\n";
-      if (ctx->engine_ok && !ctx->leaving && pool_mgr_healthy (ctx->pools, ctx->cfg.ready_pool_grace_ms))
+      if (ctx->engine_ok && !ctx->leaving && sched_pools_healthy (ctx))
         reply_json (req, 200, ready, sizeof ready - 1);
       else
         reply_json (req, 503, not_ready, sizeof not_ready - 1);
@@ -765,6 +848,11 @@ route (struct evhttp_request *req, void *arg)
   if (strcmp (path, "/v1/pools") == 0 && cmd == EVHTTP_REQ_GET)
     {
       handle_pools (req, ctx);
+      return;
+    }
+  if (strcmp (path, "/v1/engines") == 0 && cmd == EVHTTP_REQ_GET)
+    {
+      handle_engines (req, ctx);
       return;
     }
   if (strcmp (path, "/metrics") == 0 && cmd == EVHTTP_REQ_GET)

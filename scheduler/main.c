@@ -88,19 +88,23 @@ drain_check_cb (evutil_socket_t fd, short what, void *arg)
       size_t n;
       sched_http_stop_accepting (http);
       accepting_stopped_ms = wb_now_ms ();
-      n = pool_mgr_drain_all (ctx.pools);
+      n = 0;
+      for (size_t i = 0; i < ctx.n_nodes; i++)
+        n += pool_mgr_drain_all (ctx.nodes[i].pools);
       pools_drained = true;
       if (n)
         wb_info ("executions done; removing %zu ready containers", n);
     }
   /* A removal that failed waits for its retry: hurry it (once a second),
    * the engine may be back. */
-  if (pools_drained && sbx_busy (ctx.sbx) == 0 && sbx_count (ctx.sbx) > 0
+  if (pools_drained && sched_nodes_busy (&ctx) == 0 && sched_nodes_containers (&ctx) > 0
       && (wb_now_ms () - accepting_stopped_ms) % 1000 < 100)
-    sbx_retry_now (ctx.sbx);
+    for (size_t i = 0; i < ctx.n_nodes; i++)
+      sbx_retry_now (ctx.nodes[i].sbx);
   /* Connections that were queued when the socket was unlinked get a
    * moment to be accepted and answered. */
-  if (running == 0 && pools_drained && sbx_busy (ctx.sbx) == 0 && sbx_count (ctx.sbx) == 0
+  if (running == 0 && pools_drained && sched_nodes_busy (&ctx) == 0
+      && sched_nodes_containers (&ctx) == 0
       && wb_now_ms () - accepting_stopped_ms >= 200)
     {
       wb_info ("drained; exiting");
@@ -112,7 +116,7 @@ drain_check_cb (evutil_socket_t fd, short what, void *arg)
     {
       wb_warn ("grace period over with %zu executions and %u engine calls pending; exiting "
                "(the next start-up marks the executions interrupted and reaps their containers)",
-               running, sbx_busy (ctx.sbx));
+               running, sched_nodes_busy (&ctx));
       event_base_loopbreak (ctx.base);
     }
 }
@@ -127,7 +131,8 @@ start_drain (evutil_socket_t fd, short what, void *arg)
   (void) arg;
   wb_info ("no new executions; finishing %zu in flight", sched_exec_count (&ctx));
   ctx.draining = true; /* new executions get 503 from now on */
-  pool_mgr_set_draining (ctx.pools); /* no top-ups: nobody new will use them */
+  for (size_t i = 0; i < ctx.n_nodes; i++)
+    pool_mgr_set_draining (ctx.nodes[i].pools); /* no top-ups: nobody new will use them */
   drain_started_ms = wb_now_ms ();
   drain_timer = event_new (ctx.base, -1, EV_PERSIST, drain_check_cb, NULL);
   if (drain_timer)
@@ -166,23 +171,6 @@ signal_cb (evutil_socket_t sig, short what, void *arg)
     start_drain (-1, 0, NULL);
 }
 
-static void
-pinged_cb (void *arg, const eng_result_t *r)
-{
-  (void) arg;
-  if (r->rc < 0)
-    {
-      if (ctx.engine_ok || arg)
-        wb_warn ("container engine unreachable: %s", r->err.msg);
-      ctx.engine_ok = false;
-      return;
-    }
-  if (!ctx.engine_ok)
-    wb_info ("container engine answers, API %s", r->api_version);
-  sched_engine_answers (&ctx, !ctx.engine_ok);
-  ctx.engine_ok = true;
-}
-
 /* SIGHUP: load the profiles and the config file's pool sizes, tokens and
  * TLS certificates again.  A changed profile has a new hash, so its pool is replaced and the
  * old one drained; a profile or config that fails to load leaves everything
@@ -215,7 +203,6 @@ reload_cb (evutil_socket_t sig, short what, void *arg)
 {
   prof_set_t *fresh = NULL;
   sched_config_t cfg;
-  char **ids;
   wb_err_t err;
 
   (void) sig;
@@ -233,11 +220,9 @@ reload_cb (evutil_socket_t sig, short what, void *arg)
     }
   warn_short_grace (&ctx.cfg, fresh);
   /* Everything that can refuse comes before anything is applied. */
-  ids = calloc (fresh->n, sizeof *ids);
-  if (ids == NULL || (ctx.n_retired == WB_ARRAY_SIZE (ctx.retired) && sched_exec_count (&ctx) > 0))
+  if (ctx.n_retired == WB_ARRAY_SIZE (ctx.retired) && sched_exec_count (&ctx) > 0)
     {
-      wb_log_error ("reload refused: out of memory or too many reloads in flight");
-      free (ids);
+      wb_log_error ("reload refused: too many reloads in flight");
       prof_set_free (fresh);
       return;
     }
@@ -247,7 +232,6 @@ reload_cb (evutil_socket_t sig, short what, void *arg)
         {
           wb_log_error ("reload refused, keeping the running configuration: %s", err.msg);
           sched_config_clear (&cfg);
-          free (ids);
           prof_set_free (fresh);
           return;
         }
@@ -258,7 +242,6 @@ reload_cb (evutil_socket_t sig, short what, void *arg)
                         "by a reload; restart to do that)",
                         config_path);
           sched_config_clear (&cfg);
-          free (ids);
           prof_set_free (fresh);
           return;
         }
@@ -268,7 +251,6 @@ reload_cb (evutil_socket_t sig, short what, void *arg)
         {
           wb_log_error ("reload refused, keeping the running configuration: %s", err.msg);
           sched_config_clear (&cfg);
-          free (ids);
           prof_set_free (fresh);
           return;
         }
@@ -286,20 +268,16 @@ reload_cb (evutil_socket_t sig, short what, void *arg)
       ctx.cfg.ready_pool_grace_ms = cfg.ready_pool_grace_ms;
       sched_config_clear (&cfg);
     }
-  sched_http_tls_commit (http);
   /* Keep resolved image ids of unchanged images; the refresh fixes the rest. */
-  for (size_t i = 0; i < fresh->n; i++)
-    for (size_t k = 0; k < ctx.profiles->n; k++)
-      if (ctx.image_ids[k] && strcmp (fresh->items[i]->language, ctx.profiles->items[k]->language) == 0
-          && strcmp (fresh->items[i]->image, ctx.profiles->items[k]->image) == 0)
-        ids[i] = strdup (ctx.image_ids[k]);
-  for (size_t k = 0; k < ctx.profiles->n; k++)
+  if (sched_profiles_swap (&ctx, fresh) < 0)
     {
-      if (prof_find (fresh, ctx.profiles->items[k]->language) == NULL)
-        pool_mgr_retire (ctx.pools, ctx.profiles->items[k]->language);
-      free (ctx.image_ids[k]);
+      wb_log_error ("reload refused: out of memory");
+      if (config_path)
+        wb_warn ("the configuration file's pool sizes and tokens were applied; the profiles were not");
+      prof_set_free (fresh);
+      return;
     }
-  free (ctx.image_ids);
+  sched_http_tls_commit (http);
   if (sched_exec_count (&ctx) == 0)
     {
       while (ctx.n_retired)
@@ -309,7 +287,6 @@ reload_cb (evutil_socket_t sig, short what, void *arg)
   else
     ctx.retired[ctx.n_retired++] = ctx.profiles;
   ctx.profiles = fresh;
-  ctx.image_ids = ids;
   wb_info ("reloaded: %zu languages", fresh->n);
   for (size_t i = 0; i < fresh->n; i++)
     sched_pool_update (&ctx, i);
@@ -323,19 +300,17 @@ image_timer_cb (evutil_socket_t fd, short what, void *arg)
   (void) fd;
   (void) what;
   (void) arg;
-  if (ctx.engine_ok && !ctx.draining)
+  if (!ctx.draining)
     sched_images_refresh (&ctx);
 }
 
 static void
 ping_timer_cb (evutil_socket_t fd, short what, void *arg)
 {
-  wb_err_t err;
-
   (void) fd;
   (void) what;
-  if (eng_ping (ctx.eng, pinged_cb, arg, &err) == NULL)
-    wb_warn ("%s", err.msg);
+  (void) arg;
+  sched_nodes_ping (&ctx);
 }
 
 int
@@ -363,7 +338,7 @@ main (int argc, char **argv)
   bool check_only = false, check_profiles = false, insecure = false;
   const char *print_spec = NULL;
   bool no_confine = false;
-  struct timeval ping_every = {5, 0}, image_every;
+  struct timeval ping_every = {2, 0}, image_every;
   wb_err_t err;
   int c, status = 1;
 
@@ -415,8 +390,8 @@ main (int argc, char **argv)
     }
   if (engine)
     {
-      free (ctx.cfg.engine_endpoint);
-      ctx.cfg.engine_endpoint = strdup (engine);
+      if (sched_config_set_engine (&ctx.cfg, engine, &err) < 0)
+        goto fatal;
     }
   if (profiles)
     {
@@ -520,11 +495,11 @@ main (int argc, char **argv)
    * mount, module or namespace call. */
   if (!no_confine && sched_confine (&err) < 0)
     goto fatal;
-  /* First ping now; its arg marks it as the one that logs a failure. */
-  if (eng_ping (ctx.eng, pinged_cb, &ctx, &err) == NULL)
-    goto fatal;
-  wb_info ("warmboxd %s instance %s, %zu languages, engine %s", WB_VERSION, ctx.instance_id,
-           ctx.profiles->n, eng_default_endpoint (ctx.cfg.engine_endpoint));
+  /* First pings now. */
+  sched_nodes_ping (&ctx);
+  for (size_t i = 0; i < ctx.n_nodes; i++)
+    wb_info ("warmboxd %s instance %s, %zu languages, engine %s: %s", WB_VERSION,
+             ctx.instance_id, ctx.profiles->n, ctx.nodes[i].cfg->name, ctx.nodes[i].endpoint);
 
   event_base_dispatch (ctx.base);
   status = 0;

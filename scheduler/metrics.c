@@ -70,8 +70,8 @@ metrics_count_status (metrics_t *m, const char *language, const char *status)
 }
 
 int
-metrics_render (const metrics_t *m, const pool_stats_t *pools, size_t n_pools,
-                const startgate_t *gate, size_t running, size_t queued, wb_buf_t *out)
+metrics_render (const metrics_t *m, const metrics_engine_t *engines, size_t n_engines,
+                size_t running, size_t queued, wb_buf_t *out)
 {
   int bad = 0;
 
@@ -101,53 +101,66 @@ metrics_render (const metrics_t *m, const pool_stats_t *pools, size_t n_pools,
                             m->langs[i].language, m->langs[i].status_name[k],
                             (unsigned long long) m->langs[i].status_count[k]);
 
-#define POOL_METRIC(name, type, help, fmt, expr)                                             \
-  bad |= wb_buf_printf (out, "# HELP " name " " help "\n# TYPE " name " " type "\n");      \
-  for (size_t i = 0; i < n_pools; i++)                                                      \
-    if (!pools[i].transient)                                                                \
-    bad |= wb_buf_printf (out, name "{language=\"%s\",pool=\"%s\",draining=\"%s\"} " fmt "\n", \
-                          pools[i].language, pools[i].key, pools[i].draining ? "true" : "false", \
-                          expr);
-  POOL_METRIC ("warmbox_pool_ready", "gauge", "Never-started containers ready.", "%u", pools[i].ready)
-  POOL_METRIC ("warmbox_pool_creating", "gauge", "Creates in flight.", "%u", pools[i].creating)
-  POOL_METRIC ("warmbox_pool_in_use", "gauge", "Containers handed out.", "%u", pools[i].in_use)
+#define POOL_METRIC(mname, type, help, fmt, expr)                                             \
+  bad |= wb_buf_printf (out, "# HELP " mname " " help "\n# TYPE " mname " " type "\n");      \
+  for (size_t e = 0; e < n_engines; e++)                                                    \
+    for (size_t i = 0; i < engines[e].n_pools; i++)                                         \
+      if (!engines[e].pools[i].transient)                                                   \
+        bad |= wb_buf_printf (out, mname "{engine=\"%s\",language=\"%s\",pool=\"%s\",draining=\"%s\"} " \
+                              fmt "\n", engines[e].name, engines[e].pools[i].language,          \
+                              engines[e].pools[i].key,                                      \
+                              engines[e].pools[i].draining ? "true" : "false", expr);
+#define P engines[e].pools[i]
+  POOL_METRIC ("warmbox_pool_ready", "gauge", "Never-started containers ready.", "%u", P.ready)
+  POOL_METRIC ("warmbox_pool_creating", "gauge", "Creates in flight.", "%u", P.creating)
+  POOL_METRIC ("warmbox_pool_in_use", "gauge", "Containers handed out.", "%u", P.in_use)
   POOL_METRIC ("warmbox_pool_waiting", "gauge", "Requests waiting for a container.", "%u",
-               pools[i].waiting)
-  POOL_METRIC ("warmbox_pool_target", "gauge", "Ready target.", "%u", pools[i].target)
+               P.waiting)
+  POOL_METRIC ("warmbox_pool_target", "gauge", "Ready target.", "%u", P.target)
   POOL_METRIC ("warmbox_pool_hits_total", "counter", "Requests served from ready containers.",
-               "%llu", (unsigned long long) pools[i].hits)
+               "%llu", (unsigned long long) P.hits)
   POOL_METRIC ("warmbox_pool_misses_total", "counter", "Requests that had to wait.", "%llu",
-               (unsigned long long) pools[i].misses)
+               (unsigned long long) P.misses)
   POOL_METRIC ("warmbox_pool_created_total", "counter", "Containers created.", "%llu",
-               (unsigned long long) pools[i].created)
+               (unsigned long long) P.created)
   POOL_METRIC ("warmbox_pool_create_failures_total", "counter", "Creates that failed.", "%llu",
-               (unsigned long long) pools[i].create_failures)
+               (unsigned long long) P.create_failures)
   POOL_METRIC ("warmbox_pool_replenish_seconds", "gauge", "Smoothed time to create a container.",
-               "%.4f", pools[i].create_ms / 1000.0)
+               "%.4f", P.create_ms / 1000.0)
   POOL_METRIC ("warmbox_pool_arrival_rate", "gauge", "Smoothed requests per second.", "%.4f",
-               pools[i].arrival_rate)
+               P.arrival_rate)
+#undef P
 #undef POOL_METRIC
+#define ENGINE_METRIC(mname, type, help, fmt, expr)                                           \
+  bad |= wb_buf_printf (out, "# HELP " mname " " help "\n# TYPE " mname " " type "\n");      \
+  for (size_t e = 0; e < n_engines; e++)                                                    \
+    bad |= wb_buf_printf (out, mname "{engine=\"%s\"} " fmt "\n", engines[e].name, expr);
+#define G engines[e].gate
+  ENGINE_METRIC ("warmbox_engine_up", "gauge", "1 while the engine takes work (answers its pings).",
+                 "%d", engines[e].up ? 1 : 0)
+  ENGINE_METRIC ("warmbox_engine_executions", "gauge", "Executions placed on the engine now.",
+                 "%u", engines[e].executions)
+  ENGINE_METRIC ("warmbox_start_limit", "gauge", "Starts allowed in flight (adaptive).", "%u",
+                 startgate_limit (G))
+  ENGINE_METRIC ("warmbox_starts_in_flight", "gauge", "Starts sent and not answered.", "%u",
+                 G->in_flight)
+  ENGINE_METRIC ("warmbox_starts_queued", "gauge", "Starts waiting for the gate.", "%u", G->queued)
+  ENGINE_METRIC ("warmbox_start_latency_seconds", "gauge",
+                 "Start latency, smoothed over recent starts.", "%.4f", G->last_rtt_ms / 1000.0)
+  ENGINE_METRIC ("warmbox_start_cost_seconds", "gauge",
+                 "Start latency per start in flight over its life, smoothed (1 / throughput).",
+                 "%.4f", G->last_cost_ms / 1000.0)
+  ENGINE_METRIC ("warmbox_start_cost_best_seconds", "gauge",
+                 "The start cost at the cheapest level of concurrency known.", "%.4f",
+                 G->best_cost_ms / 1000.0)
+#undef G
+#undef ENGINE_METRIC
   bad |= wb_buf_printf (
       out,
-      "# HELP warmbox_start_limit Starts allowed in flight (adaptive).\n"
-      "# TYPE warmbox_start_limit gauge\nwarmbox_start_limit %u\n"
-      "# HELP warmbox_starts_in_flight Starts sent and not answered.\n"
-      "# TYPE warmbox_starts_in_flight gauge\nwarmbox_starts_in_flight %u\n"
-      "# HELP warmbox_starts_queued Starts waiting for the gate.\n"
-      "# TYPE warmbox_starts_queued gauge\nwarmbox_starts_queued %u\n"
-      "# HELP warmbox_start_latency_seconds Start latency, smoothed over recent starts.\n"
-      "# TYPE warmbox_start_latency_seconds gauge\nwarmbox_start_latency_seconds %.4f\n"
-      "# HELP warmbox_start_cost_seconds Start latency per start in flight over its life, "
-      "smoothed (1 / throughput).\n"
-      "# TYPE warmbox_start_cost_seconds gauge\nwarmbox_start_cost_seconds %.4f\n"
-      "# HELP warmbox_start_cost_best_seconds The start cost at the cheapest level of concurrency "
-      "known.\n"
-      "# TYPE warmbox_start_cost_best_seconds gauge\nwarmbox_start_cost_best_seconds %.4f\n"
       "# HELP warmbox_executions_running Executions admitted and not queued.\n"
       "# TYPE warmbox_executions_running gauge\nwarmbox_executions_running %zu\n"
       "# HELP warmbox_executions_queued Executions waiting for room to run (admission queue).\n"
       "# TYPE warmbox_executions_queued gauge\nwarmbox_executions_queued %zu\n",
-      startgate_limit (gate), gate->in_flight, gate->queued, gate->last_rtt_ms / 1000.0,
-      gate->last_cost_ms / 1000.0, gate->best_cost_ms / 1000.0, running, queued);
+      running, queued);
   return bad ? -1 : 0;
 }

@@ -43,7 +43,19 @@ typedef struct metrics
 void metrics_observe (metrics_t *m, const char *language, metrics_hist_t h, double seconds);
 /* status must be a static string. */
 void metrics_count_status (metrics_t *m, const char *language, const char *status);
-int metrics_render (const metrics_t *m, const pool_stats_t *pools, size_t n_pools,
-                    const startgate_t *gate, size_t running, size_t queued, wb_buf_t *out);
+/* What /metrics says of one engine (its pools and start gate are labelled
+ * with its name). */
+typedef struct metrics_engine
+{
+  const char *name;
+  bool up;
+  const startgate_t *gate;
+  const pool_stats_t *pools;
+  size_t n_pools;
+  uint32_t executions; /* placed on it now */
+} metrics_engine_t;
+
+int metrics_render (const metrics_t *m, const metrics_engine_t *engines, size_t n_engines,
+                    size_t running, size_t queued, wb_buf_t *out);
 
 #endif

@@ -64,6 +64,9 @@ typedef struct eng_result
   const char *const *ids;  /* list: container ids */
   const char *const *values; /* list: each one's value of the asked label, or NULL */
   size_t n_ids;            /* list */
+  const char *const *runtimes; /* info: the engine's runtimes by name */
+  size_t n_runtimes;
+  const char *default_runtime, *server_version, *cgroup_version; /* info; may be NULL */
 } eng_result_t;
 
 typedef void (*eng_cb) (void *arg, const eng_result_t *res);
@@ -105,6 +108,21 @@ eng_req_t *eng_container_remove (eng_t *eng, const char *id, eng_cb cb, void *ar
  * values each container's value of label value_key (may be NULL). */
 eng_req_t *eng_container_list (eng_t *eng, const char *label, const char *value_key, eng_cb cb,
                                void *arg, wb_err_t *err);
+
+/* GET /info -> runtimes, default_runtime, server_version, cgroup_version. */
+eng_req_t *eng_info (eng_t *eng, eng_cb cb, void *arg, wb_err_t *err);
+/* GET /images/{name}/get: the image's archive (docker save) is written to
+ * fd, a regular file the caller owns and keeps open until the callback.
+ * No overall timeout; a transfer stalled for 2 minutes fails
+ * (WB_E_ENGINE_DOWN).  A failed write of fd (a full disk) is WB_E_IO. */
+eng_req_t *eng_image_save (eng_t *eng, const char *name, int fd, eng_cb cb, void *arg,
+                           wb_err_t *err);
+/* POST /images/load with the archive read from fd (from its start, to its
+ * size at the call).  The engine's error message, which comes in a 200
+ * reply, is WB_E_ENGINE.  Stalled for 10 minutes: fails.  The caller
+ * verifies the result (image inspect by id): a load says what it loaded,
+ * not that it is what was asked for. */
+eng_req_t *eng_image_load (eng_t *eng, int fd, eng_cb cb, void *arg, wb_err_t *err);
 
 /* Cancel: the callback will not be called.  NULL is a no-op; cancelling from
  * within the request's own callback is a no-op. */

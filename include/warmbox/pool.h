@@ -118,6 +118,14 @@ void pool_mgr_kick (pool_mgr_t *mgr);
 /* The engine answers again after failing: forget the create backoff and
  * fill now.  Can't fail. */
 void pool_mgr_engine_back (pool_mgr_t *mgr);
+/* The owner took the engine out (it stopped answering): every ready
+ * container is given to the sandbox for removal (retried until the engine
+ * answers, see sbx_remove), every waiter fails with WB_E_ENGINE_DOWN (its
+ * request may go elsewhere: nothing of it started), and neither creates
+ * nor new waiters are taken until pool_mgr_engine_back.  Can't fail. */
+void pool_mgr_engine_lost (pool_mgr_t *mgr);
+/* Containers the cap still has room for (max_containers - sbx_count). */
+uint32_t pool_mgr_free_capacity (const pool_mgr_t *mgr);
 /* Remove every ready container, fail every waiter (WB_E_BUSY) and stop
  * refilling (shutdown).  Returns the number of removals started. */
 size_t pool_mgr_drain_all (pool_mgr_t *mgr);
@@ -156,6 +164,8 @@ void pool_waiter_cancel (pool_waiter_t *w);
  * and refill.  pool is the pool it came from.  Never fails (see
  * sbx_remove). */
 void pool_release (pool_t *pool, const char *id, bool may_run);
+/* Ready containers in the pool now. */
+uint32_t pool_ready_count (const pool_t *pool);
 /* The pool's key and language.  Never NULL. */
 const char *pool_key (const pool_t *pool);
 const char *pool_language (const pool_t *pool);

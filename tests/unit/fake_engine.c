@@ -121,6 +121,7 @@ struct eng_req
   eng_result_t res;           /* the answer, once DONE */
   const char **ids, **values; /* list: owned arrays behind res */
   char id_buf[65];
+  int fd;                     /* image save, image load: the archive */
   bool in_callback, in_armed, cancelled;
 };
 
@@ -163,6 +164,11 @@ struct eng
   fake_engine_faults_t faults;
   const fake_image_t *images;
   size_t n_images;
+  struct
+  {
+    char name[128], id[80];
+  } loaded[16]; /* images an image load added */
+  size_t n_loaded;
   bool down;
   unsigned long calls[FAKE_OP_COUNT]; /* [FAKE_OP_ANY]: all of them */
   unsigned long created, started, removed, double_starts;
@@ -203,6 +209,12 @@ op_what (fake_op_t op)
       return "container list";
     case FAKE_OP_ATTACH:
       return "attach";
+    case FAKE_OP_INFO:
+      return "info";
+    case FAKE_OP_IMAGE_SAVE:
+      return "image save";
+    case FAKE_OP_IMAGE_LOAD:
+      return "image load";
     case FAKE_OP_ANY:
     case FAKE_OP_COUNT:
       break;
@@ -996,6 +1008,28 @@ apply_list (eng_req_t *req)
 
 /* The engine gets the request: perform it and fill the answer.  A wait
  * that registers goes WAITING; everything else DONE. */
+/* An image by name or id, in the table or among the loaded ones. */
+static void
+find_image (eng_t *eng, const char *ref, const char **name, const char **id)
+{
+  for (size_t i = 0; i < eng->n_images; i++)
+    if ((eng->images[i].name && strcmp (eng->images[i].name, ref) == 0)
+        || (eng->images[i].id && strcmp (eng->images[i].id, ref) == 0))
+      {
+        *name = eng->images[i].name ? eng->images[i].name : eng->images[i].id;
+        *id = eng->images[i].id;
+        return;
+      }
+  /* The newest load wins, as a tag moves to the image loaded last. */
+  for (size_t i = eng->n_loaded; i-- > 0;)
+    if (strcmp (eng->loaded[i].name, ref) == 0 || strcmp (eng->loaded[i].id, ref) == 0)
+      {
+        *name = eng->loaded[i].name;
+        *id = eng->loaded[i].id;
+        return;
+      }
+}
+
 static void
 req_answer (eng_req_t *req)
 {
@@ -1010,7 +1044,8 @@ req_answer (eng_req_t *req)
       return;
     }
   memset (&req->res, 0, sizeof req->res);
-  if (req->target && req->op != FAKE_OP_IMAGE_INSPECT && req->op != FAKE_OP_LIST)
+  if (req->target && req->op != FAKE_OP_IMAGE_INSPECT && req->op != FAKE_OP_LIST
+      && req->op != FAKE_OP_IMAGE_SAVE)
     c = find_container (eng, req->target);
 
   switch (req->op)
@@ -1020,16 +1055,53 @@ req_answer (eng_req_t *req)
       req_ok (req, 200);
       break;
     case FAKE_OP_IMAGE_INSPECT:
-      for (size_t i = 0; i < eng->n_images; i++)
-        if (eng->images[i].name && strcmp (eng->images[i].name, req->target) == 0)
+    case FAKE_OP_IMAGE_SAVE:
+      {
+        const char *name = NULL, *id = NULL;
+        find_image (eng, req->target, &name, &id);
+        if (id == NULL)
+          req_http_error (req, 404, "No such image: %s", req->target);
+        else if (req->op == FAKE_OP_IMAGE_INSPECT)
           {
-            req->res.id = eng->images[i].id;
+            snprintf (req->id_buf, sizeof req->id_buf, "%s", id);
+            req->res.id = req->id_buf;
             req_ok (req, 200);
-            break;
           }
-      if (req->phase != PH_DONE)
-        req_http_error (req, 404, "No such image: %s", req->target);
-      break;
+        else if (dprintf (req->fd, "fakeimage %s %s\n", name, id) < 0)
+          req_error (req, WB_E_IO, 0, "image save: the archive file");
+        else
+          req_ok (req, 200);
+        break;
+      }
+    case FAKE_OP_IMAGE_LOAD:
+      {
+        char line[256], name[128], id[80];
+        ssize_t n = pread (req->fd, line, sizeof line - 1, 0);
+        line[n > 0 ? n : 0] = '\0';
+        if (sscanf (line, "fakeimage %127s %79s", name, id) != 2)
+          req_error (req, WB_E_ENGINE, 200, "image load: archive/tar: invalid tar header");
+        else if (eng->n_loaded == WB_ARRAY_SIZE (eng->loaded))
+          req_error (req, WB_E_ENGINE, 200, "image load: no space left on device");
+        else
+          {
+            snprintf (eng->loaded[eng->n_loaded].name, sizeof eng->loaded[0].name, "%s", name);
+            snprintf (eng->loaded[eng->n_loaded].id, sizeof eng->loaded[0].id, "%s", id);
+            eng->n_loaded++;
+            req_ok (req, 200);
+          }
+        break;
+      }
+    case FAKE_OP_INFO:
+      {
+        static const char *const runtimes[] = {"runc"};
+        req->res.runtimes = runtimes;
+        req->res.n_runtimes = 1;
+        req->res.default_runtime = "runc";
+        req->res.server_version = "fake";
+        req->res.cgroup_version = "1";
+        req_ok (req, 200);
+        break;
+      }
     case FAKE_OP_CREATE:
       if (req->newc->spec == NULL)
         {
@@ -1216,6 +1288,38 @@ eng_image_inspect (eng_t *eng, const char *name, eng_cb cb, void *arg, wb_err_t 
       return NULL;
     }
   req = req_new (eng, FAKE_OP_IMAGE_INSPECT, name, cb, arg, err);
+  return req ? req_submit (req) : NULL;
+}
+
+eng_req_t *
+eng_info (eng_t *eng, eng_cb cb, void *arg, wb_err_t *err)
+{
+  eng_req_t *req = req_new (eng, FAKE_OP_INFO, NULL, cb, arg, err);
+  return req ? req_submit (req) : NULL;
+}
+
+eng_req_t *
+eng_image_save (eng_t *eng, const char *name, int fd, eng_cb cb, void *arg, wb_err_t *err)
+{
+  eng_req_t *req;
+
+  if (!path_component_ok (name))
+    {
+      wb_error (err, WB_E_INVALID, "image save: invalid name");
+      return NULL;
+    }
+  req = req_new (eng, FAKE_OP_IMAGE_SAVE, name, cb, arg, err);
+  if (req)
+    req->fd = fd;
+  return req ? req_submit (req) : NULL;
+}
+
+eng_req_t *
+eng_image_load (eng_t *eng, int fd, eng_cb cb, void *arg, wb_err_t *err)
+{
+  eng_req_t *req = req_new (eng, FAKE_OP_IMAGE_LOAD, NULL, cb, arg, err);
+  if (req)
+    req->fd = fd;
   return req ? req_submit (req) : NULL;
 }
 

@@ -74,6 +74,9 @@ typedef enum fake_op
   FAKE_OP_REMOVE,
   FAKE_OP_LIST,
   FAKE_OP_ATTACH,
+  FAKE_OP_INFO,
+  FAKE_OP_IMAGE_SAVE,
+  FAKE_OP_IMAGE_LOAD,
   FAKE_OP_COUNT
 } fake_op_t;
 
@@ -129,7 +132,10 @@ void fake_engine_reset_faults (fake_engine_t *fe);
 unsigned long fake_engine_calls (const fake_engine_t *fe, fake_op_t op);
 
 void fake_engine_set_latency (fake_engine_t *fe, long ms);
-/* Replace the image table (borrowed). */
+/* Replace the image table (borrowed).  Images an image load added (up to
+ * 16) are the engine's own and stay.  Image save writes one line naming
+ * the image and its id; image load reads it back: the archive of the
+ * fake.  Image inspect finds an image by name or by id. */
 void fake_engine_set_images (fake_engine_t *fe, const fake_image_t *images, size_t n);
 /* While down, every new call answers WB_E_ENGINE_DOWN (asynchronously);
  * requests, attach streams and programs already under way go on. */

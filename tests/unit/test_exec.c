@@ -48,6 +48,8 @@ static char dir[256];
 static int db_serial;
 static char db_path[300];
 static sched_ctx_t ctx;
+/* The one engine of these tests (the fake). */
+#define NODE (&ctx.nodes[0])
 static prof_set_t *profiles;
 static bool quiet;
 
@@ -229,7 +231,7 @@ static bool
 pools_ready (void *arg)
 {
   (void) arg;
-  return pool_mgr_ready (ctx.pools);
+  return pool_mgr_ready (NODE->pools);
 }
 
 static bool
@@ -251,7 +253,7 @@ run_to_state (call_t *c, const char *want, uint64_t ms)
 static fake_engine_t *
 fake (void)
 {
-  return fake_engine_of (ctx.eng);
+  return fake_engine_of (NODE->eng);
 }
 
 /* ---- set-up and teardown --------------------------------------------- */
@@ -261,7 +263,7 @@ images_resolved (void *arg)
 {
   (void) arg;
   for (size_t i = 0; i < ctx.profiles->n; i++)
-    if (ctx.image_ids[i] == NULL)
+    if (ctx.image_ids[i] == NULL || NODE->image_ids[i] == NULL)
       return false;
   return true;
 }
@@ -299,8 +301,7 @@ setup (const char *config_json)
       printf ("# setup: %s\n", err.msg);
       return false;
     }
-  ctx.engine_ok = true;
-  sched_engine_answers (&ctx, true);
+  sched_nodes_ping (&ctx);
   if (!run_until (images_resolved, NULL, 5000))
     {
       printf ("# setup: images not resolved\n");
@@ -313,7 +314,7 @@ static bool
 drained (void *arg)
 {
   (void) arg;
-  return sbx_busy (ctx.sbx) == 0 && sbx_count (ctx.sbx) == 0;
+  return sbx_busy (NODE->sbx) == 0 && sbx_count (NODE->sbx) == 0;
 }
 
 /* Drain as SIGTERM would once nothing runs, then check that no container
@@ -334,12 +335,12 @@ teardown (const char *what)
       printf ("# %s: %zu executions never ended\n", what, sched_exec_count (&ctx));
     }
   ctx.draining = true;
-  pool_mgr_drain_all (ctx.pools);
+  pool_mgr_drain_all (NODE->pools);
   if (!run_until (drained, NULL, 20000))
     {
       bad++;
-      printf ("# %s: the sandbox still holds %u containers (%u busy)\n", what, sbx_count (ctx.sbx),
-              sbx_busy (ctx.sbx));
+      printf ("# %s: the sandbox still holds %u containers (%u busy)\n", what, sbx_count (NODE->sbx),
+              sbx_busy (NODE->sbx));
     }
   st = fake_engine_stats (fake ());
   if (st.live != 0 || st.double_starts != 0)
@@ -493,7 +494,7 @@ test_transient_pool (void)
   submit (&c[0], "python", "out big", "\"memory_mb\":512");
   submit (&c[1], "javascript", "out cold", NULL);
   submit (&c[2], "python", "out big2", "\"memory_mb\":512");
-  n = pool_mgr_stats (ctx.pools, &st);
+  n = pool_mgr_stats (NODE->pools, &st);
   for (size_t i = 0; i < n; i++)
     any_transient |= st[i].transient;
   ok (any_transient, "a non-default memory limit gets a transient pool");
@@ -515,7 +516,7 @@ test_transient_pool (void)
     is_int (labelled, all, "every container on the engine has all four labels (%d)", all);
   }
   run_until (no_execs, NULL, 2000);
-  n = pool_mgr_stats (ctx.pools, &st);
+  n = pool_mgr_stats (NODE->pools, &st);
   any_transient = false;
   for (size_t i = 0; i < n; i++)
     any_transient |= st[i].transient;
@@ -539,7 +540,7 @@ static bool
 sandbox_idle (void *arg)
 {
   (void) arg;
-  return sbx_busy (ctx.sbx) == 0;
+  return sbx_busy (NODE->sbx) == 0;
 }
 
 static void
@@ -582,13 +583,13 @@ test_reaper (void)
   id = (sbx_identity_t){images[0].id, "dead-instance", owner, "python/dead", SBX_UID_FIRST};
   sbx_body (py, &py->def, &id, &body, &err);
   for (int i = 0; i < 3; i++)
-    eng_container_create (ctx.eng, body.data, created_eng_cb, &made, &err);
+    eng_container_create (NODE->eng, body.data, created_eng_cb, &made, &err);
   wb_buf_free (&body);
   run_until (three, &made, 1000);
   for (fake_container_t *fc = fake_engine_containers (fake ()); fc; fc = fake_container_next (fc))
     ghosts += strcmp (fake_container_label (fc, "warmbox.owner"), owner) == 0;
   is_int (ghosts, 3, "a dead daemon's three containers are on the engine");
-  sbx_reap_orphans (ctx.sbx, reaped_cb, &reaped);
+  sbx_reap_orphans (NODE->sbx, reaped_cb, &reaped);
   ok (run_until (int_set, &reaped, 2000), "the reaper listed");
   is_int (reaped, 3, "it removes exactly those three");
   run_until (sandbox_idle, NULL, 2000);
@@ -596,7 +597,7 @@ test_reaper (void)
   for (fake_container_t *fc = fake_engine_containers (fake ()); fc; fc = fake_container_next (fc))
     ghosts += strcmp (fake_container_label (fc, "warmbox.owner"), owner) == 0;
   is_int (ghosts, 0, "gone from the engine");
-  ok (pool_mgr_ready (ctx.pools), "this daemon's own ready containers stay");
+  ok (pool_mgr_ready (NODE->pools), "this daemon's own ready containers stay");
   is_int (teardown ("reaper"), 0, "nothing left");
 }
 
@@ -614,7 +615,7 @@ static bool
 healthy_short (void *arg)
 {
   (void) arg;
-  return pool_mgr_healthy (ctx.pools, 200);
+  return pool_mgr_healthy (NODE->pools, 200);
 }
 
 static void
@@ -630,16 +631,16 @@ test_readiness (void)
   fake_engine_set_latency (fake (), 100);
   submit (&c, "python", "out x", "\"timeout_ms\":1000");
   wait_answers (&c, 1, 3000);
-  ok (pool_mgr_healthy (ctx.pools, 200), "a quiet pool that just served one, its refill under way: healthy");
+  ok (pool_mgr_healthy (NODE->pools, 200), "a quiet pool that just served one, its refill under way: healthy");
   fake_engine_set_latency (fake (), 0);
   run_until (pools_ready, NULL, 3000);
   fake_engine_set_down (fake (), true);
   submit (&c, "python", "out x", "\"timeout_ms\":1000");
   wait_answers (&c, 1, 3000);
-  ok (pool_mgr_healthy (ctx.pools, 200), "a pool below min_ready is healthy within the grace");
+  ok (pool_mgr_healthy (NODE->pools, 200), "a pool below min_ready is healthy within the grace");
   run_until (never, NULL, 400);
-  ok (!pool_mgr_healthy (ctx.pools, 200), "below min_ready with creates failing past the grace: not");
-  ok (pool_mgr_healthy (ctx.pools, 60000), "(a longer grace still covers it)");
+  ok (!pool_mgr_healthy (NODE->pools, 200), "below min_ready with creates failing past the grace: not");
+  ok (pool_mgr_healthy (NODE->pools, 60000), "(a longer grace still covers it)");
   fake_engine_set_down (fake (), false);
   ok (run_until (healthy_short, NULL, 3000), "the engine back, the pool refills: healthy again");
   is_int (teardown ("readiness"), 0, "nothing left");
@@ -668,15 +669,15 @@ test_cancel_everywhere (void)
       if (i == 2)
         {
           /* Hold the only start slot so the next one queues. */
-          ctx.gate.limit = 1;
-          ctx.gate.in_flight = 1;
+          NODE->gate.limit = 1;
+          NODE->gate.in_flight = 1;
         }
       submit (&c, "python", "sleep 200; out done", NULL);
       reached = run_to_state (&c, states[i], 3000);
       ok (reached, "reached '%s'", states[i]);
       cancel (&c);
       if (i == 2)
-        ctx.gate.in_flight = 0;
+        NODE->gate.in_flight = 0;
       ok (run_until (no_execs, NULL, 5000), "cancelled in '%s': it ends", states[i]);
       is_int (c.answers, 0, "cancelled in '%s': no answer to a client that left", states[i]);
       run_until (one_final_row, NULL, 2000);
@@ -773,13 +774,13 @@ test_cap_eviction (void)
            "set up (cap 2, python keeps 2 ready)"))
     return;
   run_until (pools_ready, NULL, 3000);
-  is_int (sbx_count (ctx.sbx), 2, "the cap is full of ready python containers");
+  is_int (sbx_count (NODE->sbx), 2, "the cap is full of ready python containers");
   submit (&c[0], "javascript", "out js", "\"timeout_ms\":2000");
   submit (&c[1], "python", "out big", "\"memory_mb\":300,\"timeout_ms\":2000");
   ok (wait_answers (c, 2, 5000), "answered");
   is_str (c[0].out, "js\n", "another language is served under the full cap");
   is_str (c[1].out, "big\n", "so is a request's own container");
-  ok (sbx_count (ctx.sbx) <= 2, "the cap held (%u)", sbx_count (ctx.sbx));
+  ok (sbx_count (NODE->sbx) <= 2, "the cap held (%u)", sbx_count (NODE->sbx));
   is_int (teardown ("cap"), 0, "nothing left");
 }
 
@@ -816,8 +817,8 @@ test_fast_refusals_not_sampled (void)
   run_until (pools_ready, NULL, 3000);
   submit (&c, "python", "out x", NULL);
   wait_answers (&c, 1, 5000);
-  uint64_t samples = ctx.gate.samples;
-  uint32_t limit = startgate_limit (&ctx.gate);
+  uint64_t samples = NODE->gate.samples;
+  uint32_t limit = startgate_limit (&NODE->gate);
   ok (samples == 1 && c.status == SCHED_ST_OK, "a start that worked is a sample (%llu)",
       (unsigned long long) samples);
   for (int i = 0; i < 8; i++)
@@ -829,9 +830,9 @@ test_fast_refusals_not_sampled (void)
       wait_answers (&c, 1, 5000);
     }
   ok (c.status != SCHED_ST_OK, "starts refused at once fail the execution");
-  ok (ctx.gate.samples == samples && startgate_limit (&ctx.gate) == limit,
-      "and are no samples: %llu samples, limit %u", (unsigned long long) ctx.gate.samples,
-      startgate_limit (&ctx.gate));
+  ok (NODE->gate.samples == samples && startgate_limit (&NODE->gate) == limit,
+      "and are no samples: %llu samples, limit %u", (unsigned long long) NODE->gate.samples,
+      startgate_limit (&NODE->gate));
   fake_engine_reset_faults (fake ());
   is_int (teardown ("fast refusals"), 0, "nothing left");
 }
@@ -848,7 +849,7 @@ test_drain_no_topup (void)
   run_until (pools_ready, NULL, 3000);
   submit (&c, "python", "sleep 30; out x", NULL);
   ctx.draining = true;
-  pool_mgr_set_draining (ctx.pools);
+  pool_mgr_set_draining (NODE->pools);
   creates = fake_engine_calls (fake (), FAKE_OP_CREATE);
   ok (wait_answers (&c, 1, 3000) && strcmp (c.out, "x\n") == 0, "the execution in flight finishes");
   run_until (no_execs, NULL, 2000);
@@ -868,25 +869,25 @@ test_reaper_retry (void)
   if (!setup (NULL))
     return;
   run_until (pools_ready, NULL, 3000);
-  ok (ctx.reaped, "the first reap ran at the first answer");
-  ctx.reaped = false;
+  ok (NODE->reaped, "the first reap ran at the first answer");
+  NODE->reaped = false;
   fake_engine_faults (fake ())->op = FAKE_OP_LIST;
   fake_engine_faults (fake ())->fail_call = fake_engine_calls (fake (), FAKE_OP_LIST) + 1;
-  sched_engine_answers (&ctx, false);
+  sched_nodes_ping (&ctx);
   run_until (sandbox_idle, NULL, 1000);
   {
     struct timeval tv = {0, 50000};
     event_base_loopexit (ctx.base, &tv);
     event_base_dispatch (ctx.base);
   }
-  ok (!ctx.reaped && !ctx.reaping, "a failed list leaves it to be done again");
-  sched_engine_answers (&ctx, false);
+  ok (!NODE->reaped && !NODE->reaping, "a failed list leaves it to be done again");
+  sched_nodes_ping (&ctx);
   {
     struct timeval tv = {0, 50000};
     event_base_loopexit (ctx.base, &tv);
     event_base_dispatch (ctx.base);
   }
-  ok (ctx.reaped, "the next ping reaps");
+  ok (NODE->reaped, "the next ping reaps");
   is_int (teardown ("reaper retry"), 0, "nothing left");
 }
 
@@ -1004,7 +1005,7 @@ static bool
 settled (void *arg)
 {
   (void) arg;
-  return sched_exec_count (&ctx) == 0 && sbx_busy (ctx.sbx) == 0
+  return sched_exec_count (&ctx) == 0 && sbx_busy (NODE->sbx) == 0
          && fake_engine_stats (fake ()).requests <= 1; /* the reconciler's list may be out */
 }
 
@@ -1014,9 +1015,9 @@ engine_matches_sandbox (void *arg)
   (void) arg;
   if (!settled (NULL))
     return false;
-  if (fake_engine_stats (fake ()).live == sbx_count (ctx.sbx))
+  if (fake_engine_stats (fake ()).live == sbx_count (NODE->sbx))
     return true;
-  sbx_reconcile (ctx.sbx);
+  sbx_reconcile (NODE->sbx);
   return false;
 }
 
@@ -1030,12 +1031,12 @@ check_settled (const char *what)
 
   fake_engine_reset_faults (fake ());
   fake_engine_set_down (fake (), false);
-  sbx_reconcile (ctx.sbx); /* a garbled create reply may have left one */
+  sbx_reconcile (NODE->sbx); /* a garbled create reply may have left one */
   if (!run_until (settled, NULL, 10000))
     {
       bad++;
       printf ("# %s: did not settle (%zu executions, %u engine calls)\n", what,
-              sched_exec_count (&ctx), sbx_busy (ctx.sbx));
+              sched_exec_count (&ctx), sbx_busy (NODE->sbx));
     }
   /* Give reconcile passes the time to find what a lost reply or a
    * dropped removal left, and their removals to finish. */
@@ -1046,12 +1047,12 @@ check_settled (const char *what)
       bad++;
       printf ("# %s: %lu containers started twice\n", what, st.double_starts);
     }
-  if (st.live != sbx_count (ctx.sbx))
+  if (st.live != sbx_count (NODE->sbx))
     {
       static int shown;
       bad++;
       printf ("# %s: the engine holds %zu containers, the sandbox knows %u\n", what, st.live,
-              sbx_count (ctx.sbx));
+              sbx_count (NODE->sbx));
       for (fake_container_t *fc = fake_engine_containers (fake ()); fc && shown < 3;
            fc = fake_container_next (fc))
         printf ("#   %.12s state %d starts %u pool %s\n", fake_container_id (fc),

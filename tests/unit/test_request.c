@@ -176,7 +176,8 @@ test_config (void)
                      "\"unix:///run/d.sock\"},\"max_concurrent\":4}";
   ok (sched_config_parse (&cfg, good, strlen (good), &err) == 0, "a config parses");
   ok (cfg.n_listen == 2 && strcmp (cfg.listen[1], "127.0.0.1:9") == 0, "listeners");
-  is_str (cfg.engine_endpoint, "unix:///run/d.sock", "engine endpoint");
+  ok (cfg.n_engines == 1 && strcmp (cfg.engines[0].name, "default") == 0, "\"engine\" is the engine named default");
+  is_str (cfg.engines[0].endpoint, "unix:///run/d.sock", "engine endpoint");
   is_int (cfg.max_concurrent, 4, "max_concurrent");
   ok (sched_config_parse (&cfg, "{\"lisen\":[]}", 12, &err) < 0 && strstr (err.msg, "lisen"),
       "an unknown key is named");
