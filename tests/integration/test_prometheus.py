@@ -34,7 +34,7 @@ p = subprocess.run(["promtool", "check", "metrics"], input=raw, capture_output=T
 t.ok(p.returncode == 0, "promtool check metrics finds nothing wrong with a live /metrics",
      (p.stdout + p.stderr).decode())
 text = raw.decode()
-for name in ("warmbox_engine_up 1", "warmbox_start_limit", "warmbox_start_latency_seconds",
+for name in ('warmbox_engine_up{engine="default"} 1', "warmbox_engines_up 1", "warmbox_start_limit", "warmbox_start_latency_seconds",
              "warmbox_start_cost_seconds", "warmbox_starts_in_flight", "warmbox_executions_queued",
              "warmbox_admission_wait_seconds_bucket", "warmbox_pool_hits_total", "warmbox_pool_replenish_seconds",
              "warmbox_pool_arrival_rate", "warmbox_history_failing 0"):

@@ -1063,8 +1063,7 @@ req_answer (eng_req_t *req)
           req_http_error (req, 404, "No such image: %s", req->target);
         else if (req->op == FAKE_OP_IMAGE_INSPECT)
           {
-            snprintf (req->id_buf, sizeof req->id_buf, "%s", id);
-            req->res.id = req->id_buf;
+            req->res.id = id; /* the table's, or the engine's own: outlives the answer */
             req_ok (req, 200);
           }
         else if (dprintf (req->fd, "fakeimage %s %s\n", name, id) < 0)

@@ -268,6 +268,9 @@ images_resolved (void *arg)
   return true;
 }
 
+/* Run between the context's set-up and its first pings (NULL: nothing). */
+static void (*after_init) (void);
+
 /* A daemon context with the shipped profiles on the fake engine.  pools:
  * a config document overlay (may be NULL). */
 static bool
@@ -301,6 +304,8 @@ setup (const char *config_json)
       printf ("# setup: %s\n", err.msg);
       return false;
     }
+  if (after_init)
+    after_init ();
   sched_nodes_ping (&ctx);
   if (!run_until (images_resolved, NULL, 5000))
     {
@@ -1196,6 +1201,171 @@ test_alloc_faults (void)
     }                                                                          \
   while (0)
 
+/* ---- several engines ------------------------------------------------- */
+
+static fake_engine_t *
+fake_of (size_t k)
+{
+  return fake_engine_of (ctx.nodes[k].eng);
+}
+
+static void
+strip_second_engine (void)
+{
+  fake_engine_set_images (fake_of (1), NULL, 0);
+}
+
+static bool
+every_engine_holds_every_image (void *arg)
+{
+  (void) arg;
+  for (size_t k = 0; k < ctx.n_nodes; k++)
+    for (size_t i = 0; i < ctx.profiles->n; i++)
+      if (ctx.nodes[k].image_ids[i] == NULL)
+        return false;
+  return true;
+}
+
+static bool
+every_pool_ready (void *arg)
+{
+  (void) arg;
+  for (size_t k = 0; k < ctx.n_nodes; k++)
+    if (ctx.nodes[k].state != NODE_UP || !pool_mgr_ready (ctx.nodes[k].pools))
+      return false;
+  return true;
+}
+
+static bool
+node_state_is (void *arg)
+{
+  size_t k = *(size_t *) arg;
+  sched_node_state_t want = (sched_node_state_t) ((size_t *) arg)[1];
+  if (ctx.nodes[k].state != want)
+    sched_nodes_ping (&ctx); /* the daemon's ping timer, sped up */
+  return ctx.nodes[k].state == want;
+}
+
+static bool
+all_nodes_drained (void *arg)
+{
+  (void) arg;
+  return sched_nodes_busy (&ctx) == 0 && sched_nodes_containers (&ctx) == 0;
+}
+
+static unsigned long
+started_on (size_t k)
+{
+  return fake_engine_stats (fake_of (k)).started;
+}
+
+/* Issue 12 against two fake engines: the second starts without images and
+ * gets them from the first; work spreads over both; the second dies under
+ * load (what ran there ends engine_lost, what had not started runs on the
+ * first, nothing starts twice), is taken out, and is re-admitted with
+ * nothing of the old left. */
+static void
+test_engines (void)
+{
+  static const char cfg[] = "{\"engines\":[{\"name\":\"a\"},{\"name\":\"b\"}],"
+                            "\"pools\":{\"default\":{\"min_ready\":1,\"max_ready\":2}}}";
+  call_t c[12];
+  size_t wait_b[2] = {1, NODE_DOWN};
+  unsigned long before_a, before_b, long_on_b;
+  int lost = 0, ok_n = 0, bad = 0;
+
+  after_init = strip_second_engine;
+  bool up = setup (cfg);
+  after_init = NULL;
+  if (!up)
+    return;
+  ok (run_until (every_engine_holds_every_image, NULL, 5000),
+      "engine b, built without images, holds every profile's image");
+  is_int (fake_engine_calls (fake_of (0), FAKE_OP_IMAGE_SAVE), ctx.profiles->n,
+          "each came from engine a (image save)");
+  is_int (fake_engine_calls (fake_of (1), FAKE_OP_IMAGE_LOAD), ctx.profiles->n,
+          "and was loaded into b, then verified by id");
+  ok (run_until (every_pool_ready, NULL, 5000), "both engines are up with their pools filled");
+
+  /* Work spreads. */
+  before_a = started_on (0), before_b = started_on (1);
+  for (int i = 0; i < 12; i++)
+    submit (&c[i], "python", "out hi", NULL);
+  wait_answers (c, 12, 5000);
+  for (int i = 0; i < 12; i++)
+    ok_n += c[i].has_result && c[i].status == SCHED_ST_OK && strcmp (c[i].out, "hi\n") == 0;
+  is_int (ok_n, 12, "12 executions at once: all ok");
+  ok (started_on (0) > before_a && started_on (1) > before_b,
+      "both engines ran some (a %lu, b %lu)", started_on (0) - before_a, started_on (1) - before_b);
+  is_int ((int) (started_on (0) - before_a + started_on (1) - before_b), 12, "each started once");
+
+  /* Engine b dies under load. */
+  before_b = started_on (1);
+  for (int i = 0; i < 6; i++)
+    submit (&c[i], "python", "sleep 300; out done", NULL);
+  for (int i = 0; i < 6; i++)
+    run_to_state (&c[i], "running", 2000);
+  long_on_b = started_on (1) - before_b;
+  before_a = started_on (0);
+  fake_engine_lose (fake_of (1));
+  for (int i = 6; i < 12; i++)
+    submit (&c[i], "python", "out after", NULL);
+  ok (run_until (node_state_is, wait_b, 3000), "engine b is taken out");
+  wait_answers (c, 12, 5000);
+  ok_n = 0;
+  for (int i = 0; i < 6; i++)
+    {
+      lost += c[i].has_result && c[i].status == SCHED_ST_ENGINE_LOST;
+      ok_n += c[i].has_result && c[i].status == SCHED_ST_OK && strcmp (c[i].out, "done\n") == 0;
+    }
+  ok (long_on_b > 0 && long_on_b < 6, "the six long ones ran on both engines (%lu on b)", long_on_b);
+  is_int (lost, (int) long_on_b, "those that ran on b end engine_lost");
+  is_int (ok_n, 6 - (int) long_on_b, "those on a finish ok");
+  for (int i = 6; i < 12; i++)
+    bad += !(c[i].has_result && c[i].status == SCHED_ST_OK && strcmp (c[i].out, "after\n") == 0);
+  is_int (bad, 0, "the six sent as b died all ran, on a");
+  is_int ((int) (started_on (0) - before_a), 6, "a started each of them once");
+  is_int ((int) fake_engine_stats (fake_of (1)).double_starts + (int) fake_engine_stats (fake_of (0)).double_starts,
+          0, "no container started twice on either engine");
+
+  /* While b is out, a serves. */
+  before_a = started_on (0);
+  for (int i = 0; i < 3; i++)
+    submit (&c[i], "python", "out x", NULL);
+  wait_answers (c, 3, 3000);
+  ok (c[0].status == SCHED_ST_OK && c[1].status == SCHED_ST_OK && c[2].status == SCHED_ST_OK
+          && started_on (0) - before_a == 3,
+      "with b out, a runs everything");
+
+  /* b comes back: re-admitted once nothing of its old containers is left. */
+  fake_engine_set_down (fake_of (1), false);
+  wait_b[1] = NODE_UP;
+  ok (run_until (node_state_is, wait_b, 5000), "engine b is re-admitted");
+  {
+    bool clean = true;
+    for (fake_container_t *fc = fake_engine_containers (fake_of (1)); fc; fc = fake_container_next (fc))
+      clean &= fake_container_state (fc) == FAKE_CREATED;
+    ok (clean, "nothing it ran is left on it (only new, never-started containers)");
+  }
+  before_b = started_on (1);
+  for (int i = 0; i < 12; i++)
+    submit (&c[i], "python", "out again", NULL);
+  wait_answers (c, 12, 5000);
+  ok (started_on (1) > before_b, "b takes work again");
+
+  /* Drain both. */
+  ctx.draining = true;
+  for (size_t k = 0; k < ctx.n_nodes; k++)
+    pool_mgr_drain_all (ctx.nodes[k].pools);
+  ok (run_until (all_nodes_drained, NULL, 5000), "both engines drain");
+  is_int ((int) (fake_engine_stats (fake_of (0)).live + fake_engine_stats (fake_of (1)).live), 0,
+          "no container is left on either");
+  sched_ctx_clear (&ctx, 1000);
+  sched_config_clear (&ctx.cfg);
+  event_base_free (ctx.base);
+  ctx.base = NULL;
+}
+
 int
 main (void)
 {
@@ -1213,6 +1383,11 @@ main (void)
   if (getenv ("WB_ONLY") && strcmp (getenv ("WB_ONLY"), "alloc") == 0)
     {
       test_alloc_faults ();
+      return tap_done ();
+    }
+  if (getenv ("WB_ONLY") && strcmp (getenv ("WB_ONLY"), "engines") == 0)
+    {
+      TIMED (test_engines ());
       return tap_done ();
     }
   if (getenv ("WB_ONLY") && strcmp (getenv ("WB_ONLY"), "fail") == 0)
@@ -1242,6 +1417,7 @@ main (void)
   TIMED (test_engine_faults ("hang", KNOB_HANG));
   TIMED (test_engine_faults ("garbage", KNOB_GARBAGE));
   TIMED (test_engine_faults ("no memory to send", KNOB_NULL));
+  TIMED (test_engines ());
   TIMED (test_alloc_faults ());
   prof_set_free (profiles);
   {
