@@ -216,8 +216,10 @@ event_cb (struct bufferevent *bev, short what, void *arg)
     {
       int e = EVUTIL_SOCKET_ERROR ();
       unsigned long ssl_e = bufferevent_get_openssl_error (a->bev);
+      const char *why = ssl_e ? ERR_reason_error_string (ssl_e) : NULL;
       if (ssl_e)
-        wb_error (&err, WB_E_ENGINE_DOWN, "attach: TLS: %s", ERR_reason_error_string (ssl_e));
+        wb_error (&err, WB_E_ENGINE_DOWN, "attach: TLS: %s",
+                  why ? why : "the connection failed or closed mid-handshake");
       else
         wb_error_errno (&err, WB_E_ENGINE_DOWN, e, "attach: connection to the engine failed");
       attach_end (a, -1, &err);

@@ -424,6 +424,14 @@ sync_answer_cb (void *arg, const eng_result_t *r)
       sync_free (sy); /* the profile changed meanwhile; its own sync follows */
       return;
     }
+  if (n->state != NODE_UP)
+    {
+      /* Taken out meanwhile: its answer says nothing now (its re-admission
+       * asks again). */
+      sy->node++;
+      sync_next (sy);
+      return;
+    }
   if (!sy->by_id)
     {
       if (r->rc == 0)

@@ -1674,27 +1674,39 @@ uuid_from_hex (const char hex[33], char out[37])
 static int
 admit (sched_exec_t *ex, wb_err_t *err)
 {
-  char *id = NULL;
-  int r;
-
-  ex->pool = pool_for (ex, err);
-  if (ex->pool == NULL)
-    return -1;
-  snprintf (ex->pool_key, sizeof ex->pool_key, "%s", pool_key (ex->pool));
-  ex->state = EX_WAIT_CONTAINER;
-  r = pool_acquire (ex->pool, acquired_cb, ex, &id, &ex->waiter, err);
-  if (r < 0)
-    return -1;
-  if (r == 1)
+  for (;;)
     {
-      /* A hit: ours now (exec_end gives it back). */
-      ex->res.pool_hit = true;
-      snprintf (ex->container_id, sizeof ex->container_id, "%s", id);
-      free (id);
-      if (have_container (ex, err) < 0)
+      char *id = NULL;
+      int r;
+
+      ex->pool = pool_for (ex, err);
+      if (ex->pool == NULL)
         return -1;
+      snprintf (ex->pool_key, sizeof ex->pool_key, "%s", pool_key (ex->pool));
+      ex->state = EX_WAIT_CONTAINER;
+      r = pool_acquire (ex->pool, acquired_cb, ex, &id, &ex->waiter, err);
+      if (r == 1)
+        {
+          /* A hit: ours now (exec_end gives it back). */
+          ex->res.pool_hit = true;
+          snprintf (ex->container_id, sizeof ex->container_id, "%s", id);
+          free (id);
+          r = have_container (ex, err) < 0 ? -1 : 1;
+        }
+      if (r >= 0)
+        return 0;
+      if (err->code != WB_E_ENGINE_DOWN)
+        return -1;
+      /* That engine fails now (its creates, or the attach): nothing of
+       * this execution started, so the next engine may take it. */
+      ex->tried |= 1u << ex->node->index;
+      release_container (ex);
+      leave_node (ex);
+      ex->pool = NULL;
+      ex->res.pool_hit = false;
+      ex->t_container_us = 0;
+      ex->state = EX_QUEUED;
     }
-  return 0;
 }
 
 /* Executions that end per second, from the last ends (0: not known). */

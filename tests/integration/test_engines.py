@@ -1,0 +1,376 @@
+#!/usr/bin/env python3
+"""Several engines (issue 12), against real engines on this one machine.
+
+Engine "main" is the machine's dockerd.  Engine "tls2" is a second dockerd
+started here, by pid, with its own data root, exec root, pidfile and socket,
+serving TCP on 127.0.0.1 with --tlsverify (certificates made here).  It
+starts without warmbox's images: they reach it through warmboxd's own
+distribution (image save on main, image load on tls2, verified by id).
+
+Shown here:
+  - images distributed; /v1/engines, /v1/pools and /metrics by engine;
+  - exactly once across both engines, watched on each engine's own event
+    stream: N executions at concurrency 16, every container started once
+    and removed, every history row naming the engine whose events show it;
+  - tls2 SIGKILLed under load: no wrong answer, no code run twice, every
+    failure a JSON error with a row; restarted, it is re-admitted with
+    nothing of it left over;
+  - tls2 hung (SIGSTOP): taken out at its ping timeout, the rest serve;
+    SIGCONT: back;
+  - a wrong client certificate, an engine that answers garbage, an engine
+    that never answers: each taken out with a clear log line while warmboxd
+    serves from the rest.
+"""
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wbtest import ROOT, Daemon, Tap, free_port, rows, wait_until  # noqa: E402
+
+if not shutil.which("dockerd") or not shutil.which("openssl") or os.geteuid() != 0:
+    print("1..0 # SKIP needs root, dockerd and openssl")
+    sys.exit(0)
+
+N_EXEC = int(os.environ.get("WARMBOX_ENGINES_N", "300"))
+LANGS = ("python", "bash")
+t = Tap()
+tmp = tempfile.mkdtemp(prefix="warmbox-engines-")
+p = lambda n: os.path.join(tmp, n)  # noqa: E731
+
+
+def openssl(*args):
+    subprocess.run(["openssl"] + list(args), cwd=tmp, check=True, capture_output=True)
+
+
+def make_ca(name):
+    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=" + name,
+            "-keyout", name + ".key", "-out", name + ".pem")
+
+
+def make_cert(name, ca, ext):
+    with open(p(name + ".ext"), "w") as f:
+        f.write(ext)
+    openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=" + name, "-keyout", name + ".key",
+            "-out", name + ".csr")
+    openssl("x509", "-req", "-in", name + ".csr", "-CA", ca + ".pem", "-CAkey", ca + ".key",
+            "-CAcreateserial", "-days", "2", "-extfile", name + ".ext", "-out", name + ".pem")
+
+
+make_ca("ca")
+make_ca("otherca")
+make_cert("server", "ca", "subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n")
+make_cert("client", "ca", "extendedKeyUsage=clientAuth\n")
+make_cert("stranger", "otherca", "extendedKeyUsage=clientAuth\n")
+
+# ---- engine 2: a dockerd of our own ---------------------------------------
+# Its roots live on the disk (overlay2 needs a real file system), under a
+# name of this run; the exec root stays short (socket paths).
+E2 = "/var/lib/warmbox-test-engine2-%d" % os.getpid()
+E2_EXEC = "/run/wbe2-%d" % os.getpid()
+E2_SOCK = os.path.join(E2_EXEC, "docker.sock")
+E2_PID = os.path.join(E2_EXEC, "docker.pid")
+E2_PORT = free_port()
+os.makedirs(E2, exist_ok=True)
+os.makedirs(E2_EXEC, exist_ok=True)
+with open(p("daemon2.json"), "w") as f:
+    f.write("{}")
+E2_ARGS = ["dockerd", "--data-root", E2 + "/data", "--exec-root", E2_EXEC + "/exec",
+           "--pidfile", E2_PID, "-H", "unix://" + E2_SOCK, "-H", "tcp://127.0.0.1:%d" % E2_PORT,
+           "--tlsverify", "--tlscacert", p("ca.pem"), "--tlscert", p("server.pem"),
+           "--tlskey", p("server.key"), "--config-file", p("daemon2.json"),
+           "--bridge=none", "--iptables=false", "--ip-masq=false"]
+engine2 = None
+
+
+def start_engine2():
+    global engine2
+    engine2 = subprocess.Popen(E2_ARGS, stdout=open(p("dockerd2.log"), "ab"),
+                               stderr=subprocess.STDOUT, start_new_session=True)
+    return wait_until(lambda: docker2("info", "--format", "{{.ID}}").returncode == 0, timeout=60)
+
+
+def docker2(*args):
+    return subprocess.run(["docker", "-H", "unix://" + E2_SOCK] + list(args), capture_output=True,
+                          text=True)
+
+
+def stop_engine2():
+    if engine2 and engine2.poll() is None:
+        engine2.terminate()
+        try:
+            engine2.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            engine2.kill()
+            engine2.wait()
+
+
+def cleanup():
+    stop_engine2()
+    # Its containerd's shims and state go with its roots.
+    subprocess.run(["umount", "-R", E2 + "/data"], capture_output=True)
+    shutil.rmtree(E2, ignore_errors=True)
+    shutil.rmtree(E2_EXEC, ignore_errors=True)
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+t.ok(start_engine2(), "a second dockerd answers on its own socket and on 127.0.0.1:%d (TLS)" % E2_PORT,
+     open(p("dockerd2.log")).read()[-2000:])
+t.ok(all(docker2("image", "inspect", "warmbox/%s:latest" % l).returncode != 0 for l in LANGS),
+     "it holds none of warmbox's images")
+
+# Profiles for two languages only: distribution moves whole images.
+profiles = p("profiles")
+os.makedirs(profiles)
+for lang in LANGS:
+    shutil.copytree(os.path.join(ROOT, "profiles", lang), os.path.join(profiles, lang),
+                    ignore=shutil.ignore_patterns("__pycache__"))
+
+
+def engine_tls(name, endpoint, cert, key):
+    return {"name": name, "endpoint": endpoint, "tls_ca": p("ca.pem"), "tls_cert": p(cert),
+            "tls_key": p(key)}
+
+
+def config(name, engines, pools=None):
+    path = p(name + ".json")
+    with open(path, "w") as f:
+        json.dump({"engines": engines, "profiles_dir": profiles,
+                   "pools": pools or {"default": {"min_ready": 2, "max_ready": 8}}}, f)
+    return path
+
+
+MAIN = {"name": "main", "endpoint": "unix:///var/run/docker.sock"}
+TLS2 = engine_tls("tls2", "tcp://127.0.0.1:%d" % E2_PORT, "client.pem", "client.key")
+
+
+def engines_of(d):
+    st, body = d.request("GET", "/v1/engines")
+    return {e["name"]: e for e in body.get("engines", [])} if st == 200 else {}
+
+
+def both_ready(d):
+    e = engines_of(d)
+    return (len(e) == 2 and all(x["state"] == "up" and x["images"] == len(LANGS) for x in e.values())
+            and all(x["ready"] >= 2 for x in e.values()))
+
+
+try:
+    t0 = time.time()
+    d = Daemon(extra_args=["--config", config("two", [MAIN, TLS2])], wait_ready=False)
+    t.ok(wait_until(lambda: both_ready(d), timeout=300),
+         "both engines up, each holding both images and a filled pool", engines_of(d))
+    t.diag("the two images reached tls2 in %.1f s" % (time.time() - t0))
+    log = d.read_log()
+    for lang in LANGS:
+        t.ok(re.search(r"engine tls2: the %s image sha256:[0-9a-f]{12} came from engine main" % lang, log),
+             "the log says the %s image came to tls2 from main" % lang)
+        want = subprocess.run(["docker", "image", "inspect", "--format", "{{.Id}}",
+                               "warmbox/%s:latest" % lang], capture_output=True, text=True).stdout.strip()
+        got = docker2("image", "inspect", "--format", "{{.Id}}", "warmbox/%s:latest" % lang).stdout.strip()
+        t.ok(want and got == want, "tls2's %s image is main's, by id and by tag" % lang, (want, got))
+    e = engines_of(d)
+    t.ok(e["tls2"]["tls"] is True and e["tls2"]["endpoint"] == "tcp://127.0.0.1:%d" % E2_PORT
+         and "key" not in json.dumps(e["tls2"]).lower().replace("taken_out", ""),
+         "/v1/engines: tls2 over TLS, its endpoint, no key path", e["tls2"])
+    t.ok(all(x["api_version"].startswith("1.") and "runc" in x["runtimes"] for x in e.values()),
+         "/v1/engines: API versions and runtimes", e)
+    st, pools = d.request("GET", "/v1/pools")
+    t.ok({(x["engine"], x["language"]) for x in pools["pools"] if not x["transient"]}
+         >= {(n, l) for n in ("main", "tls2") for l in LANGS}, "/v1/pools: a pool per engine and language")
+    raw = d.request("GET", "/metrics")[1].get("_raw", b"").decode()
+    t.ok('warmbox_engine_up{engine="tls2"} 1' in raw and 'warmbox_pool_ready{engine="main",' in raw,
+         "/metrics: labelled by engine")
+
+    # ---- exactly once, on each engine's own event stream -----------------
+    since = subprocess.run(["date", "+%s"], capture_output=True, text=True).stdout.strip()
+
+    def one(i):
+        lang = LANGS[i % 2]
+        code = "print(%d * 2)" % i if lang == "python" else "echo $((%d * 2))" % i
+        st, r = d.run(lang, code)
+        return i, st, r
+
+    t1 = time.time()
+    with ThreadPoolExecutor(16) as pool:
+        out = list(pool.map(one, range(N_EXEC)))
+    elapsed = time.time() - t1
+    wrong = [(i, st, r.get("status"), r.get("stdout")) for i, st, r in out
+             if st != 200 or r.get("status") != "ok" or r.get("stdout") != "%d\n" % (i * 2)]
+    t.is_eq(wrong, [], "%d executions at concurrency 16: every answer right (%.1f/s)" % (N_EXEC, N_EXEC / elapsed))
+    ids = [r["id"] for _, _, r in out]
+    t.ok(wait_until(lambda: rows(d.db, "SELECT count(*) FROM executions WHERE status='ok' AND id IN (%s)"
+                                 % ",".join("'%s'" % i for i in ids))[0][0] == N_EXEC, timeout=20),
+         "every one has its row")
+    time.sleep(3)  # the last removals
+    until = str(int(time.time()) + 1)
+
+    def events(cmd):
+        r = cmd("events", "--since", since, "--until", until, "--format", "{{json .}}",
+                "--filter", "label=warmbox.instance=" + d.instance, "--filter", "type=container")
+        return [json.loads(x) for x in r.stdout.splitlines() if x.strip()]
+
+    def docker1(*args):
+        return subprocess.run(["docker"] + list(args), capture_output=True, text=True)
+
+    by_engine = {"main": events(docker1), "tls2": events(docker2)}
+    started, destroyed = {}, {}
+    for name, evs in by_engine.items():
+        for ev in evs:
+            if ev.get("Action") == "start":
+                started.setdefault(ev["id"], []).append(name)
+            elif ev.get("Action") == "destroy":
+                destroyed.setdefault(ev["id"], []).append(name)
+    twice = {c: e for c, e in started.items() if len(e) != 1}
+    t.is_eq(twice, {}, "every container started exactly once, on one engine (%d starts)" % len(started))
+    t.ok(all(c in destroyed for c in started), "every started container was removed",
+         [c[:12] for c in started if c not in destroyed][:5])
+    row = {r[0]: (r[1], r[2]) for r in rows(d.db, "SELECT id, container_id, engine FROM executions")}
+    mism = [i for i in ids if started.get(row[i][0]) != [row[i][1]]]
+    t.is_eq(mism, [], "each execution's row names the engine whose events show its container's one start")
+    per = {n: sum(1 for i in ids if row[i][1] == n) for n in ("main", "tls2")}
+    t.ok(per["main"] > 0 and per["tls2"] > 0, "both engines ran executions: %s" % per)
+
+    # ---- tls2 SIGKILLed under load ----------------------------------------
+    def slow(i):
+        lang = LANGS[i % 2]
+        code = ("import time\ntime.sleep(0.4)\nprint('k%d')" % i if lang == "python"
+                else "sleep 0.4; echo k%d" % i)
+        st, r = d.run(lang, code)
+        return i, st, r
+
+    e2pid = int(open(E2_PID).read())
+    with ThreadPoolExecutor(8) as pool:
+        futs = [pool.submit(slow, i) for i in range(80)]
+        time.sleep(2.0)
+        os.kill(e2pid, signal.SIGKILL)
+        res = [f.result() for f in futs]
+    engine2.wait()
+    bad, lost, refused, okn = [], [], [], 0
+    for i, st, r in res:
+        if st == 200 and r.get("status") == "ok":
+            okn += 1
+            if r.get("stdout") != "k%d\n" % i:
+                bad.append((i, r.get("stdout")))
+        elif st == 200 and r.get("status") == "engine_lost":
+            lost.append(r["id"])
+        elif st in (502, 503) and isinstance(r.get("error"), dict) and r["error"].get("message"):
+            refused.append((i, r["error"].get("code")))
+        else:
+            bad.append((i, st, r))
+    t.is_eq(bad, [], "tls2 SIGKILLed under load: no wrong answer (%d ok, %d engine_lost, %d refused)"
+            % (okn, len(lost), len(refused)))
+    t.ok(okn >= 60, "most were served (the others took what had not started)", (okn, len(lost), refused))
+    t.ok(wait_until(lambda: re.search(r"engine tls2 \(tcp://127\.0\.0\.1:%d\) taken out: " % E2_PORT,
+                                      d.read_log()), timeout=15),
+         "the log says tls2 was taken out")
+    log = d.read_log()
+    t.diag("placed again after tls2 failed them: %d" % log.count("placing it on another engine"))
+    lost_rows = rows(d.db, "SELECT id, engine, error FROM executions WHERE status='engine_lost'")
+    t.ok({r[0] for r in lost_rows} >= set(lost) and all(r[1] == "tls2" for r in lost_rows),
+         "every engine_lost answer has its row, naming tls2", lost_rows[:3])
+    t.is_eq(rows(d.db, "SELECT count(*) FROM executions WHERE status='running'")[0][0], 0, "no row is left running")
+    ran_main = {r[0] for r in rows(d.db, "SELECT id FROM executions WHERE engine='main' AND started_at > 0")}
+    t.ok(not (set(lost) & ran_main), "no execution that ended engine_lost on tls2 ran on main as well")
+    t.ok(wait_until(lambda: engines_of(d)["tls2"]["state"] == "down", timeout=10), "/v1/engines: tls2 down",
+         engines_of(d).get("tls2"))
+    st, r = d.run("python", "print('still')")
+    t.is_eq((st, r.get("status"), r.get("stdout")), (200, "ok", "still\n"), "main serves alone")
+
+    # tls2 returns: re-admitted once its leftovers are gone.
+    t.ok(start_engine2(), "tls2 restarts")
+    t.ok(wait_until(lambda: engines_of(d)["tls2"]["state"] == "up", timeout=60),
+         "tls2 is re-admitted", engines_of(d).get("tls2"))
+    t.ok(re.search(r"engine tls2 \(tcp://127\.0\.0\.1:%d\) admitted" % E2_PORT, d.read_log()),
+         "the log says so")
+    left = docker2("ps", "-a", "--filter", "label=warmbox.instance=" + d.instance,
+                   "--format", "{{.ID}} {{.State}}").stdout.split("\n")
+    t.ok(all(x.endswith(" created") for x in left if x.strip()),
+         "nothing of the old tls2 is left: only never-started pool containers", left)
+    t.ok(wait_until(lambda: engines_of(d)["tls2"]["ready"] >= 2, timeout=60), "its pools fill again")
+
+    # ---- tls2 hangs (SIGSTOP) ------------------------------------------------
+    e2pid = int(open(E2_PID).read())
+    os.kill(e2pid, signal.SIGSTOP)
+    t.ok(wait_until(lambda: engines_of(d)["tls2"]["state"] == "down", timeout=30),
+         "a hung tls2 is taken out at its ping timeout", engines_of(d).get("tls2"))
+    t.ok("timed out" in (engines_of(d)["tls2"]["last_error"] or "").lower()
+         or "timeout" in (engines_of(d)["tls2"]["last_error"] or "").lower(),
+         "its last error says it timed out", engines_of(d)["tls2"]["last_error"])
+    outs = [d.run("bash", "echo h%d" % i) for i in range(6)]
+    t.ok(all(st == 200 and r.get("stdout") == "h%d\n" % i for i, (st, r) in enumerate(outs)),
+         "the rest keep serving", outs)
+    os.kill(e2pid, signal.SIGCONT)
+    t.ok(wait_until(lambda: engines_of(d)["tls2"]["state"] == "up", timeout=60), "SIGCONT: tls2 is back")
+    t.is_eq(d.stop(), 0, "warmboxd exits 0")
+    t.ok(wait_until(lambda: docker2("ps", "-aq", "--filter", "label=warmbox.instance=" + d.instance).stdout.strip() == "",
+                    timeout=30), "no container of it is left on tls2")
+    t.ok(wait_until(lambda: d.our_containers() == [], timeout=30), "nor on main")
+
+    # ---- engines that must be refused ----------------------------------------
+    garbage_port, hang_port = free_port(), free_port()
+    stop = threading.Event()
+
+    def garbage_server():
+        s = socket.socket()
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind(("127.0.0.1", garbage_port))
+        s.listen(16)
+        s.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                c, _ = s.accept()
+            except socket.timeout:
+                continue
+            try:
+                c.settimeout(1)
+                c.recv(4096)
+                c.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 11\r\n\r\nhello world")
+            except OSError:
+                pass
+            c.close()
+        s.close()
+
+    hang = socket.socket()
+    hang.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    hang.bind(("127.0.0.1", hang_port))
+    hang.listen(64)  # accepts (the kernel does) and never answers
+    th = threading.Thread(target=garbage_server, daemon=True)
+    th.start()
+    cfg = config("bad", [MAIN, TLS2,
+                         engine_tls("wrongcert", "tcp://127.0.0.1:%d" % E2_PORT, "stranger.pem", "stranger.key"),
+                         {"name": "garbage", "endpoint": "tcp://127.0.0.1:%d" % garbage_port},
+                         {"name": "hangs", "endpoint": "tcp://127.0.0.1:%d" % hang_port}],
+                 pools={"default": {"min_ready": 1, "max_ready": 4}})
+    d = Daemon(extra_args=["--config", cfg], wait_ready=False)
+    t.ok(wait_until(lambda: all(engines_of(d).get(n, {}).get("state") == "down"
+                                for n in ("wrongcert", "garbage", "hangs")), timeout=30),
+         "a wrong client certificate, a garbage answer, a hang: each is down", engines_of(d))
+    log = d.read_log()
+    for name, why in (("wrongcert", r"(SSL|TLS|certificate|alert|handshake)"),
+                      ("garbage", r"no usable API-Version"),
+                      ("hangs", r"(timed out|Timeout)")):
+        t.ok(re.search(r"engine %s \(tcp://127\.0\.0\.1:\d+\) unreachable: .*%s" % (name, why), log, re.I),
+             "the log says why %s is not used" % name,
+             [x for x in log.splitlines() if name in x][:3])
+    t.ok(wait_until(lambda: engines_of(d)["main"]["state"] == "up" and engines_of(d)["tls2"]["state"] == "up",
+                    timeout=60), "main and tls2 are up")
+    outs = [d.run(LANGS[i % 2], "print(%d)" % i if i % 2 == 0 else "echo %d" % i) for i in range(8)]
+    t.ok(all(st == 200 and r.get("stdout") == "%d\n" % i for i, (st, r) in enumerate(outs)),
+         "warmboxd serves from the rest", outs)
+    t.ok(d.proc.poll() is None, "warmboxd stays up")
+    t.is_eq(d.stop(), 0, "exits 0")
+    stop.set()
+    hang.close()
+finally:
+    cleanup()
+t.done()
