@@ -305,7 +305,11 @@ place (pool_t *p, const char *id)
   pool_waiter_t *w = p->wait_head;
   char *copy;
 
-  if (p->draining || mgr->stopping || (w == NULL && p->n_ready >= p->max_ready))
+  /* A create that answers after the engine was taken out: its container
+   * goes (the removal waits for the engine), it must not hold the engine's
+   * re-admission up by sitting in a ready list nothing empties. */
+  if (p->draining || mgr->stopping || mgr->engine_lost
+      || (w == NULL && p->n_ready >= p->max_ready))
     {
       destroy (p, id);
       return;
@@ -667,6 +671,12 @@ uint32_t
 pool_ready_count (const pool_t *pool)
 {
   return pool->n_ready;
+}
+
+bool
+pool_mgr_failing (const pool_mgr_t *mgr)
+{
+  return mgr->backoff_until_us && wb_now_us () < mgr->backoff_until_us;
 }
 
 uint32_t

@@ -571,7 +571,8 @@ transfer_verified_cb (void *arg, const eng_result_t *r)
   wb_info ("engine %s: the %s image %.19s came from engine %s in %.1f s", node_name (to),
            t->language, t->image_id, ctx->cfg.engines[t->from].name,
            (double) (wb_now_ms () - t->started_ms) / 1000.0);
-  if (i >= 0 && ctx->image_ids[i] && strcmp (ctx->image_ids[i], t->image_id) == 0)
+  if (i >= 0 && to->state == NODE_UP && ctx->image_ids[i]
+      && strcmp (ctx->image_ids[i], t->image_id) == 0)
     node_set_image (to, (size_t) i, t->image_id);
   transfer_free (t);
   transfer_next (ctx);
@@ -709,6 +710,7 @@ node_out (sched_node_t *n, const char *why)
   eng_req_cancel (n->info_req);
   n->info_req = NULL;
   n->reaped = false;
+  n->reap_stale = n->reaping;
   pool_mgr_engine_lost (n->pools);
   for (size_t i = 0; i < ctx->profiles->n; i++)
     {
@@ -733,7 +735,8 @@ node_check_recovered (sched_node_t *n)
   node_set_state (n, NODE_UP);
   pool_mgr_engine_back (n->pools);
   pools_update_all (ctx);
-  sched_images_refresh (ctx);
+  if (!ctx->draining)
+    sched_images_refresh (ctx);
 }
 
 static void
@@ -742,7 +745,10 @@ reaped_cb (void *arg, int nr)
   sched_node_t *n = arg;
 
   n->reaping = false;
-  n->reaped = nr >= 0; /* a failed list is tried again at the next ping */
+  /* A failed list is tried again at the next ping; so is one taken
+   * before the engine was taken out (it says nothing of it now). */
+  n->reaped = nr >= 0 && !n->reap_stale;
+  n->reap_stale = false;
   node_check_recovered (n);
 }
 
@@ -784,10 +790,16 @@ pinged_cb (void *arg, const eng_result_t *r)
   if (r->rc < 0)
     {
       n->ping_failures++;
+      n->failed_pings++;
       snprintf (n->last_error, sizeof n->last_error, "%s", r->err.msg);
-      node_out (n, r->err.msg);
+      /* Two in a row (a busy engine may miss one): what runs there is
+       * stopped when it goes, so one slow answer must not do it.  One
+       * that never answered is not used until it does. */
+      if (n->failed_pings >= 2 || n->state == NODE_CONNECTING)
+        node_out (n, r->err.msg);
       return;
     }
+  n->failed_pings = 0;
   n->last_seen_ms = wb_now_ms ();
   snprintf (n->api_version, sizeof n->api_version, "%s", r->api_version);
   if (n->state == NODE_DOWN || n->state == NODE_CONNECTING)

@@ -60,6 +60,8 @@ typedef struct sched_node
   char last_error[512];
   eng_req_t *ping_req, *info_req;
   bool reaped, reaping;     /* orphans of dead daemons reaped once it answered */
+  bool reap_stale;          /* the reap in flight began before it was taken out */
+  uint32_t failed_pings;    /* in a row */
   uint32_t executions;      /* executions placed on it now */
   uint64_t executions_total;
 } sched_node_t;

@@ -110,6 +110,7 @@ struct sched_exec
   uint32_t tried;
   const char *engine_name;   /* the last engine placed on, for the history ("" before) */
   bool ahead_submitted;      /* its row ahead went to the store (once) */
+  bool admitted;             /* it got room to run (admit): its ending frees that room */
 
   /* The container: from pool, given back with pool_release. */
   pool_t *pool;
@@ -247,7 +248,7 @@ exec_end (sched_exec_t *ex)
 
   if (ex->queued.client)
     adm_remove (&ctx->admission, &ex->queued);
-  else if (ex->state != EX_QUEUED)
+  else if (ex->admitted)
     {
       /* Room to run freed: admit the next.  The service rate counts the
        * executions that got a container (refusals at once would inflate
@@ -1558,6 +1559,9 @@ place (sched_exec_t *ex, size_t profile, const char *key, wb_err_t *err)
   double best_room = 0;
   bool any_up = false;
 
+  /* Engines whose creates fail now come last: one that can't make
+   * containers has the most room and would otherwise take everything. */
+  for (int pass = 0; pass < 2 && best == NULL; pass++)
   for (size_t k = 0; k < ctx->n_nodes; k++)
     {
       sched_node_t *n = &ctx->nodes[k];
@@ -1569,7 +1573,8 @@ place (sched_exec_t *ex, size_t profile, const char *key, wb_err_t *err)
       if (n->state != NODE_UP)
         continue;
       any_up = true;
-      if ((ex->tried & (1u << k)) || id == NULL || strcmp (id, ex->image_id) != 0)
+      if ((ex->tried & (1u << k)) || id == NULL || strcmp (id, ex->image_id) != 0
+          || (pass == 0 && pool_mgr_failing (n->pools)))
         continue;
       pool = pool_mgr_find_key (n->pools, key);
       ready = pool ? pool_ready_count (pool) : 0;
@@ -1674,6 +1679,7 @@ uuid_from_hex (const char hex[33], char out[37])
 static int
 admit (sched_exec_t *ex, wb_err_t *err)
 {
+  ex->admitted = true;
   for (;;)
     {
       char *id = NULL;
@@ -1695,6 +1701,8 @@ admit (sched_exec_t *ex, wb_err_t *err)
         }
       if (r >= 0)
         return 0;
+      if (ex->container_id[0] == '\0')
+        ex->pool = NULL; /* a transient pool may be gone with the refusal */
       if (err->code != WB_E_ENGINE_DOWN)
         return -1;
       /* That engine fails now (its creates, or the attach): nothing of

@@ -124,6 +124,8 @@ void pool_mgr_engine_back (pool_mgr_t *mgr);
  * request may go elsewhere: nothing of it started), and neither creates
  * nor new waiters are taken until pool_mgr_engine_back.  Can't fail. */
 void pool_mgr_engine_lost (pool_mgr_t *mgr);
+/* Its creates are failing now (backing off after a failure). */
+bool pool_mgr_failing (const pool_mgr_t *mgr);
 /* Containers the cap still has room for (max_containers - sbx_count). */
 uint32_t pool_mgr_free_capacity (const pool_mgr_t *mgr);
 /* Remove every ready container, fail every waiter (WB_E_BUSY) and stop
