@@ -46,6 +46,7 @@ struct eng_req
   char *post_body;
   wb_buf_t body;
   char api_header[16];
+  bool libpod;      /* the reply carried Libpod-Api-Version: Podman */
   char errbuf[CURL_ERROR_SIZE];
   eng_cb cb;
   void *arg;
@@ -278,6 +279,7 @@ header_cb (char *ptr, size_t size, size_t nmemb, void *userdata)
   eng_req_t *req = userdata;
   size_t n = size * nmemb;
   static const char name[] = "api-version:";
+  static const char libpod[] = "libpod-api-version:";
 
   /* The blank line after a 2xx head of a wait: the engine has registered
    * it.  libcurl forbids calling it back from here, so defer. */
@@ -289,6 +291,8 @@ header_cb (char *ptr, size_t size, size_t nmemb, void *userdata)
         event_active (req->armed_ev, EV_TIMEOUT, 0);
     }
 
+  if (n > sizeof libpod && strncasecmp (ptr, libpod, sizeof libpod - 1) == 0)
+    req->libpod = true;
   if (n > sizeof name && strncasecmp (ptr, name, sizeof name - 1) == 0)
     {
       const char *v = ptr + sizeof name - 1;
@@ -470,6 +474,7 @@ req_complete (eng_req_t *req, CURLcode code)
       snprintf (eng->api_version, sizeof eng->api_version, "1.%d",
                 minor < our_minor ? minor : our_minor);
       res.api_version = eng->api_version;
+      res.podman = req->libpod;
       goto done;
     }
   if (req->kind == REQ_START || req->kind == REQ_KILL || req->kind == REQ_REMOVE
@@ -520,6 +525,8 @@ req_complete (eng_req_t *req, CURLcode code)
         res.exit_code = (long) ec->valuedouble;
         res.oom_killed = cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (state, "OOMKilled"));
         res.running = cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (state, "Running"));
+        res.json = req->body.data;
+        res.json_len = req->body.len;
         break;
       }
     case REQ_LIST:

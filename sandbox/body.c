@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <string.h>
+#include <strings.h>
 
 #define RUNSC_HOST_THREADS 256 /* headroom for gVisor's own host threads */
 
@@ -127,7 +128,10 @@ build (const prof_t *p, const prof_limits_t *lim, const sbx_identity_t *id)
   /* What a compiler writes and the program then runs: the one place of
    * the sandbox where files may be executed (/tmp, the root: never). */
   snprintf (build_opts, sizeof build_opts, "rw,exec,nosuid,nodev,size=%um,mode=1777", lim->build_mb);
-  TRY (wb_buf_printf (&seccomp_opt, "seccomp=%s", p->seccomp_json));
+  /* Inline JSON (Docker), or a file on the engine's host (Podman reads
+   * seccomp= as a path). */
+  TRY (wb_buf_printf (&seccomp_opt, "seccomp=%s",
+                      id->dialect && id->dialect->podman ? id->dialect->seccomp_file : p->seccomp_json));
 
   TRY (add_str (root, "Image", id->image_id));
   TRY (add_str (root, "Hostname", "sandbox"));
@@ -189,6 +193,12 @@ build (const prof_t *p, const prof_limits_t *lim, const sbx_identity_t *id)
   TRY (add_str (tmpfs, "/tmp", tmpfs_opts));
   if (p->compile_argv && lim->build_mb > 0)
     TRY (add_str (tmpfs, "/build", build_opts));
+  if (id->dialect && id->dialect->podman)
+    {
+      /* Podman would mount these writable over the read-only root. */
+      TRY (add_str (tmpfs, "/run", "ro,noexec,nosuid,nodev,size=16k,mode=755"));
+      TRY (add_str (tmpfs, "/var/tmp", "ro,noexec,nosuid,nodev,size=16k,mode=755"));
+    }
   TRY (push_str (capdrop, "ALL"));
   TRY (push_str (secopt, "no-new-privileges"));
   TRY (push_str (secopt, seccomp_opt.data));
@@ -264,10 +274,11 @@ sbx_pool_key (const prof_t *p, const prof_limits_t *lim, const char *image_id,
 }
 
 sbx_tmpl_t *
-sbx_tmpl_new (const prof_t *p, const prof_limits_t *lim, const char *image_id, wb_err_t *err)
+sbx_tmpl_new (const prof_t *p, const prof_limits_t *lim, const char *image_id,
+              const sbx_dialect_t *dialect, wb_err_t *err)
 {
   sbx_tmpl_t *t = calloc (1, sizeof *t);
-  sbx_identity_t id = {image_id, "", "", "", 0};
+  sbx_identity_t id = {image_id, "", "", "", 0, dialect};
 
   if (t == NULL)
     goto oom;
@@ -341,4 +352,217 @@ sbx_tmpl_render (const sbx_tmpl_t *t, const char *instance_id, const char *owner
       || set_string (labels, "warmbox.owner", owner) < 0 || print_to (t->root, out) < 0)
     return wb_error (err, WB_E_NOMEM, "container body: out of memory");
   return 0;
+}
+
+/* ---- engines that differ ---------------------------------------------- */
+
+const char *const sbx_catatonit_syscalls[] = {
+  "signalfd4", "vfork", "close_range", "getpgrp", "setpgid", "prctl", "ioctl", "kill", "wait4",
+  "rt_sigprocmask", "rt_sigaction", "getppid", "readlink", NULL,
+};
+
+int
+sbx_seccomp_with (const prof_t *p, const char *const *extra, wb_buf_t *out, wb_err_t *err)
+{
+  cJSON *root = cJSON_Parse (p->seccomp_json), *rules, *rule, *names = NULL;
+  int rc = -1;
+
+  if (root == NULL)
+    return wb_error (err, WB_E_NOMEM, "allowlist: out of memory or not JSON");
+  rules = cJSON_GetObjectItemCaseSensitive (root, "syscalls");
+  cJSON_ArrayForEach (rule, rules)
+  {
+    const char *action = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (rule, "action"));
+    if (action && strcmp (action, "SCMP_ACT_ALLOW") == 0
+        && cJSON_GetObjectItemCaseSensitive (rule, "args") == NULL)
+      {
+        names = cJSON_GetObjectItemCaseSensitive (rule, "names");
+        break;
+      }
+  }
+  if (!cJSON_IsArray (names))
+    {
+      wb_error (err, WB_E_INVALID, "the %s allowlist has no unconditional allow rule", p->language);
+      goto out;
+    }
+  for (size_t i = 0; extra[i]; i++)
+    {
+      bool have = false;
+      cJSON *n;
+      cJSON_ArrayForEach (n, names)
+      if (cJSON_IsString (n) && strcmp (n->valuestring, extra[i]) == 0)
+        have = true;
+      if (!have && !cJSON_AddItemToArray (names, cJSON_CreateString (extra[i])))
+        {
+          wb_error (err, WB_E_NOMEM, "allowlist: out of memory");
+          goto out;
+        }
+    }
+  if (print_to (root, out) < 0)
+    {
+      wb_error (err, WB_E_NOMEM, "allowlist: out of memory");
+      goto out;
+    }
+  rc = 0;
+out:
+  cJSON_Delete (root);
+  return rc;
+}
+
+static double
+num (const cJSON *obj, const char *key)
+{
+  const cJSON *v = cJSON_GetObjectItemCaseSensitive (obj, key);
+  return cJSON_IsNumber (v) ? v->valuedouble : -1;
+}
+
+static bool
+str_in (const cJSON *arr, const char *want, size_t prefix)
+{
+  const cJSON *s;
+  cJSON_ArrayForEach (s, arr)
+  if (cJSON_IsString (s)
+      && (prefix ? strncmp (s->valuestring, want, prefix) == 0 : strcmp (s->valuestring, want) == 0))
+    return true;
+  return false;
+}
+
+/* Docker's default capabilities: with none added, dropping them all is
+ * dropping every one (Podman lists these instead of "ALL"). */
+static bool
+drops_all (const cJSON *drop)
+{
+  static const char *const defaults[] = {"AUDIT_WRITE", "CHOWN", "DAC_OVERRIDE", "FOWNER",
+                                         "FSETID", "KILL", "MKNOD", "NET_BIND_SERVICE",
+                                         "NET_RAW", "SETFCAP", "SETGID", "SETPCAP", "SETUID",
+                                         "SYS_CHROOT"};
+  if (str_in (drop, "ALL", 0))
+    return true;
+  for (size_t i = 0; i < WB_ARRAY_SIZE (defaults); i++)
+    {
+      char cap[48];
+      snprintf (cap, sizeof cap, "CAP_%s", defaults[i]);
+      if (!str_in (drop, defaults[i], 0) && !str_in (drop, cap, 0))
+        return false;
+    }
+  return true;
+}
+
+/* The ulimit of name want ("nofile") in an engine's list: Docker says
+ * "nofile", Podman "RLIMIT_NOFILE".  -1 when absent. */
+static double
+ulimit_of (const cJSON *list, const char *want)
+{
+  const cJSON *u;
+  cJSON_ArrayForEach (u, list)
+  {
+    const char *name = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (u, "Name"));
+    if (name == NULL)
+      continue;
+    if (strncasecmp (name, "RLIMIT_", 7) == 0)
+      name += 7;
+    if (strcasecmp (name, want) == 0)
+      return num (u, "Hard");
+  }
+  return -1;
+}
+
+int
+sbx_verify_created (const sbx_tmpl_t *t, const char *json, size_t len, wb_err_t *err)
+{
+  const cJSON *want = cJSON_GetObjectItemCaseSensitive (t->root, "HostConfig");
+  cJSON *root = cJSON_ParseWithLength (json ? json : "", len);
+  const cJSON *hc = cJSON_GetObjectItemCaseSensitive (root, "HostConfig");
+  const cJSON *cfg = cJSON_GetObjectItemCaseSensitive (root, "Config");
+  static const char *const numbers[] = {"Memory", "MemorySwap", "PidsLimit", "NanoCpus"};
+  const cJSON *item;
+  int rc = -1;
+
+  if (!cJSON_IsObject (hc))
+    {
+      wb_error (err, WB_E_ENGINE, "its inspect shows no HostConfig");
+      goto out;
+    }
+  for (size_t i = 0; i < WB_ARRAY_SIZE (numbers); i++)
+    if (num (hc, numbers[i]) != num (want, numbers[i]))
+      {
+        wb_error (err, WB_E_ENGINE, "it does not enforce %s (asked %.0f, the container has %.0f)",
+                  numbers[i], num (want, numbers[i]), num (hc, numbers[i]));
+        goto out;
+      }
+  if (!cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (hc, "ReadonlyRootfs")))
+    {
+      wb_error (err, WB_E_ENGINE, "its root file system is not read-only");
+      goto out;
+    }
+  if (cJSON_GetArraySize (cJSON_GetObjectItemCaseSensitive (hc, "CapAdd")) > 0
+      || !drops_all (cJSON_GetObjectItemCaseSensitive (hc, "CapDrop")))
+    {
+      wb_error (err, WB_E_ENGINE, "it does not drop every capability");
+      goto out;
+    }
+  if (!str_in (cJSON_GetObjectItemCaseSensitive (hc, "SecurityOpt"), "no-new-privileges", 17)
+      || !str_in (cJSON_GetObjectItemCaseSensitive (hc, "SecurityOpt"), "seccomp=", 8))
+    {
+      wb_error (err, WB_E_ENGINE, "it drops no-new-privileges or the seccomp allowlist");
+      goto out;
+    }
+  {
+    const char *mode = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (hc, "NetworkMode"));
+    if (mode == NULL || strcmp (mode, "none") != 0)
+      {
+        wb_error (err, WB_E_ENGINE, "its network mode is %s, not none", mode ? mode : "(none shown)");
+        goto out;
+      }
+  }
+  if (!cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (hc, "Init")))
+    {
+      wb_error (err, WB_E_ENGINE, "it runs no init");
+      goto out;
+    }
+  /* No writable mount but those asked for (and each still noexec). */
+  cJSON_ArrayForEach (item, cJSON_GetObjectItemCaseSensitive (hc, "Tmpfs"))
+  {
+    const cJSON *asked = cJSON_GetObjectItemCaseSensitive (
+        cJSON_GetObjectItemCaseSensitive (want, "Tmpfs"), item->string ? item->string : "");
+    if (asked == NULL)
+      {
+        wb_error (err, WB_E_ENGINE, "it adds a writable mount on %s", item->string ? item->string : "?");
+        goto out;
+      }
+    const char *a = cJSON_GetStringValue (asked) ? cJSON_GetStringValue (asked) : "";
+    const char *got = cJSON_GetStringValue (item) ? cJSON_GetStringValue (item) : "";
+    if (strstr (a, "noexec") && !strstr (got, "noexec"))
+      {
+        wb_error (err, WB_E_ENGINE, "its %s mount is not noexec", item->string);
+        goto out;
+      }
+    if (strncmp (a, "ro,", 3) == 0 && strncmp (got, "ro,", 3) != 0)
+      {
+        wb_error (err, WB_E_ENGINE, "its %s mount is writable", item->string);
+        goto out;
+      }
+  }
+  cJSON_ArrayForEach (item, cJSON_GetObjectItemCaseSensitive (want, "Ulimits"))
+  {
+    const char *name = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (item, "Name"));
+    if (name && ulimit_of (cJSON_GetObjectItemCaseSensitive (hc, "Ulimits"), name) != num (item, "Hard"))
+      {
+        wb_error (err, WB_E_ENGINE, "it does not set the %s limit", name);
+        goto out;
+      }
+  }
+  {
+    const char *user = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (cfg, "User"));
+    const char *asked = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (t->root, "User"));
+    if (user == NULL || asked == NULL || strchr (user, ':') == NULL || strncmp (user, "0", 1) == 0)
+      {
+        wb_error (err, WB_E_ENGINE, "its program would not run as the unprivileged uid asked");
+        goto out;
+      }
+  }
+  rc = 0;
+out:
+  cJSON_Delete (root);
+  return rc;
 }

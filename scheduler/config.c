@@ -10,7 +10,9 @@
  *    "engines": [{"name": "local", "endpoint": "unix:///var/run/docker.sock"},
  *                {"name": "box2", "endpoint": "tcp://10.0.0.2:2376", "tls_ca": "ca.pem",
  *                 "tls_cert": "cert.pem", "tls_key": "key.pem",
- *                 "max_containers": 64, "weight": 2}],
+ *                 "max_containers": 64, "weight": 2},
+ *                {"name": "pod", "endpoint": "unix:///run/podman/podman.sock",
+ *                 "seccomp_dir": "/var/lib/warmbox/seccomp"}],
  *    "profiles_dir": "/usr/local/share/warmbox/profiles",
  *    "max_concurrent": 64, "shutdown_grace_ms": 190000, "drain_delay_ms": 0,
  *    "request_read_timeout_ms": 30000, "ready_pool_grace_ms": 30000,
@@ -47,6 +49,7 @@ engine_config_clear (sched_engine_config_t *e)
   free (e->tls_ca);
   free (e->tls_cert);
   free (e->tls_key);
+  free (e->seccomp_dir);
   memset (e, 0, sizeof *e);
 }
 
@@ -227,6 +230,7 @@ parse_engine (sched_engine_config_t *e, cJSON *obj, bool single, const char *whe
                  : strcmp (k, "tls_ca") == 0   ? &e->tls_ca
                  : strcmp (k, "tls_cert") == 0 ? &e->tls_cert
                  : strcmp (k, "tls_key") == 0  ? &e->tls_key
+                 : strcmp (k, "seccomp_dir") == 0 ? &e->seccomp_dir
                                                : NULL;
     if (dst)
       {

@@ -22,6 +22,8 @@ typedef struct sched_engine_config
   char *tls_ca, *tls_cert, *tls_key;
   uint32_t max_containers;  /* containers on it at most; 0: the global max_containers */
   uint32_t weight;          /* its share of each pool's sizes, against the others' (>= 1) */
+  char *seccomp_dir;        /* Podman: where its allowlists are, on its host (warmboxd writes
+                               them when the folder is on this host) */
 } sched_engine_config_t;
 
 /* tokens[]: an API client.  The token itself is never stored. */

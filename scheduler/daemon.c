@@ -64,7 +64,23 @@ typedef struct image_transfer
   char image_id[80];
 } image_transfer_t;
 
+/* A container of one profile created on one engine, inspected and
+ * removed: does the engine hold every hardening setting asked? */
+typedef struct image_probe
+{
+  sched_node_t *node;
+  struct image_probe *prev, *next; /* node->probes */
+  sbx_op_t *op;                    /* the create */
+  eng_req_t *req;                  /* the inspect */
+  sbx_tmpl_t *tmpl;
+  char container_id[80];
+  char language[33];
+  char image[256];
+  char image_id[80];
+} image_probe_t;
+
 static void sync_next (image_sync_t *sy);
+static void node_refuse (sched_node_t *n, const char *why);
 static void transfer_next (sched_ctx_t *ctx);
 static void node_check_recovered (sched_node_t *n);
 
@@ -77,6 +93,7 @@ sched_node_state_name (sched_node_state_t st)
     case NODE_UP: return "up";
     case NODE_DOWN: return "down";
     case NODE_RECOVERING: return "recovering";
+    case NODE_REFUSED: return "refused";
     }
   return "down";
 }
@@ -180,7 +197,8 @@ node_init (sched_ctx_t *ctx, sched_node_t *n, size_t index, wb_err_t *err)
   n->state_since_ms = wb_now_ms ();
   snprintf (n->endpoint, sizeof n->endpoint, "%s", eng_default_endpoint (e->endpoint));
   n->image_ids = calloc (ctx->profiles->n ? ctx->profiles->n : 1, sizeof *n->image_ids);
-  if (n->image_ids == NULL)
+  n->seccomp_files = calloc (ctx->profiles->n ? ctx->profiles->n : 1, sizeof *n->seccomp_files);
+  if (n->image_ids == NULL || n->seccomp_files == NULL)
     return wb_error (err, WB_E_NOMEM, "out of memory");
   memset (&ecfg, 0, sizeof ecfg);
   ecfg.endpoint = e->endpoint;
@@ -263,6 +281,18 @@ transfer_free (image_transfer_t *t)
   free (t);
 }
 
+/* A probe's container, if made, is left to the next start-up's reaper
+ * (this runs at exit) or was already given back. */
+static void
+probe_free (image_probe_t *pr)
+{
+  sbx_op_cancel (pr->op);
+  eng_req_cancel (pr->req);
+  sbx_tmpl_free (pr->tmpl);
+  WB_LIST_UNLINK (pr->node->probes, pr);
+  free (pr);
+}
+
 static void
 free_ids (char **ids, size_t n)
 {
@@ -292,11 +322,14 @@ sched_ctx_clear (sched_ctx_t *ctx, uint32_t store_timeout_ms)
       sched_node_t *n = &ctx->nodes[i];
       eng_req_cancel (n->ping_req);
       eng_req_cancel (n->info_req);
+      while (n->probes)
+        probe_free (n->probes);
       startgate_clear (&n->gate);
       pool_mgr_free (n->pools);
       sbx_free (n->sbx);
       eng_free (n->eng);
       free_ids (n->image_ids, ctx->profiles->n);
+      free_ids (n->seccomp_files, ctx->profiles->n);
     }
   free (ctx->nodes);
   ctx->nodes = NULL;
@@ -329,12 +362,13 @@ node_pool_update (sched_node_t *n, size_t i)
   const prof_t *p = ctx->profiles->items[i];
   const sched_pool_config_t *pc = sched_config_pool (&ctx->cfg, p->language);
   pool_spec_t spec;
+  sbx_dialect_t d;
   wb_err_t err;
 
   if (n->image_ids[i] == NULL || n->state != NODE_UP || ctx->draining)
     return;
   memset (&spec, 0, sizeof spec);
-  spec.tmpl = sbx_tmpl_new (p, &p->def, n->image_ids[i], &err);
+  spec.tmpl = sbx_tmpl_new (p, &p->def, n->image_ids[i], sched_node_dialect (n, i, &d), &err);
   spec.profile_hash = p->hash;
   spec.min_ready = spread (ctx, n, pc->min_ready);
   spec.max_ready = spread (ctx, n, pc->max_ready);
@@ -358,11 +392,112 @@ pools_update_all (sched_ctx_t *ctx)
 
 /* ---- images ------------------------------------------------------------ */
 
-/* Engine n holds profile i's image (id), or (id NULL) does not. */
+const sbx_dialect_t *
+sched_node_dialect (const sched_node_t *n, size_t i, sbx_dialect_t *d)
+{
+  if (!n->podman)
+    return NULL;
+  d->podman = true;
+  d->seccomp_file = n->seccomp_files[i] ? n->seccomp_files[i] : "";
+  return d;
+}
+
+/* Why engine n cannot run profile p as asked, or NULL. */
+static const char *
+cannot_run (const sched_node_t *n, const prof_t *p, char *buf, size_t size)
+{
+  size_t len = strlen (p->runtime);
+  const char *r = n->runtimes;
+
+  if (n->podman)
+    {
+      /* Podman ignores HostConfig.Runtime: what runs is its default. */
+      if (strcmp (p->runtime, n->default_runtime) != 0)
+        {
+          snprintf (buf, size, "it is Podman, which runs its default runtime (%s) whatever is "
+                               "asked, and %s needs %s",
+                    n->default_runtime, p->language, p->runtime);
+          return buf;
+        }
+      return NULL;
+    }
+  while (r && *r)
+    {
+      if (strncmp (r, p->runtime, len) == 0 && (r[len] == ',' || r[len] == '\0'))
+        return NULL;
+      r = strchr (r, ',');
+      r = r ? r + 1 : NULL;
+    }
+  snprintf (buf, size, "it has no runtime %s (it lists %s)", p->runtime, n->runtimes);
+  return buf;
+}
+
+/* Podman reads seccomp= as a file on its host: the profile's allowlist
+ * plus what its init needs, written where it looks (when that folder is
+ * on this host; for a remote engine the operator puts it there).  0, or
+ * -1 with why. */
+static int
+podman_seccomp_file (sched_node_t *n, size_t i, char *why, size_t size)
+{
+  const prof_t *p = n->ctx->profiles->items[i];
+  const char *dir = n->cfg->seccomp_dir;
+  wb_buf_t json = WB_BUF_INIT;
+  char path[768], tmp[800];
+  struct stat st;
+  wb_err_t err;
+  int fd, rc = -1;
+
+  if (dir == NULL)
+    {
+      snprintf (why, size, "it is Podman, which reads the seccomp allowlist from a file on its "
+                           "host: set seccomp_dir for it");
+      return -1;
+    }
+  snprintf (path, sizeof path, "%s/%s-%.12s-catatonit.json", dir, p->language, p->hash);
+  if (n->seccomp_files[i] && strcmp (n->seccomp_files[i], path) == 0)
+    return 0;
+  if (stat (dir, &st) == 0 && S_ISDIR (st.st_mode))
+    {
+      if (sbx_seccomp_with (p, sbx_catatonit_syscalls, &json, &err) < 0)
+        {
+          snprintf (why, size, "its %s allowlist: %.300s", p->language, err.msg);
+          return -1;
+        }
+      snprintf (tmp, sizeof tmp, "%s.%d.tmp", path, (int) getpid ());
+      fd = open (tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+      if (fd >= 0 && write (fd, json.data, json.len) == (ssize_t) json.len && fsync (fd) == 0
+          && close (fd) == 0 && rename (tmp, path) == 0)
+        rc = 0;
+      else
+        {
+          snprintf (why, size, "cannot write its allowlist %.300s: %.100s", path, strerror (errno));
+          if (fd >= 0)
+            close (fd);
+          unlink (tmp);
+        }
+      wb_buf_free (&json);
+      if (rc < 0)
+        return -1;
+    }
+  free (n->seccomp_files[i]);
+  if ((n->seccomp_files[i] = strdup (path)) == NULL)
+    {
+      snprintf (why, size, "out of memory");
+      return -1;
+    }
+  return 0;
+}
+
+static void probe_start (sched_node_t *n, size_t i, const char *id);
+
+/* Engine n holds profile i's image (id), or (id NULL) does not.  A new
+ * image is used only once a container of it, created there, is seen to
+ * hold every hardening setting (probe_start). */
 static void
 node_set_image (sched_node_t *n, size_t i, const char *id)
 {
   const prof_t *p = n->ctx->profiles->items[i];
+  char why[512];
 
   if (id == NULL)
     {
@@ -370,17 +505,128 @@ node_set_image (sched_node_t *n, size_t i, const char *id)
       n->image_ids[i] = NULL;
       return;
     }
-  if (n->image_ids[i] == NULL || strcmp (n->image_ids[i], id) != 0)
+  if (n->image_ids[i] && strcmp (n->image_ids[i], id) == 0)
     {
-      char *copy = strdup (id);
-      if (copy == NULL)
-        return;
-      free (n->image_ids[i]);
-      n->image_ids[i] = copy;
-      wb_info ("engine %s: language %s: image %s is %.19s, profile %.12s", node_name (n),
-               p->language, p->image, id, p->hash);
+      node_pool_update (n, i); /* made, resized, or left as it is */
+      return;
     }
-  node_pool_update (n, i); /* made, or replaced, or left as it is */
+  if (cannot_run (n, p, why, sizeof why))
+    {
+      if (n->image_ids[i] == NULL)
+        wb_warn ("engine %s does not run %s: %s", node_name (n), p->language, why);
+      return;
+    }
+  if (n->podman && podman_seccomp_file (n, i, why, sizeof why) < 0)
+    {
+      node_refuse (n, why);
+      return;
+    }
+  probe_start (n, i, id);
+}
+
+static void
+probe_inspected_cb (void *arg, const eng_result_t *r)
+{
+  image_probe_t *pr = arg;
+  sched_node_t *n = pr->node;
+  int i = profile_index (n->ctx, pr->language, pr->image);
+  wb_err_t err;
+  char why[600];
+
+  pr->req = NULL;
+  sbx_remove (n->sbx, pr->container_id, pr->language, sbx_tmpl_key (pr->tmpl));
+  if (r->rc < 0)
+    {
+      wb_warn ("engine %s: the %s container made to check its hardening could not be inspected: %s",
+               node_name (n), pr->language, r->err.msg);
+      probe_free (pr);
+      return;
+    }
+  if (sbx_verify_created (pr->tmpl, r->json, r->json_len, &err) < 0)
+    {
+      snprintf (why, sizeof why, "a %s container created there: %s", pr->language, err.msg);
+      probe_free (pr);
+      node_refuse (n, why);
+      return;
+    }
+  if (i >= 0 && n->state == NODE_UP)
+    {
+      char *copy = strdup (pr->image_id);
+      if (copy)
+        {
+          free (n->image_ids[i]);
+          n->image_ids[i] = copy;
+          wb_info ("engine %s: language %s: image %s is %.19s, profile %.12s; a container created "
+                   "there holds every hardening setting",
+                   node_name (n), pr->language, pr->image, copy, n->ctx->profiles->items[i]->hash);
+          node_pool_update (n, (size_t) i);
+        }
+    }
+  probe_free (pr);
+}
+
+static void
+probe_created_cb (void *arg, const char *id, const wb_err_t *perr)
+{
+  image_probe_t *pr = arg;
+  sched_node_t *n = pr->node;
+  wb_err_t err;
+  char why[600];
+
+  pr->op = NULL;
+  if (id == NULL)
+    {
+      /* An engine that answers but will not make the container as asked
+       * (a body it refuses) can't serve; one that went away is dealt
+       * with by its pings. */
+      if (perr->code == WB_E_ENGINE)
+        {
+          snprintf (why, sizeof why, "it will not create a %s container: %s", pr->language,
+                    perr->msg);
+          probe_free (pr);
+          node_refuse (n, why);
+          return;
+        }
+      wb_warn ("engine %s: a %s container to check its hardening: %s", node_name (n), pr->language,
+               perr->msg);
+      probe_free (pr);
+      return;
+    }
+  snprintf (pr->container_id, sizeof pr->container_id, "%s", id);
+  pr->req = eng_container_inspect (n->eng, pr->container_id, probe_inspected_cb, pr, &err);
+  if (pr->req == NULL)
+    {
+      wb_warn ("engine %s: %s", node_name (n), err.msg);
+      sbx_remove (n->sbx, pr->container_id, pr->language, sbx_tmpl_key (pr->tmpl));
+      probe_free (pr);
+    }
+}
+
+static void
+probe_start (sched_node_t *n, size_t i, const char *id)
+{
+  const prof_t *p = n->ctx->profiles->items[i];
+  image_probe_t *pr;
+  wb_err_t err;
+
+  for (pr = n->probes; pr; pr = pr->next)
+    if (strcmp (pr->language, p->language) == 0 && strcmp (pr->image_id, id) == 0)
+      return; /* one is on its way */
+  pr = calloc (1, sizeof *pr);
+  if (pr == NULL)
+    return;
+  pr->node = n;
+  snprintf (pr->language, sizeof pr->language, "%s", p->language);
+  snprintf (pr->image, sizeof pr->image, "%s", p->image);
+  snprintf (pr->image_id, sizeof pr->image_id, "%s", id);
+  WB_LIST_PUSH (n->probes, pr);
+  sbx_dialect_t d;
+  pr->tmpl = sbx_tmpl_new (p, &p->def, id, sched_node_dialect (n, i, &d), &err);
+  if (pr->tmpl == NULL || (pr->op = sbx_create (n->sbx, pr->tmpl, probe_created_cb, pr, &err)) == NULL)
+    {
+      wb_warn ("engine %s: %s", node_name (n), err.msg);
+      probe_free (pr);
+    }
 }
 
 static void
@@ -698,7 +944,7 @@ node_out (sched_node_t *n, const char *why)
 {
   sched_ctx_t *ctx = n->ctx;
 
-  if (n->state == NODE_DOWN)
+  if (n->state == NODE_DOWN || n->state == NODE_REFUSED)
     return;
   if (n->state == NODE_CONNECTING && n->taken_out == 0 && n->last_seen_ms == 0)
     wb_warn ("engine %s (%s) unreachable: %s; not used until it answers", node_name (n),
@@ -720,6 +966,30 @@ node_out (sched_node_t *n, const char *why)
   sched_exec_node_lost (ctx, n);
   /* Transfers to or from it fail at their next step; the others' pools
    * take its share. */
+  pools_update_all (ctx);
+}
+
+/* It cannot run the sandboxes as asked: never used (until a restart),
+ * said loudly, shown by /v1/engines. */
+static void
+node_refuse (sched_node_t *n, const char *why)
+{
+  sched_ctx_t *ctx = n->ctx;
+
+  if (n->state == NODE_REFUSED)
+    return;
+  wb_log_error ("engine %s (%s) refused: %s; it will not be used (fix it, then restart warmboxd)",
+                node_name (n), n->endpoint, why);
+  snprintf (n->refused, sizeof n->refused, "%s", why);
+  snprintf (n->last_error, sizeof n->last_error, "refused: %s", why);
+  node_set_state (n, NODE_REFUSED);
+  pool_mgr_engine_lost (n->pools);
+  for (size_t i = 0; i < ctx->profiles->n; i++)
+    {
+      free (n->image_ids[i]);
+      n->image_ids[i] = NULL;
+    }
+  sched_exec_node_lost (ctx, n);
   pools_update_all (ctx);
 }
 
@@ -777,6 +1047,10 @@ info_cb (void *arg, const eng_result_t *r)
     }
   snprintf (n->server_version, sizeof n->server_version, "%s",
             r->server_version ? r->server_version : "");
+  snprintf (n->default_runtime, sizeof n->default_runtime, "%s",
+            r->default_runtime ? r->default_runtime : "runc");
+  snprintf (n->cgroup_version, sizeof n->cgroup_version, "%s",
+            r->cgroup_version ? r->cgroup_version : "");
   node_check_recovered (n);
 }
 
@@ -787,6 +1061,12 @@ pinged_cb (void *arg, const eng_result_t *r)
   wb_err_t err;
 
   n->ping_req = NULL;
+  if (n->state == NODE_REFUSED)
+    {
+      if (r->rc == 0)
+        n->last_seen_ms = wb_now_ms ();
+      return;
+    }
   if (r->rc < 0)
     {
       n->ping_failures++;
@@ -801,6 +1081,7 @@ pinged_cb (void *arg, const eng_result_t *r)
     }
   n->failed_pings = 0;
   n->last_seen_ms = wb_now_ms ();
+  n->podman = r->podman;
   snprintf (n->api_version, sizeof n->api_version, "%s", r->api_version);
   if (n->state == NODE_DOWN || n->state == NODE_CONNECTING)
     {
@@ -841,8 +1122,11 @@ sched_nodes_ping (sched_ctx_t *ctx)
 
 /* ---- reload ------------------------------------------------------------ */
 
+/* Ids of profiles whose language and image (and with same_hash, whole
+ * profile: a node's ids stand for a verified container of it) did not
+ * change. */
 static char **
-carry_ids (char **old, const prof_set_t *was, const prof_set_t *fresh)
+carry_ids (char **old, const prof_set_t *was, const prof_set_t *fresh, bool same_hash)
 {
   char **ids = calloc (fresh->n ? fresh->n : 1, sizeof *ids);
 
@@ -852,6 +1136,7 @@ carry_ids (char **old, const prof_set_t *was, const prof_set_t *fresh)
     for (size_t k = 0; k < was->n; k++)
       if (old[k] && strcmp (fresh->items[i]->language, was->items[k]->language) == 0
           && strcmp (fresh->items[i]->image, was->items[k]->image) == 0
+          && (!same_hash || strcmp (fresh->items[i]->hash, was->items[k]->hash) == 0)
           && (ids[i] = strdup (old[k])) == NULL)
         {
           free_ids (ids, fresh->n);
@@ -864,19 +1149,26 @@ int
 sched_profiles_swap (sched_ctx_t *ctx, prof_set_t *fresh)
 {
   const prof_set_t *was = ctx->profiles;
-  char **ids = carry_ids (ctx->image_ids, was, fresh);
-  char **node_ids[SCHED_MAX_ENGINES] = {NULL};
+  char **ids = carry_ids (ctx->image_ids, was, fresh, false);
+  char **node_ids[SCHED_MAX_ENGINES] = {NULL}, **files[SCHED_MAX_ENGINES] = {NULL};
   bool oom = ids == NULL;
 
   for (size_t k = 0; k < ctx->n_nodes && !oom; k++)
-    oom = (node_ids[k] = carry_ids (ctx->nodes[k].image_ids, was, fresh)) == NULL;
+    oom = (node_ids[k] = carry_ids (ctx->nodes[k].image_ids, was, fresh, true)) == NULL
+          || (files[k] = calloc (fresh->n ? fresh->n : 1, sizeof *files[k])) == NULL;
   if (oom)
     {
       free_ids (ids, fresh->n);
       for (size_t k = 0; k < ctx->n_nodes; k++)
-        free_ids (node_ids[k], fresh->n);
+        {
+          free_ids (node_ids[k], fresh->n);
+          free (files[k]);
+        }
       return -1;
     }
+  /* Probes of the old set finish into nothing (their profile is looked up
+   * by language and image when they answer); allowlist files are made
+   * again for the new profiles. */
   for (size_t k = 0; k < was->n; k++)
     if (prof_find (fresh, was->items[k]->language) == NULL)
       for (size_t j = 0; j < ctx->n_nodes; j++)
@@ -887,6 +1179,8 @@ sched_profiles_swap (sched_ctx_t *ctx, prof_set_t *fresh)
     {
       free_ids (ctx->nodes[k].image_ids, was->n);
       ctx->nodes[k].image_ids = node_ids[k];
+      free_ids (ctx->nodes[k].seccomp_files, was->n);
+      ctx->nodes[k].seccomp_files = files[k];
     }
   return 0;
 }

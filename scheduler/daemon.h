@@ -29,6 +29,8 @@ typedef enum sched_node_state
   NODE_UP,         /* takes work */
   NODE_DOWN,       /* taken out: stopped answering (or answers garbage) */
   NODE_RECOVERING, /* answers again: its leftovers are removed before it takes work */
+  NODE_REFUSED,    /* cannot run the sandboxes as asked (a created container lacks a
+                      limit, say): never used until warmboxd restarts */
 } sched_node_state_t;
 
 /* One engine warmboxd schedules on ("engines" in the config), with what
@@ -47,8 +49,18 @@ typedef struct sched_node
   pool_mgr_t *pools;
   startgate_t gate;
   /* Per profile (ctx->profiles order): the profile's image id when this
-   * engine holds that very image (inspected by id), else NULL. */
+   * engine holds that very image (inspected by id) and a container of the
+   * profile created on it was seen to hold every hardening setting
+   * (sbx_verify_created), else NULL. */
   char **image_ids;
+  /* Per profile, Podman only: the allowlist's file on the engine's host
+   * (the profile's list plus what catatonit needs), else NULL. */
+  char **seccomp_files;
+  struct image_probe *probes; /* verifications in flight */
+  bool podman;              /* Podman's Docker-compatible service (its ping says so) */
+  char default_runtime[32]; /* from /info */
+  char cgroup_version[8];
+  char refused[512];        /* why it is REFUSED */
   sched_node_state_t state;
   char api_version[16];
   char runtimes[128];       /* from /info, comma-separated */
@@ -132,6 +144,9 @@ void sched_nodes_ping (sched_ctx_t *ctx);
  * (sbx_busy), summed. */
 uint32_t sched_nodes_containers (const sched_ctx_t *ctx);
 uint32_t sched_nodes_busy (const sched_ctx_t *ctx);
+/* How engine n's containers of profile i must be described (its
+ * dialect, see sandbox.h), into d; returns d, or NULL for Docker. */
+const sbx_dialect_t *sched_node_dialect (const sched_node_t *n, size_t i, sbx_dialect_t *d);
 /* /readyz and the agent: some engine is up and its pools are healthy
  * (pool_mgr_healthy with ready_pool_grace_ms). */
 bool sched_pools_healthy (sched_ctx_t *ctx);

@@ -1649,7 +1649,9 @@ pool_for (sched_exec_t *ex, wb_err_t *err)
   if (pool == NULL)
     {
       memset (&spec, 0, sizeof spec);
-      spec.tmpl = sbx_tmpl_new (p, &ex->req.limits, ex->image_id, err);
+      sbx_dialect_t d;
+      spec.tmpl = sbx_tmpl_new (p, &ex->req.limits, ex->image_id,
+                                sched_node_dialect (node, index, &d), err);
       if (spec.tmpl == NULL)
         return NULL;
       spec.profile_hash = p->hash;

@@ -412,7 +412,7 @@ main (int argc, char **argv)
   if (print_spec)
     {
       const prof_t *p = prof_find (ctx.profiles, print_spec);
-      sbx_identity_t id = {NULL, "print-spec", "print-spec", "", SBX_UID_FIRST};
+      sbx_identity_t id = {NULL, "print-spec", "print-spec", "", SBX_UID_FIRST, NULL};
       char key[SBX_KEY_MAX];
       wb_buf_t body = WB_BUF_INIT;
       if (p == NULL)

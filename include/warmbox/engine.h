@@ -67,6 +67,9 @@ typedef struct eng_result
   const char *const *runtimes; /* info: the engine's runtimes by name */
   size_t n_runtimes;
   const char *default_runtime, *server_version, *cgroup_version; /* info; may be NULL */
+  bool podman;      /* ping: the engine is Podman's Docker-compatible service */
+  const char *json; /* container inspect: the whole reply (not NUL-terminated) */
+  size_t json_len;
 } eng_result_t;
 
 typedef void (*eng_cb) (void *arg, const eng_result_t *res);

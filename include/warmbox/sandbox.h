@@ -48,6 +48,19 @@ typedef struct sbx_op sbx_op_t;
 
 /* ---- create bodies (pure; no I/O) ------------------------------------ */
 
+/* How an engine differs from Docker in what a create body must say
+ * (every such difference is here, behind this one switch).  NULL: Docker. */
+typedef struct sbx_dialect
+{
+  /* Podman's Docker-compatible service: it reads seccomp= as a file on
+   * its host (seccomp_file, holding the profile's list plus what its init,
+   * catatonit, needs: sbx_seccomp_with), and mounts writable tmpfs on /run
+   * and /var/tmp of a read-only root unless told otherwise (they are
+   * mounted read-only, empty, noexec). */
+  bool podman;
+  const char *seccomp_file;
+} sbx_dialect_t;
+
 /* Who a container is: everything of its body that is not the profile. */
 typedef struct sbx_identity
 {
@@ -56,6 +69,7 @@ typedef struct sbx_identity
   const char *owner;       /* warmbox.owner */
   const char *pool_key;    /* warmbox.pool */
   uint32_t uid;            /* the non-root uid:gid the program runs as */
+  const sbx_dialect_t *dialect; /* NULL: Docker */
 } sbx_identity_t;
 
 /* Append the Engine API create body for profile p with limits lim (already
@@ -77,7 +91,34 @@ void sbx_pool_key (const prof_t *p, const prof_limits_t *lim, const char *image_
  * limits lim on image_id.  Independent of p afterwards (p may be freed).
  * NULL with err on allocation failure. */
 sbx_tmpl_t *sbx_tmpl_new (const prof_t *p, const prof_limits_t *lim, const char *image_id,
-                          wb_err_t *err);
+                          const sbx_dialect_t *dialect, wb_err_t *err);
+
+/* ---- engines that differ (pure; no I/O) ------------------------------ */
+
+/* The system calls Podman's init (catatonit) makes that Docker's
+ * (docker-init) does not, so that profiles' allowlists miss: derived with
+ *   strace -f catatonit -- /bin/sh -c 'sleep 0.1; exit 3'
+ * (tests/integration/test_podman.py derives them again and fails on any
+ * call missing here).  NULL-terminated. */
+extern const char *const sbx_catatonit_syscalls[];
+
+/* Profile p's allowlist with extra (NULL-terminated) names added to its
+ * unconditional allow rule, as compact JSON appended to out: what an
+ * engine whose init needs more (Podman: sbx_catatonit_syscalls) runs
+ * under.  -1 with err (memory, or an allowlist without such a rule). */
+int sbx_seccomp_with (const prof_t *p, const char *const *extra, wb_buf_t *out, wb_err_t *err);
+
+/* Does a created container (the engine's inspect reply, json[0..len))
+ * hold every hardening setting of template t?  Compared: Memory,
+ * MemorySwap, PidsLimit, NanoCpus, ReadonlyRootfs, no capability added and
+ * all dropped (Podman lists the defaults it dropped rather than "ALL"),
+ * no-new-privileges and a seccomp option, NetworkMode, Init, the tmpfs
+ * mounts (no more than asked: Podman adds writable ones unless told not
+ * to), the ulimits, Config.User.  An engine may say it enforces limits
+ * and drop them (rootless Podman on cgroup v1 shows Memory 0): this is
+ * how warmboxd finds out.  0, or -1 with err naming the first difference.
+ * Fuzzed by its callers' inputs (the reply is the engine's). */
+int sbx_verify_created (const sbx_tmpl_t *t, const char *json, size_t len, wb_err_t *err);
 void sbx_tmpl_free (sbx_tmpl_t *t);
 /* Its pool key (see sbx_pool_key), language and image id.  Never NULL. */
 const char *sbx_tmpl_key (const sbx_tmpl_t *t);

@@ -24,7 +24,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   if (prof_parse ((const char *) data, plen, sc, sclen, &p, &err) == 0)
     {
       wb_buf_t spec = WB_BUF_INIT;
-      sbx_identity_t id = {"sha256:0", "i", "o", "k", 20000};
+      sbx_identity_t id = {"sha256:0", "i", "o", "k", 20000, NULL};
       if (p->argc == 0 || p->def.timeout_ms > p->max.timeout_ms)
         abort ();
       if (sbx_body (p, &p->def, &id, &spec, &err) == 0 && spec.data[0] != '{')

@@ -122,6 +122,7 @@ struct eng_req
   const char **ids, **values; /* list: owned arrays behind res */
   char id_buf[65];
   int fd;                     /* image save, image load: the archive */
+  char *json;                 /* inspect: the reply's text */
   bool in_callback, in_armed, cancelled;
 };
 
@@ -839,6 +840,7 @@ req_free (eng_req_t *req)
   if (req->ev)
     event_free (req->ev);
   free (req->target);
+  free (req->json);
   free (req->value_key);
   container_destroy (req->newc);
   free (req->ids);
@@ -1168,6 +1170,22 @@ req_answer (eng_req_t *req)
       req->res.exit_code = c->exit_code;
       req->res.oom_killed = c->oom;
       req->res.running = c->state == FAKE_RUNNING;
+      {
+        /* As Docker shows a container: its HostConfig as created, and
+         * Config.User. */
+        cJSON *o = cJSON_CreateObject (), *cfg = o ? cJSON_AddObjectToObject (o, "Config") : NULL;
+        cJSON *hc = o ? cJSON_Duplicate (cJSON_GetObjectItemCaseSensitive (c->spec, "HostConfig"), true)
+                      : NULL;
+        cJSON *user = cJSON_GetObjectItemCaseSensitive (c->spec, "User");
+        if (cfg && cJSON_IsString (user))
+          cJSON_AddStringToObject (cfg, "User", user->valuestring);
+        if (hc && !cJSON_AddItemToObject (o, "HostConfig", hc))
+          cJSON_Delete (hc);
+        req->json = cJSON_PrintUnformatted (o);
+        cJSON_Delete (o);
+        req->res.json = req->json;
+        req->res.json_len = req->json ? strlen (req->json) : 0;
+      }
       req_ok (req, 200);
       break;
     case FAKE_OP_REMOVE:

@@ -585,7 +585,7 @@ test_reaper (void)
   if (f)
     fclose (f);
   snprintf (owner, sizeof owner, "%s/%s/999999999/12345", host, boot);
-  id = (sbx_identity_t){images[0].id, "dead-instance", owner, "python/dead", SBX_UID_FIRST};
+  id = (sbx_identity_t){images[0].id, "dead-instance", owner, "python/dead", SBX_UID_FIRST, NULL};
   sbx_body (py, &py->def, &id, &body, &err);
   for (int i = 0; i < 3; i++)
     eng_container_create (NODE->eng, body.data, created_eng_cb, &made, &err);

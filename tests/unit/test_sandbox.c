@@ -89,7 +89,7 @@ hardening_missing (const char *body, const prof_t *p, const prof_limits_t *lim)
 static void
 test_body (const prof_t *p)
 {
-  sbx_identity_t id = {"sha256:abc", "inst", "host/boot/1/2", "python/x/y", 23456};
+  sbx_identity_t id = {"sha256:abc", "inst", "host/boot/1/2", "python/x/y", 23456, NULL};
   wb_buf_t body = WB_BUF_INIT;
   wb_err_t err;
   cJSON *j;
@@ -127,7 +127,7 @@ static void
 test_template (const prof_t *p)
 {
   wb_err_t err;
-  sbx_tmpl_t *t = sbx_tmpl_new (p, &p->def, "sha256:0123456789abcdef0123456789", &err);
+  sbx_tmpl_t *t = sbx_tmpl_new (p, &p->def, "sha256:0123456789abcdef0123456789", NULL, &err);
   wb_buf_t a = WB_BUF_INIT, b = WB_BUF_INIT;
   prof_limits_t big = p->def;
   char key[SBX_KEY_MAX];
@@ -163,7 +163,7 @@ test_fail_closed (const prof_t *p)
 
   for (long n = 1; n < 100000; n++)
     {
-      sbx_identity_t id = {"sha256:abc", "inst", "o/w/n/er", "k", 20000};
+      sbx_identity_t id = {"sha256:abc", "inst", "o/w/n/er", "k", 20000, NULL};
       wb_buf_t body = WB_BUF_INIT, r = WB_BUF_INIT;
       wb_err_t err;
       sbx_tmpl_t *t;
@@ -172,7 +172,7 @@ test_fail_closed (const prof_t *p)
 
       failmalloc_arm (n);
       rc = sbx_body (p, &p->def, &id, &body, &err);
-      t = sbx_tmpl_new (p, &p->def, "sha256:abc", &err);
+      t = sbx_tmpl_new (p, &p->def, "sha256:abc", NULL, &err);
       if (t)
         rc2 = sbx_tmpl_render (t, "inst", "o/w/n/er", 20001, &r, &err);
       fired = failmalloc_fired ();
@@ -199,7 +199,7 @@ test_runsc (void)
 {
   const char *prof = "{\"language\":\"py\",\"version\":\"1\",\"image\":\"img:1\",\"argv\":[\"/x\"],"
                      "\"seccomp\":\"s.json\",\"runtime\":\"runsc\"," LIMITS "}";
-  sbx_identity_t id = {"sha256:1", "i", "o", "k", 20000};
+  sbx_identity_t id = {"sha256:1", "i", "o", "k", 20000, NULL};
   wb_buf_t body = WB_BUF_INIT;
   prof_t *p = NULL;
   wb_err_t err;
@@ -267,7 +267,7 @@ test_owner (void)
 static void
 test_compiled (const prof_t *p)
 {
-  sbx_identity_t id = {"sha256:abc", "inst", "host/boot/1/2", "c/x/y", 23456};
+  sbx_identity_t id = {"sha256:abc", "inst", "host/boot/1/2", "c/x/y", 23456, NULL};
   wb_buf_t body = WB_BUF_INIT;
   wb_err_t err;
   cJSON *j, *cmd;
@@ -295,6 +295,141 @@ test_compiled (const prof_t *p)
   wb_buf_free (&body);
 }
 
+/* An engine's inspect of a created container, as Docker shows one: the
+ * body's HostConfig and Config.User; tweak edits it first. */
+static char *
+inspect_of (const sbx_tmpl_t *t, void (*tweak) (cJSON *hc))
+{
+  wb_buf_t body = WB_BUF_INIT;
+  wb_err_t err;
+  cJSON *b, *o = cJSON_CreateObject (), *cfg;
+  char *out;
+
+  sbx_tmpl_render (t, "i", "o/w/n/er", 20003, &body, &err);
+  b = cJSON_Parse (body.data);
+  cJSON *hc = cJSON_DetachItemFromObject (b, "HostConfig");
+  if (tweak)
+    tweak (hc);
+  cJSON_AddItemToObject (o, "HostConfig", hc);
+  cfg = cJSON_AddObjectToObject (o, "Config");
+  cJSON_AddStringToObject (cfg, "User", cJSON_GetStringValue (cJSON_GetObjectItem (b, "User")));
+  out = cJSON_PrintUnformatted (o);
+  cJSON_Delete (o);
+  cJSON_Delete (b);
+  wb_buf_free (&body);
+  return out;
+}
+
+static void no_memory (cJSON *hc) { cJSON_ReplaceItemInObject (hc, "Memory", cJSON_CreateNumber (0)); }
+static void no_pids (cJSON *hc) { cJSON_ReplaceItemInObject (hc, "PidsLimit", cJSON_CreateNumber (0)); }
+static void writable_run (cJSON *hc)
+{
+  cJSON_DeleteItemFromObject (cJSON_GetObjectItem (hc, "Tmpfs"), "/run");
+  cJSON_AddStringToObject (cJSON_GetObjectItem (hc, "Tmpfs"), "/run", "rw,rprivate,nosuid,nodev,tmpcopyup");
+}
+static void cap_added (cJSON *hc)
+{
+  cJSON *a = cJSON_CreateArray ();
+  cJSON_AddItemToArray (a, cJSON_CreateString ("SYS_ADMIN"));
+  cJSON_DeleteItemFromObject (hc, "CapAdd");
+  cJSON_AddItemToObject (hc, "CapAdd", a);
+}
+static void podman_caps (cJSON *hc)
+{
+  const char *caps[] = {"AUDIT_WRITE", "CHOWN", "DAC_OVERRIDE", "FOWNER", "FSETID", "KILL", "MKNOD",
+                        "NET_BIND_SERVICE", "NET_RAW", "SETFCAP", "SETGID", "SETPCAP", "SETUID",
+                        "SYS_CHROOT"};
+  cJSON_ReplaceItemInObject (hc, "CapDrop", cJSON_CreateStringArray (caps, 14));
+}
+static void some_caps (cJSON *hc)
+{
+  const char *caps[] = {"NET_RAW", "MKNOD"};
+  cJSON_ReplaceItemInObject (hc, "CapDrop", cJSON_CreateStringArray (caps, 2));
+}
+static void no_seccomp (cJSON *hc)
+{
+  const char *opts[] = {"no-new-privileges"};
+  cJSON_ReplaceItemInObject (hc, "SecurityOpt", cJSON_CreateStringArray (opts, 1));
+}
+static void host_network (cJSON *hc) { cJSON_ReplaceItemInObject (hc, "NetworkMode", cJSON_CreateString ("host")); }
+static void no_init (cJSON *hc) { cJSON_ReplaceItemInObject (hc, "Init", cJSON_CreateFalse ()); }
+static void no_nproc (cJSON *hc) { cJSON_ReplaceItemInObject (hc, "Ulimits", cJSON_CreateArray ()); }
+static void rw_root (cJSON *hc) { cJSON_ReplaceItemInObject (hc, "ReadonlyRootfs", cJSON_CreateFalse ()); }
+
+/* Issue 12: an engine is used only when a container created there holds
+ * every setting; Podman gets its dialect. */
+static void
+test_verify (const prof_t *p)
+{
+  static const struct
+  {
+    void (*tweak) (cJSON *hc);
+    const char *name, *says;
+  } bad[] = {
+    {no_memory, "Memory 0 (rootless Podman on cgroup v1)", "Memory"},
+    {no_pids, "no pids limit", "PidsLimit"},
+    {writable_run, "a writable /run added (Podman's read-only tmpfs)", "/run"},
+    {cap_added, "a capability added", "capability"},
+    {some_caps, "only some capabilities dropped", "capability"},
+    {no_seccomp, "no seccomp option", "seccomp"},
+    {host_network, "the host network", "network"},
+    {no_init, "no init", "init"},
+    {no_nproc, "no ulimits", "limit"},
+    {rw_root, "a writable root", "read-only"},
+  };
+  sbx_dialect_t d = {true, "/srv/seccomp/python.json"};
+  sbx_tmpl_t *t = sbx_tmpl_new (p, &p->def, "sha256:0", NULL, NULL);
+  sbx_tmpl_t *pt = sbx_tmpl_new (p, &p->def, "sha256:0", &d, NULL);
+  wb_buf_t body = WB_BUF_INIT, sec = WB_BUF_INIT;
+  wb_err_t err;
+  char *j;
+
+  if (!ok (t && pt, "templates for Docker and Podman"))
+    return;
+  j = inspect_of (t, NULL);
+  ok (sbx_verify_created (t, j, strlen (j), &err) == 0, "a container as asked passes");
+  free (j);
+  j = inspect_of (t, podman_caps);
+  ok (sbx_verify_created (t, j, strlen (j), &err) == 0,
+      "Podman's way of showing every capability dropped passes");
+  free (j);
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    {
+      j = inspect_of (t, bad[i].tweak);
+      memset (&err, 0, sizeof err);
+      ok (sbx_verify_created (t, j, strlen (j), &err) < 0 && strcasestr (err.msg, bad[i].says),
+          "refused: %s (%s)", bad[i].name, err.msg);
+      free (j);
+    }
+  ok (sbx_verify_created (t, "{", 1, &err) < 0 && sbx_verify_created (t, NULL, 0, &err) < 0,
+      "an unreadable reply is refused");
+
+  /* Podman's body: the allowlist by path, /run and /var/tmp read-only. */
+  sbx_tmpl_render (pt, "i", "o/w/n/er", 20004, &body, &err);
+  ok (strstr (body.data, "\"seccomp=/srv/seccomp/python.json\"") && !strstr (body.data, "SCMP_ACT"),
+      "Podman: seccomp= names the file on its host, nothing inline");
+  ok (strstr (body.data, "\"/run\":\"ro,noexec") && strstr (body.data, "\"/var/tmp\":\"ro,noexec"),
+      "Podman: /run and /var/tmp mounted read-only, noexec");
+  j = inspect_of (pt, writable_run);
+  ok (sbx_verify_created (pt, j, strlen (j), &err) < 0 && strstr (err.msg, "/run"),
+      "Podman: /run made writable anyway is refused (%s)", err.msg);
+  free (j);
+  j = inspect_of (pt, NULL);
+  ok (sbx_verify_created (pt, j, strlen (j), &err) == 0, "Podman: a container as asked passes");
+  free (j);
+  ok (sbx_seccomp_with (p, sbx_catatonit_syscalls, &sec, &err) == 0 && strstr (sec.data, "\"signalfd4\"")
+          && strstr (sec.data, "\"vfork\"") && strstr (sec.data, "\"close_range\""),
+      "the allowlist for catatonit adds signalfd4, vfork, close_range");
+  {
+    const char *s = strstr (sec.data, "\"read\"");
+    ok (s && !strstr (s + 1, "\"read\","), "and names each call once");
+  }
+  wb_buf_free (&body);
+  wb_buf_free (&sec);
+  sbx_tmpl_free (t);
+  sbx_tmpl_free (pt);
+}
+
 int
 main (void)
 {
@@ -311,6 +446,7 @@ main (void)
   test_fail_closed (p);
   test_runsc ();
   test_owner ();
+  test_verify (p);
   if (prof_find (set, "c"))
     test_compiled (prof_find (set, "c"));
   else
