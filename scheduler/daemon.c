@@ -171,6 +171,15 @@ sched_nodes_busy (const sched_ctx_t *ctx)
 }
 
 bool
+sched_profile_ready (const sched_ctx_t *ctx, size_t i)
+{
+  for (size_t k = 0; k < ctx->n_nodes; k++)
+    if (ctx->nodes[k].state == NODE_UP && ctx->nodes[k].image_ids[i])
+      return true;
+  return false;
+}
+
+bool
 sched_pools_healthy (sched_ctx_t *ctx)
 {
   for (size_t i = 0; i < ctx->n_nodes; i++)
@@ -843,17 +852,43 @@ transfer_loaded_cb (void *arg, const eng_result_t *r)
     transfer_fail (t, "verify", &err);
 }
 
+static ssize_t
+fd_read_at (void *arg, void *buf, size_t count, uint64_t offset)
+{
+  ssize_t r;
+
+  do
+    r = pread (*(int *) arg, buf, count, (off_t) offset);
+  while (r < 0 && errno == EINTR);
+  return r;
+}
+
 static void
 transfer_saved_cb (void *arg, const eng_result_t *r)
 {
   image_transfer_t *t = arg;
   sched_node_t *to = &t->ctx->nodes[t->to];
+  char manifest[64 * 1024];
+  size_t mlen = 0;
   wb_err_t err;
 
   t->req = NULL;
   if (r->rc < 0)
     {
       transfer_fail (t, "save", &r->err);
+      return;
+    }
+  /* An engine loads every image and tag an archive holds: this one must
+   * hold the image asked for and nothing else. */
+  if (eng_tar_member (fd_read_at, &t->fd, "manifest.json", manifest, sizeof manifest, &mlen) != 1)
+    {
+      wb_error (&err, WB_E_ENGINE, "the archive has no readable manifest.json");
+      transfer_fail (t, "check", &err);
+      return;
+    }
+  if (eng_archive_manifest_check (manifest, mlen, t->image_id, t->image, &err) < 0)
+    {
+      transfer_fail (t, "check", &err);
       return;
     }
   if (to->state != NODE_UP)

@@ -147,6 +147,8 @@ uint32_t sched_nodes_busy (const sched_ctx_t *ctx);
 /* How engine n's containers of profile i must be described (its
  * dialect, see sandbox.h), into d; returns d, or NULL for Docker. */
 const sbx_dialect_t *sched_node_dialect (const sched_node_t *n, size_t i, sbx_dialect_t *d);
+/* Some engine up holds profile i's image, verified: it can run now. */
+bool sched_profile_ready (const sched_ctx_t *ctx, size_t i);
 /* /readyz and the agent: some engine is up and its pools are healthy
  * (pool_mgr_healthy with ready_pool_grace_ms). */
 bool sched_pools_healthy (sched_ctx_t *ctx);

@@ -433,7 +433,7 @@ handle_languages (struct evhttp_request *req, sched_ctx_t *ctx)
           "\"default\":{\"timeout_ms\":%u,\"memory_mb\":%u},"
           "\"max\":{\"timeout_ms\":%u,\"memory_mb\":%u,\"code_bytes\":%llu,\"stdin_bytes\":%llu,"
           "\"output_bytes\":%llu}}",
-          i ? "," : "", p->language, p->version, p->runtime, ctx->image_ids[i] ? "true" : "false",
+          i ? "," : "", p->language, p->version, p->runtime, sched_profile_ready (ctx, i) ? "true" : "false",
           p->def.timeout_ms, p->def.memory_mb, p->max.timeout_ms, p->max.memory_mb,
           (unsigned long long) p->max.code_bytes, (unsigned long long) p->max.stdin_bytes,
           (unsigned long long) p->def.output_bytes);

@@ -254,9 +254,34 @@ reload_cb (evutil_socket_t sig, short what, void *arg)
           prof_set_free (fresh);
           return;
         }
+    }
+  /* Keep resolved image ids of unchanged images; the refresh fixes the
+   * rest.  The last step that can refuse (memory). */
+  if (sched_profiles_swap (&ctx, fresh) < 0)
+    {
+      wb_log_error ("reload refused: out of memory");
+      if (config_path)
+        {
+          sched_http_tls_abandon (http);
+          sched_config_clear (&cfg);
+        }
+      prof_set_free (fresh);
+      return;
+    }
+  if (config_path)
+    {
       /* Pool sizes, tokens and the drain, read and readiness timings
-       * apply at once; listeners (agent_listen too) and the engine need a
-       * restart. */
+       * apply at once; listeners (agent_listen too) and the engines need
+       * a restart. */
+      bool engines_changed = cfg.n_engines != ctx.cfg.n_engines;
+      for (size_t i = 0; i < cfg.n_engines && !engines_changed; i++)
+        engines_changed = strcmp (cfg.engines[i].name, ctx.cfg.engines[i].name) != 0
+                          || strcmp (cfg.engines[i].endpoint ? cfg.engines[i].endpoint : "",
+                                     ctx.cfg.engines[i].endpoint ? ctx.cfg.engines[i].endpoint : "")
+                                 != 0;
+      if (engines_changed && cfg.n_engines > 0)
+        wb_warn ("the engines in %s changed: engines are read at start-up (restart to apply)",
+                 config_path);
       sched_auth_reload (&ctx.auth, &ctx.cfg, &cfg);
       memcpy (ctx.cfg.tokens, cfg.tokens, sizeof cfg.tokens);
       ctx.cfg.n_tokens = cfg.n_tokens;
@@ -267,15 +292,6 @@ reload_cb (evutil_socket_t sig, short what, void *arg)
       ctx.cfg.request_read_timeout_ms = cfg.request_read_timeout_ms;
       ctx.cfg.ready_pool_grace_ms = cfg.ready_pool_grace_ms;
       sched_config_clear (&cfg);
-    }
-  /* Keep resolved image ids of unchanged images; the refresh fixes the rest. */
-  if (sched_profiles_swap (&ctx, fresh) < 0)
-    {
-      wb_log_error ("reload refused: out of memory");
-      if (config_path)
-        wb_warn ("the configuration file's pool sizes and tokens were applied; the profiles were not");
-      prof_set_free (fresh);
-      return;
     }
   sched_http_tls_commit (http);
   if (sched_exec_count (&ctx) == 0)

@@ -25,7 +25,9 @@ packages=(gcc make pkg-config libc6-dev libevent-dev libcurl4-openssl-dev libcjs
   # The other languages' images: the shell's tools, Ruby, gcc/g++, Go,
   # Rust, the JDK (profiles/build-image.sh copies their files in).
   bash grep sed gawk findutils diffutils bc jq ruby g++ golang-1.19-go golang-1.19-src rustc
-  libstd-rust-dev openjdk-17-jdk-headless)
+  libstd-rust-dev openjdk-17-jdk-headless
+  # A Podman engine for the several-engines tests (docs/deployment.md).
+  podman catatonit uidmap fuse-overlayfs slirp4netns)
 
 install_packages() {
   local missing=()

@@ -195,4 +195,22 @@ int eng_demux_feed (eng_demux_t *d, const char *data, size_t len, eng_demux_cb c
 /* True when the stream stopped at a frame boundary. */
 bool eng_demux_idle (const eng_demux_t *d);
 
+/* A docker-save archive (tar) read through read_at (count bytes at
+ * offset into buf; returns what it read, -1 on error).  Copies the
+ * content of the regular member called name into out (at most out_max
+ * bytes) and sets *out_len: 1 when found, 0 when the archive ends without
+ * it, -1 when the archive is malformed or the member larger than out_max.
+ * ustar names (prefix/name); members of other types are stepped over. */
+typedef ssize_t (*eng_read_at) (void *arg, void *buf, size_t count, uint64_t offset);
+int eng_tar_member (eng_read_at read_at, void *arg, const char *name, char *out, size_t out_max,
+                    size_t *out_len);
+
+/* Is a docker-save manifest.json (json[0..len)) the archive of exactly one
+ * image, image_id ("sha256:<hex>"), tagged at most as tag?  An engine
+ * loads every image and tag an archive holds: one from an engine that is
+ * not to be trusted could otherwise move other profiles' tags.  0, or -1
+ * with err saying what it holds. */
+int eng_archive_manifest_check (const char *json, size_t len, const char *image_id,
+                                const char *tag, wb_err_t *err);
+
 #endif

@@ -101,6 +101,7 @@ call("429 first", "POST", E, {"language": "python", "code": "1"}, token="slow", 
 call("429", "POST", E, {"language": "python", "code": "1"}, token="slow")
 call("languages", "GET", "/v1/languages")
 call("pools", "GET", "/v1/pools")
+call("engines", "GET", "/v1/engines")
 call("healthz", "GET", "/healthz", token=None)
 call("readyz", "GET", "/readyz", token=None)
 call("metrics", "GET", "/metrics")

@@ -127,7 +127,7 @@ hits = sum(1 for _, r in results if r.get("pool_hit"))
 t.diag("200 executions in %.1f s (%.2f/s), %d pool hits" % (wall, 200 / wall, hits))
 st, metrics = d.request("GET", "/metrics")
 text = metrics.get("_raw", b"").decode() if isinstance(metrics, dict) else ""
-t.ok("warmbox_pool_hits_total{language=\"python\"" in text and "warmbox_execution_seconds_bucket" in text,
+t.ok("warmbox_pool_hits_total{engine=\"default\",language=\"python\"" in text and "warmbox_execution_seconds_bucket" in text,
      "/metrics has pool counters and histograms")
 
 # ---- burst of N after the pool filled: all hits ---------------------------

@@ -10,6 +10,7 @@ import http.client
 import json
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -303,3 +304,87 @@ def wait_until(pred, timeout=20, step=0.2):
             return True
         time.sleep(step)
     return pred()
+
+
+class PodmanService:
+    """A Podman Docker-compatible service of our own (`podman system
+    service`), started here and stopped here by pid, with its own storage,
+    run root, socket and containers.conf: runc (its default, crun, fails on
+    this host's hybrid cgroups), cgroupfs, events to a file, catatonit as
+    init.  As root, or (user=NAME) rootless as that user."""
+
+    CONF = ('[engine]\nruntime = "runc"\nevents_logger = "file"\ncgroup_manager = "cgroupfs"\n'
+            '[containers]\ninit_path = "/usr/bin/catatonit"\n')
+
+    def __init__(self, user=None):
+        import pwd
+        self.user = user
+        tag = "%s-%d" % (user or "root", os.getpid())
+        if user:
+            pw = pwd.getpwnam(user)
+            self.uid, self.gid, self.home = pw.pw_uid, pw.pw_gid, pw.pw_dir
+            self.runtime_dir = "/run/user/%d" % self.uid
+            os.makedirs(self.runtime_dir, exist_ok=True)
+            os.chown(self.runtime_dir, self.uid, self.gid)
+            os.chmod(self.runtime_dir, 0o700)
+            self.base = os.path.join(self.home, "wbpod-" + tag)
+            self.runroot = os.path.join(self.runtime_dir, "wbpod-" + tag)
+        else:
+            self.base = "/var/lib/warmbox-test-podman-" + tag
+            self.runroot = "/run/wbpod-" + tag
+        self.sock = os.path.join(self.runroot, "podman.sock")
+        self.conf = os.path.join(self.base, "containers.conf")
+        for d in (self.base, self.runroot):
+            os.makedirs(d, exist_ok=True)
+            if user:
+                os.chown(d, self.uid, self.gid)
+        with open(self.conf, "w") as f:
+            f.write(self.CONF)
+        self.log = open(os.path.join(self.base, "service.log"), "ab")
+        self.proc = None
+
+    def _argv(self, *args):
+        argv = ["podman", "--root", os.path.join(self.base, "storage"), "--runroot",
+                os.path.join(self.runroot, "run")] + list(args)
+        if self.user:
+            return ["runuser", "-u", self.user, "--", "env", "XDG_RUNTIME_DIR=" + self.runtime_dir,
+                    "HOME=" + self.home, "CONTAINERS_CONF=" + self.conf] + argv
+        return ["env", "CONTAINERS_CONF=" + self.conf] + argv
+
+    def start(self):
+        self.proc = subprocess.Popen(self._argv("system", "service", "--time=0", "unix://" + self.sock),
+                                     stdout=self.log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                     start_new_session=True, cwd="/")
+        atexit.register(self.stop)
+        return wait_until(lambda: self.request("/_ping")[0] == 200, timeout=30)
+
+    def request(self, path):
+        try:
+            conn = UnixHTTPConnection(self.sock, timeout=10)
+            conn.request("GET", path)
+            r = conn.getresponse()
+            return r.status, r.read()
+        except OSError:
+            return 0, b""
+
+    def podman(self, *args):
+        return subprocess.run(self._argv(*args), capture_output=True, text=True, cwd="/")
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+
+    def cleanup(self):
+        """Stop, remove every container and image of its storage, and its
+        folders."""
+        self.stop()
+        self.podman("rm", "-af")
+        self.podman("system", "reset", "-f")
+        subprocess.run(["umount", "-R", os.path.join(self.base, "storage")], capture_output=True)
+        shutil.rmtree(self.base, ignore_errors=True)
+        shutil.rmtree(self.runroot, ignore_errors=True)

@@ -1010,6 +1010,68 @@ apply_list (eng_req_t *req)
 
 /* The engine gets the request: perform it and fill the answer.  A wait
  * that registers goes WAITING; everything else DONE. */
+/* The archive of one image as docker save makes it, reduced to what
+ * warmboxd reads: a ustar member manifest.json naming the image's config
+ * ("<hex>.json") and its tag, then the two end blocks. */
+static int
+write_archive (int fd, const char *name, const char *id)
+{
+  char manifest[512], h[512], pad[512] = {0};
+  int len = snprintf (manifest, sizeof manifest, "[{\"Config\":\"%s.json\",\"RepoTags\":[\"%s\"],\"Layers\":[]}]",
+                      strncmp (id, "sha256:", 7) == 0 ? id + 7 : id, name);
+  unsigned sum = 0;
+
+  if (len < 0 || (size_t) len >= sizeof manifest)
+    return -1;
+  memset (h, 0, sizeof h);
+  snprintf (h, 100, "manifest.json");
+  snprintf (h + 100, 8, "0000644");
+  snprintf (h + 124, 12, "%011o", (unsigned) len);
+  h[156] = '0';
+  memcpy (h + 257, "ustar", 6);
+  memcpy (h + 148, "        ", 8);
+  for (int i = 0; i < 512; i++)
+    sum += (unsigned char) h[i];
+  snprintf (h + 148, 8, "%06o", sum);
+  memset (manifest + len, 0, sizeof manifest - (size_t) len);
+  return write (fd, h, 512) == 512 && write (fd, manifest, 512) == 512 && write (fd, pad, 512) == 512
+                 && write (fd, pad, 512) == 512
+             ? 0
+             : -1;
+}
+
+static ssize_t
+fd_read_at (void *arg, void *buf, size_t count, uint64_t offset)
+{
+  return pread (*(int *) arg, buf, count, (off_t) offset);
+}
+
+/* An archive write_archive made (or docker save): its image's name and id. */
+static int
+read_archive (int fd, char *name, size_t name_size, char *id, size_t id_size)
+{
+  char m[4096];
+  size_t len = 0;
+  cJSON *j, *img;
+  const char *config, *tag;
+  int rc = -1;
+
+  if (eng_tar_member (fd_read_at, &fd, "manifest.json", m, sizeof m, &len) != 1)
+    return -1;
+  j = cJSON_ParseWithLength (m, len);
+  img = cJSON_GetArrayItem (j, 0);
+  config = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (img, "Config"));
+  tag = cJSON_GetStringValue (cJSON_GetArrayItem (cJSON_GetObjectItemCaseSensitive (img, "RepoTags"), 0));
+  if (config && tag && strlen (config) > 5)
+    {
+      snprintf (name, name_size, "%s", tag);
+      snprintf (id, id_size, "sha256:%.*s", (int) (strlen (config) - 5), config);
+      rc = 0;
+    }
+  cJSON_Delete (j);
+  return rc;
+}
+
 /* An image by name or id, in the table or among the loaded ones. */
 static void
 find_image (eng_t *eng, const char *ref, const char **name, const char **id)
@@ -1068,7 +1130,7 @@ req_answer (eng_req_t *req)
             req->res.id = id; /* the table's, or the engine's own: outlives the answer */
             req_ok (req, 200);
           }
-        else if (dprintf (req->fd, "fakeimage %s %s\n", name, id) < 0)
+        else if (write_archive (req->fd, name, id) < 0)
           req_error (req, WB_E_IO, 0, "image save: the archive file");
         else
           req_ok (req, 200);
@@ -1076,10 +1138,8 @@ req_answer (eng_req_t *req)
       }
     case FAKE_OP_IMAGE_LOAD:
       {
-        char line[256], name[128], id[80];
-        ssize_t n = pread (req->fd, line, sizeof line - 1, 0);
-        line[n > 0 ? n : 0] = '\0';
-        if (sscanf (line, "fakeimage %127s %79s", name, id) != 2)
+        char name[128], id[80];
+        if (read_archive (req->fd, name, sizeof name, id, sizeof id) < 0)
           req_error (req, WB_E_ENGINE, 200, "image load: archive/tar: invalid tar header");
         else if (eng->n_loaded == WB_ARRAY_SIZE (eng->loaded))
           req_error (req, WB_E_ENGINE, 200, "image load: no space left on device");

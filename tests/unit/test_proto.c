@@ -1,6 +1,8 @@
 /* Engine wire formats: the hijack response head and the 8-byte-header
  * multiplexed stream, fed in every possible split. */
 #include "tap.h"
+
+#include <string.h>
 #include "warmbox/engine.h"
 
 typedef struct sink
@@ -95,10 +97,77 @@ test_demux (void)
   wb_buf_free (&s.err);
 }
 
+typedef struct file
+{
+  const char *data;
+  size_t size;
+} file_t;
+
+static ssize_t
+file_read_at (void *arg, void *buf, size_t count, uint64_t offset)
+{
+  file_t *f = arg;
+  if (offset >= f->size)
+    return 0;
+  if (count > f->size - offset)
+    count = f->size - offset;
+  memcpy (buf, f->data + offset, count);
+  return (ssize_t) count;
+}
+
+/* A corpus file of tests/fuzz/corpus/archive. */
+static int
+archive (const char *name, const char *tag, wb_err_t *err)
+{
+  char path[512], m[4096];
+  size_t len = 0;
+  wb_buf_t data = WB_BUF_INIT;
+  FILE *fp;
+  file_t f;
+  int rc = -2;
+
+  snprintf (path, sizeof path, "%s/../tests/fuzz/corpus/archive/%s", WB_DEFAULT_PROFILES_DIR, name);
+  if ((fp = fopen (path, "rb")) == NULL)
+    return -3;
+  char buf[4096];
+  size_t n;
+  while ((n = fread (buf, 1, sizeof buf, fp)) > 0)
+    wb_buf_append (&data, buf, n);
+  fclose (fp);
+  f.data = data.data;
+  f.size = data.len;
+  if (eng_tar_member (file_read_at, &f, "manifest.json", m, sizeof m, &len) == 1)
+    rc = eng_archive_manifest_check (m, len, "sha256:f7d87771fc5ea7ca843560ac568078e567b9cb326cc55f17b53fba273b938a27",
+                                     tag, err);
+  wb_buf_free (&data);
+  return rc;
+}
+
+/* Issue 12: an archive one engine sent another is loaded only when it is
+ * the one image asked for, tagged at most as asked. */
+static void
+test_archive (void)
+{
+  wb_err_t err;
+
+  is_int (archive ("docker-save-one-image", "warmbox/bash:latest", &err), 0,
+          "docker save of one image, its one tag: accepted (manifest found past other members)");
+  is_int (archive ("oci-layout", "warmbox/bash:latest", &err), 0,
+          "the OCI layout (blobs/sha256/<hex>, docker.io/ spelled out): accepted");
+  ok (archive ("moves-another-tag", "warmbox/bash:latest", &err) == -1 && strstr (err.msg, "python"),
+      "an archive that would move another tag: refused (%s)", err.msg);
+  ok (archive ("two-images", "warmbox/bash:latest", &err) == -1 && strstr (err.msg, "2 images"),
+      "two images: refused (%s)", err.msg);
+  ok (archive ("docker-save-one-image", "warmbox/python:latest", &err) == -1,
+      "the right image under another tag: refused");
+  is_int (archive ("truncated", "warmbox/bash:latest", &err), -2, "a truncated archive: no manifest");
+}
+
 int
 main (void)
 {
   test_hijack ();
   test_demux ();
+  test_archive ();
   return tap_done ();
 }

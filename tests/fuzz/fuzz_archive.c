@@ -1,0 +1,47 @@
+/* Fuzz the image archive checks: input is a tar (what an engine sent as
+ * docker save); its manifest.json, if found, is checked against an image
+ * id and tag, and so is the input itself as a manifest. */
+#include "warmbox/engine.h"
+
+#include <string.h>
+
+int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
+
+typedef struct mem
+{
+  const uint8_t *data;
+  size_t size;
+} mem_t;
+
+static ssize_t
+mem_read_at (void *arg, void *buf, size_t count, uint64_t offset)
+{
+  mem_t *m = arg;
+
+  if (offset >= m->size)
+    return 0;
+  if (count > m->size - offset)
+    count = (size_t) (m->size - offset);
+  memcpy (buf, m->data + offset, count);
+  return (ssize_t) count;
+}
+
+int
+LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
+{
+  static const char id[] = "sha256:f7d87771fc5ea7ca843560ac568078e567b9cb326cc55f17b53fba273b938a27";
+  mem_t m = {data, size};
+  char out[4096];
+  size_t len = 0;
+  wb_err_t err;
+  int r = eng_tar_member (mem_read_at, &m, "manifest.json", out, sizeof out, &len);
+
+  if (r == 1)
+    {
+      if (len > sizeof out)
+        abort ();
+      eng_archive_manifest_check (out, len, id, "warmbox/bash:latest", &err);
+    }
+  eng_archive_manifest_check ((const char *) data, size, id, "warmbox/bash:latest", &err);
+  return 0;
+}
