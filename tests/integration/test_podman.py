@@ -37,6 +37,9 @@ for lang in LANGS:
                     ignore=shutil.ignore_patterns("__pycache__"))
 seccomp_dir = os.path.join(tmp, "seccomp")
 os.makedirs(seccomp_dir)
+# The rootless service reads the allowlists as its own user.
+os.chmod(tmp, 0o755)
+os.chmod(seccomp_dir, 0o755)
 
 # ---- catatonit's calls, derived again --------------------------------------
 trace = os.path.join(tmp, "catatonit.trace")
@@ -123,13 +126,20 @@ try:
     t.ok(fb and all(r.get("stdout", "").startswith("stopped at") and int(r["stdout"].split()[2]) < 64
                     for r in fb), "a fork bomb on Podman stops at the pids limit",
          [(r.get("status"), r.get("stdout")) for r in fb])
-    out = run_until_pod("python", "b = bytearray(900 * 1024 * 1024)\nprint('no limit')")
+    out = run_until_pod("python", "chunks = []\nfor i in range(60):\n    chunks.append(b'x' * (10 * 1024 * 1024))\n"
+                        "print('no limit')")
     mb = [r for st, r, e in out if e == "pod"]
-    t.ok(mb and all(r.get("status") == "oom" for r in mb), "a memory bomb on Podman is OOM-killed at 256 MB",
-         [(r.get("status"), r.get("stdout")) for r in mb])
-    st, r = d.run("python", "import socket\ns = socket.socket()\ns.settimeout(1)\n"
-                  "import os\nprint(sorted(os.listdir('/sys/class/net')))")
-    t.is_eq(r.get("stdout"), "['lo']\n", "no network but loopback (either engine)")
+    # Podman's inspect does not say OOMKilled (Docker's does): the kill
+    # shows as exit 137 (SIGKILL), status ok.  The limit holds all the same.
+    t.ok(mb and all(r.get("status") == "oom" or r.get("exit_code") == 137
+                    or (r.get("exit_code") != 0 and "MemoryError" in r.get("stderr", ""))
+                    for r in mb) and not any("no limit" in r.get("stdout", "") for r in mb),
+         "a memory bomb (600 MB) on Podman is killed at 256 MB",
+         [(r.get("status"), r.get("exit_code"), r.get("stderr", "")[-80:]) for r in mb])
+    out = run_until_pod("python", "lines = open('/proc/net/dev').read().splitlines()[2:]\n"
+                        "print([l.split(':')[0].strip() for l in lines])")
+    t.ok(all(r.get("stdout") == "['lo']\n" for st, r, e in out if e == "pod"),
+         "on Podman no network interface but loopback", [r.get("stdout") for st, r, e in out][:3])
     t.is_eq(d.stop(), 0, "warmboxd exits 0")
     left = pod.podman("ps", "-a", "--filter", "label=warmbox.instance=" + d.instance, "-q").stdout.split()
     t.is_eq(left, [], "no container of it is left on Podman")
