@@ -690,7 +690,11 @@ wait_cb (void *arg, const eng_result_t *r)
   ex->wait_done = true;
   ex->t_exit_us = wb_now_us ();
   if (r->rc < 0)
-    exec_kill (ex, lost_status (&r->err), lost_sentence (&r->err));
+    {
+      wb_warn ("execution %s: engine %s: the wait for its exit failed: %s", ex->res.id,
+               ex->node->cfg->name, r->err.msg);
+      exec_kill (ex, lost_status (&r->err), lost_sentence (&r->err));
+    }
   else
     {
       ex->exit_code = r->exit_code;

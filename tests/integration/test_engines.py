@@ -3,9 +3,11 @@
 
 Engine "main" is the machine's dockerd.  Engine "tls2" is a second dockerd
 started here, by pid, with its own data root, exec root, pidfile and socket,
-serving TCP on 127.0.0.1 with --tlsverify (certificates made here).  It
-starts without warmbox's images: they reach it through warmboxd's own
-distribution (image save on main, image load on tls2, verified by id).
+serving TCP on 127.0.0.1 with --tlsverify (certificates made here).  Engine
+"pod" is a root Podman service of our own (wbtest.PodmanService; skipped
+when podman is missing).  tls2 and pod start without warmbox's images: they
+reach them through warmboxd's own distribution (image save on main, the
+archive checked, image load, verified by id).
 
 Shown here:
   - images distributed; /v1/engines, /v1/pools and /metrics by engine;
@@ -35,7 +37,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wbtest import ROOT, Daemon, Tap, free_port, rows, wait_until  # noqa: E402
+from wbtest import (ROOT, Daemon, PodmanService, SecondDockerd, Tap, free_port, make_test_certs,  # noqa: E402
+                    rows, wait_until)
 
 if not shutil.which("dockerd") or not shutil.which("openssl") or os.geteuid() != 0:
     print("1..0 # SKIP needs root, dockerd and openssl")
@@ -48,83 +51,19 @@ tmp = tempfile.mkdtemp(prefix="warmbox-engines-")
 p = lambda n: os.path.join(tmp, n)  # noqa: E731
 
 
-def openssl(*args):
-    subprocess.run(["openssl"] + list(args), cwd=tmp, check=True, capture_output=True)
-
-
-def make_ca(name):
-    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=" + name,
-            "-keyout", name + ".key", "-out", name + ".pem")
-
-
-def make_cert(name, ca, ext):
-    with open(p(name + ".ext"), "w") as f:
-        f.write(ext)
-    openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=" + name, "-keyout", name + ".key",
-            "-out", name + ".csr")
-    openssl("x509", "-req", "-in", name + ".csr", "-CA", ca + ".pem", "-CAkey", ca + ".key",
-            "-CAcreateserial", "-days", "2", "-extfile", name + ".ext", "-out", name + ".pem")
-
-
-make_ca("ca")
-make_ca("otherca")
-make_cert("server", "ca", "subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n")
-make_cert("client", "ca", "extendedKeyUsage=clientAuth\n")
-make_cert("stranger", "otherca", "extendedKeyUsage=clientAuth\n")
-
-# ---- engine 2: a dockerd of our own ---------------------------------------
-# Its roots live on the disk (overlay2 needs a real file system), under a
-# name of this run; the exec root stays short (socket paths).
-E2 = "/var/lib/warmbox-test-engine2-%d" % os.getpid()
-E2_EXEC = "/run/wbe2-%d" % os.getpid()
-E2_SOCK = os.path.join(E2_EXEC, "docker.sock")
-E2_PID = os.path.join(E2_EXEC, "docker.pid")
-E2_PORT = free_port()
-os.makedirs(E2, exist_ok=True)
-os.makedirs(E2_EXEC, exist_ok=True)
-with open(p("daemon2.json"), "w") as f:
-    f.write("{}")
-E2_ARGS = ["dockerd", "--data-root", E2 + "/data", "--exec-root", E2_EXEC + "/exec",
-           "--pidfile", E2_PID, "-H", "unix://" + E2_SOCK, "-H", "tcp://127.0.0.1:%d" % E2_PORT,
-           "--tlsverify", "--tlscacert", p("ca.pem"), "--tlscert", p("server.pem"),
-           "--tlskey", p("server.key"), "--config-file", p("daemon2.json"),
-           "--bridge=none", "--iptables=false", "--ip-masq=false"]
-engine2 = None
-
-
-def start_engine2():
-    global engine2
-    engine2 = subprocess.Popen(E2_ARGS, stdout=open(p("dockerd2.log"), "ab"),
-                               stderr=subprocess.STDOUT, start_new_session=True)
-    return wait_until(lambda: docker2("info", "--format", "{{.ID}}").returncode == 0, timeout=60)
-
-
-def docker2(*args):
-    return subprocess.run(["docker", "-H", "unix://" + E2_SOCK] + list(args), capture_output=True,
-                          text=True)
-
-
-def stop_engine2():
-    if engine2 and engine2.poll() is None:
-        engine2.terminate()
-        try:
-            engine2.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            engine2.kill()
-            engine2.wait()
+make_test_certs(tmp)
+e2 = SecondDockerd(tmp)
+E2_PORT, E2_SOCK, E2_PID = e2.port, e2.sock, e2.pidfile
+docker2 = e2.docker
 
 
 def cleanup():
-    stop_engine2()
-    # Its containerd's shims and state go with its roots.
-    subprocess.run(["umount", "-R", E2 + "/data"], capture_output=True)
-    shutil.rmtree(E2, ignore_errors=True)
-    shutil.rmtree(E2_EXEC, ignore_errors=True)
+    e2.cleanup()
     shutil.rmtree(tmp, ignore_errors=True)
 
 
-t.ok(start_engine2(), "a second dockerd answers on its own socket and on 127.0.0.1:%d (TLS)" % E2_PORT,
-     open(p("dockerd2.log")).read()[-2000:])
+t.ok(e2.start(), "a second dockerd answers on its own socket and on 127.0.0.1:%d (TLS)" % E2_PORT,
+     open(e2.log_path).read()[-2000:])
 t.ok(all(docker2("image", "inspect", "warmbox/%s:latest" % l).returncode != 0 for l in LANGS),
      "it holds none of warmbox's images")
 
@@ -136,11 +75,6 @@ for lang in LANGS:
                     ignore=shutil.ignore_patterns("__pycache__"))
 
 
-def engine_tls(name, endpoint, cert, key):
-    return {"name": name, "endpoint": endpoint, "tls_ca": p("ca.pem"), "tls_cert": p(cert),
-            "tls_key": p(key)}
-
-
 def config(name, engines, pools=None):
     path = p(name + ".json")
     with open(path, "w") as f:
@@ -150,7 +84,14 @@ def config(name, engines, pools=None):
 
 
 MAIN = {"name": "main", "endpoint": "unix:///var/run/docker.sock"}
-TLS2 = engine_tls("tls2", "tcp://127.0.0.1:%d" % E2_PORT, "client.pem", "client.key")
+TLS2 = e2.engine("tls2")
+pod = PodmanService() if shutil.which("podman") and shutil.which("catatonit") else None
+ENGINES = [MAIN, TLS2]
+if pod:
+    os.chmod(tmp, 0o755)
+    os.makedirs(p("seccomp"), mode=0o755)
+    ENGINES.append({"name": "pod", "endpoint": "unix://" + pod.sock, "seccomp_dir": p("seccomp")})
+NAMES = [e["name"] for e in ENGINES]
 
 
 def engines_of(d):
@@ -158,22 +99,28 @@ def engines_of(d):
     return {e["name"]: e for e in body.get("engines", [])} if st == 200 else {}
 
 
-def both_ready(d):
+def all_ready(d):
     e = engines_of(d)
-    return (len(e) == 2 and all(x["state"] == "up" and x["images"] == len(LANGS) for x in e.values())
+    return (len(e) == len(ENGINES) and all(x["state"] == "up" and x["images"] == len(LANGS) for x in e.values())
             and all(x["ready"] >= 2 for x in e.values()))
 
 
 try:
+    if pod:
+        t.ok(pod.start(), "a root Podman service answers on its own socket")
+    else:
+        t.ok(True, "# SKIP podman is not installed: two engines only")
     t0 = time.time()
-    d = Daemon(extra_args=["--config", config("two", [MAIN, TLS2])], wait_ready=False)
-    t.ok(wait_until(lambda: both_ready(d), timeout=300),
-         "both engines up, each holding both images and a filled pool", engines_of(d))
-    t.diag("the two images reached tls2 in %.1f s" % (time.time() - t0))
+    d = Daemon(extra_args=["--config", config("all", ENGINES)], wait_ready=False)
+    t.ok(wait_until(lambda: all_ready(d), timeout=400),
+         "%d engines up (%s), each holding both images and a filled pool" % (len(ENGINES), ", ".join(NAMES)),
+         engines_of(d))
+    t.diag("the images reached the others in %.1f s" % (time.time() - t0))
     log = d.read_log()
-    for lang in LANGS:
-        t.ok(re.search(r"engine tls2: the %s image sha256:[0-9a-f]{12} came from engine main" % lang, log),
-             "the log says the %s image came to tls2 from main" % lang)
+    for name in NAMES[1:]:
+        for lang in LANGS:
+            t.ok(re.search(r"engine %s: the %s image sha256:[0-9a-f]{12} came from engine main" % (name, lang), log),
+                 "the log says the %s image came to %s from main" % (lang, name))
         want = subprocess.run(["docker", "image", "inspect", "--format", "{{.Id}}",
                                "warmbox/%s:latest" % lang], capture_output=True, text=True).stdout.strip()
         got = docker2("image", "inspect", "--format", "{{.Id}}", "warmbox/%s:latest" % lang).stdout.strip()
@@ -208,6 +155,9 @@ try:
                 seen[name].append(json.loads(line))
 
     watchers = {"main": watch(["docker"]), "tls2": watch(["docker", "-H", "unix://" + E2_SOCK])}
+    if pod:
+        seen["pod"] = []
+        watchers["pod"] = watch(["docker", "-H", "unix://" + pod.sock])
     readers = [threading.Thread(target=reader, args=(n, w), daemon=True) for n, w in watchers.items()]
     for r in readers:
         r.start()
@@ -237,7 +187,7 @@ try:
             for ev in list(evs):
                 if ev.get("Action") == "start":
                     started.setdefault(ev["id"], []).append(name)
-                elif ev.get("Action") == "destroy":
+                elif ev.get("Action") in ("destroy", "remove"):  # Podman says remove
                     destroyed.setdefault(ev["id"], []).append(name)
         return started, destroyed
 
@@ -259,8 +209,8 @@ try:
             ) if not mism else t.ok(False, "each execution's row names the engine whose events show its "
                                     "container's one start",
                                     [(i, row[i], started.get(row[i][0])) for i in mism[:5]])
-    per = {n: sum(1 for i in ids if row[i][1] == n) for n in ("main", "tls2")}
-    t.ok(per["main"] > 0 and per["tls2"] > 0, "both engines ran executions: %s" % per)
+    per = {n: sum(1 for i in ids if row[i][1] == n) for n in NAMES}
+    t.ok(all(per.values()), "every engine ran executions: %s" % per)
 
     # ---- tls2 SIGKILLed under load ----------------------------------------
     def slow(i):
@@ -276,7 +226,7 @@ try:
         time.sleep(2.0)
         os.kill(e2pid, signal.SIGKILL)
         res = [f.result() for f in futs]
-    engine2.wait()
+    e2.proc.wait()
     bad, lost, refused, okn = [], [], [], 0
     for i, st, r in res:
         if st == 200 and r.get("status") == "ok":
@@ -309,7 +259,7 @@ try:
     t.is_eq((st, r.get("status"), r.get("stdout")), (200, "ok", "still\n"), "main serves alone")
 
     # tls2 returns: re-admitted once its leftovers are gone.
-    t.ok(start_engine2(), "tls2 restarts")
+    t.ok(e2.start(), "tls2 restarts")
     t.ok(wait_until(lambda: engines_of(d)["tls2"]["state"] == "up", timeout=60),
          "tls2 is re-admitted", engines_of(d).get("tls2"))
     t.ok(re.search(r"engine tls2 \(tcp://127\.0\.0\.1:%d\) admitted" % E2_PORT, d.read_log()),
@@ -369,7 +319,7 @@ try:
     th = threading.Thread(target=garbage_server, daemon=True)
     th.start()
     cfg = config("bad", [MAIN, TLS2,
-                         engine_tls("wrongcert", "tcp://127.0.0.1:%d" % E2_PORT, "stranger.pem", "stranger.key"),
+                         e2.engine("wrongcert", "stranger"),
                          {"name": "garbage", "endpoint": "tcp://127.0.0.1:%d" % garbage_port},
                          {"name": "hangs", "endpoint": "tcp://127.0.0.1:%d" % hang_port}],
                  pools={"default": {"min_ready": 1, "max_ready": 4}})
@@ -394,5 +344,7 @@ try:
     stop.set()
     hang.close()
 finally:
+    if pod:
+        pod.cleanup()
     cleanup()
 t.done()

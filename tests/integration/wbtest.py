@@ -388,3 +388,95 @@ class PodmanService:
         subprocess.run(["umount", "-R", os.path.join(self.base, "storage")], capture_output=True)
         shutil.rmtree(self.base, ignore_errors=True)
         shutil.rmtree(self.runroot, ignore_errors=True)
+
+
+def make_test_certs(folder):
+    """A CA, a server certificate for 127.0.0.1, a client certificate, and
+    a stranger's (client certificate of another CA), made with openssl in
+    folder: ca.pem, server.pem/.key, client.pem/.key, stranger.pem/.key."""
+    def openssl(*args):
+        subprocess.run(["openssl"] + list(args), cwd=folder, check=True, capture_output=True)
+
+    def make_ca(name):
+        openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=" + name,
+                "-keyout", name + ".key", "-out", name + ".pem")
+
+    def make_cert(name, ca, ext):
+        with open(os.path.join(folder, name + ".ext"), "w") as f:
+            f.write(ext)
+        openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=" + name, "-keyout", name + ".key",
+                "-out", name + ".csr")
+        openssl("x509", "-req", "-in", name + ".csr", "-CA", ca + ".pem", "-CAkey", ca + ".key",
+                "-CAcreateserial", "-days", "2", "-extfile", name + ".ext", "-out", name + ".pem")
+
+    make_ca("ca")
+    make_ca("otherca")
+    make_cert("server", "ca", "subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n")
+    make_cert("client", "ca", "extendedKeyUsage=clientAuth\n")
+    make_cert("stranger", "otherca", "extendedKeyUsage=clientAuth\n")
+
+
+class SecondDockerd:
+    """A dockerd of our own beside the machine's, started and stopped here
+    by pid: its own data root (on the disk: overlay2 needs a real file
+    system), exec root, pidfile and Unix socket, and TCP on 127.0.0.1 with
+    --tlsverify against certs (a folder make_test_certs filled)."""
+
+    def __init__(self, certs, tag="engine2"):
+        self.certs = certs
+        self.root = "/var/lib/warmbox-test-%s-%d" % (tag, os.getpid())
+        self.exec_root = "/run/wb%s-%d" % (tag[-2:], os.getpid())  # socket paths stay short
+        self.sock = os.path.join(self.exec_root, "docker.sock")
+        self.pidfile = os.path.join(self.exec_root, "docker.pid")
+        self.port = free_port()
+        os.makedirs(self.root, exist_ok=True)
+        os.makedirs(self.exec_root, exist_ok=True)
+        self.config = os.path.join(self.root, "daemon.json")
+        with open(self.config, "w") as f:
+            f.write("{}")
+        self.log_path = os.path.join(self.root, "dockerd.log")
+        self.proc = None
+
+    def endpoint(self):
+        return "tcp://127.0.0.1:%d" % self.port
+
+    def engine(self, name, cert="client"):
+        """Its entry in warmboxd's engines list, with this client cert."""
+        c = lambda n: os.path.join(self.certs, n)  # noqa: E731
+        return {"name": name, "endpoint": self.endpoint(), "tls_ca": c("ca.pem"),
+                "tls_cert": c(cert + ".pem"), "tls_key": c(cert + ".key")}
+
+    def start(self):
+        c = lambda n: os.path.join(self.certs, n)  # noqa: E731
+        self.proc = subprocess.Popen(
+            ["dockerd", "--data-root", self.root + "/data", "--exec-root", self.exec_root + "/exec",
+             "--pidfile", self.pidfile, "-H", "unix://" + self.sock, "-H", self.endpoint(),
+             "--tlsverify", "--tlscacert", c("ca.pem"), "--tlscert", c("server.pem"),
+             "--tlskey", c("server.key"), "--config-file", self.config,
+             "--bridge=none", "--iptables=false", "--ip-masq=false"],
+            stdout=open(self.log_path, "ab"), stderr=subprocess.STDOUT, start_new_session=True)
+        atexit.register(self.stop)
+        return wait_until(lambda: self.docker("info", "--format", "{{.ID}}").returncode == 0, timeout=60)
+
+    def pid(self):
+        with open(self.pidfile) as f:
+            return int(f.read())
+
+    def docker(self, *args):
+        return subprocess.run(["docker", "-H", "unix://" + self.sock] + list(args), capture_output=True,
+                              text=True)
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+    def cleanup(self):
+        self.stop()
+        subprocess.run(["umount", "-R", self.root + "/data"], capture_output=True)
+        shutil.rmtree(self.root, ignore_errors=True)
+        shutil.rmtree(self.exec_root, ignore_errors=True)
