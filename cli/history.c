@@ -249,6 +249,18 @@ plan_json_row (const store_plan_row_t *r)
       cJSON_AddNumberToObject (c, "idle_mean", r->candidates[k].idle_mean);
       cJSON_AddItemToArray (cands, c);
     }
+  cJSON *engines = cJSON_AddArrayToObject (o, "engines");
+  for (size_t k = 0; engines && k < r->n_engines; k++)
+    {
+      cJSON *e = cJSON_CreateObject ();
+      cJSON_AddStringToObject (e, "engine", r->engines[k].engine);
+      cJSON_AddNumberToObject (e, "executions", (double) r->engines[k].executions);
+      cJSON_AddNumberToObject (e, "hits", (double) r->engines[k].hits);
+      cJSON_AddNumberToObject (e, "share", r->engines[k].share);
+      cJSON_AddNumberToObject (e, "min_ready", r->engines[k].min_ready);
+      cJSON_AddNumberToObject (e, "max_ready", r->engines[k].max_ready);
+      cJSON_AddItemToArray (engines, e);
+    }
   cJSON_AddStringToObject (o, "reason", r->reason);
   return o;
 }
@@ -393,6 +405,26 @@ cli_plan (int argc, char **argv)
       if (r->sizes_known)
         printf ("  in force: %u / %u, observed %.2f%% hits, replayed %.2f%%\n", r->actual_min,
                 r->actual_max, 100.0 * r->hit_rate, 100.0 * r->replayed_hit_rate);
+    }
+  /* Several engines: where each language's executions ran, and the
+   * recommendation spread accordingly (warmboxd spreads by weight). */
+  bool several = false;
+  for (size_t i = 0; i < n; i++)
+    several |= rows[i].n_engines > 1;
+  if (several)
+    {
+      printf ("\nBy engine (the recommendation spread by each engine's share of the executions; "
+              "warmboxd spreads by the engines' weights):\n  %-12s %-16s %7s %7s %9s %10s %10s\n",
+              "LANGUAGE", "ENGINE", "EXECS", "SHARE", "HIT RATE", "MIN_READY", "MAX_READY");
+      for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < rows[i].n_engines; k++)
+          printf ("  %-12s %-16s %7llu %6.1f%% %8.1f%% %10u %10u\n", rows[i].language,
+                  rows[i].engines[k].engine[0] ? rows[i].engines[k].engine : "(none)",
+                  (unsigned long long) rows[i].engines[k].executions, 100.0 * rows[i].engines[k].share,
+                  rows[i].engines[k].executions
+                      ? 100.0 * (double) rows[i].engines[k].hits / (double) rows[i].engines[k].executions
+                      : 0.0,
+                  rows[i].engines[k].min_ready, rows[i].engines[k].max_ready);
     }
   printf ("\nWhy (window %.0f s; replenish p50/p95; * = no pool events, assumed):\n", opts.window_s);
   for (size_t i = 0; i < n; i++)

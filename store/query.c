@@ -427,6 +427,35 @@ store_plan (const char *path, const store_plan_opts_t *opts, store_plan_row_t **
   sqlite3_finalize (s);
   s = NULL;
 
+  /* Each language's executions by engine. */
+  if (sqlite3_prepare_v2 (db,
+                          "SELECT engine, count(*), sum(pool_hit) FROM executions"
+                          " WHERE language = ?1 AND received_at > ?2 AND status NOT IN ('refused', 'running')"
+                          " AND pool <> '' AND pool NOT LIKE '%/m%' GROUP BY engine ORDER BY count(*) DESC, engine",
+                          -1, &s, NULL)
+      != SQLITE_OK)
+    {
+      wb_error (err, WB_E_IO, "history %s: %s", path, sqlite3_errmsg (db));
+      goto out;
+    }
+  for (size_t i = 0; i < count; i++)
+    {
+      store_plan_row_t *r = &out[i];
+      sqlite3_reset (s);
+      sqlite3_bind_text (s, 1, r->language, -1, SQLITE_STATIC);
+      sqlite3_bind_double (s, 2, start);
+      while (sqlite3_step (s) == SQLITE_ROW && r->n_engines < STORE_PLAN_ENGINES)
+        {
+          size_t k = r->n_engines++;
+          snprintf (r->engines[k].engine, sizeof r->engines[k].engine, "%s", col_text (s, 0));
+          r->engines[k].executions = (uint64_t) sqlite3_column_int64 (s, 1);
+          r->engines[k].hits = (uint64_t) sqlite3_column_int64 (s, 2);
+          r->engines[k].share = r->executions ? (double) r->engines[k].executions / (double) r->executions : 0;
+        }
+    }
+  sqlite3_finalize (s);
+  s = NULL;
+
   for (size_t i = 0; i < count; i++)
     {
       store_plan_row_t *r = &out[i];
@@ -480,6 +509,15 @@ store_plan (const char *path, const store_plan_opts_t *opts, store_plan_row_t **
       free (sorted.v);
       if (bad)
         goto out;
+      /* The recommendation spread by where the executions ran (rounded
+       * up, as warmboxd spreads by weight). */
+      for (size_t k = 0; k < r->n_engines; k++)
+        {
+          r->engines[k].min_ready = (uint32_t) ceil (r->min_ready * r->engines[k].share);
+          r->engines[k].max_ready = (uint32_t) ceil (r->max_ready * r->engines[k].share);
+          if (r->engines[k].max_ready < r->engines[k].min_ready)
+            r->engines[k].max_ready = r->engines[k].min_ready;
+        }
     }
   *rows = out;
   *n = count;

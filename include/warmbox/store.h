@@ -154,6 +154,8 @@ typedef struct store_plan_candidate
   bool meets_target;
 } store_plan_candidate_t;
 
+#define STORE_PLAN_ENGINES 16
+
 typedef struct store_plan_row
 {
   char language[33];
@@ -173,6 +175,18 @@ typedef struct store_plan_row
   store_plan_candidate_t candidates[STORE_PLAN_CANDIDATES];
   size_t n_candidates;
   char reason[400];
+  /* Where the window's executions ran (the history's engine column; at
+   * most STORE_PLAN_ENGINES, the busiest), and the recommended sizes
+   * spread by each one's share: what its weight should reflect, since
+   * warmboxd spreads a language's sizes over its engines by weight. */
+  struct
+  {
+    char engine[33];
+    uint64_t executions, hits;
+    double share;
+    uint32_t min_ready, max_ready;
+  } engines[STORE_PLAN_ENGINES];
+  size_t n_engines;
 } store_plan_row_t;
 
 typedef struct store_plan_opts

@@ -211,6 +211,15 @@ try:
                                     [(i, row[i], started.get(row[i][0])) for i in mism[:5]])
     per = {n: sum(1 for i in ids if row[i][1] == n) for n in NAMES}
     t.ok(all(per.values()), "every engine ran executions: %s" % per)
+    plan = subprocess.run([os.path.join(os.environ.get("WARMBOX_BIN") or os.path.join(ROOT, "bin"), "warmbox"),
+                           "plan", "--db", d.db, "--window", "1h", "--json"], capture_output=True, text=True)
+    try:
+        by = {r["language"]: {e["engine"]: e for e in r["engines"]} for r in json.loads(plan.stdout)}
+    except (ValueError, KeyError):
+        by = {}
+    t.ok(all(set(by.get(l, {})) >= set(NAMES) for l in LANGS)
+         and all(abs(sum(e["share"] for e in by[l].values()) - 1) < 1e-6 for l in LANGS),
+         "warmbox plan shows each language per engine, shares summing to 1", plan.stdout[-800:] + plan.stderr)
 
     # ---- tls2 SIGKILLed under load ----------------------------------------
     def slow(i):
