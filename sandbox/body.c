@@ -130,6 +130,8 @@ build (const prof_t *p, const prof_limits_t *lim, const sbx_identity_t *id)
   snprintf (build_opts, sizeof build_opts, "rw,exec,nosuid,nodev,size=%um,mode=1777", lim->build_mb);
   /* Inline JSON (Docker), or a file on the engine's host (Podman reads
    * seccomp= as a path). */
+  if (id->dialect && id->dialect->podman && id->dialect->seccomp_file == NULL)
+    goto oom; /* never a Podman container without its allowlist (a bug: see daemon.c) */
   TRY (wb_buf_printf (&seccomp_opt, "seccomp=%s",
                       id->dialect && id->dialect->podman ? id->dialect->seccomp_file : p->seccomp_json));
 
@@ -501,12 +503,49 @@ sbx_verify_created (const sbx_tmpl_t *t, const char *json, size_t len, wb_err_t 
       wb_error (err, WB_E_ENGINE, "it does not drop every capability");
       goto out;
     }
-  if (!str_in (cJSON_GetObjectItemCaseSensitive (hc, "SecurityOpt"), "no-new-privileges", 17)
-      || !str_in (cJSON_GetObjectItemCaseSensitive (hc, "SecurityOpt"), "seccomp=", 8))
+  {
+    /* The very allowlist asked for (inline, or Podman's file), not
+     * "unconfined" or an engine's default. */
+    const cJSON *asked = NULL, *o;
+    cJSON_ArrayForEach (o, cJSON_GetObjectItemCaseSensitive (want, "SecurityOpt"))
+    if (cJSON_IsString (o) && strncmp (o->valuestring, "seccomp=", 8) == 0)
+      asked = o;
+    if (!str_in (cJSON_GetObjectItemCaseSensitive (hc, "SecurityOpt"), "no-new-privileges", 17)
+        || asked == NULL || !str_in (cJSON_GetObjectItemCaseSensitive (hc, "SecurityOpt"), asked->valuestring, 0))
+      {
+        wb_error (err, WB_E_ENGINE, "it drops no-new-privileges or the seccomp allowlist asked for");
+        goto out;
+      }
+  }
+  if (cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (hc, "Privileged"))
+      || cJSON_GetArraySize (cJSON_GetObjectItemCaseSensitive (hc, "Binds")) > 0
+      || cJSON_GetArraySize (cJSON_GetObjectItemCaseSensitive (hc, "Devices")) > 0
+      || cJSON_GetArraySize (cJSON_GetObjectItemCaseSensitive (hc, "VolumesFrom")) > 0)
     {
-      wb_error (err, WB_E_ENGINE, "it drops no-new-privileges or the seccomp allowlist");
+      wb_error (err, WB_E_ENGINE, "it makes the container privileged or gives it host files or devices");
       goto out;
     }
+  cJSON_ArrayForEach (item, cJSON_GetObjectItemCaseSensitive (root, "Mounts"))
+  {
+    const char *type = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (item, "Type"));
+    if (type == NULL || strcmp (type, "tmpfs") != 0)
+      {
+        wb_error (err, WB_E_ENGINE, "it mounts a %s into the container", type ? type : "volume");
+        goto out;
+      }
+  }
+  {
+    static const char *const modes[] = {"PidMode", "IpcMode", "UTSMode"};
+    for (size_t i = 0; i < WB_ARRAY_SIZE (modes); i++)
+      {
+        const char *m = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (hc, modes[i]));
+        if (m && (strcmp (m, "host") == 0 || strncmp (m, "container:", 10) == 0))
+          {
+            wb_error (err, WB_E_ENGINE, "its %s is %.40s: it shares the host's or another container's", modes[i], m);
+            goto out;
+          }
+      }
+  }
   {
     const char *mode = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (hc, "NetworkMode"));
     if (mode == NULL || strcmp (mode, "none") != 0)
@@ -553,9 +592,10 @@ sbx_verify_created (const sbx_tmpl_t *t, const char *json, size_t len, wb_err_t 
       }
   }
   {
+    /* As the template was last rendered: the container made from it. */
     const char *user = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (cfg, "User"));
     const char *asked = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (t->root, "User"));
-    if (user == NULL || asked == NULL || strchr (user, ':') == NULL || strncmp (user, "0", 1) == 0)
+    if (user == NULL || asked == NULL || strcmp (user, asked) != 0)
       {
         wb_error (err, WB_E_ENGINE, "its program would not run as the unprivileged uid asked");
         goto out;

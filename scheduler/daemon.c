@@ -77,6 +77,8 @@ typedef struct image_probe
   char language[33];
   char image[256];
   char image_id[80];
+  char hash[65];                   /* the profile's, when it started */
+  uint64_t taken_out;              /* the engine's outages when it started */
 } image_probe_t;
 
 static void sync_next (image_sync_t *sy);
@@ -407,7 +409,7 @@ sched_node_dialect (const sched_node_t *n, size_t i, sbx_dialect_t *d)
   if (!n->podman)
     return NULL;
   d->podman = true;
-  d->seccomp_file = n->seccomp_files[i] ? n->seccomp_files[i] : "";
+  d->seccomp_file = n->seccomp_files[i]; /* NULL: no template can be made (sbx_tmpl_new fails) */
   return d;
 }
 
@@ -472,17 +474,21 @@ podman_seccomp_file (sched_node_t *n, size_t i, char *why, size_t size)
           snprintf (why, size, "its %s allowlist: %.300s", p->language, err.msg);
           return -1;
         }
-      snprintf (tmp, sizeof tmp, "%s.%d.tmp", path, (int) getpid ());
-      fd = open (tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-      if (fd >= 0 && write (fd, json.data, json.len) == (ssize_t) json.len && fsync (fd) == 0
-          && close (fd) == 0 && rename (tmp, path) == 0)
+      /* A fresh file of our own (O_EXCL), whatever the folder holds, made
+       * readable by the engine's user, then renamed over the old one. */
+      snprintf (tmp, sizeof tmp, "%s.XXXXXX", path);
+      fd = mkostemp (tmp, O_CLOEXEC);
+      bool written = fd >= 0 && fchmod (fd, 0644) == 0
+                     && write (fd, json.data, json.len) == (ssize_t) json.len && fsync (fd) == 0;
+      if (fd >= 0 && close (fd) != 0)
+        written = false;
+      if (written && rename (tmp, path) == 0)
         rc = 0;
       else
         {
           snprintf (why, size, "cannot write its allowlist %.300s: %.100s", path, strerror (errno));
           if (fd >= 0)
-            close (fd);
-          unlink (tmp);
+            unlink (tmp);
         }
       wb_buf_free (&json);
       if (rc < 0)
@@ -558,7 +564,11 @@ probe_inspected_cb (void *arg, const eng_result_t *r)
       node_refuse (n, why);
       return;
     }
-  if (i >= 0 && n->state == NODE_UP)
+  /* Only for what it was made for: the same profile (hash), the image
+   * in force, and the engine as it was (no outage since). */
+  if (i >= 0 && n->state == NODE_UP && pr->taken_out == n->taken_out
+      && strcmp (n->ctx->profiles->items[i]->hash, pr->hash) == 0 && n->ctx->image_ids[i]
+      && strcmp (n->ctx->image_ids[i], pr->image_id) == 0)
     {
       char *copy = strdup (pr->image_id);
       if (copy)
@@ -588,7 +598,8 @@ probe_created_cb (void *arg, const char *id, const wb_err_t *perr)
       /* An engine that answers but will not make the container as asked
        * (a body it refuses) can't serve; one that went away is dealt
        * with by its pings. */
-      if (perr->code == WB_E_ENGINE)
+      if (perr->code == WB_E_ENGINE && perr->engine_status >= 400 && perr->engine_status < 500
+          && perr->engine_status != 404 && n->state == NODE_UP && pr->taken_out == n->taken_out)
         {
           snprintf (why, sizeof why, "it will not create a %s container: %s", pr->language,
                     perr->msg);
@@ -619,7 +630,8 @@ probe_start (sched_node_t *n, size_t i, const char *id)
   wb_err_t err;
 
   for (pr = n->probes; pr; pr = pr->next)
-    if (strcmp (pr->language, p->language) == 0 && strcmp (pr->image_id, id) == 0)
+    if (strcmp (pr->language, p->language) == 0 && strcmp (pr->image_id, id) == 0
+        && strcmp (pr->hash, p->hash) == 0 && pr->taken_out == n->taken_out)
       return; /* one is on its way */
   pr = calloc (1, sizeof *pr);
   if (pr == NULL)
@@ -628,6 +640,8 @@ probe_start (sched_node_t *n, size_t i, const char *id)
   snprintf (pr->language, sizeof pr->language, "%s", p->language);
   snprintf (pr->image, sizeof pr->image, "%s", p->image);
   snprintf (pr->image_id, sizeof pr->image_id, "%s", id);
+  snprintf (pr->hash, sizeof pr->hash, "%s", p->hash);
+  pr->taken_out = n->taken_out;
   WB_LIST_PUSH (n->probes, pr);
   sbx_dialect_t d;
   pr->tmpl = sbx_tmpl_new (p, &p->def, id, sched_node_dialect (n, i, &d), &err);
@@ -868,8 +882,6 @@ transfer_saved_cb (void *arg, const eng_result_t *r)
 {
   image_transfer_t *t = arg;
   sched_node_t *to = &t->ctx->nodes[t->to];
-  char manifest[64 * 1024];
-  size_t mlen = 0;
   wb_err_t err;
 
   t->req = NULL;
@@ -879,14 +891,8 @@ transfer_saved_cb (void *arg, const eng_result_t *r)
       return;
     }
   /* An engine loads every image and tag an archive holds: this one must
-   * hold the image asked for and nothing else. */
-  if (eng_tar_member (fd_read_at, &t->fd, "manifest.json", manifest, sizeof manifest, &mlen) != 1)
-    {
-      wb_error (&err, WB_E_ENGINE, "the archive has no readable manifest.json");
-      transfer_fail (t, "check", &err);
-      return;
-    }
-  if (eng_archive_manifest_check (manifest, mlen, t->image_id, t->image, &err) < 0)
+   * hold the image asked for (its config's digest) and nothing else. */
+  if (eng_archive_check (fd_read_at, &t->fd, t->image_id, t->image, &err) < 0)
     {
       transfer_fail (t, "check", &err);
       return;
@@ -1190,7 +1196,7 @@ sched_profiles_swap (sched_ctx_t *ctx, prof_set_t *fresh)
 
   for (size_t k = 0; k < ctx->n_nodes && !oom; k++)
     oom = (node_ids[k] = carry_ids (ctx->nodes[k].image_ids, was, fresh, true)) == NULL
-          || (files[k] = calloc (fresh->n ? fresh->n : 1, sizeof *files[k])) == NULL;
+          || (files[k] = carry_ids (ctx->nodes[k].seccomp_files, was, fresh, true)) == NULL;
   if (oom)
     {
       free_ids (ids, fresh->n);
@@ -1201,9 +1207,9 @@ sched_profiles_swap (sched_ctx_t *ctx, prof_set_t *fresh)
         }
       return -1;
     }
-  /* Probes of the old set finish into nothing (their profile is looked up
-   * by language and image when they answer); allowlist files are made
-   * again for the new profiles. */
+  /* A verified image carries over with its allowlist file only when the
+   * profile (hash) is unchanged; probes of another hash finish into
+   * nothing (probe_inspected_cb checks it). */
   for (size_t k = 0; k < was->n; k++)
     if (prof_find (fresh, was->items[k]->language) == NULL)
       for (size_t j = 0; j < ctx->n_nodes; j++)

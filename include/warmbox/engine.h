@@ -205,6 +205,16 @@ typedef ssize_t (*eng_read_at) (void *arg, void *buf, size_t count, uint64_t off
 int eng_tar_member (eng_read_at read_at, void *arg, const char *name, char *out, size_t out_max,
                     size_t *out_len);
 
+/* Is a docker-save archive (through read_at) exactly the image image_id,
+ * tagged at most as tag, in a form every engine's loader reads the same
+ * way?  Refused: a malformed tar (bad checksums included), extended or
+ * link headers, names that are not plain relative paths, index.json,
+ * oci-layout or repositories (other layouts a loader would read instead),
+ * a manifest.json or config twice, a config whose SHA-256 is not the id
+ * (the id is its digest), and what eng_archive_manifest_check refuses.
+ * 0, or -1 with err saying why. */
+int eng_archive_check (eng_read_at read_at, void *arg, const char *image_id, const char *tag,
+                       wb_err_t *err);
 /* Is a docker-save manifest.json (json[0..len)) the archive of exactly one
  * image, image_id ("sha256:<hex>"), tagged at most as tag?  An engine
  * loads every image and tag an archive holds: one from an engine that is

@@ -167,7 +167,7 @@ struct eng
   size_t n_images;
   struct
   {
-    char name[128], id[80];
+    char name[128], id[80], config[128];
   } loaded[16]; /* images an image load added */
   size_t n_loaded;
   bool down;
@@ -1010,32 +1010,47 @@ apply_list (eng_req_t *req)
 
 /* The engine gets the request: perform it and fill the answer.  A wait
  * that registers goes WAITING; everything else DONE. */
-/* The archive of one image as docker save makes it, reduced to what
- * warmboxd reads: a ustar member manifest.json naming the image's config
- * ("<hex>.json") and its tag, then the two end blocks. */
+/* One ustar member (header and padded content) to fd. */
 static int
-write_archive (int fd, const char *name, const char *id)
+write_member (int fd, const char *name, const char *data, size_t len)
 {
-  char manifest[512], h[512], pad[512] = {0};
-  int len = snprintf (manifest, sizeof manifest, "[{\"Config\":\"%s.json\",\"RepoTags\":[\"%s\"],\"Layers\":[]}]",
-                      strncmp (id, "sha256:", 7) == 0 ? id + 7 : id, name);
+  char h[512], pad[512] = {0};
   unsigned sum = 0;
 
-  if (len < 0 || (size_t) len >= sizeof manifest)
-    return -1;
   memset (h, 0, sizeof h);
-  snprintf (h, 100, "manifest.json");
+  snprintf (h, 100, "%s", name);
   snprintf (h + 100, 8, "0000644");
   snprintf (h + 124, 12, "%011o", (unsigned) len);
   h[156] = '0';
-  memcpy (h + 257, "ustar", 6);
-  memcpy (h + 148, "        ", 8);
+  memcpy (h + 257, "ustar\0" "00", 8);
+  memset (h + 148, ' ', 8);
   for (int i = 0; i < 512; i++)
     sum += (unsigned char) h[i];
   snprintf (h + 148, 8, "%06o", sum);
-  memset (manifest + len, 0, sizeof manifest - (size_t) len);
-  return write (fd, h, 512) == 512 && write (fd, manifest, 512) == 512 && write (fd, pad, 512) == 512
-                 && write (fd, pad, 512) == 512
+  if (write (fd, h, 512) != 512 || (len && write (fd, data, len) != (ssize_t) len))
+    return -1;
+  return len % 512 && write (fd, pad, 512 - len % 512) != (ssize_t) (512 - len % 512) ? -1 : 0;
+}
+
+/* The archive of one image as docker save makes it, reduced to what
+ * warmboxd reads: its config ("<hex>.json") and manifest.json naming it and
+ * its tag, then the two end blocks. */
+static int
+write_archive (int fd, const char *name, const char *id, const char *config)
+{
+  char manifest[512], config_name[80], pad[1024] = {0};
+  const char *hex = strncmp (id, "sha256:", 7) == 0 ? id + 7 : id;
+  int len = snprintf (manifest, sizeof manifest,
+                      "[{\"Config\":\"%s.json\",\"RepoTags\":[\"%s\"],\"Layers\":[]}]", hex, name);
+
+  if (len < 0 || (size_t) len >= sizeof manifest)
+    return -1;
+  snprintf (config_name, sizeof config_name, "%s.json", hex);
+  if (config == NULL)
+    config = "{}";
+  return write_member (fd, config_name, config, strlen (config)) == 0
+                 && write_member (fd, "manifest.json", manifest, (size_t) len) == 0
+                 && write (fd, pad, sizeof pad) == (ssize_t) sizeof pad
              ? 0
              : -1;
 }
@@ -1074,7 +1089,7 @@ read_archive (int fd, char *name, size_t name_size, char *id, size_t id_size)
 
 /* An image by name or id, in the table or among the loaded ones. */
 static void
-find_image (eng_t *eng, const char *ref, const char **name, const char **id)
+find_image (eng_t *eng, const char *ref, const char **name, const char **id, const char **config)
 {
   for (size_t i = 0; i < eng->n_images; i++)
     if ((eng->images[i].name && strcmp (eng->images[i].name, ref) == 0)
@@ -1082,6 +1097,7 @@ find_image (eng_t *eng, const char *ref, const char **name, const char **id)
       {
         *name = eng->images[i].name ? eng->images[i].name : eng->images[i].id;
         *id = eng->images[i].id;
+        *config = eng->images[i].config;
         return;
       }
   /* The newest load wins, as a tag moves to the image loaded last. */
@@ -1090,6 +1106,7 @@ find_image (eng_t *eng, const char *ref, const char **name, const char **id)
       {
         *name = eng->loaded[i].name;
         *id = eng->loaded[i].id;
+        *config = eng->loaded[i].config;
         return;
       }
 }
@@ -1121,8 +1138,8 @@ req_answer (eng_req_t *req)
     case FAKE_OP_IMAGE_INSPECT:
     case FAKE_OP_IMAGE_SAVE:
       {
-        const char *name = NULL, *id = NULL;
-        find_image (eng, req->target, &name, &id);
+        const char *name = NULL, *id = NULL, *config = NULL;
+        find_image (eng, req->target, &name, &id, &config);
         if (id == NULL)
           req_http_error (req, 404, "No such image: %s", req->target);
         else if (req->op == FAKE_OP_IMAGE_INSPECT)
@@ -1130,7 +1147,7 @@ req_answer (eng_req_t *req)
             req->res.id = id; /* the table's, or the engine's own: outlives the answer */
             req_ok (req, 200);
           }
-        else if (write_archive (req->fd, name, id) < 0)
+        else if (write_archive (req->fd, name, id, config) < 0)
           req_error (req, WB_E_IO, 0, "image save: the archive file");
         else
           req_ok (req, 200);
@@ -1138,7 +1155,8 @@ req_answer (eng_req_t *req)
       }
     case FAKE_OP_IMAGE_LOAD:
       {
-        char name[128], id[80];
+        char name[128], id[80], config[128];
+        size_t clen = 0;
         if (read_archive (req->fd, name, sizeof name, id, sizeof id) < 0)
           req_error (req, WB_E_ENGINE, 200, "image load: archive/tar: invalid tar header");
         else if (eng->n_loaded == WB_ARRAY_SIZE (eng->loaded))
@@ -1147,6 +1165,12 @@ req_answer (eng_req_t *req)
           {
             snprintf (eng->loaded[eng->n_loaded].name, sizeof eng->loaded[0].name, "%s", name);
             snprintf (eng->loaded[eng->n_loaded].id, sizeof eng->loaded[0].id, "%s", id);
+            /* The config, so that this engine's own saves carry it too. */
+            snprintf (config, sizeof config, "%s.json", id + 7);
+            if (eng_tar_member (fd_read_at, &req->fd, config, eng->loaded[eng->n_loaded].config,
+                                sizeof eng->loaded[0].config - 1, &clen) != 1)
+              clen = 0;
+            eng->loaded[eng->n_loaded].config[clen] = '\0';
             eng->n_loaded++;
             req_ok (req, 200);
           }

@@ -96,8 +96,9 @@ typedef struct fake_engine_faults
 
 typedef struct fake_image
 {
-  const char *name; /* as passed to eng_image_inspect */
-  const char *id;   /* "sha256:..." */
+  const char *name;   /* as passed to eng_image_inspect */
+  const char *id;     /* "sha256:..." */
+  const char *config; /* image save writes it as the config (its SHA-256 should be id) */
 } fake_image_t;
 
 /* Read by every eng_new (the faults are copied; the image table is

@@ -338,7 +338,7 @@ is_hex64 (const char *s)
 static void
 test_ping_images (void)
 {
-  static const fake_image_t images[] = { { "python:3.12", "sha256:abc123" } };
+  static const fake_image_t images[] = { { "python:3.12", "sha256:abc123", NULL } };
   rec_t p = { 0 }, known = { 0 }, unknown = { 0 };
   wb_err_t err;
 

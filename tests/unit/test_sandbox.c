@@ -355,6 +355,18 @@ static void host_network (cJSON *hc) { cJSON_ReplaceItemInObject (hc, "NetworkMo
 static void no_init (cJSON *hc) { cJSON_ReplaceItemInObject (hc, "Init", cJSON_CreateFalse ()); }
 static void no_nproc (cJSON *hc) { cJSON_ReplaceItemInObject (hc, "Ulimits", cJSON_CreateArray ()); }
 static void rw_root (cJSON *hc) { cJSON_ReplaceItemInObject (hc, "ReadonlyRootfs", cJSON_CreateFalse ()); }
+static void unconfined (cJSON *hc)
+{
+  const char *opts[] = {"no-new-privileges", "seccomp=unconfined"};
+  cJSON_ReplaceItemInObject (hc, "SecurityOpt", cJSON_CreateStringArray (opts, 2));
+}
+static void privileged (cJSON *hc) { cJSON_AddTrueToObject (hc, "Privileged"); }
+static void bind_mount (cJSON *hc)
+{
+  const char *b[] = {"/:/host"};
+  cJSON_AddItemToObject (hc, "Binds", cJSON_CreateStringArray (b, 1));
+}
+static void host_pid (cJSON *hc) { cJSON_AddStringToObject (hc, "PidMode", "host"); }
 
 /* Issue 12: an engine is used only when a container created there holds
  * every setting; Podman gets its dialect. */
@@ -376,6 +388,10 @@ test_verify (const prof_t *p)
     {no_init, "no init", "init"},
     {no_nproc, "no ulimits", "limit"},
     {rw_root, "a writable root", "read-only"},
+    {unconfined, "seccomp=unconfined", "seccomp"},
+    {privileged, "privileged", "privileged"},
+    {bind_mount, "a bind mount of the host", "host files"},
+    {host_pid, "the host's pid namespace", "PidMode"},
   };
   sbx_dialect_t d = {true, "/srv/seccomp/python.json"};
   sbx_tmpl_t *t = sbx_tmpl_new (p, &p->def, "sha256:0", NULL, NULL);
