@@ -1550,42 +1550,47 @@ deadline_cb (evutil_socket_t fd, short what, void *arg)
     exec_kill (ex, SCHED_ST_TIMEOUT, NULL);
 }
 
-/* The engine for this request: among the engines up that hold its image
- * and have not failed it, the one with the most ready containers for its
- * key, else the one with the most room (free containers per weight).
- * NULL with err. */
+/* The engine for this request: among the engines up that hold a verified
+ * image of its profile and have not failed it, the one with the most ready
+ * containers for its key, else the one with the most room (free
+ * containers per weight).  The profile's current image comes first; an
+ * engine still on the previous one serves while the new one is checked
+ * there (an image rebuild does not turn requests away).  Engines whose
+ * creates fail now come last.  NULL with err. */
 static sched_node_t *
-place (sched_exec_t *ex, size_t profile, const char *key, wb_err_t *err)
+place (sched_exec_t *ex, const prof_t *p, size_t profile, wb_err_t *err)
 {
   sched_ctx_t *ctx = ex->ctx;
+  const char *current = ctx->image_ids[profile];
   sched_node_t *best = NULL;
   uint32_t best_ready = 0;
   double best_room = 0;
   bool any_up = false;
 
-  /* Engines whose creates fail now come last: one that can't make
-   * containers has the most room and would otherwise take everything. */
-  for (int pass = 0; pass < 2 && best == NULL; pass++)
-  for (size_t k = 0; k < ctx->n_nodes; k++)
-    {
-      sched_node_t *n = &ctx->nodes[k];
-      const char *id = n->image_ids[profile];
-      pool_t *pool;
-      uint32_t ready;
-      double room;
+  for (int pass = 0; pass < 4 && best == NULL; pass++)
+    for (size_t k = 0; k < ctx->n_nodes; k++)
+      {
+        sched_node_t *n = &ctx->nodes[k];
+        const char *id = n->image_ids[profile];
+        char key[SBX_KEY_MAX];
+        pool_t *pool;
+        uint32_t ready;
+        double room;
 
-      if (n->state != NODE_UP)
-        continue;
-      any_up = true;
-      if ((ex->tried & (1u << k)) || id == NULL || strcmp (id, ex->image_id) != 0
-          || (pass == 0 && pool_mgr_failing (n->pools)))
-        continue;
-      pool = pool_mgr_find_key (n->pools, key);
-      ready = pool ? pool_ready_count (pool) : 0;
-      room = (double) pool_mgr_free_capacity (n->pools) / n->cfg->weight;
-      if (best == NULL || ready > best_ready || (ready == best_ready && room > best_room))
-        best = n, best_ready = ready, best_room = room;
-    }
+        if (n->state != NODE_UP)
+          continue;
+        any_up = true;
+        if ((ex->tried & (1u << k)) || id == NULL
+            || (pass < 2 && (current == NULL || strcmp (id, current) != 0))
+            || (pass % 2 == 0 && pool_mgr_failing (n->pools)))
+          continue;
+        sbx_pool_key (p, &ex->req.limits, id, key);
+        pool = pool_mgr_find_key (n->pools, key);
+        ready = pool ? pool_ready_count (pool) : 0;
+        room = (double) pool_mgr_free_capacity (n->pools) / n->cfg->weight;
+        if (best == NULL || ready > best_ready || (ready == best_ready && room > best_room))
+          best = n, best_ready = ready, best_room = room;
+      }
   if (best)
     return best;
   if (!any_up)
@@ -1595,7 +1600,7 @@ place (sched_exec_t *ex, size_t profile, const char *key, wb_err_t *err)
                                      "it started");
   else
     wb_error (err, WB_E_BUSY, "the %s sandbox is not ready yet (its image is missing or still "
-                              "being resolved or copied)",
+                              "being resolved, copied or checked)",
               ex->req.profile->language);
   return NULL;
 }
@@ -1609,7 +1614,6 @@ pool_for (sched_exec_t *ex, wb_err_t *err)
 {
   sched_ctx_t *ctx = ex->ctx;
   const prof_t *p = NULL;
-  const char *image = NULL;
   char key[SBX_KEY_MAX];
   pool_spec_t spec;
   pool_t *pool;
@@ -1620,7 +1624,7 @@ pool_for (sched_exec_t *ex, wb_err_t *err)
    * waited through an image refresh or a reload. */
   for (size_t i = 0; i < ctx->profiles->n; i++)
     if (strcmp (ctx->profiles->items[i]->language, ex->req.profile->language) == 0)
-      p = ctx->profiles->items[i], image = ctx->image_ids[i], index = i;
+      p = ctx->profiles->items[i], index = i;
   if (p == NULL)
     {
       wb_error (err, WB_E_NOT_FOUND, "language %s is no longer served", ex->req.profile->language);
@@ -1634,21 +1638,13 @@ pool_for (sched_exec_t *ex, wb_err_t *err)
       return NULL;
     }
   ex->req.profile = p;
-  snprintf (ex->image_id, sizeof ex->image_id, "%s", image ? image : "");
-  if (ex->image_id[0] == '\0')
-    {
-      if (!ctx->engine_ok)
-        wb_error (err, WB_E_ENGINE_DOWN, "the container engine is unavailable");
-      else
-        wb_error (err, WB_E_BUSY, "the %s sandbox is not ready yet (its image is missing or "
-                                  "still being resolved)",
-                  p->language);
-      return NULL;
-    }
-  sbx_pool_key (p, &ex->req.limits, ex->image_id, key);
-  node = place (ex, index, key, err);
+  node = place (ex, p, index, err);
   if (node == NULL)
     return NULL;
+  /* The image that engine holds, verified (the current one, or while it
+   * is being checked there, the previous). */
+  snprintf (ex->image_id, sizeof ex->image_id, "%s", node->image_ids[index]);
+  sbx_pool_key (p, &ex->req.limits, ex->image_id, key);
   pool = pool_mgr_find_key (node->pools, key);
   if (pool == NULL)
     {

@@ -4,6 +4,7 @@ the installed config passes --check-config, the systemd unit passes
 systemd-analyze verify, the installed daemon and CLI run code, a second
 install keeps an edited config, and the --help texts name exactly the
 options the programs accept."""
+import json
 import os
 import re
 import shutil
@@ -14,7 +15,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wbtest import ROOT, WARMBOX, WARMBOXD, Tap  # noqa: E402
+from wbtest import ROOT, WARMBOX, WARMBOXD, Tap, UnixHTTPConnection, wait_until  # noqa: E402
 
 t = Tap()
 tmp = tempfile.mkdtemp(prefix="warmbox-install-")
@@ -60,6 +61,21 @@ for _ in range(200):
     if os.path.exists(sock):
         break
     time.sleep(0.05)
+
+
+def python_ready():
+    # Ready once an engine holds the image and a container of it was
+    # checked there (a request before that is told to come back: 503).
+    try:
+        conn = UnixHTTPConnection(sock, timeout=5)
+        conn.request("GET", "/v1/languages")
+        body = json.loads(conn.getresponse().read())
+        return any(x["language"] == "python" and x["ready"] for x in body["languages"])
+    except (OSError, ValueError, KeyError):
+        return False
+
+
+wait_until(python_ready, timeout=60)
 r = subprocess.run([wb, "--url", "unix:" + sock, "run", "python", "-c", "print(6*7)"], capture_output=True,
                    text=True, timeout=120)
 t.ok(r.returncode == 0 and r.stdout == "42\n", "the installed warmbox runs code through the installed warmboxd",
