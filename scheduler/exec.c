@@ -41,6 +41,10 @@
  *   INSPECTING     | forget client   | -               | finish, not OOM  | finish normally
  *   RECORDING      | forget client   | -               | -                | finish normally
  *
+ * A wait the engine answers with an error (not a lost engine) while
+ * RUNNING is followed by one inspect: an exited container gives its exit
+ * code, a running one is waited on again.
+ *
  * "deadline" before the start is max_wait_ms from admission (the longest
  * wait for room, a container and a start slot); from the start on it is
  * the request's timeout_ms (with a compile stage: compile_timeout_ms +
@@ -145,6 +149,7 @@ struct sched_exec
   struct event *grace;       /* KILLING, or output draining after the exit */
 
   bool wait_done, attach_done, have_exit;
+  bool wait_asked;           /* a failed wait was followed by an inspect (once) */
   long exit_code;
   bool outcome_set;          /* the first reason to stop wins */
   sched_status_t outcome;
@@ -670,6 +675,41 @@ after_run (sched_exec_t *ex)
 static void
 deadline_cb (evutil_socket_t fd, short what, void *arg);
 
+static void wait_cb (void *arg, const eng_result_t *r);
+
+/* The wait failed; the container's state says whether (and how) the
+ * program exited, or that it still runs (then wait again). */
+static void
+wait_inspected_cb (void *arg, const eng_result_t *r)
+{
+  sched_exec_t *ex = arg;
+  wb_err_t err;
+
+  ex->op = NULL;
+  if (r->rc == 0 && r->running && ex->state == EX_RUNNING)
+    {
+      ex->wait_req = eng_container_wait (ex->node->eng, ex->container_id, NULL, wait_cb, ex, &err);
+      if (ex->wait_req)
+        return;
+    }
+  ex->wait_done = true;
+  ex->t_exit_us = wb_now_us ();
+  if (r->rc == 0 && !r->running)
+    {
+      wb_info ("execution %s: its exit status (%ld) came from the container's state", ex->res.id,
+               r->exit_code);
+      ex->exit_code = r->exit_code;
+      ex->have_exit = true;
+    }
+  else if (r->rc < 0)
+    exec_kill (ex, lost_status (&r->err), lost_sentence (&r->err));
+  else
+    exec_kill (ex, SCHED_ST_ERROR, "the sandbox failed while the program ran; it was stopped");
+  if (!ex->attach_done)
+    arm_grace (ex, drain_grace (ex));
+  after_run (ex);
+}
+
 static void
 wait_cb (void *arg, const eng_result_t *r)
 {
@@ -687,14 +727,23 @@ wait_cb (void *arg, const eng_result_t *r)
       exec_refuse (ex, &err, false);
       return;
     }
+  if (r->rc < 0)
+    wb_warn ("execution %s: engine %s: the wait for its exit failed: %s", ex->res.id,
+             ex->node->cfg->name, r->err.msg);
+  /* A wait the engine answered with an error (not a lost engine) says
+   * nothing of the program: ask the container itself, once. */
+  if (r->rc < 0 && r->err.code != WB_E_ENGINE_DOWN && ex->state == EX_RUNNING && ex->op == NULL
+      && !ex->wait_asked)
+    {
+      ex->wait_asked = true;
+      ex->op = eng_container_inspect (ex->node->eng, ex->container_id, wait_inspected_cb, ex, &err);
+      if (ex->op)
+        return;
+    }
   ex->wait_done = true;
   ex->t_exit_us = wb_now_us ();
   if (r->rc < 0)
-    {
-      wb_warn ("execution %s: engine %s: the wait for its exit failed: %s", ex->res.id,
-               ex->node->cfg->name, r->err.msg);
-      exec_kill (ex, lost_status (&r->err), lost_sentence (&r->err));
-    }
+    exec_kill (ex, lost_status (&r->err), lost_sentence (&r->err));
   else
     {
       ex->exit_code = r->exit_code;
