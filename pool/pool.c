@@ -272,6 +272,23 @@ fail_waiters (pool_t *p, const wb_err_t *err)
   p->busy--;
 }
 
+/* Every ready container of p goes (removed, never used). */
+static void
+empty_ready (pool_t *p)
+{
+  ready_node_t *n;
+
+  while ((n = p->ready_head))
+    {
+      p->ready_head = n->next;
+      p->n_ready--;
+      destroy (p, n->id);
+      free (n->id);
+      free (n);
+    }
+  p->ready_tail = NULL;
+}
+
 /* ---- creation -------------------------------------------------------- */
 
 static void
@@ -651,16 +668,7 @@ pool_mgr_engine_lost (pool_mgr_t *mgr)
   flush_deferred (mgr, true);
   for (pool_t *p = mgr->pools, *next; p; p = next)
     {
-      ready_node_t *n;
-      while ((n = p->ready_head))
-        {
-          p->ready_head = n->next;
-          p->n_ready--;
-          destroy (p, n->id);
-          free (n->id);
-          free (n);
-        }
-      p->ready_tail = NULL;
+      empty_ready (p);
       fail_waiters (p, &e);
       next = p->next;
       maybe_free_pool (p);
@@ -711,20 +719,10 @@ pool_mgr_set_yield (pool_mgr_t *mgr, bool yield)
 static void
 drain_pool (pool_t *p)
 {
-  ready_node_t *n;
-
   if (!p->draining && !p->transient)
     emit (p->mgr, "drained", p, NULL, -1, NULL);
   p->draining = true;
-  while ((n = p->ready_head))
-    {
-      p->ready_head = n->next;
-      p->n_ready--;
-      destroy (p, n->id);
-      free (n->id);
-      free (n);
-    }
-  p->ready_tail = NULL;
+  empty_ready (p);
 }
 
 void

@@ -979,12 +979,29 @@ node_set_state (sched_node_t *n, sched_node_state_t st)
   update_engine_ok (n->ctx);
 }
 
+/* An engine no longer takes work (down or refused): its pools emptied,
+ * its images forgotten (checked again when it is back), its executions
+ * moved or stopped (exec.c), its share of the pools to the others.
+ * Transfers to or from it fail at their next step. */
+static void
+node_drop_work (sched_node_t *n)
+{
+  sched_ctx_t *ctx = n->ctx;
+
+  pool_mgr_engine_lost (n->pools);
+  for (size_t i = 0; i < ctx->profiles->n; i++)
+    {
+      free (n->image_ids[i]);
+      n->image_ids[i] = NULL;
+    }
+  sched_exec_node_lost (ctx, n);
+  pools_update_all (ctx);
+}
+
 /* Taken out: no more work; what it held is dealt with (see the top). */
 static void
 node_out (sched_node_t *n, const char *why)
 {
-  sched_ctx_t *ctx = n->ctx;
-
   if (n->state == NODE_DOWN || n->state == NODE_REFUSED)
     return;
   if (n->state == NODE_CONNECTING && n->taken_out == 0 && n->last_seen_ms == 0)
@@ -998,16 +1015,7 @@ node_out (sched_node_t *n, const char *why)
   n->info_req = NULL;
   n->reaped = false;
   n->reap_stale = n->reaping;
-  pool_mgr_engine_lost (n->pools);
-  for (size_t i = 0; i < ctx->profiles->n; i++)
-    {
-      free (n->image_ids[i]);
-      n->image_ids[i] = NULL;
-    }
-  sched_exec_node_lost (ctx, n);
-  /* Transfers to or from it fail at their next step; the others' pools
-   * take its share. */
-  pools_update_all (ctx);
+  node_drop_work (n);
 }
 
 /* It cannot run the sandboxes as asked: never used (until a restart),
@@ -1015,7 +1023,6 @@ node_out (sched_node_t *n, const char *why)
 static void
 node_refuse (sched_node_t *n, const char *why)
 {
-  sched_ctx_t *ctx = n->ctx;
 
   if (n->state == NODE_REFUSED)
     return;
@@ -1024,14 +1031,7 @@ node_refuse (sched_node_t *n, const char *why)
   snprintf (n->refused, sizeof n->refused, "%s", why);
   snprintf (n->last_error, sizeof n->last_error, "refused: %s", why);
   node_set_state (n, NODE_REFUSED);
-  pool_mgr_engine_lost (n->pools);
-  for (size_t i = 0; i < ctx->profiles->n; i++)
-    {
-      free (n->image_ids[i]);
-      n->image_ids[i] = NULL;
-    }
-  sched_exec_node_lost (ctx, n);
-  pools_update_all (ctx);
+  node_drop_work (n);
 }
 
 static void

@@ -17,7 +17,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wbtest import Daemon, Tap, docker_socket, stream, wait_until  # noqa: E402
+from wbtest import Daemon, Tap, docker_socket, make_test_certs, stream, wait_until  # noqa: E402
 
 if not shutil.which("socat") or not shutil.which("openssl"):
     print("1..0 # SKIP socat or openssl is not installed")
@@ -27,29 +27,7 @@ t = Tap()
 tmp = tempfile.mkdtemp(prefix="warmbox-tls-")
 
 
-def openssl(*args):
-    subprocess.run(["openssl"] + list(args), cwd=tmp, check=True, capture_output=True)
-
-
-def make_ca(name):
-    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=" + name,
-            "-keyout", name + ".key", "-out", name + ".pem")
-
-
-def make_cert(name, ca, ext):
-    with open(os.path.join(tmp, name + ".ext"), "w") as f:
-        f.write(ext)
-    openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=" + name, "-keyout", name + ".key",
-            "-out", name + ".csr")
-    openssl("x509", "-req", "-in", name + ".csr", "-CA", ca + ".pem", "-CAkey", ca + ".key",
-            "-CAcreateserial", "-days", "2", "-extfile", name + ".ext", "-out", name + ".pem")
-
-
-make_ca("ca")
-make_ca("otherca")
-make_cert("server", "ca", "subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n")
-make_cert("client", "ca", "extendedKeyUsage=clientAuth\n")
-make_cert("stranger", "otherca", "extendedKeyUsage=clientAuth\n")
+make_test_certs(tmp)
 
 s = socket.socket()
 s.bind(("127.0.0.1", 0))

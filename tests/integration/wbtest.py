@@ -391,7 +391,7 @@ class PodmanService:
 
 
 def make_test_certs(folder):
-    """A CA, a server certificate for 127.0.0.1, a client certificate, and
+    """A CA, a server certificate for localhost and 127.0.0.1, a client certificate, and
     a stranger's (client certificate of another CA), made with openssl in
     folder: ca.pem, server.pem/.key, client.pem/.key, stranger.pem/.key."""
     def openssl(*args):
@@ -411,7 +411,7 @@ def make_test_certs(folder):
 
     make_ca("ca")
     make_ca("otherca")
-    make_cert("server", "ca", "subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n")
+    make_cert("server", "ca", "subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n")
     make_cert("client", "ca", "extendedKeyUsage=clientAuth\n")
     make_cert("stranger", "otherca", "extendedKeyUsage=clientAuth\n")
 
