@@ -5,21 +5,26 @@
  *
  * An engine's life:
  *   CONNECTING --ping answers--> RECOVERING --leftovers gone--> UP
- *   UP / RECOVERING / CONNECTING --ping fails--> DOWN --ping answers--> RECOVERING
- * Only an UP engine takes work.  Taking one out (sched_node_out) empties
- * its pools (their removals wait for it), sends its waiting executions
- * elsewhere and stops those it ran (exec.c).  RECOVERING reaps what dead
- * daemons left, retries the removals that waited and removes what this
- * daemon made and lost track of (sbx_reconcile); it becomes UP once the
- * engine holds none of this daemon's containers.
+ *   UP / RECOVERING --two failed pings--> DOWN --ping answers--> RECOVERING
+ *   CONNECTING --a failed ping--> DOWN
+ *   any --a created container lacks a hardening setting--> REFUSED (for good)
+ * Only an UP engine takes work.  Taking one out (node_out, node_refuse:
+ * node_drop_work) empties its pools (their removals wait for it), sends
+ * its waiting executions elsewhere and stops those it ran (exec.c).
+ * RECOVERING reaps what dead daemons left, retries the removals that
+ * waited and removes what this daemon made and lost track of
+ * (sbx_reconcile); it becomes UP once the engine holds none of this
+ * daemon's containers.
  *
  * Images: a profile names a tag.  The first engine in config order that is
  * up and resolves the tag fixes the profile's image id; each other engine
  * up is asked for that id, and one that lacks it gets the image from the
  * first through the Engine API (GET /images/{name}/get into an unlinked
- * temporary file, POST /images/load from it), then is asked again: its
- * pools fill only once it holds that very id.  One transfer runs at a
- * time. */
+ * temporary file, checked by eng_archive_check, POST /images/load from it),
+ * then is asked again.  One transfer runs at a time.  An engine's image
+ * of a profile is used only once a container of it, created there, was
+ * inspected and holds every hardening setting (probe_*, node_set_image):
+ * its pools fill from then on. */
 #define _GNU_SOURCE
 #include "daemon.h"
 
@@ -899,7 +904,7 @@ transfer_saved_cb (void *arg, const eng_result_t *r)
     }
   if (to->state != NODE_UP)
     {
-      wb_error (&err, WB_E_ENGINE_DOWN, "it was taken out");
+      wb_error (&err, WB_E_ENGINE_DOWN, "it is %s", sched_node_state_name (to->state));
       transfer_fail (t, "load", &err);
       return;
     }
