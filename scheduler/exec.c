@@ -373,6 +373,26 @@ submit_row (sched_exec_t *ex, const char *status, const char *error, store_done_
  * never ran need not hold up the answer. */
 static int admit (sched_exec_t *ex, wb_err_t *err);
 
+/* Nothing of ex started on its engine: give back all it holds there (its
+ * container, its place in a pool's or the start gate's queue), mark the
+ * engine tried, and make it QUEUED again, to be placed elsewhere.  The
+ * one way off an engine short of ending (both replace and admit). */
+static void
+leave_engine (sched_exec_t *ex)
+{
+  ex->tried |= 1u << ex->node->index;
+  release_container (ex);
+  pool_waiter_cancel (ex->waiter);
+  ex->waiter = NULL;
+  leave_node (ex);
+  ex->pool = NULL;
+  ex->attach_ready = ex->wait_armed = false;
+  ex->attach_done = ex->wait_done = ex->have_exit = false;
+  ex->res.pool_hit = false;
+  ex->t_container_us = 0;
+  ex->state = EX_QUEUED;
+}
+
 /* The engine ex is placed on failed it before its start (or was taken
  * out): give back what it holds there and place it again, on an engine it
  * has not tried, if its pre-start bound leaves time.  0 when placed (or
@@ -389,25 +409,15 @@ replace (sched_exec_t *ex, const wb_err_t *why)
   if (was == NULL || ex->t_start_us || ex->state < EX_WAIT_CONTAINER || ex->state > EX_WAIT_SLOT
       || waited_ms + ADMIT_MIN_LEFT_MS > ctx->cfg.max_wait_ms)
     return -1;
-  ex->tried |= 1u << was->index;
+  bool other = false;
   for (size_t k = 0; k < ctx->n_nodes; k++)
-    if (!(ex->tried & (1u << k)) && ctx->nodes[k].state == NODE_UP)
-      break;
-    else if (k + 1 == ctx->n_nodes)
-      return -1; /* no engine left to try */
+    other |= k != was->index && !(ex->tried & (1u << k)) && ctx->nodes[k].state == NODE_UP;
+  if (!other)
+    return -1; /* no engine left to try */
   wb_warn ("execution %s: engine %s failed it before it started (%s): %s; placing it on another "
            "engine",
            ex->res.id, was->cfg->name, state_names[ex->state], why->msg);
-  release_container (ex);
-  pool_waiter_cancel (ex->waiter);
-  ex->waiter = NULL;
-  leave_node (ex);
-  ex->pool = NULL;
-  ex->attach_ready = ex->wait_armed = false;
-  ex->attach_done = ex->wait_done = ex->have_exit = false;
-  ex->res.pool_hit = false;
-  ex->t_container_us = 0;
-  ex->state = EX_QUEUED;
+  leave_engine (ex);
   if (admit (ex, &err) == 0)
     return 0;
   wb_warn ("execution %s: no other engine took it: %s", ex->res.id, err.msg);
@@ -1758,13 +1768,7 @@ admit (sched_exec_t *ex, wb_err_t *err)
         return -1;
       /* That engine fails now (its creates, or the attach): nothing of
        * this execution started, so the next engine may take it. */
-      ex->tried |= 1u << ex->node->index;
-      release_container (ex);
-      leave_node (ex);
-      ex->pool = NULL;
-      ex->res.pool_hit = false;
-      ex->t_container_us = 0;
-      ex->state = EX_QUEUED;
+      leave_engine (ex);
     }
 }
 
