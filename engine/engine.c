@@ -19,6 +19,11 @@
 #define ENG_API_MAX "1.41"
 #define ENG_API_MIN_MINOR 40
 #define ENG_BODY_MAX (4 * 1024 * 1024)
+/* An image archive: the largest sandbox image is ~600 MB; past this an
+ * engine is not sending an image (a compromised one could fill the
+ * disk), and no transfer may hold the one copy slot for longer. */
+#define ENG_ARCHIVE_MAX (8ll * 1024 * 1024 * 1024)
+#define ENG_ARCHIVE_TIMEOUT_MS (30L * 60 * 1000)
 
 typedef enum req_kind
 {
@@ -252,6 +257,12 @@ write_cb (char *ptr, size_t size, size_t nmemb, void *userdata)
   if (status >= 200 && status <= 299)
     {
       /* The archive, to its file (a regular file: writes block briefly). */
+      if (req->fd_offset + (curl_off_t) n > ENG_ARCHIVE_MAX)
+        {
+          req->fd_errno = EFBIG;
+          return 0;
+        }
+      req->fd_offset += (curl_off_t) n;
       for (size_t done = 0; done < n;)
         {
           ssize_t w = write (req->fd, ptr + done, n - done);
@@ -718,6 +729,7 @@ req_start_stream (eng_t *eng, req_kind_t kind, const char *method, const char *p
        * minutes if it is large: no overall timeout, but a stall ends it. */
       curl_easy_setopt (req->easy, CURLOPT_LOW_SPEED_LIMIT, 1L);
       curl_easy_setopt (req->easy, CURLOPT_LOW_SPEED_TIME, stream->stall_s);
+      curl_easy_setopt (req->easy, CURLOPT_TIMEOUT_MS, ENG_ARCHIVE_TIMEOUT_MS);
     }
   if (stream && stream->upload)
     {

@@ -406,8 +406,11 @@ replace (sched_exec_t *ex, const wb_err_t *why)
   uint64_t waited_ms = (wb_now_us () - ex->t_admit_us) / 1000;
   wb_err_t err;
 
+  /* The pre-start bound must still be armed: it is what ends a wait on
+   * the next engine (it fired early when the loop was busy). */
   if (was == NULL || ex->t_start_us || ex->state < EX_WAIT_CONTAINER || ex->state > EX_WAIT_SLOT
-      || waited_ms + ADMIT_MIN_LEFT_MS > ctx->cfg.max_wait_ms)
+      || waited_ms + ADMIT_MIN_LEFT_MS > ctx->cfg.max_wait_ms
+      || !evtimer_pending (ex->deadline, NULL))
     return -1;
   bool other = false;
   for (size_t k = 0; k < ctx->n_nodes; k++)

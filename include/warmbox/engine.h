@@ -116,13 +116,14 @@ eng_req_t *eng_container_list (eng_t *eng, const char *label, const char *value_
 eng_req_t *eng_info (eng_t *eng, eng_cb cb, void *arg, wb_err_t *err);
 /* GET /images/{name}/get: the image's archive (docker save) is written to
  * fd, a regular file the caller owns and keeps open until the callback.
- * No overall timeout; a transfer stalled for 2 minutes fails
- * (WB_E_ENGINE_DOWN).  A failed write of fd (a full disk) is WB_E_IO. */
+ * A transfer stalled for 2 minutes, or longer than 30 minutes, fails
+ * (WB_E_ENGINE_DOWN).  A failed write of fd (a full disk) or an archive
+ * past 8 GiB is WB_E_IO. */
 eng_req_t *eng_image_save (eng_t *eng, const char *name, int fd, eng_cb cb, void *arg,
                            wb_err_t *err);
 /* POST /images/load with the archive read from fd (from its start, to its
  * size at the call).  The engine's error message, which comes in a 200
- * reply, is WB_E_ENGINE.  Stalled for 10 minutes: fails.  The caller
+ * reply, is WB_E_ENGINE.  Stalled for 10 minutes, or longer than 30: fails.  The caller
  * verifies the result (image inspect by id): a load says what it loaded,
  * not that it is what was asked for. */
 eng_req_t *eng_image_load (eng_t *eng, int fd, eng_cb cb, void *arg, wb_err_t *err);
