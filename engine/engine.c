@@ -575,14 +575,16 @@ req_complete (eng_req_t *req, CURLcode code)
     case REQ_INFO:
       {
         cJSON *rts = cJSON_GetObjectItemCaseSensitive (json, "Runtimes"), *rt;
-        int n = cJSON_GetArraySize (rts), k = 0;
+        cJSON *sec = cJSON_GetObjectItemCaseSensitive (json, "SecurityOptions"), *so;
+        int n = cJSON_GetArraySize (rts), n_sec = cJSON_GetArraySize (sec), k = 0, k_sec = 0;
         if (!cJSON_IsObject (json))
           {
             res.rc = wb_error (&res.err, WB_E_ENGINE, "info: reply is not an object");
             break;
           }
         ids = calloc ((size_t) n + 1, sizeof *ids);
-        if (ids == NULL)
+        values = calloc ((size_t) n_sec + 1, sizeof *values);
+        if (ids == NULL || values == NULL)
           {
             res.rc = wb_error (&res.err, WB_E_NOMEM, "info: out of memory");
             break;
@@ -593,6 +595,13 @@ req_complete (eng_req_t *req, CURLcode code)
               ids[k++] = rt->string;
         res.runtimes = ids;
         res.n_runtimes = (size_t) k;
+        if (cJSON_IsArray (sec))
+          cJSON_ArrayForEach (so, sec)
+            if (cJSON_IsString (so) && k_sec < n_sec)
+              values[k_sec++] = so->valuestring;
+        res.security_options = values;
+        res.n_security_options = (size_t) k_sec;
+        res.engine_id = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (json, "ID"));
         res.default_runtime = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (json, "DefaultRuntime"));
         res.server_version = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (json, "ServerVersion"));
         res.cgroup_version = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (json, "CgroupVersion"));

@@ -6,6 +6,8 @@
  * An engine's life:
  *   CONNECTING --ping answers--> RECOVERING --leftovers gone--> UP
  *   UP / RECOVERING --two failed pings--> DOWN --ping answers--> RECOVERING
+ *   UP --its /info (read again every engine_recheck_ms) or its kind differs
+ *        from when it was admitted--> DOWN (then admitted and verified anew)
  *   CONNECTING --a failed ping--> DOWN
  *   any --a created container lacks a hardening setting--> REFUSED (for good)
  * Only an UP engine takes work.  Taking one out (node_out, node_refuse:
@@ -31,6 +33,7 @@
 #include <errno.h>
 #include <event2/event.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -255,6 +258,7 @@ sched_ctx_init (sched_ctx_t *ctx, wb_err_t *err)
 
   if (sched_config_engines_final (&ctx->cfg, err) < 0)
     return -1;
+  ctx->engine_recheck_ms = SCHED_ENGINE_RECHECK_MS;
   ctx->image_ids = calloc (ctx->profiles->n ? ctx->profiles->n : 1, sizeof *ctx->image_ids);
   ctx->nodes = calloc (ctx->cfg.n_engines, sizeof *ctx->nodes);
   if (ctx->image_ids == NULL || ctx->nodes == NULL || wb_random_hex (ctx->instance_id, 16) < 0)
@@ -423,16 +427,16 @@ static const char *
 cannot_run (const sched_node_t *n, const prof_t *p, char *buf, size_t size)
 {
   size_t len = strlen (p->runtime);
-  const char *r = n->runtimes;
+  const char *r = n->facts.runtimes;
 
   if (n->podman)
     {
       /* Podman ignores HostConfig.Runtime: what runs is its default. */
-      if (strcmp (p->runtime, n->default_runtime) != 0)
+      if (strcmp (p->runtime, n->facts.default_runtime) != 0)
         {
           snprintf (buf, size, "it is Podman, which runs its default runtime (%s) whatever is "
                                "asked, and %s needs %s",
-                    n->default_runtime, p->language, p->runtime);
+                    n->facts.default_runtime, p->language, p->runtime);
           return buf;
         }
       return NULL;
@@ -444,7 +448,7 @@ cannot_run (const sched_node_t *n, const prof_t *p, char *buf, size_t size)
       r = strchr (r, ',');
       r = r ? r + 1 : NULL;
     }
-  snprintf (buf, size, "it has no runtime %s (it lists %s)", p->runtime, n->runtimes);
+  snprintf (buf, size, "it has no runtime %s (it lists %s)", p->runtime, n->facts.runtimes);
   return buf;
 }
 
@@ -1047,7 +1051,7 @@ node_check_recovered (sched_node_t *n)
   if (n->state != NODE_RECOVERING || !n->reaped || n->info_req || sbx_count (n->sbx) > 0)
     return;
   wb_info ("engine %s (%s) admitted: API %s, runtimes %s", node_name (n), n->endpoint,
-           n->api_version, n->runtimes[0] ? n->runtimes : "(none listed)");
+           n->api_version, n->facts.runtimes[0] ? n->facts.runtimes : "(none listed)");
   node_set_state (n, NODE_UP);
   pool_mgr_engine_back (n->pools);
   pools_update_all (ctx);
@@ -1068,35 +1072,104 @@ reaped_cb (void *arg, int nr)
   node_check_recovered (n);
 }
 
+/* The parts of /info the verification stands on (a list cut at its
+ * field's size still compares: the same engine says it the same way). */
+static void
+facts_of (const eng_result_t *r, sched_engine_facts_t *f)
+{
+  size_t len = 0;
+
+  memset (f, 0, sizeof *f);
+  for (size_t i = 0; i < r->n_runtimes; i++)
+    {
+      int w = snprintf (f->runtimes + len, sizeof f->runtimes - len, "%s%s", i ? "," : "",
+                        r->runtimes[i]);
+      if (w < 0 || (size_t) w >= sizeof f->runtimes - len)
+        break;
+      len += (size_t) w;
+    }
+  len = 0;
+  for (size_t i = 0; i < r->n_security_options; i++)
+    {
+      int w = snprintf (f->security + len, sizeof f->security - len, "%s%s", i ? ";" : "",
+                        r->security_options[i]);
+      if (w < 0 || (size_t) w >= sizeof f->security - len)
+        break;
+      len += (size_t) w;
+    }
+  snprintf (f->engine_id, sizeof f->engine_id, "%s", r->engine_id ? r->engine_id : "");
+  snprintf (f->server_version, sizeof f->server_version, "%s",
+            r->server_version ? r->server_version : "");
+  snprintf (f->default_runtime, sizeof f->default_runtime, "%s",
+            r->default_runtime ? r->default_runtime : "runc");
+  snprintf (f->cgroup_version, sizeof f->cgroup_version, "%s",
+            r->cgroup_version ? r->cgroup_version : "");
+}
+
+/* The first fact that differs, said for the log ("its default runtime
+ * was runc, is crun"); 0 when none does. */
+static int
+facts_changed (const sched_engine_facts_t *was, const sched_engine_facts_t *is, char *buf,
+               size_t size)
+{
+  static const struct
+  {
+    const char *what;
+    size_t off;
+  } fields[] = {
+    {"ID", offsetof (sched_engine_facts_t, engine_id)},
+    {"version", offsetof (sched_engine_facts_t, server_version)},
+    {"default runtime", offsetof (sched_engine_facts_t, default_runtime)},
+    {"runtimes", offsetof (sched_engine_facts_t, runtimes)},
+    {"cgroup version", offsetof (sched_engine_facts_t, cgroup_version)},
+    {"security options", offsetof (sched_engine_facts_t, security)},
+  };
+
+  for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+    {
+      const char *a = (const char *) was + fields[i].off, *b = (const char *) is + fields[i].off;
+      if (strcmp (a, b) != 0)
+        {
+          snprintf (buf, size, "its %s was \"%s\" when it was verified, is \"%s\" now", fields[i].what,
+                    a, b);
+          return 1;
+        }
+    }
+  return 0;
+}
+
 static void
 info_cb (void *arg, const eng_result_t *r)
 {
   sched_node_t *n = arg;
-  size_t len = 0;
+  sched_engine_facts_t now;
+  char why[512];
 
   n->info_req = NULL;
+  n->facts_at_ms = wb_now_ms ();
   if (r->rc < 0)
     {
-      /* Answers pings but not this: count it as not answering. */
       snprintf (n->last_error, sizeof n->last_error, "%s", r->err.msg);
-      node_out (n, r->err.msg);
+      /* Up, it answers pings: a slow /info (it counts every container)
+       * is asked again at the next check, not a reason to stop what runs
+       * there.  Being admitted, it must answer. */
+      if (n->state == NODE_UP)
+        wb_warn ("engine %s (%s): /info: %s", node_name (n), n->endpoint, r->err.msg);
+      else
+        node_out (n, r->err.msg);
       return;
     }
-  n->runtimes[0] = '\0';
-  for (size_t i = 0; i < r->n_runtimes; i++)
+  facts_of (r, &now);
+  if (n->state == NODE_UP)
     {
-      int w = snprintf (n->runtimes + len, sizeof n->runtimes - len, "%s%s", i ? "," : "",
-                        r->runtimes[i]);
-      if (w < 0 || (size_t) w >= sizeof n->runtimes - len)
-        break;
-      len += (size_t) w;
+      if (facts_changed (&n->facts, &now, why, sizeof why))
+        {
+          snprintf (n->last_error, sizeof n->last_error, "%s", why);
+          node_out (n, why);
+        }
+      return;
     }
-  snprintf (n->server_version, sizeof n->server_version, "%s",
-            r->server_version ? r->server_version : "");
-  snprintf (n->default_runtime, sizeof n->default_runtime, "%s",
-            r->default_runtime ? r->default_runtime : "runc");
-  snprintf (n->cgroup_version, sizeof n->cgroup_version, "%s",
-            r->cgroup_version ? r->cgroup_version : "");
+  n->facts = now;
   node_check_recovered (n);
 }
 
@@ -1127,8 +1200,24 @@ pinged_cb (void *arg, const eng_result_t *r)
     }
   n->failed_pings = 0;
   n->last_seen_ms = wb_now_ms ();
+  if (n->state == NODE_UP && r->podman != n->podman)
+    {
+      /* Another engine answers at its address: what was verified was not
+       * it. */
+      snprintf (n->last_error, sizeof n->last_error, "it was %s when it was verified, is %s now",
+                n->podman ? "Podman" : "Docker", r->podman ? "Podman" : "Docker");
+      node_out (n, n->last_error);
+      return;
+    }
   n->podman = r->podman;
   snprintf (n->api_version, sizeof n->api_version, "%s", r->api_version);
+  if (n->state == NODE_UP && n->info_req == NULL
+      && n->last_seen_ms - n->facts_at_ms >= n->ctx->engine_recheck_ms)
+    {
+      n->info_req = eng_info (n->eng, info_cb, n, &err);
+      if (n->info_req == NULL)
+        wb_warn ("engine %s: %s", node_name (n), err.msg);
+    }
   if (n->state == NODE_DOWN || n->state == NODE_CONNECTING)
     {
       wb_info ("engine %s (%s) answers, API %s%s", node_name (n), n->endpoint, r->api_version,

@@ -38,6 +38,21 @@ typedef enum sched_node_state
  * pools, its start gate, and the profiles' images it holds.  Made at
  * start-up, one per configured engine, and freed at exit: an execution
  * may keep a pointer to the node it runs on. */
+/* What an engine says of itself in /info that its verification stands
+ * on.  Read when it is admitted, and again every engine_recheck_ms while
+ * it is up: any change (restarted with another runtime or version,
+ * rootless, another host behind the address) takes it out, to be
+ * admitted and verified again. */
+typedef struct sched_engine_facts
+{
+  char engine_id[96];       /* Docker's ID ("" from Podman) */
+  char server_version[48];
+  char default_runtime[32];
+  char runtimes[128];       /* comma-separated */
+  char cgroup_version[8];
+  char security[256];       /* SecurityOptions, ';'-separated */
+} sched_engine_facts_t;
+
 typedef struct sched_node
 {
   sched_ctx_t *ctx;
@@ -58,13 +73,11 @@ typedef struct sched_node
   char **seccomp_files;
   struct image_probe *probes; /* verifications in flight */
   bool podman;              /* Podman's Docker-compatible service (its ping says so) */
-  char default_runtime[32]; /* from /info */
-  char cgroup_version[8];
+  sched_engine_facts_t facts; /* from /info when it was admitted */
+  uint64_t facts_at_ms;     /* when /info was last read (wb_now_ms) */
   char refused[512];        /* why it is REFUSED */
   sched_node_state_t state;
   char api_version[16];
-  char runtimes[128];       /* from /info, comma-separated */
-  char server_version[48];
   uint64_t last_seen_ms;    /* last answered ping (wb_now_ms), 0: never */
   uint64_t state_since_ms;
   uint64_t ping_failures;   /* all of them */
@@ -113,7 +126,12 @@ struct sched_ctx
    * point into them.  Freed when nothing runs. */
   prof_set_t *retired[16];
   size_t n_retired;
+  /* How often an engine up is asked /info again (its facts compared with
+   * those it was verified under); SCHED_ENGINE_RECHECK_MS by default. */
+  uint32_t engine_recheck_ms;
 };
+
+#define SCHED_ENGINE_RECHECK_MS 30000
 
 /* Set up everything but the listeners, the signals and the timers: engine
  * client, sandbox, pools, store (which marks rows a dead daemon left

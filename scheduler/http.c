@@ -536,13 +536,13 @@ handle_engines (struct evhttp_request *req, sched_ctx_t *ctx)
           "\"server_version\":",
           n->cfg->tls_cert ? "true" : "false", sched_node_state_name (n->state),
           (unsigned long long) (now - n->state_since_ms), n->api_version);
-      bad |= wb_json_append_string (&body, n->server_version, strlen (n->server_version));
+      bad |= wb_json_append_string (&body, n->facts.server_version, strlen (n->facts.server_version));
       bad |= wb_buf_append_str (&body, ",\"runtimes\":");
-      bad |= wb_json_append_string (&body, n->runtimes, strlen (n->runtimes));
+      bad |= wb_json_append_string (&body, n->facts.runtimes, strlen (n->facts.runtimes));
       bad |= wb_buf_printf (&body, ",\"kind\":\"%s\",\"default_runtime\":", n->podman ? "podman" : "docker");
-      bad |= wb_json_append_string (&body, n->default_runtime, strlen (n->default_runtime));
+      bad |= wb_json_append_string (&body, n->facts.default_runtime, strlen (n->facts.default_runtime));
       bad |= wb_buf_append_str (&body, ",\"cgroup_version\":");
-      bad |= wb_json_append_string (&body, n->cgroup_version, strlen (n->cgroup_version));
+      bad |= wb_json_append_string (&body, n->facts.cgroup_version, strlen (n->facts.cgroup_version));
       bad |= wb_buf_append_str (&body, ",\"refused\":");
       bad |= n->refused[0] ? wb_json_append_string (&body, n->refused, strlen (n->refused))
                            : wb_buf_append_str (&body, "null");

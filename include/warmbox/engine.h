@@ -67,6 +67,9 @@ typedef struct eng_result
   const char *const *runtimes; /* info: the engine's runtimes by name */
   size_t n_runtimes;
   const char *default_runtime, *server_version, *cgroup_version; /* info; may be NULL */
+  const char *engine_id;                   /* info: the engine's own ID (Docker's); may be NULL */
+  const char *const *security_options;     /* info: SecurityOptions ("name=seccomp,...") */
+  size_t n_security_options;
   bool podman;      /* ping: the engine is Podman's Docker-compatible service */
   const char *json; /* container inspect: the whole reply (not NUL-terminated) */
   size_t json_len;
@@ -112,7 +115,8 @@ eng_req_t *eng_container_remove (eng_t *eng, const char *id, eng_cb cb, void *ar
 eng_req_t *eng_container_list (eng_t *eng, const char *label, const char *value_key, eng_cb cb,
                                void *arg, wb_err_t *err);
 
-/* GET /info -> runtimes, default_runtime, server_version, cgroup_version. */
+/* GET /info -> runtimes, default_runtime, server_version, cgroup_version,
+ * engine_id, security_options. */
 eng_req_t *eng_info (eng_t *eng, eng_cb cb, void *arg, wb_err_t *err);
 /* GET /images/{name}/get: the image's archive (docker save) is written to
  * fd, a regular file the caller owns and keeps open until the callback.

@@ -171,6 +171,8 @@ struct eng
   } loaded[16]; /* images an image load added */
   size_t n_loaded;
   bool down;
+  const char *version; /* /info's ServerVersion (borrowed), "fake" by default */
+  bool podman;         /* its ping says Libpod-Api-Version */
   unsigned long calls[FAKE_OP_COUNT]; /* [FAKE_OP_ANY]: all of them */
   unsigned long created, started, removed, double_starts;
   size_t live, n_reqs, n_attaches;
@@ -1133,6 +1135,7 @@ req_answer (eng_req_t *req)
     {
     case FAKE_OP_PING:
       req->res.api_version = API_VERSION;
+      req->res.podman = req->eng->podman;
       req_ok (req, 200);
       break;
     case FAKE_OP_IMAGE_INSPECT:
@@ -1182,8 +1185,12 @@ req_answer (eng_req_t *req)
         req->res.runtimes = runtimes;
         req->res.n_runtimes = 1;
         req->res.default_runtime = "runc";
-        req->res.server_version = "fake";
+        static const char *const security[] = {"name=seccomp,profile=default"};
+        req->res.server_version = req->eng->version ? req->eng->version : "fake";
         req->res.cgroup_version = "1";
+        req->res.engine_id = "FAKE:ENGINE";
+        req->res.security_options = security;
+        req->res.n_security_options = 1;
         req_ok (req, 200);
         break;
       }
@@ -1910,6 +1917,18 @@ unsigned long
 fake_engine_calls (const fake_engine_t *fe, fake_op_t op)
 {
   return op >= FAKE_OP_ANY && op < FAKE_OP_COUNT ? fe->calls[op] : 0;
+}
+
+void
+fake_engine_set_version (fake_engine_t *fe, const char *version)
+{
+  fe->version = version;
+}
+
+void
+fake_engine_set_podman (fake_engine_t *fe, bool podman)
+{
+  fe->podman = podman;
 }
 
 void

@@ -133,6 +133,11 @@ void fake_engine_reset_faults (fake_engine_t *fe);
 unsigned long fake_engine_calls (const fake_engine_t *fe, fake_op_t op);
 
 void fake_engine_set_latency (fake_engine_t *fe, long ms);
+/* What /info says as ServerVersion from now on (borrowed; NULL: "fake"):
+ * as if the engine were restarted in another version. */
+void fake_engine_set_version (fake_engine_t *fe, const char *version);
+/* Its pings say it is Podman (or Docker again). */
+void fake_engine_set_podman (fake_engine_t *fe, bool podman);
 /* Replace the image table (borrowed).  Images an image load added (up to
  * 16) are the engine's own and stay.  Image save writes one line naming
  * the image and its id; image load reads it back: the archive of the

@@ -1378,6 +1378,48 @@ test_engines (void)
   wait_answers (c, 12, 5000);
   ok (started_on (1) > before_b, "b takes work again");
 
+  /* b is restarted in another version between two pings (nothing failed
+   * to answer): what it was verified as is no more, so it is taken out,
+   * admitted again and verified again before it takes work. */
+  {
+    unsigned long inspected = fake_engine_calls (fake_of (1), FAKE_OP_INSPECT);
+    ctx.engine_recheck_ms = 0; /* /info at every ping */
+    wait_b[1] = NODE_DOWN;
+    ok (!run_until (node_state_is, wait_b, 300), "b stays up while /info says the same");
+    {
+      fake_engine_faults_t *f = fake_engine_faults (fake_of (1));
+      unsigned long infos = fake_engine_calls (fake_of (1), FAKE_OP_INFO);
+      f->op = FAKE_OP_INFO;
+      f->fail_call = infos + 1;
+      f->garbage_call = infos + 2;
+      ok (!run_until (node_state_is, wait_b, 300) && fake_engine_calls (fake_of (1), FAKE_OP_INFO) > infos + 2,
+          "a failed and a garbled /info, pings answered: b stays up (%s)", ctx.nodes[1].last_error);
+      fake_engine_reset_faults (fake_of (1));
+    }
+    fake_engine_set_version (fake_of (1), "fake-2");
+    ok (run_until (node_state_is, wait_b, 3000), "b, answering in another version, is taken out");
+    ok (strstr (ctx.nodes[1].last_error, "version was \"fake\" when it was verified, is \"fake-2\"") != NULL,
+        "and why is said (%s)", ctx.nodes[1].last_error);
+    wait_b[1] = NODE_UP;
+    ok (run_until (node_state_is, wait_b, 5000), "b is admitted again");
+    ok (run_until (every_engine_holds_every_image, NULL, 5000)
+            && fake_engine_calls (fake_of (1), FAKE_OP_INSPECT) >= inspected + ctx.profiles->n,
+        "every profile verified on it again (a container of each created and inspected)");
+    ok (strcmp (ctx.nodes[1].facts.server_version, "fake-2") == 0, "its new facts are kept");
+
+    /* Podman now answers at b's address: the containers verified there
+     * were Docker's.  Out, and admitted as Podman: refused here, since b
+     * has no seccomp_dir for Podman's allowlist files. */
+    uint64_t outs = ctx.nodes[1].taken_out;
+    fake_engine_set_podman (fake_of (1), true);
+    wait_b[1] = NODE_REFUSED;
+    ok (run_until (node_state_is, wait_b, 5000) && ctx.nodes[1].taken_out == outs + 1,
+        "b, answering as Podman, is taken out, then refused as Podman (%s)", ctx.nodes[1].refused);
+    ok (strstr (ctx.nodes[1].refused, "seccomp_dir") != NULL, "(no seccomp_dir for its allowlists)");
+    ok (ctx.nodes[0].state == NODE_UP && ctx.nodes[0].taken_out == 0, "a, unchanged, stayed up throughout");
+    ctx.engine_recheck_ms = SCHED_ENGINE_RECHECK_MS;
+  }
+
   /* Drain both. */
   ctx.draining = true;
   for (size_t k = 0; k < ctx.n_nodes; k++)
