@@ -26,6 +26,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -153,8 +154,23 @@ def trace_one(profile, init, bootstrap, code, workdir, build, tracefile):
     cmd = ["strace", "-f", "-qq", "-o", tracefile, "--",
            "setpriv", "--reuid=%d" % TRACE_UID, "--regid=%d" % TRACE_UID, "--clear-groups",
            "--no-new-privs", "--", "/usr/bin/docker-init", "-s", "--"] + argv
-    r = subprocess.run(cmd, input=frame, cwd=workdir, env=env, capture_output=True, timeout=120)
+    r = subprocess.run(cmd, input=frame, cwd=workdir, env=env, capture_output=True, timeout=120,
+                       preexec_fn=default_signals)
     return r.returncode, r.stdout, r.stderr
+
+
+def default_signals():
+    """Every signal at its default and none blocked, as a container's
+    first process has them: a shell's background job ignores SIGINT and
+    SIGQUIT, and a program run so behaves otherwise (ruby then raises no
+    Interrupt)."""
+    for sig in signal.valid_signals():
+        if sig not in (signal.SIGKILL, signal.SIGSTOP):
+            try:
+                signal.signal(sig, signal.SIG_DFL)
+            except (OSError, ValueError):
+                pass
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
 
 
 def syscalls_in(tracefile):
