@@ -21,7 +21,7 @@
  *    "start_limit": {"initial": 64, "min": 1, "max": 64},  (initial: max)
  *    "max_body_bytes": 50331648,
  *    "max_containers": 64, "create_concurrency": 2, "queue_max": 256,
- *    "image_refresh_ms": 10000,
+ *    "image_refresh_ms": 10000, "engine_recheck_ms": 30000,
  *    "store": {"path": "/var/lib/warmbox/history.db", "retention_days": 30,
  *              "max_backlog": 10000},
  *    "tokens": [{"name": "agents", "sha256": "<hex of the token>", "rate": 10,
@@ -85,6 +85,7 @@ sched_config_defaults (sched_config_t *cfg, wb_err_t *err)
   cfg->create_concurrency = 2;
   cfg->queue_max = 256;
   cfg->image_refresh_ms = 10000;
+  cfg->engine_recheck_ms = 30000;
   cfg->store_retention_days = 30;
   cfg->store_max_backlog = 10000;
   snprintf (cfg->pool_default.language, sizeof cfg->pool_default.language, "default");
@@ -446,11 +447,13 @@ sched_config_parse (sched_config_t *cfg, const char *json, size_t len, wb_err_t 
           goto out;
       }
     else if (strcmp (k, "max_containers") == 0 || strcmp (k, "create_concurrency") == 0
-             || strcmp (k, "queue_max") == 0 || strcmp (k, "image_refresh_ms") == 0)
+             || strcmp (k, "queue_max") == 0 || strcmp (k, "image_refresh_ms") == 0
+             || strcmp (k, "engine_recheck_ms") == 0)
       {
         uint32_t *dst = strcmp (k, "max_containers") == 0       ? &cfg->max_containers
                         : strcmp (k, "create_concurrency") == 0 ? &cfg->create_concurrency
                         : strcmp (k, "queue_max") == 0          ? &cfg->queue_max
+                        : strcmp (k, "engine_recheck_ms") == 0  ? &cfg->engine_recheck_ms
                                                                 : &cfg->image_refresh_ms;
         if (set_uint (&v, item, k, strcmp (k, "queue_max") == 0 ? 0 : 1, 3600000, err) < 0)
           goto out;

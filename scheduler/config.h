@@ -74,6 +74,7 @@ typedef struct sched_config
   uint32_t queue_max;             /* requests waiting per pool */
   startgate_config_t start_limit; /* starts in flight: initial, min, max */
   uint32_t image_refresh_ms;      /* how often image tags are re-resolved */
+  uint32_t engine_recheck_ms;     /* how often an engine up is asked /info again (daemon.h) */
   char *store_path;               /* NULL: store_default_path () */
   uint32_t store_retention_days;
   uint32_t store_max_backlog;

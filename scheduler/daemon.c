@@ -6,7 +6,7 @@
  * An engine's life:
  *   CONNECTING --ping answers--> RECOVERING --leftovers gone--> UP
  *   UP / RECOVERING --two failed pings--> DOWN --ping answers--> RECOVERING
- *   UP --its /info (read again every engine_recheck_ms) or its kind differs
+ *   UP --its /info (read again every cfg.engine_recheck_ms) or its kind differs
  *        from when it was admitted--> DOWN (then admitted and verified anew)
  *   CONNECTING --a failed ping--> DOWN
  *   any --a created container lacks a hardening setting--> REFUSED (for good)
@@ -258,7 +258,6 @@ sched_ctx_init (sched_ctx_t *ctx, wb_err_t *err)
 
   if (sched_config_engines_final (&ctx->cfg, err) < 0)
     return -1;
-  ctx->engine_recheck_ms = SCHED_ENGINE_RECHECK_MS;
   ctx->image_ids = calloc (ctx->profiles->n ? ctx->profiles->n : 1, sizeof *ctx->image_ids);
   ctx->nodes = calloc (ctx->cfg.n_engines, sizeof *ctx->nodes);
   if (ctx->image_ids == NULL || ctx->nodes == NULL || wb_random_hex (ctx->instance_id, 16) < 0)
@@ -1160,6 +1159,10 @@ info_cb (void *arg, const eng_result_t *r)
       return;
     }
   facts_of (r, &now);
+  /* Podman's compat /info gives a fresh random ID at every call (4.3,
+   * measured): no identity there. */
+  if (n->podman)
+    now.engine_id[0] = '\0';
   if (n->state == NODE_UP)
     {
       if (facts_changed (&n->facts, &now, why, sizeof why))
@@ -1212,7 +1215,7 @@ pinged_cb (void *arg, const eng_result_t *r)
   n->podman = r->podman;
   snprintf (n->api_version, sizeof n->api_version, "%s", r->api_version);
   if (n->state == NODE_UP && n->info_req == NULL
-      && n->last_seen_ms - n->facts_at_ms >= n->ctx->engine_recheck_ms)
+      && n->last_seen_ms - n->facts_at_ms >= n->ctx->cfg.engine_recheck_ms)
     {
       n->info_req = eng_info (n->eng, info_cb, n, &err);
       if (n->info_req == NULL)

@@ -39,13 +39,13 @@ typedef enum sched_node_state
  * start-up, one per configured engine, and freed at exit: an execution
  * may keep a pointer to the node it runs on. */
 /* What an engine says of itself in /info that its verification stands
- * on.  Read when it is admitted, and again every engine_recheck_ms while
+ * on.  Read when it is admitted, and again every cfg.engine_recheck_ms while
  * it is up: any change (restarted with another runtime or version,
  * rootless, another host behind the address) takes it out, to be
  * admitted and verified again. */
 typedef struct sched_engine_facts
 {
-  char engine_id[96];       /* Docker's ID ("" from Podman) */
+  char engine_id[96];       /* Docker's ID ("" for Podman, whose ID is new at every call) */
   char server_version[48];
   char default_runtime[32];
   char runtimes[128];       /* comma-separated */
@@ -126,12 +126,7 @@ struct sched_ctx
    * point into them.  Freed when nothing runs. */
   prof_set_t *retired[16];
   size_t n_retired;
-  /* How often an engine up is asked /info again (its facts compared with
-   * those it was verified under); SCHED_ENGINE_RECHECK_MS by default. */
-  uint32_t engine_recheck_ms;
 };
-
-#define SCHED_ENGINE_RECHECK_MS 30000
 
 /* Set up everything but the listeners, the signals and the timers: engine
  * client, sandbox, pools, store (which marks rows a dead daemon left

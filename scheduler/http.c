@@ -558,6 +558,9 @@ handle_engines (struct evhttp_request *req, sched_ctx_t *ctx)
           (unsigned long long) n->ping_failures, (unsigned long long) n->taken_out);
       bad |= n->last_seen_ms ? wb_buf_printf (&body, "%llu", (unsigned long long) (now - n->last_seen_ms))
                              : wb_buf_append_str (&body, "null");
+      bad |= wb_buf_append_str (&body, ",\"info_ms_ago\":");
+      bad |= n->facts_at_ms ? wb_buf_printf (&body, "%llu", (unsigned long long) (now - n->facts_at_ms))
+                            : wb_buf_append_str (&body, "null");
       bad |= wb_buf_append_str (&body, ",\"last_error\":");
       bad |= n->last_error[0] ? wb_json_append_string (&body, n->last_error, strlen (n->last_error))
                               : wb_buf_append_str (&body, "null");

@@ -78,7 +78,9 @@ for lang in LANGS:
 def config(name, engines, pools=None):
     path = p(name + ".json")
     with open(path, "w") as f:
-        json.dump({"engines": engines, "profiles_dir": profiles,
+        # /info every second: every engine (Docker, Docker over TLS,
+        # Podman) must read the same each time, or it would be taken out.
+        json.dump({"engines": engines, "profiles_dir": profiles, "engine_recheck_ms": 1000,
                    "pools": pools or {"default": {"min_ready": 2, "max_ready": 8}}}, f)
     return path
 
@@ -211,6 +213,14 @@ try:
                                     [(i, row[i], started.get(row[i][0])) for i in mism[:5]])
     per = {n: sum(1 for i in ids if row[i][1] == n) for n in NAMES}
     t.ok(all(per.values()), "every engine ran executions: %s" % per)
+    # engine_recheck_ms 1000: each /info was read again and again through
+    # the load, and none looked changed (none was taken out).
+    es = engines_of(d)
+    t.ok(all(es[n]["state"] == "up" and es[n]["taken_out"] == 0 and es[n]["info_ms_ago"] is not None
+             and es[n]["info_ms_ago"] < 10000 for n in NAMES)
+         and "when it was verified" not in d.read_log(),
+         "each engine's /info re-read every second through the load, never seen changed",
+         {n: (es[n]["state"], es[n]["taken_out"], es[n]["info_ms_ago"]) for n in NAMES})
     plan = subprocess.run([os.path.join(os.environ.get("WARMBOX_BIN") or os.path.join(ROOT, "bin"), "warmbox"),
                            "plan", "--db", d.db, "--window", "1h", "--json"], capture_output=True, text=True)
     try:

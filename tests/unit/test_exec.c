@@ -1383,7 +1383,7 @@ test_engines (void)
    * admitted again and verified again before it takes work. */
   {
     unsigned long inspected = fake_engine_calls (fake_of (1), FAKE_OP_INSPECT);
-    ctx.engine_recheck_ms = 0; /* /info at every ping */
+    ctx.cfg.engine_recheck_ms = 0; /* /info at every ping */
     wait_b[1] = NODE_DOWN;
     ok (!run_until (node_state_is, wait_b, 300), "b stays up while /info says the same");
     {
@@ -1417,7 +1417,7 @@ test_engines (void)
         "b, answering as Podman, is taken out, then refused as Podman (%s)", ctx.nodes[1].refused);
     ok (strstr (ctx.nodes[1].refused, "seccomp_dir") != NULL, "(no seccomp_dir for its allowlists)");
     ok (ctx.nodes[0].state == NODE_UP && ctx.nodes[0].taken_out == 0, "a, unchanged, stayed up throughout");
-    ctx.engine_recheck_ms = SCHED_ENGINE_RECHECK_MS;
+    ctx.cfg.engine_recheck_ms = 30000;
   }
 
   /* Drain both. */
