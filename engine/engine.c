@@ -866,6 +866,12 @@ eng_container_start (eng_t *eng, const char *id, eng_cb cb, void *arg, wb_err_t 
 }
 
 eng_req_t *
+eng_container_wait_stopped (eng_t *eng, const char *id, eng_cb cb, void *arg, wb_err_t *err)
+{
+  return container_op (eng, REQ_WAIT, "POST", id, "/wait?condition=not-running", 0, cb, arg, err);
+}
+
+eng_req_t *
 eng_container_wait (eng_t *eng, const char *id, eng_armed_cb armed, eng_cb cb, void *arg,
                     wb_err_t *err)
 {

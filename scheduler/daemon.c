@@ -7,7 +7,8 @@
  *   CONNECTING --ping answers--> RECOVERING --leftovers gone--> UP
  *   UP / RECOVERING --two failed pings--> DOWN --ping answers--> RECOVERING
  *   UP --its /info (read again every cfg.engine_recheck_ms) or its kind differs
- *        from when it was admitted--> DOWN (then admitted and verified anew)
+ *        from when it was admitted, or /info fails 3 times in a row--> DOWN
+ *        (then admitted and verified anew)
  *   CONNECTING --a failed ping--> DOWN
  *   any --a created container lacks a hardening setting--> REFUSED (for good)
  * Only an UP engine takes work.  Taking one out (node_out, node_refuse:
@@ -1039,6 +1040,8 @@ node_refuse (sched_node_t *n, const char *why)
   snprintf (n->refused, sizeof n->refused, "%s", why);
   snprintf (n->last_error, sizeof n->last_error, "refused: %s", why);
   node_set_state (n, NODE_REFUSED);
+  eng_req_cancel (n->info_req);
+  n->info_req = NULL;
   node_drop_work (n);
 }
 
@@ -1074,7 +1077,7 @@ reaped_cb (void *arg, int nr)
 /* The parts of /info the verification stands on (a list cut at its
  * field's size still compares: the same engine says it the same way). */
 static void
-facts_of (const eng_result_t *r, sched_engine_facts_t *f)
+facts_of (const eng_result_t *r, bool podman, sched_engine_facts_t *f)
 {
   size_t len = 0;
 
@@ -1103,10 +1106,15 @@ facts_of (const eng_result_t *r, sched_engine_facts_t *f)
             r->default_runtime ? r->default_runtime : "runc");
   snprintf (f->cgroup_version, sizeof f->cgroup_version, "%s",
             r->cgroup_version ? r->cgroup_version : "");
+  /* Podman's compat /info gives a fresh random ID at every call (4.3,
+   * measured): no identity there. */
+  if (podman)
+    f->engine_id[0] = '\0';
+  snprintf (f->kind, sizeof f->kind, "%s", podman ? "podman" : "docker");
 }
 
-/* The first fact that differs, said for the log ("its default runtime
- * was runc, is crun"); 0 when none does. */
+/* The first fact that differs, said for the log ("its default runtime:
+ * "runc" when it was verified, "crun" now"); 0 when none does. */
 static int
 facts_changed (const sched_engine_facts_t *was, const sched_engine_facts_t *is, char *buf,
                size_t size)
@@ -1116,6 +1124,7 @@ facts_changed (const sched_engine_facts_t *was, const sched_engine_facts_t *is, 
     const char *what;
     size_t off;
   } fields[] = {
+    {"kind", offsetof (sched_engine_facts_t, kind)},
     {"ID", offsetof (sched_engine_facts_t, engine_id)},
     {"version", offsetof (sched_engine_facts_t, server_version)},
     {"default runtime", offsetof (sched_engine_facts_t, default_runtime)},
@@ -1129,8 +1138,8 @@ facts_changed (const sched_engine_facts_t *was, const sched_engine_facts_t *is, 
       const char *a = (const char *) was + fields[i].off, *b = (const char *) is + fields[i].off;
       if (strcmp (a, b) != 0)
         {
-          snprintf (buf, size, "its %s was \"%s\" when it was verified, is \"%s\" now", fields[i].what,
-                    a, b);
+          snprintf (buf, size, "its %s: \"%.250s\" when it was verified, \"%.250s\" now",
+                    fields[i].what, a, b);
           return 1;
         }
     }
@@ -1142,32 +1151,41 @@ info_cb (void *arg, const eng_result_t *r)
 {
   sched_node_t *n = arg;
   sched_engine_facts_t now;
-  char why[512];
+  char why[640];
 
   n->info_req = NULL;
-  n->facts_at_ms = wb_now_ms ();
+  if (n->state == NODE_REFUSED)
+    return;
   if (r->rc < 0)
     {
       snprintf (n->last_error, sizeof n->last_error, "%s", r->err.msg);
-      /* Up, it answers pings: a slow /info (it counts every container)
-       * is asked again at the next check, not a reason to stop what runs
-       * there.  Being admitted, it must answer. */
-      if (n->state == NODE_UP)
-        wb_warn ("engine %s (%s): /info: %s", node_name (n), n->endpoint, r->err.msg);
+      /* Up, it answers pings: one slow /info (it counts every container)
+       * is asked again at the next ping, not a reason to stop what runs
+       * there; an engine that will not say what it is cannot stay
+       * verified.  Being admitted, it must answer. */
+      if (n->state == NODE_UP && ++n->failed_infos < SCHED_INFO_FAILURES_MAX)
+        wb_warn ("engine %s (%s): /info (%u in a row): %s", node_name (n), n->endpoint,
+                 n->failed_infos, r->err.msg);
       else
-        node_out (n, r->err.msg);
+        {
+          if (n->state == NODE_UP)
+            snprintf (why, sizeof why, "/info failed %u times in a row: %.400s", n->failed_infos,
+                      r->err.msg);
+          else
+            snprintf (why, sizeof why, "/info failed: %.400s", r->err.msg);
+          snprintf (n->last_error, sizeof n->last_error, "%.480s", why);
+          node_out (n, why);
+        }
       return;
     }
-  facts_of (r, &now);
-  /* Podman's compat /info gives a fresh random ID at every call (4.3,
-   * measured): no identity there. */
-  if (n->podman)
-    now.engine_id[0] = '\0';
+  n->failed_infos = 0;
+  n->facts_at_ms = wb_now_ms ();
+  facts_of (r, n->podman, &now);
   if (n->state == NODE_UP)
     {
       if (facts_changed (&n->facts, &now, why, sizeof why))
         {
-          snprintf (n->last_error, sizeof n->last_error, "%s", why);
+          snprintf (n->last_error, sizeof n->last_error, "%.500s", why);
           node_out (n, why);
         }
       return;
@@ -1203,12 +1221,12 @@ pinged_cb (void *arg, const eng_result_t *r)
     }
   n->failed_pings = 0;
   n->last_seen_ms = wb_now_ms ();
-  if (n->state == NODE_UP && r->podman != n->podman)
+  if (n->state == NODE_UP && r->podman != (strcmp (n->facts.kind, "podman") == 0))
     {
       /* Another engine answers at its address: what was verified was not
        * it. */
       snprintf (n->last_error, sizeof n->last_error, "it was %s when it was verified, is %s now",
-                n->podman ? "Podman" : "Docker", r->podman ? "Podman" : "Docker");
+                r->podman ? "Docker" : "Podman", r->podman ? "Podman" : "Docker");
       node_out (n, n->last_error);
       return;
     }

@@ -39,12 +39,16 @@ typedef enum sched_node_state
  * start-up, one per configured engine, and freed at exit: an execution
  * may keep a pointer to the node it runs on. */
 /* What an engine says of itself in /info that its verification stands
- * on.  Read when it is admitted, and again every cfg.engine_recheck_ms while
- * it is up: any change (restarted with another runtime or version,
- * rootless, another host behind the address) takes it out, to be
- * admitted and verified again. */
+ * on.  Read when it is admitted, and again at the first ping
+ * cfg.engine_recheck_ms after the last read while it is up: any change
+ * (restarted with another runtime or version, rootless, another host or
+ * engine behind the address), or /info failing SCHED_INFO_FAILURES_MAX
+ * times in a row, takes it out, to be admitted and verified again. */
+#define SCHED_INFO_FAILURES_MAX 3 /* re-reads of /info failed in a row that take an engine out */
+
 typedef struct sched_engine_facts
 {
+  char kind[8];             /* "docker" or "podman" (its ping says) */
   char engine_id[96];       /* Docker's ID ("" for Podman, whose ID is new at every call) */
   char server_version[48];
   char default_runtime[32];
@@ -74,7 +78,8 @@ typedef struct sched_node
   struct image_probe *probes; /* verifications in flight */
   bool podman;              /* Podman's Docker-compatible service (its ping says so) */
   sched_engine_facts_t facts; /* from /info when it was admitted */
-  uint64_t facts_at_ms;     /* when /info was last read (wb_now_ms) */
+  uint64_t facts_at_ms;     /* when /info was last read (wb_now_ms), 0: never */
+  uint32_t failed_infos;    /* re-reads of /info failed in a row while up */
   char refused[512];        /* why it is REFUSED */
   sched_node_state_t state;
   char api_version[16];

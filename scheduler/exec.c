@@ -701,7 +701,9 @@ wait_inspected_cb (void *arg, const eng_result_t *r)
   ex->op = NULL;
   if (r->rc == 0 && r->running && ex->state == EX_RUNNING)
     {
-      ex->wait_req = eng_container_wait (ex->node->eng, ex->container_id, NULL, wait_cb, ex, &err);
+      /* not-running: an exit between the inspect and this wait is met at
+       * once (next-exit would wait for an exit that has been). */
+      ex->wait_req = eng_container_wait_stopped (ex->node->eng, ex->container_id, wait_cb, ex, &err);
       if (ex->wait_req)
         return;
     }

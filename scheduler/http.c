@@ -543,6 +543,10 @@ handle_engines (struct evhttp_request *req, sched_ctx_t *ctx)
       bad |= wb_json_append_string (&body, n->facts.default_runtime, strlen (n->facts.default_runtime));
       bad |= wb_buf_append_str (&body, ",\"cgroup_version\":");
       bad |= wb_json_append_string (&body, n->facts.cgroup_version, strlen (n->facts.cgroup_version));
+      bad |= wb_buf_append_str (&body, ",\"engine_id\":");
+      bad |= wb_json_append_string (&body, n->facts.engine_id, strlen (n->facts.engine_id));
+      bad |= wb_buf_append_str (&body, ",\"security_options\":");
+      bad |= wb_json_append_string (&body, n->facts.security, strlen (n->facts.security));
       bad |= wb_buf_append_str (&body, ",\"refused\":");
       bad |= n->refused[0] ? wb_json_append_string (&body, n->refused, strlen (n->refused))
                            : wb_buf_append_str (&body, "null");

@@ -100,6 +100,13 @@ eng_req_t *eng_container_start (eng_t *eng, const char *id, eng_cb cb, void *arg
 typedef void (*eng_armed_cb) (void *arg);
 eng_req_t *eng_container_wait (eng_t *eng, const char *id, eng_armed_cb armed, eng_cb cb,
                                void *arg, wb_err_t *err);
+/* POST /containers/{id}/wait?condition=not-running: at once with the exit
+ * code when the container is not running (exited, or never started),
+ * else at its exit.  For waiting again on a container known to be
+ * started: a program that exits between two waits is not missed, as it
+ * is by next-exit. */
+eng_req_t *eng_container_wait_stopped (eng_t *eng, const char *id, eng_cb cb, void *arg,
+                                       wb_err_t *err);
 /* POST /containers/{id}/kill?signal=SIG.  A container that is not running
  * (409) or gone (404) counts as success. */
 eng_req_t *eng_container_kill (eng_t *eng, const char *id, const char *signal, eng_cb cb,

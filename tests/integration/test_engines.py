@@ -78,8 +78,9 @@ for lang in LANGS:
 def config(name, engines, pools=None):
     path = p(name + ".json")
     with open(path, "w") as f:
-        # /info every second: every engine (Docker, Docker over TLS,
-        # Podman) must read the same each time, or it would be taken out.
+        # /info at every ping (2 s): every engine (Docker, Docker over
+        # TLS, Podman) must read the same each time, or it would be taken
+        # out.
         json.dump({"engines": engines, "profiles_dir": profiles, "engine_recheck_ms": 1000,
                    "pools": pools or {"default": {"min_ready": 2, "max_ready": 8}}}, f)
     return path
@@ -218,9 +219,17 @@ try:
     es = engines_of(d)
     t.ok(all(es[n]["state"] == "up" and es[n]["taken_out"] == 0 and es[n]["info_ms_ago"] is not None
              and es[n]["info_ms_ago"] < 10000 for n in NAMES)
-         and "when it was verified" not in d.read_log(),
-         "each engine's /info re-read every second through the load, never seen changed",
+         and "when it was verified" not in d.read_log() and "/info" not in d.read_log(),
+         "each engine's /info re-read at every ping through the load, never failed nor seen changed",
          {n: (es[n]["state"], es[n]["taken_out"], es[n]["info_ms_ago"]) for n in NAMES})
+    ids = {"main": subprocess.run(["docker", "info", "--format", "{{.ID}}"], capture_output=True,
+                                  text=True).stdout.strip(),
+           "tls2": docker2("info", "--format", "{{.ID}}").stdout.strip()}
+    t.ok(all(ids[n] and es[n]["engine_id"] == ids[n] for n in ids)
+         and all("name=seccomp" in es[n]["security_options"] for n in NAMES)
+         and (not pod or (es["pod"]["engine_id"] == "" and es["pod"]["kind"] == "podman")),
+         "the facts compared are the engines' own: each dockerd's ID, seccomp in the security options",
+         ({n: es[n]["engine_id"] for n in NAMES}, ids, {n: es[n]["security_options"] for n in NAMES}))
     plan = subprocess.run([os.path.join(os.environ.get("WARMBOX_BIN") or os.path.join(ROOT, "bin"), "warmbox"),
                            "plan", "--db", d.db, "--window", "1h", "--json"], capture_output=True, text=True)
     try:

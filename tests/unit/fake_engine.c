@@ -110,6 +110,7 @@ struct eng_req
   fault_t fault;
   req_phase_t phase;
   eng_cb cb;
+  bool not_running; /* a wait on condition not-running */
   eng_armed_cb armed;
   void *arg;
   struct event *ev;
@@ -866,7 +867,7 @@ call_begin (eng_t *eng, fake_op_t op)
     return FAULT_NULL;
   if (eng->down)
     return FAULT_DOWN;
-  if (n == f->fail_call)
+  if (n == f->fail_call || (f->fail_from && n >= f->fail_from))
     return FAULT_FAIL;
   if (n == f->hang_call)
     return FAULT_HANG;
@@ -1235,8 +1236,16 @@ req_answer (eng_req_t *req)
           req_http_error (req, 404, "No such container: %s", req->target);
           break;
         }
-      /* next-exit is never met already: this waits for the next exit (or
-       * the removal), even when the container has exited before. */
+      /* not-running is met at once by a container that is not running
+       * (exit code 0 when it never ran); next-exit never is: that waits
+       * for the next exit (or the removal), even when the container has
+       * exited before. */
+      if (req->not_running && c->state != FAKE_RUNNING)
+        {
+          req->res.exit_code = c->state == FAKE_EXITED ? c->exit_code : 0;
+          req_ok (req, 200);
+          break;
+        }
       req->c = c;
       req->phase = PH_WAITING;
       break;
@@ -1469,6 +1478,17 @@ eng_container_start (eng_t *eng, const char *id, eng_cb cb, void *arg, wb_err_t 
 {
   eng_req_t *req = container_op (eng, FAKE_OP_START, id, cb, arg, err);
   return req ? req_submit (req) : NULL;
+}
+
+eng_req_t *
+eng_container_wait_stopped (eng_t *eng, const char *id, eng_cb cb, void *arg, wb_err_t *err)
+{
+  eng_req_t *req = container_op (eng, FAKE_OP_WAIT, id, cb, arg, err);
+
+  if (req == NULL)
+    return NULL;
+  req->not_running = true;
+  return req_submit (req);
 }
 
 eng_req_t *
@@ -1923,6 +1943,21 @@ void
 fake_engine_set_version (fake_engine_t *fe, const char *version)
 {
   fe->version = version;
+}
+
+void
+fake_engine_fail_waits (fake_engine_t *fe)
+{
+  eng_req_t *req;
+
+  TAILQ_FOREACH (req, &fe->reqs, link)
+  {
+    if (req->phase != PH_WAITING || req->op != FAKE_OP_WAIT)
+      continue;
+    req->c = NULL;
+    req_error (req, WB_E_ENGINE, 500, "container wait: the engine failed the wait");
+    fire (fe, req->ev, 0);
+  }
 }
 
 void

@@ -92,6 +92,7 @@ typedef struct fake_engine_faults
   unsigned long hang_call;
   unsigned long garbage_call;
   unsigned long null_call;
+  unsigned long fail_from; /* every call of op from this one on fails (0: none) */
 } fake_engine_faults_t;
 
 typedef struct fake_image
@@ -136,6 +137,9 @@ void fake_engine_set_latency (fake_engine_t *fe, long ms);
 /* What /info says as ServerVersion from now on (borrowed; NULL: "fake"):
  * as if the engine were restarted in another version. */
 void fake_engine_set_version (fake_engine_t *fe, const char *version);
+/* Every wait pending on a running container answers 500 now, the
+ * containers running on (Podman did, under load). */
+void fake_engine_fail_waits (fake_engine_t *fe);
 /* Its pings say it is Podman (or Docker again). */
 void fake_engine_set_podman (fake_engine_t *fe, bool podman);
 /* Replace the image table (borrowed).  Images an image load added (up to

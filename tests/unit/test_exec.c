@@ -1206,6 +1206,12 @@ test_alloc_faults (void)
 /* A wait the engine answers with an error (Podman did, once in a few
  * hundred runs under load): the exit comes from the container's state,
  * and the answer is right. */
+static bool
+wait_calls_above (void *arg)
+{
+  return fake_engine_calls (fake (), FAKE_OP_WAIT) > *(unsigned long *) arg;
+}
+
 static void
 test_wait_fallback (void)
 {
@@ -1223,6 +1229,40 @@ test_wait_fallback (void)
   ok (c.has_result && c.status == SCHED_ST_OK && c.exit_code == 5 && strcmp (c.out, "fine\n") == 0,
       "a garbled wait: the exit code (5) came from the container's state, status ok (%d %d)",
       c.status, c.exit_code);
+  /* Garbled while the program still runs: the inspect says running, and
+   * the wait that follows (not-running) gets its exit. */
+  f->garbage_call = fake_engine_calls (fake (), FAKE_OP_WAIT) + 1;
+  submit (&c, "python", "sleep 150; out late; exit 3", NULL);
+  ok (wait_answers (&c, 1, 5000), "answered");
+  ok (c.has_result && c.status == SCHED_ST_OK && c.exit_code == 3 && strcmp (c.out, "late\n") == 0,
+      "a garbled wait while it runs: waited on again, its exit code (3), status ok (%d %d)", c.status,
+      c.exit_code);
+
+  /* The engine fails the wait while the program runs, the inspect says
+   * running, and the program exits before the second wait reaches the
+   * engine: that wait (not-running) meets the exit at once, where a
+   * next-exit one would wait for an exit that has been. */
+  {
+    unsigned long waits;
+    fake_container_t *running = NULL;
+    submit (&c, "python", "sleep 5000; out never", NULL);
+    run_to_state (&c, "running", 2000);
+    for (fake_container_t *fc = fake_engine_containers (fake ()); fc; fc = fake_container_next (fc))
+      if (fake_container_state (fc) == FAKE_RUNNING)
+        running = fc;
+    fake_engine_set_latency (fake (), 100);
+    waits = fake_engine_calls (fake (), FAKE_OP_WAIT);
+    fake_engine_fail_waits (fake ());
+    ok (running && run_until (wait_calls_above, &waits, 2000),
+        "a failed wait while it runs: inspected (running), then waited on again");
+    if (running)
+      fake_container_exit (running, 7, false); /* before that wait reaches the engine */
+    ok (wait_answers (&c, 1, 5000), "answered");
+    ok (c.has_result && c.status == SCHED_ST_OK && c.exit_code == 7,
+        "an exit between the inspect and the second wait is not missed: exit code 7, status ok (%d %d)",
+        c.status, c.exit_code);
+    fake_engine_set_latency (fake (), 0);
+  }
   is_int (teardown ("wait fallback"), 0, "nothing left");
 }
 
@@ -1394,11 +1434,22 @@ test_engines (void)
       f->garbage_call = infos + 2;
       ok (!run_until (node_state_is, wait_b, 300) && fake_engine_calls (fake_of (1), FAKE_OP_INFO) > infos + 2,
           "a failed and a garbled /info, pings answered: b stays up (%s)", ctx.nodes[1].last_error);
+      /* An engine that keeps failing to say what it is cannot stay
+       * verified. */
+      f->fail_call = f->garbage_call = 0;
+      f->fail_from = fake_engine_calls (fake_of (1), FAKE_OP_INFO) + 1;
+      ok (run_until (node_state_is, wait_b, 3000) && strstr (ctx.nodes[1].last_error, "3 times in a row"),
+          "/info failing 3 times in a row takes b out (%s)", ctx.nodes[1].last_error);
       fake_engine_reset_faults (fake_of (1));
+      wait_b[1] = NODE_UP;
+      ok (run_until (node_state_is, wait_b, 5000) && run_until (every_engine_holds_every_image, NULL, 5000),
+          "answering again, b is admitted and verified again");
+      wait_b[1] = NODE_DOWN;
+      inspected = fake_engine_calls (fake_of (1), FAKE_OP_INSPECT);
     }
     fake_engine_set_version (fake_of (1), "fake-2");
     ok (run_until (node_state_is, wait_b, 3000), "b, answering in another version, is taken out");
-    ok (strstr (ctx.nodes[1].last_error, "version was \"fake\" when it was verified, is \"fake-2\"") != NULL,
+    ok (strstr (ctx.nodes[1].last_error, "version: \"fake\" when it was verified, \"fake-2\" now") != NULL,
         "and why is said (%s)", ctx.nodes[1].last_error);
     wait_b[1] = NODE_UP;
     ok (run_until (node_state_is, wait_b, 5000), "b is admitted again");
@@ -1408,8 +1459,10 @@ test_engines (void)
     ok (strcmp (ctx.nodes[1].facts.server_version, "fake-2") == 0, "its new facts are kept");
 
     /* Podman now answers at b's address: the containers verified there
-     * were Docker's.  Out, and admitted as Podman: refused here, since b
-     * has no seccomp_dir for Podman's allowlist files. */
+     * were Docker's.  Out at its next ping (no /info re-read meanwhile),
+     * and admitted as Podman: refused here, since b has no seccomp_dir
+     * for Podman's allowlist files. */
+    ctx.cfg.engine_recheck_ms = 30000;
     uint64_t outs = ctx.nodes[1].taken_out;
     fake_engine_set_podman (fake_of (1), true);
     wait_b[1] = NODE_REFUSED;
