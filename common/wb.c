@@ -5,7 +5,11 @@
 #include <errno.h>
 #include <openssl/evp.h>
 #include <string.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <time.h>
 
 /* ---- errors ---------------------------------------------------------- */
@@ -562,4 +566,40 @@ wb_utf8_sanitize (wb_buf_t *out, const char *s, size_t len, size_t max, bool nul
         return (size_t) -1;
     }
   return i;
+}
+
+int
+wb_dir_trusted (const char *path, wb_err_t *err)
+{
+  char real[PATH_MAX];
+  struct stat st;
+  uid_t me = geteuid ();
+  bool last = true;
+
+  if (realpath (path, real) == NULL)
+    return wb_error_errno (err, WB_E_INVALID, errno, "%s", path);
+  /* From the folder itself up to /, cutting a component at a time. */
+  for (;;)
+    {
+      char *slash;
+      if (stat (real, &st) < 0)
+        return wb_error_errno (err, WB_E_INVALID, errno, "%s", real);
+      if (last && !S_ISDIR (st.st_mode))
+        return wb_error (err, WB_E_INVALID, "%s is not a folder", real);
+      if (st.st_uid != 0 && st.st_uid != me)
+        return wb_error (err, WB_E_INVALID, "%s is owned by uid %u, neither root nor this user (%u)",
+                         real, (unsigned) st.st_uid, (unsigned) me);
+      if ((st.st_mode & (S_IWGRP | S_IWOTH)) && (last || !(st.st_mode & S_ISVTX)))
+        return wb_error (err, WB_E_INVALID, "%s can be written by %s (mode %04o)", real,
+                         st.st_mode & S_IWOTH ? "anyone" : "its group",
+                         (unsigned) (st.st_mode & 07777));
+      if (strcmp (real, "/") == 0)
+        return 0;
+      slash = strrchr (real, '/');
+      if (slash == real)
+        slash[1] = '\0';
+      else
+        *slash = '\0';
+      last = false;
+    }
 }

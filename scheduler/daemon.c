@@ -474,9 +474,19 @@ podman_seccomp_file (sched_node_t *n, size_t i, char *why, size_t size)
       return -1;
     }
   snprintf (path, sizeof path, "%s/%s-%.12s-catatonit.json", dir, p->language, p->hash);
+  bool local = stat (dir, &st) == 0 && S_ISDIR (st.st_mode);
+  /* Podman reads the file when it creates each container: whoever can
+   * change the folder could swap in a weaker allowlist.  Checked at every
+   * verification (an engine re-admitted is checked again). */
+  if (local && wb_dir_trusted (dir, &err) < 0)
+    {
+      snprintf (why, size, "its seccomp_dir is not safe: %.300s (whoever can change it could swap "
+                           "the allowlist Podman reads)", err.msg);
+      return -1;
+    }
   if (n->seccomp_files[i] && strcmp (n->seccomp_files[i], path) == 0)
     return 0;
-  if (stat (dir, &st) == 0 && S_ISDIR (st.st_mode))
+  if (local)
     {
       if (sbx_seccomp_with (p, sbx_catatonit_syscalls, &json, &err) < 0)
         {

@@ -173,6 +173,12 @@ void wb_sha256_hex (const void *data, size_t len, char out[65]);
 /* Random lower-case hex of 2*nbytes chars into out (NUL-terminated);
  * -1 if the kernel's random source fails. */
 int wb_random_hex (char *out, size_t nbytes);
+/* 0 when path is a directory only root or this process's user can change:
+ * it and every folder above it owned by root or the effective user, none
+ * writable by group or others, except a folder above it with the sticky
+ * bit (as /tmp: nobody else can rename what is in it).  -1 with err
+ * naming the folder and why (symbolic links are followed, as open does). */
+int wb_dir_trusted (const char *path, wb_err_t *err);
 /* Monotonic clock in milliseconds / microseconds. */
 uint64_t wb_now_ms (void);
 uint64_t wb_now_us (void);

@@ -144,6 +144,26 @@ try:
     left = pod.podman("ps", "-a", "--filter", "label=warmbox.instance=" + d.instance, "-q").stdout.split()
     t.is_eq(left, [], "no container of it is left on Podman")
 
+    # ---- a seccomp_dir others can change: refused ---------------------------
+    # Podman reads the allowlist from that folder at each create: whoever
+    # can write there could swap in a weaker one.
+    unsafe = os.path.join(tmp, "unsafe-seccomp")
+    os.makedirs(unsafe)
+    os.chmod(unsafe, 0o777)
+    cfg = os.path.join(tmp, "unsafe.json")
+    with open(cfg, "w") as f:
+        json.dump({"engines": [{"name": "main", "endpoint": "unix:///var/run/docker.sock"},
+                               {"name": "pod", "endpoint": "unix://" + pod.sock, "seccomp_dir": unsafe}],
+                   "profiles_dir": profiles, "pools": {"default": {"min_ready": 1, "max_ready": 2}}}, f)
+    d = Daemon(extra_args=["--config", cfg], wait_ready=False)
+    t.ok(wait_until(lambda: engines().get("pod", {}).get("state") == "refused", timeout=120),
+         "Podman with a seccomp_dir anyone can write is refused", engines().get("pod"))
+    why = engines().get("pod", {}).get("refused") or ""
+    t.ok("seccomp_dir is not safe" in why and "anyone" in why and "0777" in why, "and why is said", why)
+    t.is_eq(os.listdir(unsafe), [], "no allowlist was written there")
+    t.ok(d.run("bash", "echo fine")[1].get("stdout") == "fine\n", "main serves meanwhile")
+    t.is_eq(d.stop(), 0, "warmboxd exits 0")
+
     # ---- rootless Podman on cgroup v1: refused -----------------------------
     user = "wbrootless"
     try:

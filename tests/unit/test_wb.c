@@ -2,6 +2,10 @@
 #include "tap.h"
 #include "warmbox/wb.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 static void
 test_buf (void)
 {
@@ -126,6 +130,53 @@ test_sha_err (void)
       "random ids differ");
 }
 
+/* Who can change a folder (Podman's seccomp_dir): it and every folder
+ * above it. */
+static void
+test_dir_trusted (void)
+{
+  char base[] = "/tmp/warmbox-test-wb-XXXXXX", path[128], file[160];
+  wb_err_t err;
+
+  if (mkdtemp (base) == NULL)
+    {
+      ok (false, "a temporary folder");
+      return;
+    }
+  chmod (base, 0755);
+  ok (wb_dir_trusted (base, &err) == 0, "a 0755 folder of ours under /tmp (sticky): trusted");
+  snprintf (path, sizeof path, "%s/inner", base);
+  mkdir (path, 0700);
+  ok (wb_dir_trusted (path, &err) == 0, "a 0700 folder below it: trusted");
+  chmod (path, 0777);
+  ok (wb_dir_trusted (path, &err) < 0 && strstr (err.msg, "anyone") && strstr (err.msg, "0777"),
+      "writable by anyone: not trusted (%s)", err.msg);
+  chmod (path, 0775);
+  ok (wb_dir_trusted (path, &err) < 0 && strstr (err.msg, "its group"), "writable by its group: not (%s)",
+      err.msg);
+  chmod (path, 01777);
+  ok (wb_dir_trusted (path, &err) < 0, "the folder itself world-writable, even sticky: not");
+  chmod (path, 0755);
+  chmod (base, 0777);
+  ok (wb_dir_trusted (path, &err) < 0 && strstr (err.msg, base) != NULL,
+      "a folder above it writable by anyone, not sticky: not (%s)", err.msg);
+  chmod (base, 0755);
+  if (geteuid () == 0)
+    {
+      ok (chown (path, 65534, 65534) == 0 && wb_dir_trusted (path, &err) < 0
+              && strstr (err.msg, "owned by uid 65534"),
+          "owned by another user: not (%s)", err.msg);
+      ok (chown (path, 0, 0) == 0, "(owned by root again)");
+    }
+  snprintf (file, sizeof file, "%s/f", path);
+  close (open (file, O_CREAT | O_WRONLY, 0600));
+  ok (wb_dir_trusted (file, &err) < 0 && strstr (err.msg, "not a folder"), "a file: not a folder");
+  ok (wb_dir_trusted ("/nonexistent/warmbox", &err) < 0, "a missing folder: an error");
+  unlink (file);
+  rmdir (path);
+  rmdir (base);
+}
+
 int
 main (void)
 {
@@ -136,5 +187,6 @@ main (void)
   test_hex ();
   test_base64 ();
   test_sha_err ();
+  test_dir_trusted ();
   return tap_done ();
 }
