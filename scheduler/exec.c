@@ -1539,10 +1539,20 @@ have_container (sched_exec_t *ex, wb_err_t *err)
     return -1;
   /* From here the execution is in the history (with its container, so
    * an operator can match an interrupted row to it), and no code starts
-   * before this row is on disk.  Once: an execution that moved to
-   * another engine before its start keeps the row it had. */
+   * before this row is on disk.  An execution that moved to another
+   * engine before its start has its row rewritten with the new engine and
+   * container (when the store has room; the start does not wait for it:
+   * the first row is on disk, and rows are written in order). */
   if (ex->ahead_submitted)
-    return 0;
+    {
+      if (store_reserve (ctx->store, 1))
+        {
+          ex->reserved++;
+          if (submit_row (ex, "running", NULL, ahead_cb) < 0)
+            wb_warn ("execution %s: its row could not be rewritten (out of memory)", ex->res.id);
+        }
+      return 0;
+    }
   ex->ahead_submitted = true;
   if (submit_row (ex, "running", NULL, ahead_cb) < 0)
     return wb_error (err, WB_E_NOMEM, "out of memory");

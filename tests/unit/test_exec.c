@@ -364,6 +364,22 @@ teardown (const char *what)
   return bad;
 }
 
+/* The first column of the first row sql gives, as an int (-1: none). */
+static int
+query_int (const char *sql)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *s = NULL;
+  int n = -1;
+
+  if (sqlite3_open_v2 (db_path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK
+      && sqlite3_prepare_v2 (db, sql, -1, &s, NULL) == SQLITE_OK && sqlite3_step (s) == SQLITE_ROW)
+    n = sqlite3_column_int (s, 0);
+  sqlite3_finalize (s);
+  sqlite3_close (db);
+  return n;
+}
+
 /* Rows of the history with this status (NULL: all; "final": not running). */
 static int
 rows (const char *status)
@@ -1318,6 +1334,28 @@ all_nodes_drained (void *arg)
   return sched_nodes_busy (&ctx) == 0 && sched_nodes_containers (&ctx) == 0;
 }
 
+/* The four rows running (written ahead) name engine a and a container
+ * of a's. */
+static bool
+running_rows_name_a (void *arg)
+{
+  char sql[1024];
+  int n = 0;
+
+  (void) arg;
+  for (fake_container_t *fc = fake_engine_containers (fake_engine_of (ctx.nodes[0].eng)); fc;
+       fc = fake_container_next (fc))
+    if (fake_container_state (fc) == FAKE_RUNNING)
+      {
+        snprintf (sql, sizeof sql,
+                  "SELECT count(*) FROM executions WHERE status = 'running' AND engine = 'a' "
+                  "AND container_id = '%s'",
+                  fake_container_id (fc));
+        n += query_int (sql) == 1;
+      }
+  return n == 4 && query_int ("SELECT count(*) FROM executions WHERE status = 'running'") == 4;
+}
+
 static unsigned long
 started_on (size_t k)
 {
@@ -1417,6 +1455,32 @@ test_engines (void)
     submit (&c[i], "python", "out again", NULL);
   wait_answers (c, 12, 5000);
   ok (started_on (1) > before_b, "b takes work again");
+
+  /* b stops answering, not yet noticed by a ping: executions handed its
+   * ready containers fail at the attach and move to a before their start.
+   * Their rows, written ahead naming b and its container, are rewritten
+   * naming a and a's container (a crash now leaves rows that point at
+   * what ran). */
+  {
+    unsigned long attaches_b = fake_engine_calls (fake_of (1), FAKE_OP_ATTACH);
+    wait_answers (c, 12, 5000);
+    before_a = started_on (0);
+    fake_engine_set_down (fake_of (1), true);
+    for (int i = 0; i < 4; i++)
+      submit (&c[i], "python", "sleep 2000; out moved", NULL);
+    for (int i = 0; i < 4; i++)
+      run_to_state (&c[i], "running", 3000);
+    ok (fake_engine_calls (fake_of (1), FAKE_OP_ATTACH) > attaches_b,
+        "some were handed b's ready containers first (%lu attaches on b)",
+        fake_engine_calls (fake_of (1), FAKE_OP_ATTACH) - attaches_b);
+    is_int ((int) (started_on (0) - before_a), 4, "all four started on a");
+    ok (run_until (running_rows_name_a, NULL, 3000),
+        "their rows name engine a and the container each runs in (%d running rows name b)",
+        query_int ("SELECT count(*) FROM executions WHERE status = 'running' AND engine = 'b'"));
+    wait_answers (c, 4, 6000);
+    ok (c[0].status == SCHED_ST_OK && c[3].status == SCHED_ST_OK, "and they finish ok");
+    fake_engine_set_down (fake_of (1), false);
+  }
 
   /* b is restarted in another version between two pings (nothing failed
    * to answer): what it was verified as is no more, so it is taken out,
