@@ -569,7 +569,7 @@ wb_utf8_sanitize (wb_buf_t *out, const char *s, size_t len, size_t max, bool nul
 }
 
 int
-wb_dir_trusted (const char *path, wb_err_t *err)
+wb_dir_trusted (const char *path, char *resolved, size_t size, wb_err_t *err)
 {
   char real[PATH_MAX];
   struct stat st;
@@ -578,6 +578,8 @@ wb_dir_trusted (const char *path, wb_err_t *err)
 
   if (realpath (path, real) == NULL)
     return wb_error_errno (err, WB_E_INVALID, errno, "%s", path);
+  if ((size_t) snprintf (resolved, size, "%s", real) >= size)
+    return wb_error (err, WB_E_INVALID, "%s: the path is too long", path);
   /* From the folder itself up to /, cutting a component at a time. */
   for (;;)
     {
@@ -589,7 +591,7 @@ wb_dir_trusted (const char *path, wb_err_t *err)
       if (st.st_uid != 0 && st.st_uid != me)
         return wb_error (err, WB_E_INVALID, "%s is owned by uid %u, neither root nor this user (%u)",
                          real, (unsigned) st.st_uid, (unsigned) me);
-      if ((st.st_mode & (S_IWGRP | S_IWOTH)) && (last || !(st.st_mode & S_ISVTX)))
+      if (st.st_mode & (S_IWGRP | S_IWOTH))
         return wb_error (err, WB_E_INVALID, "%s can be written by %s (mode %04o)", real,
                          st.st_mode & S_IWOTH ? "anyone" : "its group",
                          (unsigned) (st.st_mode & 07777));

@@ -453,16 +453,16 @@ cannot_run (const sched_node_t *n, const prof_t *p, char *buf, size_t size)
 }
 
 /* Podman reads seccomp= as a file on its host: the profile's allowlist
- * plus what its init needs, written where it looks (when that folder is
- * on this host; for a remote engine the operator puts it there).  0, or
- * -1 with why. */
+ * plus what its init needs, written where it looks (in that folder when
+ * it is on this host: always for an engine on a Unix socket; for a remote
+ * engine the operator puts it there).  0, or -1 with why. */
 static int
 podman_seccomp_file (sched_node_t *n, size_t i, char *why, size_t size)
 {
   const prof_t *p = n->ctx->profiles->items[i];
   const char *dir = n->cfg->seccomp_dir;
   wb_buf_t json = WB_BUF_INIT;
-  char path[768], tmp[800];
+  char path[768], tmp[800], real[512];
   struct stat st;
   wb_err_t err;
   int fd, rc = -1;
@@ -473,17 +473,27 @@ podman_seccomp_file (sched_node_t *n, size_t i, char *why, size_t size)
                            "host: set seccomp_dir for it");
       return -1;
     }
-  snprintf (path, sizeof path, "%s/%s-%.12s-catatonit.json", dir, p->language, p->hash);
-  bool local = stat (dir, &st) == 0 && S_ISDIR (st.st_mode);
+  /* An engine on a Unix socket is on this host, and so is its folder,
+   * which must exist.  One over TCP may be elsewhere: its folder is
+   * checked and written when it is here, else the operator puts the
+   * files there. */
+  bool local = strncmp (n->endpoint, "unix://", 7) == 0 || stat (dir, &st) == 0;
   /* Podman reads the file when it creates each container: whoever can
    * change the folder could swap in a weaker allowlist.  Checked at every
-   * verification (an engine re-admitted is checked again). */
-  if (local && wb_dir_trusted (dir, &err) < 0)
+   * verification (an engine re-admitted is checked again); the resolved
+   * path is the one written and given to Podman (a symbolic link is not
+   * followed again). */
+  if (local)
     {
-      snprintf (why, size, "its seccomp_dir is not safe: %.300s (whoever can change it could swap "
-                           "the allowlist Podman reads)", err.msg);
-      return -1;
+      if (wb_dir_trusted (dir, real, sizeof real, &err) < 0)
+        {
+          snprintf (why, size, "its seccomp_dir is not safe: %.300s (whoever can change it could "
+                               "swap the allowlist Podman reads)", err.msg);
+          return -1;
+        }
+      dir = real;
     }
+  snprintf (path, sizeof path, "%s/%s-%.12s-catatonit.json", dir, p->language, p->hash);
   if (n->seccomp_files[i] && strcmp (n->seccomp_files[i], path) == 0)
     return 0;
   if (local)

@@ -381,6 +381,9 @@ static void
 leave_engine (sched_exec_t *ex)
 {
   ex->tried |= 1u << ex->node->index;
+  /* Its row names the engine it is placed on next, and a container only
+   * once it has one there. */
+  ex->recorded_container[0] = '\0';
   release_container (ex);
   pool_waiter_cancel (ex->waiter);
   ex->waiter = NULL;
@@ -1541,11 +1544,16 @@ have_container (sched_exec_t *ex, wb_err_t *err)
    * an operator can match an interrupted row to it), and no code starts
    * before this row is on disk.  An execution that moved to another
    * engine before its start has its row rewritten with the new engine and
-   * container (when the store has room; the start does not wait for it:
-   * the first row is on disk, and rows are written in order). */
+   * container, when the history has room.  The start waits for the first
+   * row only (ahead_committed): rows are written in order, so the
+   * rewrite lands before the finished row. */
   if (ex->ahead_submitted)
     {
-      if (store_reserve (ctx->store, 1))
+      if (!store_reserve (ctx->store, 1))
+        wb_warn ("execution %s: its row still names engine and container it left (the history "
+                 "has no room to rewrite it)",
+                 ex->res.id);
+      else
         {
           ex->reserved++;
           if (submit_row (ex, "running", NULL, ahead_cb) < 0)

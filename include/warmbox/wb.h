@@ -175,10 +175,11 @@ void wb_sha256_hex (const void *data, size_t len, char out[65]);
 int wb_random_hex (char *out, size_t nbytes);
 /* 0 when path is a directory only root or this process's user can change:
  * it and every folder above it owned by root or the effective user, none
- * writable by group or others, except a folder above it with the sticky
- * bit (as /tmp: nobody else can rename what is in it).  -1 with err
- * naming the folder and why (symbolic links are followed, as open does). */
-int wb_dir_trusted (const char *path, wb_err_t *err);
+ * writable by group or others (not even a sticky one such as /tmp: anyone
+ * may create there a name that was removed).  Symbolic links are resolved
+ * first; the resolved path is written to resolved (size bytes): use it,
+ * not path, from then on.  -1 with err naming the folder and why. */
+int wb_dir_trusted (const char *path, char *resolved, size_t size, wb_err_t *err);
 /* Monotonic clock in milliseconds / microseconds. */
 uint64_t wb_now_ms (void);
 uint64_t wb_now_us (void);

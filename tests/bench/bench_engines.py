@@ -28,7 +28,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "integration"))
 from wbtest import (ROOT, Daemon, PodmanService, SecondDockerd, make_test_certs,  # noqa: E402
-                    wait_until)
+                    trusted_dir, wait_until)
 from bench_pool import cpu_seconds, pct  # noqa: E402
 
 
@@ -45,9 +45,8 @@ def setup(tmp):
         if not pod.start():
             raise RuntimeError("the Podman service did not start")
         os.chmod(tmp, 0o755)
-        os.makedirs(os.path.join(tmp, "seccomp"), mode=0o755)
         engines.append({"name": "pod", "endpoint": "unix://" + pod.sock,
-                        "seccomp_dir": os.path.join(tmp, "seccomp")})
+                        "seccomp_dir": trusted_dir("seccomp")})
     profiles = os.path.join(tmp, "profiles")
     os.makedirs(profiles)
     shutil.copytree(os.path.join(ROOT, "profiles", "python"), os.path.join(profiles, "python"),

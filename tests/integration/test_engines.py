@@ -38,7 +38,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from wbtest import (ROOT, Daemon, PodmanService, SecondDockerd, Tap, free_port, make_test_certs,  # noqa: E402
-                    rows, wait_until)
+                    rows, trusted_dir, wait_until)
 
 if not shutil.which("dockerd") or not shutil.which("openssl") or os.geteuid() != 0:
     print("1..0 # SKIP needs root, dockerd and openssl")
@@ -92,8 +92,7 @@ pod = PodmanService() if shutil.which("podman") and shutil.which("catatonit") el
 ENGINES = [MAIN, TLS2]
 if pod:
     os.chmod(tmp, 0o755)
-    os.makedirs(p("seccomp"), mode=0o755)
-    ENGINES.append({"name": "pod", "endpoint": "unix://" + pod.sock, "seccomp_dir": p("seccomp")})
+    ENGINES.append({"name": "pod", "endpoint": "unix://" + pod.sock, "seccomp_dir": trusted_dir("seccomp")})
 NAMES = [e["name"] for e in ENGINES]
 
 

@@ -21,7 +21,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wbtest import ROOT, Daemon, PodmanService, Tap, rows, wait_until  # noqa: E402
+from wbtest import ROOT, Daemon, PodmanService, Tap, rows, trusted_dir, wait_until  # noqa: E402
 
 if os.geteuid() != 0 or not shutil.which("podman") or not shutil.which("catatonit"):
     print("1..0 # SKIP needs root, podman and catatonit (scripts/setup.sh installs them)")
@@ -35,11 +35,9 @@ os.makedirs(profiles)
 for lang in LANGS:
     shutil.copytree(os.path.join(ROOT, "profiles", lang), os.path.join(profiles, lang),
                     ignore=shutil.ignore_patterns("__pycache__"))
-seccomp_dir = os.path.join(tmp, "seccomp")
-os.makedirs(seccomp_dir)
+seccomp_dir = trusted_dir("seccomp")
 # The rootless service reads the allowlists as its own user.
 os.chmod(tmp, 0o755)
-os.chmod(seccomp_dir, 0o755)
 
 # ---- catatonit's calls, derived again --------------------------------------
 trace = os.path.join(tmp, "catatonit.trace")

@@ -390,6 +390,17 @@ class PodmanService:
         shutil.rmtree(self.runroot, ignore_errors=True)
 
 
+def trusted_dir(tag):
+    """A folder only root can change, as warmboxd wants a Podman engine's
+    seccomp_dir (not under /tmp: anyone may create names there): under
+    /var/lib, 0755, removed at exit."""
+    path = "/var/lib/warmbox-test-%s-%d" % (tag, os.getpid())
+    os.makedirs(path, exist_ok=True)
+    os.chmod(path, 0o755)
+    atexit.register(shutil.rmtree, path, True)
+    return path
+
+
 def make_test_certs(folder):
     """A CA, a server certificate for localhost and 127.0.0.1, a client certificate, and
     a stranger's (client certificate of another CA), made with openssl in

@@ -324,8 +324,24 @@ drained (void *arg)
   return sbx_busy (NODE->sbx) == 0 && sbx_count (NODE->sbx) == 0;
 }
 
-/* Drain as SIGTERM would once nothing runs, then check that no container
- * is left and none was started twice.  Returns the number of problems. */
+static uint32_t
+store_backlog (void)
+{
+  store_stats_t s;
+  store_get_stats (ctx.store, &s);
+  return s.backlog;
+}
+
+static bool
+store_idle (void *arg)
+{
+  (void) arg;
+  return store_backlog () == 0;
+}
+
+/* Drain as SIGTERM would once nothing runs (every row written, every
+ * reservation given back), then check that no container is left and none
+ * was started twice.  Returns the number of problems. */
 static int
 teardown (const char *what)
 {
@@ -340,6 +356,12 @@ teardown (const char *what)
     {
       bad++;
       printf ("# %s: %zu executions never ended\n", what, sched_exec_count (&ctx));
+    }
+  if (!run_until (store_idle, NULL, 20000))
+    {
+      bad++;
+      printf ("# %s: the history's backlog stays at %u rows (a reservation never given back?)\n",
+              what, store_backlog ());
     }
   ctx.draining = true;
   pool_mgr_drain_all (NODE->pools);
@@ -1544,6 +1566,8 @@ test_engines (void)
   ok (run_until (all_nodes_drained, NULL, 5000), "both engines drain");
   is_int ((int) (fake_engine_stats (fake_of (0)).live + fake_engine_stats (fake_of (1)).live), 0,
           "no container is left on either");
+  ok (run_until (store_idle, NULL, 5000), "every row written, every history reservation given back (%u)",
+      store_backlog ());
   sched_ctx_clear (&ctx, 1000);
   sched_config_clear (&ctx.cfg);
   event_base_free (ctx.base);

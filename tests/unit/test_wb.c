@@ -135,43 +135,61 @@ test_sha_err (void)
 static void
 test_dir_trusted (void)
 {
-  char base[] = "/tmp/warmbox-test-wb-XXXXXX", path[128], file[160];
+  char tmpbase[] = "/tmp/warmbox-test-wb-XXXXXX", base[64], path[128], file[160], link[160];
+  char real[512];
   wb_err_t err;
 
-  if (mkdtemp (base) == NULL)
+  if (mkdtemp (tmpbase) == NULL)
     {
       ok (false, "a temporary folder");
       return;
     }
+  chmod (tmpbase, 0755);
+  ok (wb_dir_trusted (tmpbase, real, sizeof real, &err) < 0 && strstr (err.msg, "/tmp can be written by anyone"),
+      "a folder under /tmp: not trusted, sticky or not (%s)", err.msg);
+  rmdir (tmpbase);
+  if (geteuid () != 0)
+    {
+      ok (true, "# SKIP the rest needs a folder only root can change (/var/lib)");
+      return;
+    }
+  snprintf (base, sizeof base, "/var/lib/warmbox-test-wb-%d", (int) getpid ());
+  mkdir (base, 0755);
   chmod (base, 0755);
-  ok (wb_dir_trusted (base, &err) == 0, "a 0755 folder of ours under /tmp (sticky): trusted");
+  ok (wb_dir_trusted (base, real, sizeof real, &err) == 0 && strcmp (real, base) == 0,
+      "a 0755 folder of root's under /var/lib: trusted");
   snprintf (path, sizeof path, "%s/inner", base);
   mkdir (path, 0700);
-  ok (wb_dir_trusted (path, &err) == 0, "a 0700 folder below it: trusted");
+  ok (wb_dir_trusted (path, real, sizeof real, &err) == 0, "a 0700 folder below it: trusted");
   chmod (path, 0777);
-  ok (wb_dir_trusted (path, &err) < 0 && strstr (err.msg, "anyone") && strstr (err.msg, "0777"),
+  ok (wb_dir_trusted (path, real, sizeof real, &err) < 0 && strstr (err.msg, "anyone")
+          && strstr (err.msg, "0777"),
       "writable by anyone: not trusted (%s)", err.msg);
   chmod (path, 0775);
-  ok (wb_dir_trusted (path, &err) < 0 && strstr (err.msg, "its group"), "writable by its group: not (%s)",
-      err.msg);
+  ok (wb_dir_trusted (path, real, sizeof real, &err) < 0 && strstr (err.msg, "its group"),
+      "writable by its group: not (%s)", err.msg);
   chmod (path, 01777);
-  ok (wb_dir_trusted (path, &err) < 0, "the folder itself world-writable, even sticky: not");
+  ok (wb_dir_trusted (path, real, sizeof real, &err) < 0, "world-writable and sticky: not");
   chmod (path, 0755);
   chmod (base, 0777);
-  ok (wb_dir_trusted (path, &err) < 0 && strstr (err.msg, base) != NULL,
-      "a folder above it writable by anyone, not sticky: not (%s)", err.msg);
+  ok (wb_dir_trusted (path, real, sizeof real, &err) < 0 && strstr (err.msg, base) != NULL,
+      "a folder above it writable by anyone: not (%s)", err.msg);
   chmod (base, 0755);
-  if (geteuid () == 0)
-    {
-      ok (chown (path, 65534, 65534) == 0 && wb_dir_trusted (path, &err) < 0
-              && strstr (err.msg, "owned by uid 65534"),
-          "owned by another user: not (%s)", err.msg);
-      ok (chown (path, 0, 0) == 0, "(owned by root again)");
-    }
+  ok (chown (path, 65534, 65534) == 0 && wb_dir_trusted (path, real, sizeof real, &err) < 0
+          && strstr (err.msg, "owned by uid 65534"),
+      "owned by another user: not (%s)", err.msg);
+  ok (chown (path, 0, 0) == 0, "(owned by root again)");
+  /* A link is resolved: what is checked and returned is its target. */
+  snprintf (link, sizeof link, "%s/link", base);
+  ok (symlink (path, link) == 0 && wb_dir_trusted (link, real, sizeof real, &err) == 0
+          && strcmp (real, path) == 0,
+      "a symbolic link: its target is checked and given back (%s)", real);
+  unlink (link);
   snprintf (file, sizeof file, "%s/f", path);
   close (open (file, O_CREAT | O_WRONLY, 0600));
-  ok (wb_dir_trusted (file, &err) < 0 && strstr (err.msg, "not a folder"), "a file: not a folder");
-  ok (wb_dir_trusted ("/nonexistent/warmbox", &err) < 0, "a missing folder: an error");
+  ok (wb_dir_trusted (file, real, sizeof real, &err) < 0 && strstr (err.msg, "not a folder"),
+      "a file: not a folder");
+  ok (wb_dir_trusted ("/nonexistent/warmbox", real, sizeof real, &err) < 0, "a missing folder: an error");
   unlink (file);
   rmdir (path);
   rmdir (base);
