@@ -297,6 +297,24 @@ try:
          "nothing of the old tls2 is left: only never-started pool containers", left)
     t.ok(wait_until(lambda: engines_of(d)["tls2"]["ready"] >= 2, timeout=60), "its pools fill again")
 
+    # ---- tls2 changes under warmboxd, answering all along --------------------
+    # dockerd reloads its runtimes on SIGHUP, no restart: what tls2 was
+    # verified as is no more.  The /info re-read takes it out; it is
+    # admitted and verified again.
+    outs = engines_of(d)["tls2"]["taken_out"]
+    with open(e2.config, "w") as f:
+        json.dump({"runtimes": {"wbtest-runc": {"path": shutil.which("runc") or "/usr/sbin/runc"}}}, f)
+    os.kill(int(open(E2_PID).read()), signal.SIGHUP)
+    changed = r"engine tls2 \(\S+\) taken out: its runtimes: \"[^\"]*\" when it was verified, \"[^\"]*wbtest-runc"
+    t.ok(wait_until(lambda: re.search(changed, d.read_log()), timeout=30),
+         "tls2 reloaded with another runtime (SIGHUP, no restart) is taken out: its runtimes changed",
+         [x for x in d.read_log().splitlines() if "tls2" in x][-3:])
+    t.ok(wait_until(lambda: engines_of(d)["tls2"]["state"] == "up"
+                    and engines_of(d)["tls2"]["images"] == len(LANGS)
+                    and "wbtest-runc" in engines_of(d)["tls2"]["runtimes"], timeout=60),
+         "then admitted and verified again, with its new runtimes", engines_of(d).get("tls2"))
+    t.is_eq(engines_of(d)["tls2"]["taken_out"], outs + 1, "taken out once")
+
     # ---- tls2 hangs (SIGSTOP) ------------------------------------------------
     e2pid = int(open(E2_PID).read())
     os.kill(e2pid, signal.SIGSTOP)
