@@ -1096,29 +1096,31 @@ reaped_cb (void *arg, int nr)
 
 /* The parts of /info the verification stands on (a list cut at its
  * field's size still compares: the same engine says it the same way). */
+/* items joined by sep into buf, as many whole items as fit. */
 static void
-facts_of (const eng_result_t *r, bool podman, sched_engine_facts_t *f)
+join (char *buf, size_t size, const char *const *items, size_t n, const char *sep)
 {
   size_t len = 0;
 
+  buf[0] = '\0';
+  for (size_t i = 0; i < n; i++)
+    {
+      int w = snprintf (buf + len, size - len, "%s%s", i ? sep : "", items[i]);
+      if (w < 0 || (size_t) w >= size - len)
+        {
+          buf[len] = '\0';
+          break;
+        }
+      len += (size_t) w;
+    }
+}
+
+static void
+facts_of (const eng_result_t *r, bool podman, sched_engine_facts_t *f)
+{
   memset (f, 0, sizeof *f);
-  for (size_t i = 0; i < r->n_runtimes; i++)
-    {
-      int w = snprintf (f->runtimes + len, sizeof f->runtimes - len, "%s%s", i ? "," : "",
-                        r->runtimes[i]);
-      if (w < 0 || (size_t) w >= sizeof f->runtimes - len)
-        break;
-      len += (size_t) w;
-    }
-  len = 0;
-  for (size_t i = 0; i < r->n_security_options; i++)
-    {
-      int w = snprintf (f->security + len, sizeof f->security - len, "%s%s", i ? ";" : "",
-                        r->security_options[i]);
-      if (w < 0 || (size_t) w >= sizeof f->security - len)
-        break;
-      len += (size_t) w;
-    }
+  join (f->runtimes, sizeof f->runtimes, r->runtimes, r->n_runtimes, ",");
+  join (f->security, sizeof f->security, r->security_options, r->n_security_options, ";");
   snprintf (f->engine_id, sizeof f->engine_id, "%s", r->engine_id ? r->engine_id : "");
   snprintf (f->server_version, sizeof f->server_version, "%s",
             r->server_version ? r->server_version : "");

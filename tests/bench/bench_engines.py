@@ -22,14 +22,13 @@ import shutil
 import statistics
 import sys
 import tempfile
-import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "integration"))
 from wbtest import (ROOT, Daemon, PodmanService, SecondDockerd, make_test_certs,  # noqa: E402
                     trusted_dir, wait_until)
-from bench_pool import cpu_seconds, pct  # noqa: E402
+from bench_pool import pct, sustained  # noqa: E402
 
 
 def setup(tmp):
@@ -88,25 +87,7 @@ def measure(tmp, engines, profiles, n, duration):
         for _ in range(n):
             seq.append(run_one(d))
             time.sleep(0.15)  # the refill, not billed to the next
-        done = [0]
-        lock = threading.Lock()
-        stop_at = time.time() + duration
-
-        def worker():
-            while time.time() < stop_at:
-                run_one(d)
-                with lock:
-                    done[0] += 1
-
-        c0 = cpu_seconds(d.proc.pid)
-        t0 = time.time()
-        threads = [threading.Thread(target=worker) for _ in range(16)]
-        for th in threads:
-            th.start()
-        for th in threads:
-            th.join()
-        rate = done[0] / (time.time() - t0)
-        cpu_ms = (cpu_seconds(d.proc.pid) - c0) * 1000 / max(1, done[0])
+        rate, cpu_ms = sustained(d, lambda: run_one(d), 16, duration)
         per = {}
         st, body = d.request("GET", "/v1/engines")
         for e in body["engines"]:

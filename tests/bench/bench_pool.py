@@ -348,20 +348,16 @@ def cpu_seconds(pid):
     return total
 
 
-def sustained_warm(clients, duration, engine=None, pools=None):
-    """clients loops sending requests for duration seconds: (executions per
-    second, daemon CPU ms per execution, the start limit at the end)."""
-    cfg = python_only(*(pools or (clients, clients * 2)))
-    d = Daemon(extra_args=["--config", cfg], engine=engine, wait_ready=True)
-    wait_until(lambda: python_pool_ready(d, 1), timeout=60)
-    time.sleep(1)
+def sustained(d, run, clients, duration):
+    """clients loops calling run() for duration seconds against daemon d:
+    (runs per second, d's CPU ms per run)."""
     stop_at = time.time() + duration
     done = [0]
     lock = threading.Lock()
 
     def worker():
         while time.time() < stop_at:
-            daemon_run(d, "python")
+            run()
             with lock:
                 done[0] += 1
 
@@ -372,8 +368,17 @@ def sustained_warm(clients, duration, engine=None, pools=None):
         th.start()
     for th in threads:
         th.join()
-    rate = done[0] / (time.time() - t0)
-    cpu_ms = (cpu_seconds(d.proc.pid) - c0) * 1000 / max(1, done[0])
+    return done[0] / (time.time() - t0), (cpu_seconds(d.proc.pid) - c0) * 1000 / max(1, done[0])
+
+
+def sustained_warm(clients, duration, engine=None, pools=None):
+    """clients loops sending requests for duration seconds: (executions per
+    second, daemon CPU ms per execution, the start limit at the end)."""
+    cfg = python_only(*(pools or (clients, clients * 2)))
+    d = Daemon(extra_args=["--config", cfg], engine=engine, wait_ready=True)
+    wait_until(lambda: python_pool_ready(d, 1), timeout=60)
+    time.sleep(1)
+    rate, cpu_ms = sustained(d, lambda: daemon_run(d, "python"), clients, duration)
     limit = d.request("GET", "/v1/pools")[1].get("start_limit")
     d.stop()
     os.unlink(cfg)
