@@ -1340,7 +1340,7 @@ sched_profiles_swap (sched_ctx_t *ctx, prof_set_t *fresh)
       for (size_t k = 0; k < ctx->n_nodes; k++)
         {
           free_ids (node_ids[k], fresh->n);
-          free (files[k]);
+          free_ids (files[k], fresh->n);
         }
       return -1;
     }

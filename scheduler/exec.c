@@ -710,7 +710,6 @@ wait_inspected_cb (void *arg, const eng_result_t *r)
       if (ex->wait_req)
         return;
     }
-  ex->wait_done = true;
   ex->t_exit_us = wb_now_us ();
   if (r->rc == 0 && !r->running)
     {
@@ -719,10 +718,13 @@ wait_inspected_cb (void *arg, const eng_result_t *r)
       ex->exit_code = r->exit_code;
       ex->have_exit = true;
     }
+  /* Running, or not known: killed before the wait counts as over (a
+   * kill is skipped once it is). */
   else if (r->rc < 0)
     exec_kill (ex, lost_status (&r->err), lost_sentence (&r->err));
   else
     exec_kill (ex, SCHED_ST_ERROR, "the sandbox failed while the program ran; it was stopped");
+  ex->wait_done = true;
   if (!ex->attach_done)
     arm_grace (ex, drain_grace (ex));
   after_run (ex);
@@ -758,15 +760,15 @@ wait_cb (void *arg, const eng_result_t *r)
       if (ex->op)
         return;
     }
-  ex->wait_done = true;
   ex->t_exit_us = wb_now_us ();
   if (r->rc < 0)
-    exec_kill (ex, lost_status (&r->err), lost_sentence (&r->err));
+    exec_kill (ex, lost_status (&r->err), lost_sentence (&r->err)); /* before wait_done: sent */
   else
     {
       ex->exit_code = r->exit_code;
       ex->have_exit = true;
     }
+  ex->wait_done = true;
   if (ex->state == EX_STARTING)
     return; /* the start's answer carries on */
   if (!ex->attach_done)
@@ -1663,8 +1665,10 @@ place (sched_exec_t *ex, const prof_t *p, size_t profile, wb_err_t *err)
           continue;
         any_up = true;
         if ((ex->tried & (1u << k)) || id == NULL
-            || (pass < 2 && (current == NULL || strcmp (id, current) != 0))
-            || (pass % 2 == 0 && pool_mgr_failing (n->pools)))
+            /* Passes: current image and healthy, any image and healthy,
+             * then the same with failing creates allowed. */
+            || (pass % 2 == 0 && (current == NULL || strcmp (id, current) != 0))
+            || (pass < 2 && pool_mgr_failing (n->pools)))
           continue;
         sbx_pool_key (p, &ex->req.limits, id, key);
         pool = pool_mgr_find_key (n->pools, key);

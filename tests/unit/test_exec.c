@@ -1301,6 +1301,23 @@ test_wait_fallback (void)
         c.status, c.exit_code);
     fake_engine_set_latency (fake (), 0);
   }
+
+  /* The second wait fails too: the program may still run, so it is
+   * killed (not left to the grace) and the answer says the sandbox
+   * failed. */
+  {
+    unsigned long waits, kills;
+    submit (&c, "python", "sleep 5000; out never", NULL);
+    run_to_state (&c, "running", 2000);
+    waits = fake_engine_calls (fake (), FAKE_OP_WAIT);
+    fake_engine_fail_waits (fake ());
+    ok (run_until (wait_calls_above, &waits, 2000), "a failed wait: inspected (running), waited on again");
+    kills = fake_engine_calls (fake (), FAKE_OP_KILL);
+    fake_engine_fail_waits (fake ());
+    ok (wait_answers (&c, 1, 5000), "answered");
+    ok (fake_engine_calls (fake (), FAKE_OP_KILL) > kills && c.has_result && c.status != SCHED_ST_OK,
+        "the second wait failing too: the program is killed, status not ok (%d)", c.status);
+  }
   is_int (teardown ("wait fallback"), 0, "nothing left");
 }
 
