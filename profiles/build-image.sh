@@ -3,7 +3,9 @@
 #
 #   profiles/build-image.sh LANGUAGE    (a folder of profiles/)
 #   (WARMBOX_IMAGE_REPO=name: another repository; WARMBOX_DATA_STACK=0:
-#   python without its data stack)
+#   python without its data stack; WARMBOX_PYTHON_TESTSUITE=1: python with
+#   CPython's own regression tests, for tests/benign/test_python_stdlib.py
+#   only, never shipped)
 #
 # The root filesystem holds the interpreter or toolchain, exactly its
 # runtime closure (shared libraries found with ldd, the standard library,
@@ -37,6 +39,11 @@ python)
   data_pkgs=(python3-numpy python3-pandas python3-scipy python3-matplotlib python3-sympy python3-pil
     python3-openpyxl python3-yaml python3-bs4 python3-lxml python3-networkx
     libopenblas0-pthread) # numpy's BLAS: without it Debian's is the reference one
+  # The tools agents' Python runs through subprocess and os.system: a
+  # shell (dash as sh, as on Debian; bash) and the bash image's tools.  No
+  # package manager, no network tool (profiles/README.md, "Python's tools").
+  lang_pkgs=(dash bash coreutils grep sed gawk findutils diffutils bc jq)
+  shell_ok=1
   ;;
 javascript)
   interp=$(command -v node || true)
@@ -218,6 +225,20 @@ if [ -n "${data_pkgs+x}" ]; then
   fi
 fi
 
+# CPython's regression tests (Debian's libpython3.11-testsuite), for the
+# image the stdlib corpus runs in (a test fixture: the shipped image has
+# no test package).
+if [ "$lang" = python ] && [ "${WARMBOX_PYTHON_TESTSUITE:-0}" = 1 ]; then
+  suite=$(dpkg-query -W -f='${Package}\n' 'libpython3*-testsuite' 2>/dev/null | head -1)
+  [ -n "$suite" ] || { echo "build-image: libpython3.11-testsuite is not installed" >&2; exit 1; }
+  require_installed "$suite"
+  # The whole test package: the suite, and what the standard library's own
+  # package ships of it (test.support, test.libregrtest), which copy_path
+  # left out.
+  (cd "$stdlib" && tar -cf - --exclude='__pycache__' test) | tar -xf - -C "$root$stdlib" ||
+    { echo "build-image: copying the test suite's files failed" >&2; exit 1; }
+fi
+
 # The Debian packages a toolchain is made of, as dpkg lists their files
 # (their folders, files and symbolic links exactly, nothing else of the
 # host), without documentation, manuals or translations, nor /etc but the
@@ -257,6 +278,11 @@ copy_path /lib64/ld-linux-x86-64.so.2
 mkdir -p "$root/build"
 if [ "$lang" = bash ]; then
   ln -s bash "$root/usr/bin/sh" # scripts that call sh get bash
+fi
+if [ "$lang" = python ]; then
+  ln -sfn dash "$root/usr/bin/sh" # subprocess's shell=True and os.system: sh is dash, as on Debian
+fi
+if [ "$lang" = bash ] || [ "$lang" = python ]; then
   # awk is Debian's alternatives link (made by gawk's postinst, not listed
   # by dpkg): the image's awk is gawk.
   [ -e "$root/usr/bin/awk" ] || ln -s gawk "$root/usr/bin/awk"
@@ -279,8 +305,23 @@ fi
 # /warmbox/init (profiles/init.c) runs the bootstrap and reports what the
 # program used; static, so it needs nothing from the image.
 ${CC:-cc} -static -O2 -s -Wall -Wextra -Werror -o "$root/warmbox/init" "$here/init.c"
-printf 'root:x:0:0:root:/root:/nonexistent\nnobody:x:65534:65534:nobody:/nonexistent:/nonexistent\n' >"$root/etc/passwd"
-printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
+# Who the program is: every sandbox runs under a uid:gid of its own from
+# the daemon's rotation (SBX_UID_FIRST, SBX_UID_COUNT in
+# include/warmbox/sandbox.h), each named "sandbox" with /tmp as its home,
+# so that getpwuid, getpass.getuser(), Java's user.name, `whoami` and
+# `ls -l` find a name as on any host.  (~2 MB; a lookup reads at most the
+# whole file, a few ms.)
+uid_first=$(awk '$2 == "SBX_UID_FIRST" {print $3 + 0}' "$here/../include/warmbox/sandbox.h")
+uid_count=$(awk '$2 == "SBX_UID_COUNT" {print $3 + 0}' "$here/../include/warmbox/sandbox.h")
+[ -n "$uid_first" ] && [ -n "$uid_count" ] || { echo "build-image: no uid range in include/warmbox/sandbox.h" >&2; exit 1; }
+{
+  printf 'root:x:0:0:root:/root:/nonexistent\nnobody:x:65534:65534:nobody:/nonexistent:/nonexistent\n'
+  awk -v a="$uid_first" -v n="$uid_count" 'BEGIN {for (u = a; u < a + n; u++) printf "sandbox:x:%d:%d:sandbox:/tmp:/nonexistent\n", u, u}'
+} >"$root/etc/passwd"
+{
+  printf 'root:x:0:\nnogroup:x:65534:\n'
+  awk -v a="$uid_first" -v n="$uid_count" 'BEGIN {for (u = a; u < a + n; u++) printf "sandbox:x:%d:\n", u}'
+} >"$root/etc/group"
 chmod 1777 "$root/tmp" "$root/build"
 
 # Nothing that could lend privilege or a shell, nothing writable by others
@@ -289,7 +330,7 @@ find "$root" -perm /6000 -type f -exec chmod ug-s {} +
 find "$root" \( -type f -o -type d \) -perm /022 ! -path "$root/tmp" ! -path "$root/build" -exec chmod go-w {} +
 chmod 1777 "$root/tmp" "$root/build"
 for bad in sh bash dash busybox apt apt-get dpkg pip pip3 npm curl wget; do
-  [ "${shell_ok:-0}" = 1 ] && { [ "$bad" = sh ] || [ "$bad" = bash ]; } && continue
+  [ "${shell_ok:-0}" = 1 ] && { [ "$bad" = sh ] || [ "$bad" = bash ] || [ "$bad" = dash ]; } && continue
   if [ -e "$root/usr/bin/$bad" ] || [ -L "$root/usr/bin/$bad" ]; then
     echo "build-image: $bad ended up in the image" >&2
     exit 1

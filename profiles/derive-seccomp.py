@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
 """Derive a language's seccomp allowlist by tracing the benign corpus.
 
-    profiles/derive-seccomp.py LANGUAGE [--corpus DIR] [--out FILE]
+    profiles/derive-seccomp.py LANGUAGE [--corpus DIR]... [--out FILE] [--why]
 
-Every program in tests/benign/LANGUAGE runs on the host under strace, the
-way the container runs it: docker-init (tini) starts the profile's argv (the
-init built from profiles/init.c, then the bootstrap from profiles/LANGUAGE),
-as an unprivileged uid, with the
-container's environment, in an empty working folder, and the input frame on
-stdin.  The images are built from the host's own interpreter and libraries
+Every program in tests/benign/LANGUAGE (and tests/benign/LANGUAGE-stdlib,
+the standard library's own tests, where it exists) runs on the host under
+strace, the way the container runs it: docker-init (tini) starts the
+profile's argv (the init built from profiles/init.c, then the bootstrap from
+profiles/LANGUAGE), as an unprivileged uid, with the container's
+environment, in a mount namespace of its own where an empty working folder
+is mounted at /tmp (the host's /tmp is neither read nor written) and
+/etc/passwd and /etc/group are the image's, with the input frame (the
+program's files and stdin too: NAME.files/, NAME.stdin) on stdin.  The
+images are built from the host's own interpreter and libraries
 (build-image.sh), so the host runs the very binaries the containers run.
 
 The allowlist is the union of
@@ -17,11 +21,14 @@ The allowlist is the union of
     filter and execve (runc sets seccomp "as close to execve as possible"),
   - VDSO: the calls the vDSO normally answers without a syscall,
   - ALWAYS: restart_syscall, which traces show or not by timing,
-minus NEVER (the calls the security issue forbids whatever a trace says),
-with the argument-filtered rules (clone, socket) and clone3 -> ENOSYS written
-out by hand below.  Run as root (setpriv drops to the tracing uid).
+minus NEVER (the calls the security issue forbids whatever a trace says)
+and STDLIB_PROBES seen only in the standard library's tests, with the
+argument-filtered rules (clone, socket) and clone3 -> ENOSYS written out by
+hand below.  --why prints, for each call the shipped list lacks, the
+programs that traced it.  Run as root (setpriv drops to the tracing uid).
 """
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -77,13 +84,28 @@ NEVER = {
     "clone", "clone3", "socket",
 }
 
+# What a language's own regression tests (tests/benign/LANGUAGE-stdlib)
+# call only to probe privileges a sandbox never has: changing ids and
+# groups, capabilities (dropped), an executable memory file (memfd_create:
+# a way around the noexec /tmp).  The suites expect EPERM there (their
+# cases skip or are left out, profiles/README.md); traced in the programs
+# written as agents write them, a call is allowed as any other.
+STDLIB_PROBES = {
+    "setuid", "setgid", "setreuid", "setregid", "setresuid", "setresgid", "setgroups", "setfsuid",
+    "setfsgid", "capget", "capset", "memfd_create",
+}
+
 CLONE_NS_FLAGS = 0x7E020000  # CLONE_NEWNS|NEWCGROUP|NEWUTS|NEWIPC|NEWUSER|NEWPID|NEWNET
 AF_UNIX, AF_INET, AF_INET6 = 1, 2, 10
 SOCK_STREAM, SOCK_DGRAM = 1, 2
 SOCK_TYPE_MASK = 0xF
 
 
-def hand_rules(traced):
+def hand_rules(traced, families):
+    """clone and clone3 always; socket for the address families the traces
+    show it made (AF_UNIX alone when only Unix sockets were seen: glibc's
+    name service asks nscd's socket before /etc/passwd, as `ls -l` and
+    tarfile do), IP ones for stream and datagram types only."""
     rules = [
         {"names": ["clone"], "action": "SCMP_ACT_ALLOW",
          "args": [{"index": 0, "value": CLONE_NS_FLAGS, "valueTwo": 0, "op": "SCMP_CMP_MASKED_EQ"}],
@@ -91,22 +113,27 @@ def hand_rules(traced):
         {"names": ["clone3"], "action": "SCMP_ACT_ERRNO", "errnoRet": 38,
          "comment": "ENOSYS: its flags sit in memory seccomp cannot read; glibc falls back to clone"},
     ]
-    if "socket" in traced:
+    if "socket" not in traced:
+        return rules
+    if "AF_UNIX" in families:
         rules.append({"names": ["socket"], "action": "SCMP_ACT_ALLOW",
                       "args": [{"index": 0, "value": AF_UNIX, "valueTwo": 0, "op": "SCMP_CMP_EQ"}],
                       "comment": "Unix sockets"})
-        for family in (AF_INET, AF_INET6):
-            for kind in (SOCK_STREAM, SOCK_DGRAM):
-                rules.append({"names": ["socket"], "action": "SCMP_ACT_ALLOW",
-                              "args": [{"index": 0, "value": family, "valueTwo": 0, "op": "SCMP_CMP_EQ"},
-                                       {"index": 1, "value": SOCK_TYPE_MASK, "valueTwo": kind,
-                                        "op": "SCMP_CMP_MASKED_EQ"}],
-                              "comment": "IP stream and datagram sockets only (no network anyway); "
-                                         "raw, packet and netlink sockets are refused"})
+    for family, name in ((AF_INET, "AF_INET"), (AF_INET6, "AF_INET6")):
+        if name not in families:
+            continue
+        for kind in (SOCK_STREAM, SOCK_DGRAM):
+            rules.append({"names": ["socket"], "action": "SCMP_ACT_ALLOW",
+                          "args": [{"index": 0, "value": family, "valueTwo": 0, "op": "SCMP_CMP_EQ"},
+                                   {"index": 1, "value": SOCK_TYPE_MASK, "valueTwo": kind,
+                                    "op": "SCMP_CMP_MASKED_EQ"}],
+                          "comment": "IP stream and datagram sockets only (no network anyway); "
+                                     "raw, packet and netlink sockets are refused"})
     return rules
 
 
 SYSCALL_LINE = re.compile(r"^\d+\s+([a-z0-9_]+)\(")
+SOCKET_FAMILY = re.compile(r"^\d+\s+socket\((AF_[A-Z0-9]+|\d+)")
 
 
 def container_argv(profile):
@@ -133,28 +160,68 @@ def host_path(a, init, bootstrap, build):
     return a
 
 
-def trace_one(profile, init, bootstrap, code, workdir, build, tracefile):
-    argv = [host_path(a, init, bootstrap, build) for a in container_argv(profile)]
-    # The init's line with its nonce (and a compile stage's limits), then
-    # the frame.  Files out bounded as the daemon sends them, so the init's
-    # walk of the working directory is traced too.
+def program_inputs(path):
+    """A corpus program's stdin (NAME.stdin) and files (NAME.files/), as
+    tests/benign/test_benign.py sends them."""
+    base = os.path.splitext(path)[0]
+    stdin, files = b"", []
+    if os.path.exists(base + ".stdin"):
+        with open(base + ".stdin", "rb") as f:
+            stdin = f.read()
+    if os.path.isdir(base + ".files"):
+        for n in sorted(os.listdir(base + ".files")):
+            with open(os.path.join(base + ".files", n), "rb") as f:
+                files.append((n.encode(), f.read()))
+    return stdin, files
+
+
+def input_frame(profile, code, stdin, files):
+    """The container's stdin as the daemon writes it (scheduler/exec.c
+    write_frame, sched_frame_build): the init's line with its nonce (and a
+    compile stage's limits) and one line per input file, then the frame.
+    Files out bounded as the daemon sends them, so the init's walk of the
+    working directory is traced too."""
     stages = b""
     if "compile" in profile:
         d = profile["limits"]["default"]
         stages = b" %d %d %d" % (d["compile_timeout_ms"], d["compile_output_bytes"], d["timeout_ms"])
-    frame = b"w1 " + b"0" * 32 + b" 64 1048576 0" + stages + b"\n" + b"%d\n" % len(code) + code
+    head = b"w1 " + b"0" * 32 + b" 64 1048576 %d" % len(files) + stages + b"\n"
+    for name, content in files:
+        head += hashlib.sha256(content).hexdigest().encode() + b" " + name + b"\n"
+    fields = [b"%d" % len(code)] + [b"f%d:%d" % (len(n), len(c)) for n, c in files]
+    return head + b" ".join(fields) + b"\n" + code + b"".join(n + c for n, c in files) + stdin
+
+
+def trace_one(profile, init, bootstrap, frame, workdir, build, tracefile):
+    """One traced run, as a container runs it, with the working folder
+    mounted at /tmp in a mount namespace of its own: the program sees /tmp
+    as its working directory, HOME and TMPDIR, as in a sandbox, and nothing
+    it writes under /tmp reaches the host's /tmp (nor does a file there
+    change what it does)."""
+    argv = [host_path(a, init, bootstrap, build) for a in container_argv(profile)]
     # WARMBOX_INIT_TRACE: on the host the init must not kill(-1) as this uid.
-    env = {"HOME": "/tmp", "TMPDIR": workdir, "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin",
+    env = {"HOME": "/tmp", "TMPDIR": "/tmp", "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin",
            "WARMBOX_INIT_TRACE": "1"}
-    # The profile's own environment, as the sandbox has it; paths under
-    # /tmp are the working folder's here.
+    # The profile's own environment, as the sandbox has it.
     for kv in profile.get("env", []):
         k, _, v = kv.partition("=")
-        env[k] = v.replace("/tmp", workdir, 1) if v.startswith("/tmp") else host_path(v, init, bootstrap, build)
-    cmd = ["strace", "-f", "-qq", "-o", tracefile, "--",
-           "setpriv", "--reuid=%d" % TRACE_UID, "--regid=%d" % TRACE_UID, "--clear-groups",
-           "--no-new-privs", "--", "/usr/bin/docker-init", "-s", "--"] + argv
-    r = subprocess.run(cmd, input=frame, cwd=workdir, env=env, capture_output=True, timeout=120,
+        env[k] = v if v.startswith("/tmp") else host_path(v, init, bootstrap, build)
+    trace = ["strace", "-f", "-qq", "-o", tracefile, "--",
+             "setpriv", "--reuid=%d" % TRACE_UID, "--regid=%d" % TRACE_UID, "--clear-groups",
+             "--no-new-privs", "--", "/usr/bin/docker-init", "-s", "--"] + argv
+    # The image's /etc/passwd and /etc/group (build-image.sh), with the
+    # tracing uid as its "sandbox" user: who the program is, as in a sandbox.
+    etc = os.path.dirname(tracefile)
+    with open(os.path.join(etc, "passwd"), "w") as f:
+        f.write("root:x:0:0:root:/root:/nonexistent\nnobody:x:65534:65534:nobody:/nonexistent:/nonexistent\n"
+                "sandbox:x:%d:%d:sandbox:/tmp:/nonexistent\n" % (TRACE_UID, TRACE_UID))
+    with open(os.path.join(etc, "group"), "w") as f:
+        f.write("root:x:0:\nnogroup:x:65534:\nsandbox:x:%d:\n" % TRACE_UID)
+    # The mounts happen before strace starts: they are not in the trace.
+    cmd = ["unshare", "--mount", "--propagation", "private", "--", "sh", "-c",
+           'mount --bind "$0" /tmp && mount --bind "$1/passwd" /etc/passwd && mount --bind "$1/group" /etc/group'
+           ' && cd /tmp && shift && exec "$@"', workdir, etc] + trace
+    r = subprocess.run(cmd, input=frame, env=env, capture_output=True, timeout=300,
                        preexec_fn=default_signals)
     return r.returncode, r.stdout, r.stderr
 
@@ -174,9 +241,10 @@ def default_signals():
 
 
 def syscalls_in(tracefile):
-    """Names from the trace, leaving out what strace's own child did before
-    it became docker-init (setpriv's set-up runs as root, not in a container)."""
-    names = set()
+    """Names from the trace, and the address families of its socket calls,
+    leaving out what strace's own child did before it became docker-init
+    (setpriv's set-up runs as root, not in a container)."""
+    names, families = set(), set()
     with open(tracefile, errors="replace") as f:
         lines = f.readlines()
     # The traced process execs setpriv, then docker-init: keep what follows
@@ -190,13 +258,18 @@ def syscalls_in(tracefile):
         m = SYSCALL_LINE.match(line)
         if m:
             names.add(m.group(1))
-    return names
+        m = SOCKET_FAMILY.match(line)
+        if m:
+            families.add(m.group(1))
+    return names, families
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[1])
     ap.add_argument("language")
-    ap.add_argument("--corpus")
+    ap.add_argument("--corpus", action="append",
+                    help="a corpus folder (repeatable); default tests/benign/LANGUAGE and, where it exists, "
+                         "tests/benign/LANGUAGE-stdlib (the standard library's own tests)")
     ap.add_argument("--out")
     ap.add_argument("--every", type=int, default=1,
                     help="trace every Nth program of the corpus only (make test's re-trace of the compiled "
@@ -204,11 +277,16 @@ def main():
     ap.add_argument("--runs", type=int, default=1,
                     help="trace every program this many times (a runtime's threads and timers make "
                          "some calls come and go between runs: the shipped lists are the union of 3)")
+    ap.add_argument("--why", action="store_true",
+                    help="print, for every call the result allows that the shipped list does not, the "
+                         "programs whose traces show it (what profiles/README.md's table of additions says)")
     a = ap.parse_args()
     pdir = os.path.join(HERE, a.language)
     with open(os.path.join(pdir, "profile.json")) as f:
         profile = json.load(f)
-    corpus = a.corpus or os.path.join(ROOT, "tests", "benign", a.language)
+    corpora = a.corpus or [d for d in (os.path.join(ROOT, "tests", "benign", a.language),
+                                        os.path.join(ROOT, "tests", "benign", a.language + "-stdlib"))
+                           if os.path.isdir(d)]
     out = a.out or os.path.join(pdir, profile.get("seccomp", "seccomp.json"))
     bootstraps = [os.path.join(pdir, n) for n in os.listdir(pdir) if n.startswith("bootstrap.")]
     bootstrap = bootstraps[0] if bootstraps else None
@@ -218,8 +296,9 @@ def main():
         if shutil.which(tool) is None:
             sys.exit("derive-seccomp: %s not found" % tool)
 
-    traced, per_program, failed = set(), {}, []
-    with tempfile.TemporaryDirectory(prefix="wb-trace-") as tmp:
+    traced, families, per_program, failed = set(), set(), {}, []
+    # Not under /tmp: each run has its working folder mounted there.
+    with tempfile.TemporaryDirectory(prefix="wb-trace-", dir="/var/tmp") as tmp:
         os.chmod(tmp, 0o755)
         boot = None
         if bootstrap:
@@ -255,48 +334,68 @@ def main():
         subprocess.run([os.environ.get("CC", "cc"), "-static", "-O2", "-s", "-o", init,
                         os.path.join(HERE, "init.c")], check=True)
         os.chmod(init, 0o755)
-        names = [n for n in sorted(os.listdir(corpus)) if os.path.isfile(os.path.join(corpus, n))]
-        for name in names[::max(1, a.every)]:
-            path = os.path.join(corpus, name)
+        # (NAME.stdin is a program's input, NAME.files/ its files: not programs)
+        paths = [os.path.join(c, n) for c in corpora for n in sorted(os.listdir(c))
+                 if os.path.isfile(os.path.join(c, n)) and not n.endswith(".stdin")]
+        for path in paths[::max(1, a.every)]:
+            name = os.path.relpath(path, os.path.join(ROOT, "tests", "benign"))
             with open(path, "rb") as f:
                 code = f.read()
+            stdin, files = program_inputs(path)
+            frame = input_frame(profile, code, stdin, files)
             per_program[name] = set()
             for run in range(a.runs):
                 work = tempfile.mkdtemp(dir=tmp)
                 os.chmod(work, 0o1777)
-                tf = os.path.join(tmp, "%s.%d.trace" % (name, run))
+                tf = os.path.join(tmp, "%s.%d.trace" % (name.replace("/", "_"), run))
                 build = tempfile.mkdtemp(dir=tmp)
                 os.chmod(build, 0o1777)
-                rc, so, se = trace_one(profile, init, boot, code, work, build, tf)
-                if rc != 0 or not so.rstrip().endswith(b"OK"):
+                rc, so, se = trace_one(profile, init, boot, frame, work, build, tf)
+                # A corpus program ends by printing OK; the standard library's
+                # own tests by regrtest's verdict.
+                if rc != 0 or not so.rstrip().endswith((b"OK", b"Tests result: SUCCESS")):
                     failed.append((name, rc, se.decode(errors="replace")[-300:]))
-                names = syscalls_in(tf)
-                per_program[name] |= names
-                traced |= names
+                seen, fams = syscalls_in(tf)
+                per_program[name] |= seen
+                traced |= seen
+                families |= fams
     if failed:
         for name, rc, err in failed:
             print("derive-seccomp: %s failed on the host (exit %d): %s" % (name, rc, err), file=sys.stderr)
         sys.exit(1)
 
+    # Probes seen only in the standard library's own tests stay denied.
+    written = set().union(*[seen for n, seen in per_program.items() if not n.split("/")[0].endswith("-stdlib")])
+    probes = sorted((traced - written) & STDLIB_PROBES)
+    traced -= set(probes)
     allowed = sorted((traced | set(RUNC_TAIL) | set(VDSO) | set(ALWAYS)) - NEVER)
     dropped = sorted(traced & (NEVER - {"clone", "clone3", "socket"}))
     doc = {
         "comment": "warmbox %s allowlist, derived by profiles/derive-seccomp.py %s%s from %d programs "
-                   "of tests/benign/%s (traced syscalls + runc's tail before execve + vDSO fallbacks, minus the "
+                   "of %s (traced syscalls + runc's tail before execve + vDSO fallbacks, minus the "
                    "forbidden set). Do not edit by hand; re-run the script."
                    % (a.language, a.language, " --runs %d" % a.runs if a.runs > 1 else "", len(per_program),
-                      a.language),
+                      " and ".join(os.path.relpath(c, ROOT) for c in corpora)),
         "defaultAction": "SCMP_ACT_ERRNO",
         "defaultErrnoRet": 1,
         "architectures": ["SCMP_ARCH_X86_64", "SCMP_ARCH_X86", "SCMP_ARCH_X32"],
-        "syscalls": [{"names": allowed, "action": "SCMP_ACT_ALLOW"}] + hand_rules(traced),
+        "syscalls": [{"names": allowed, "action": "SCMP_ACT_ALLOW"}] + hand_rules(traced, families),
     }
+    if a.why:
+        shipped_path = os.path.join(pdir, profile.get("seccomp", "seccomp.json"))
+        with open(shipped_path) as f:
+            shipped = {n for r in json.load(f)["syscalls"] for n in r["names"] if r["action"] == "SCMP_ACT_ALLOW"}
+        for call in sorted(set(allowed) - shipped) + (["socket"] if "socket" in traced and "socket" not in shipped
+                                                      else []):
+            users = sorted(n for n, seen in per_program.items() if call in seen)
+            print("derive-seccomp: new: %-16s %s" % (call, ", ".join(users) or "(runc's tail, vDSO)"))
     with open(out, "w") as f:
         json.dump(doc, f, indent=1)
         f.write("\n")
     print("derive-seccomp: %s: %d programs, %d syscalls traced, %d allowed; forbidden but traced "
-          "(left denied): %s" % (a.language, len(per_program), len(traced), len(allowed),
-                                 ", ".join(dropped) or "none"))
+          "(left denied): %s; probes of the standard library's tests (left denied): %s"
+          % (a.language, len(per_program), len(traced), len(allowed), ", ".join(dropped) or "none",
+             ", ".join(probes) or "none"))
 
 
 if __name__ == "__main__":

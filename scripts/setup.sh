@@ -22,6 +22,9 @@ packages=(gcc make pkg-config libc6-dev libevent-dev libcurl4-openssl-dev libcjs
   # The python image's data stack (profiles/build-image.sh copies them in).
   python3-numpy python3-pandas python3-scipy python3-matplotlib python3-sympy python3-pil
   python3-openpyxl python3-yaml python3-bs4 python3-lxml python3-networkx libopenblas0-pthread
+  # CPython's own regression tests: the stdlib corpus (tests/benign/test_python_stdlib.py)
+  # runs them in a test image; the shipped image has none.
+  libpython3.11-testsuite
   # The other languages' images: the shell's tools, Ruby, gcc/g++, Go,
   # Rust, the JDK (profiles/build-image.sh copies their files in).
   bash grep sed gawk findutils diffutils bc jq ruby g++ golang-1.19-go golang-1.19-src rustc

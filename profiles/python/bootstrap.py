@@ -14,14 +14,23 @@ def _warmbox_fail(msg):
 
 
 def _warmbox_read_exact(inp, n):
-    data = inp.read(n)
-    if len(data) != n:
-        _warmbox_fail("input frame ended early")
-    return data
+    # A pipe may answer a read with fewer bytes than asked for.
+    parts = []
+    while n > 0:
+        data = inp.read(n)
+        if not data:
+            _warmbox_fail("input frame ended early")
+        parts.append(data)
+        n -= len(data)
+    return b"".join(parts)
 
 
 def _warmbox_read_frame():
-    inp = sys.stdin.buffer
+    # Unbuffered (the raw file under sys.stdin): not one byte past the
+    # frame is taken from descriptor 0, so the program finds all of its
+    # stdin there, however it reads it (sys.stdin, open(0), os.read(0),
+    # a child process that inherits it).
+    inp = sys.stdin.buffer.raw
     line = inp.readline(4097)
     if not line.endswith(b"\n"):
         _warmbox_fail("malformed input frame")

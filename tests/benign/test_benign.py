@@ -4,11 +4,16 @@ library (and the shell's tools).  Each must run under its profile (seccomp
 allowlist included) and print OK; the seccomp allowlists are judged against
 this corpus.
 
+A program NAME.EXT may come with NAME.stdin (sent as its stdin) and a folder
+NAME.files/ (its files, sent as the request's files[]): programs in several
+files, and the usual ways of reading stdin.
+
 Under gVisor (WARMBOX_RUNTIME=runsc) the interpreted languages run whole and
 the others a subset (WARMBOX_CORPUS_SUBSET programs each, default 4; 0: all):
 their compilers trace through the same kernel surface, and the whole corpora
 under runc keep make test within its time.  `make corpora` runs everything
 under both runtimes."""
+import base64
 import concurrent.futures as cf
 import os
 import sys
@@ -32,6 +37,22 @@ for lang, ext in LANGUAGE_EXT.items():
             programs.append((lang, name, f.read()))
 
 
+def inputs(lang, name):
+    """The request's stdin and files[] for a corpus program (its sidecars)."""
+    base = os.path.join(HERE, lang, os.path.splitext(name)[0])
+    extra = {}
+    if os.path.exists(base + ".stdin"):
+        with open(base + ".stdin", "rb") as f:
+            extra["stdin_base64"] = base64.b64encode(f.read()).decode()
+    if os.path.isdir(base + ".files"):
+        extra["files"] = []
+        for n in sorted(os.listdir(base + ".files")):
+            with open(os.path.join(base + ".files", n), "rb") as f:
+                extra["files"].append({"name": n, "content": base64.b64encode(f.read()).decode(),
+                                       "encoding": "base64"})
+    return extra
+
+
 # A compiled language gets the profile's longest compile: four heavy
 # compiles at once (cpp's <regex>) take ~25 s each on 2 cores, and this
 # corpus checks what the programs do, not how fast they build.
@@ -41,6 +62,7 @@ COMPILED = {l["language"] for l in d.request("GET", "/v1/languages")[1]["languag
 def run(p):
     lang, name, code = p
     extra = {"compile_timeout_ms": 60000} if lang in COMPILED else {}
+    extra.update(inputs(lang, name))
     st, r = d.run(lang, code, timeout_ms=20000, **extra)
     return p, st, r
 

@@ -1,0 +1,6 @@
+# CPython's own regression tests of difflib (Debian's libpython3.11-testsuite),
+# as `python3 -m test` runs them, with no resources (network, big files).
+import sys
+from test.libregrtest.main import main
+sys.argv[1:] = ["-u", "none", "test_difflib"]
+main()

@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Ordinary agent code that failed in the sandbox (issue 25), through
+/v1/executions and through Piston's /api/v2/execute: SQLite on disk (the
+working directory and /tmp), multiprocessing (locks, Pool, Queue),
+subprocess running the image's tools and a shell, stdin read from the
+descriptor itself, os.chdir; and what is still out (a package manager,
+the network), with what a program sees when it tries."""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wbtest import Daemon, Tap  # noqa: E402
+
+t = Tap()
+d = Daemon(tcp=True)
+
+CASES = [
+    ("sqlite3 create/insert/select in the working directory", """
+import sqlite3
+con = sqlite3.connect("t.db")
+con.execute("create table t(x integer, y text)")
+con.executemany("insert into t values(?, ?)", [(1, "a"), (2, "b"), (3, "c")])
+con.commit()
+print(con.execute("select sum(x), group_concat(y) from t").fetchone())
+""", "", "(6, 'a,b,c')\n"),
+    ("sqlite3 in /tmp, WAL journal", """
+import sqlite3, tempfile, os
+path = os.path.join(tempfile.mkdtemp(), "w.db")
+con = sqlite3.connect(path)
+print(con.execute("pragma journal_mode=wal").fetchone()[0])
+con.execute("create table t(x)"); con.execute("insert into t values (42)"); con.commit()
+print(sqlite3.connect(path).execute("select x from t").fetchone()[0])
+""", "", "wal\n42\n"),
+    ("multiprocessing Pool.map", """
+import multiprocessing as mp
+def sq(x): return x * x
+if __name__ == "__main__":
+    with mp.Pool(2) as p:
+        print(p.map(sq, range(6)))
+""", "", "[0, 1, 4, 9, 16, 25]\n"),
+    ("multiprocessing Lock and Queue between processes", """
+import multiprocessing as mp
+def work(q, lock, i):
+    with lock:
+        q.put(i * 10)
+if __name__ == "__main__":
+    q, lock = mp.Queue(), mp.Lock()
+    ps = [mp.Process(target=work, args=(q, lock, i)) for i in range(3)]
+    [p.start() for p in ps]
+    print(sorted(q.get(timeout=20) for _ in ps))
+    [p.join() for p in ps]
+""", "", "[0, 10, 20]\n"),
+    ('subprocess.run(["ls"])', """
+import subprocess
+open("seen.txt", "w").close()
+print(subprocess.run(["ls"], capture_output=True, text=True, check=True).stdout, end="")
+""", "", "seen.txt\n"),
+    ('sh -c "echo hi | wc -c"', """
+import subprocess
+print(subprocess.run(["sh", "-c", "echo hi | wc -c"], capture_output=True, text=True).stdout.strip())
+""", "", "3\n"),
+    ("stdin through open(0), after the bootstrap read its frame", """
+print(open(0).read().split())
+""", "1 2\n3\n", "['1', '2', '3']\n"),
+    ("os.chdir", """
+import os
+os.mkdir("sub"); os.chdir("sub"); open("f", "w").close(); os.chdir("..")
+print(os.listdir("sub"))
+""", "", "['f']\n"),
+]
+
+for name, code, stdin, want in CASES:
+    st, r = d.run("python", code, stdin=stdin)
+    t.ok(st == 200 and r.get("status") == "ok" and r.get("exit_code") == 0 and r.get("stdout") == want,
+         "/v1: " + name, (st, {k: r.get(k) for k in ("status", "exit_code", "stdout", "stderr")}))
+    st, r = d.request("POST", "/api/v2/execute", {"language": "python", "version": "*", "stdin": stdin,
+                                                  "files": [{"content": code}]})
+    run = r.get("run", {}) if isinstance(r, dict) else {}
+    t.ok(st == 200 and run.get("code") == 0 and run.get("stdout") == want,
+         "piston: " + name, (st, r))
+
+# What is still out, and what a program sees.
+OUT = [
+    ("no package manager: pip", 'import subprocess, sys\n'
+     'r = subprocess.run([sys.executable, "-m", "pip", "install", "requests"], capture_output=True, text=True)\n'
+     'print(r.returncode, r.stderr.strip())',
+     lambda out: out.startswith("1 ") and "No module named pip" in out),
+    ("no pip, apt-get or curl on the path", 'import shutil\n'
+     'print([shutil.which(n) for n in ("pip", "pip3", "apt-get", "curl", "wget")])',
+     lambda out: out.strip() == "[None, None, None, None, None]"),
+    ("no network: an IP socket is refused", 'import socket\n'
+     'try:\n    socket.socket(socket.AF_INET, socket.SOCK_STREAM)\nexcept OSError as e:\n    print(type(e).__name__, e.errno)',
+     lambda out: out.strip() == "PermissionError 1"),
+    ("no network: urllib fails at once", 'import urllib.request\n'
+     'try:\n    urllib.request.urlopen("http://example.com", timeout=5)\nexcept Exception as e:\n'
+     '    print(type(e).__name__, e)',
+     lambda out: out.startswith("URLError") and "Operation not permitted" in out),
+]
+for name, code, good in OUT:
+    st, r = d.run("python", code)
+    t.ok(st == 200 and r.get("status") == "ok" and good(r.get("stdout", "")), name,
+         (st, {k: r.get(k) for k in ("status", "exit_code", "stdout", "stderr")}))
+t.is_eq(d.stop(), 0, "daemon exits 0")
+t.done()
