@@ -276,9 +276,10 @@ if [ -d "$here/$lang/lib" ]; then
   mkdir -p "$root/warmbox/lib"
   cp "$here/$lang/lib/"*.py "$root/warmbox/lib/"
 fi
-# /warmbox/init (profiles/init.c) runs the bootstrap and reports what the
-# program used; static, so it needs nothing from the image.
-${CC:-cc} -static -O2 -s -Wall -Wextra -Werror -o "$root/warmbox/init" "$here/init.c"
+# /warmbox/init (profiles/init.c, with the Java scanner it names Java
+# sources by) runs the bootstrap and reports what the program used;
+# static, so it needs nothing from the image.
+${CC:-cc} -static -O2 -s -Wall -Wextra -Werror -o "$root/warmbox/init" "$here/init.c" "$here/java_scan.c"
 printf 'root:x:0:0:root:/root:/nonexistent\nnobody:x:65534:65534:nobody:/nonexistent:/nonexistent\n' >"$root/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
 chmod 1777 "$root/tmp" "$root/build"

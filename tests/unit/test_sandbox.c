@@ -79,7 +79,8 @@ hardening_missing (const char *body, const prof_t *p, const prof_limits_t *lim)
   bad += cJSON_IsTrue (get (j, "HostConfig.AutoRemove"));
   bad += strncmp (cJSON_GetStringValue (get (j, "User")) ?: "0", "0", 1) == 0;
   bad += cJSON_GetArraySize (get (j, "Cmd"))
-         != (int) (p->argc + (p->source ? 3 : 0) + (p->compile_argv ? 2 + p->compile_argc : 0));
+         != (int) (p->argc + (p->source ? 3 : 0) + (p->java_source ? 1 : 0)
+                   + (p->compile_argv ? 2 + p->compile_argc : 0));
   bad += label (j, "warmbox.instance") == NULL || label (j, "warmbox.owner") == NULL
          || label (j, "warmbox.pool") == NULL || label (j, "warmbox.language") == NULL;
   cJSON_Delete (j);
