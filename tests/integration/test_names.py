@@ -76,6 +76,8 @@ with cf.ThreadPoolExecutor(4) as ex:
     go("v1 python", v1, "python", PY, filename="solve.py", args=["x"])
     go("piston python", piston, "python", [{"name": "solve.py", "content": PY}], args=["x"])
     go("v1 python default", v1, "python", PY)
+    go("v1 python module name", v1, "python", "import random, json\nprint(__file__, random.randint(1, 1), json.dumps([1]))",
+       filename="random.py")
     SH = 'echo "$0 ${BASH_SOURCE[0]} $1"\nnosuchcommand\n'
     go("v1 bash", v1, "bash", SH, filename="deploy.sh", args=["a"])
     go("piston bash", piston, "bash", [{"name": "deploy.sh", "content": SH}], args=["a"])
@@ -171,6 +173,9 @@ for api in ("v1", "piston"):
 st, r = R["v1 python default"]
 t.ok(st == 200 and r["stdout"] == "main.py ['main.py']\n" and 'File "main.py", line 5' in r["stderr"],
      "v1: no filename: python is main.py as before", r)
+st, r = R["v1 python module name"]
+t.ok(st == 200 and r["stdout"] == "random.py 1 [1]\n",
+     "v1: python named random.py still imports the standard random (the code is never on the disk)", r)
 st, out, err, r = out_of("v1 c")
 t.ok(st == 200 and out == "prog.c\n", "v1: c: __FILE__ is the filename", r)
 st, out, err, r = out_of("piston c")
