@@ -120,6 +120,17 @@ $(BUILD)/tests/replay_mcp: tests/fuzz/fuzz_mcp.c tests/fuzz/replay.c cli/mcp.c c
 	$(CC) $(ALL_CFLAGS) -iquote cli -DCORPUS_DIR='"$(CURDIR)/tests/fuzz/corpus/mcp"' \
 	  $(ALL_LDFLAGS) $^ $(LIBS) -o $@
 
+# The Java scanner runs in the sandbox (profiles/init.c), not in the daemon:
+# its unit test and replay link it alone.
+$(BUILD)/tests/test_java_scan: tests/unit/test_java_scan.c tests/unit/tap.h profiles/java_scan.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -iquote profiles -iquote tests/unit $(ALL_LDFLAGS) $< profiles/java_scan.c -o $@
+
+$(BUILD)/tests/replay_java_scan: tests/fuzz/fuzz_java_scan.c tests/fuzz/replay.c profiles/java_scan.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -iquote profiles -DCORPUS_DIR='"$(CURDIR)/tests/fuzz/corpus/java_scan"' \
+	  $(ALL_LDFLAGS) $^ -o $@
+
 $(BUILD)/tests/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(BUILD)/libwarmbox.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -iquote scheduler -iquote engine -DCORPUS_DIR='"$(CURDIR)/tests/fuzz/corpus/$*"' \

@@ -302,9 +302,10 @@ if [ -d "$here/$lang/lib" ]; then
   mkdir -p "$root/warmbox/lib"
   cp "$here/$lang/lib/"*.py "$root/warmbox/lib/"
 fi
-# /warmbox/init (profiles/init.c) runs the bootstrap and reports what the
-# program used; static, so it needs nothing from the image.
-${CC:-cc} -static -O2 -s -Wall -Wextra -Werror -o "$root/warmbox/init" "$here/init.c"
+# /warmbox/init (profiles/init.c, with the Java scanner it names Java
+# sources by) runs the bootstrap and reports what the program used;
+# static, so it needs nothing from the image.
+${CC:-cc} -static -O2 -s -Wall -Wextra -Werror -o "$root/warmbox/init" "$here/init.c" "$here/java_scan.c"
 # Who the program is: every sandbox runs under a uid:gid of its own from
 # the daemon's rotation (SBX_UID_FIRST, SBX_UID_COUNT in
 # include/warmbox/sandbox.h), each named "sandbox" with /tmp as its home,

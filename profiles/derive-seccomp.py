@@ -143,6 +143,8 @@ def container_argv(profile):
     if "source" not in profile:
         return argv
     cmd = [argv[0], "--source", profile["source"]]
+    if profile.get("source_rule") == "java":
+        cmd.append("--java")
     if "compile" in profile:
         cmd += ["--compile", str(len(profile["compile"]["argv"]))] + profile["compile"]["argv"]
     return cmd + ["--"] + argv[1:]
@@ -332,7 +334,7 @@ def main():
                     os.chmod(os.path.join(dp, n), 0o644)
         init = os.path.join(tmp, "init")
         subprocess.run([os.environ.get("CC", "cc"), "-static", "-O2", "-s", "-o", init,
-                        os.path.join(HERE, "init.c")], check=True)
+                        os.path.join(HERE, "init.c"), os.path.join(HERE, "java_scan.c")], check=True)
         os.chmod(init, 0o755)
         # (NAME.stdin is a program's input, NAME.files/ its files: not programs)
         paths = [os.path.join(c, n) for c in corpora for n in sorted(os.listdir(c))

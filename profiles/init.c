@@ -2,16 +2,20 @@
  * argv (under docker-init), built static into each image by build-image.sh.
  *
  *   /warmbox/init BOOTSTRAP ARGV...
- *   /warmbox/init --source NAME [--compile N WORD...] -- PROGRAM ARGV...
+ *   /warmbox/init --source NAME [--java] [--compile N WORD...] -- PROGRAM ARGV...
  *
  * In the second form there is no bootstrap: the init reads the frame
- * itself (read_frame: the code into NAME, the given files beside it, the
- * arguments after PROGRAM ARGV), and with --compile runs the N-word
- * compiler first, within the limits its first line carries ("... <compile
- * timeout ms> <compile output bytes> <run timeout ms>"): the program runs
- * only when the compiler exited 0, and is then held to its own timeout.
- * The trailer then has a "compile" section before "files", and "timeout"
- * before "usage" when the init stopped the program (profiles/README.md).
+ * itself (read_frame: the code into NAME, or into the file name the frame
+ * gives the program, which then also replaces the word NAME in both
+ * commands; the given files beside it; the arguments after PROGRAM ARGV),
+ * and with --compile runs the N-word compiler first, within the limits its
+ * first line carries ("... <compile timeout ms> <compile output bytes>
+ * <run timeout ms>"): the program runs only when the compiler exited 0,
+ * and is then held to its own timeout.  With --java the file is named
+ * after the code's public class and the class to run is found in the code
+ * (java_scan.h; read_frame's comment says how).  The trailer then has a
+ * "compile" section before "files", and "timeout" before "usage" when the
+ * init stopped the program (profiles/README.md).
  *
  * It reads one line from stdin,
  *
@@ -92,6 +96,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "java_scan.h"
 
 #define NONCE_LEN 32
 #define WALK_MAX_ENTRIES 100000 /* directory entries looked at, at most */
@@ -649,20 +655,40 @@ write_files (unsigned long long files_max, unsigned long long files_bytes, bool 
  * program is not an interpreter with a bootstrap of its own: compiled
  * languages, the shell):
  *
- *   "<code length>[ <arg length>...][ f<name length>:<size>...]\n"
- *   <code> <args...> (<name> <content>)... <stdin...>
+ *   "[n<name length> ]<code length>[ <arg length>...][ f<name length>:<size>...]\n"
+ *   [<name>] <code> <args...> (<name> <content>)... <stdin...>
  *
  * The code goes to the source file, the files beside it, both with
  * O_CREAT|O_EXCL|O_NOFOLLOW in the working directory; the arguments are
  * appended to the program's argv; the rest of stdin is the program's,
  * never read here (one byte at a time up to the header's end, exact
- * lengths after). */
+ * lengths after).
+ *
+ * The source file is NAME, or the name the frame gives the program (the
+ * client's own file name, checked by the daemon); then every word of the
+ * compiler's and of the program's command that is NAME becomes that name,
+ * so the compiler's messages, __FILE__ and $0 say what the client sent.
+ *
+ * With --java the file is named as javac wants (java_scan.h): after the
+ * code's public top-level class, else the class with the main method, and
+ * the .java files given with it are compiled with it; the program's
+ * command word that is NAME without ".java" (the class to run) becomes the
+ * binary name of the class with the main method, in the code or else in
+ * the first given .java file that has one.  When none has one, or a given
+ * file already has the code's file name, the compile stage fails with a
+ * sentence saying so (source_plan_t). */
 #define FRAME_HEADER_MAX 8192
 #define FRAME_CODE_MAX (64ull * 1024 * 1024)
 #define FRAME_ARGS_MAX 256
 #define FRAME_ARGS_BYTES (64ull * 1024) /* all the arguments together, as the daemon's cap */
 #define FRAME_FILES_MAX INPUTS_MAX
 
+/* What read_frame found out for the compile stage (--java). */
+typedef struct
+{
+  const char *refusal; /* the stage fails with this sentence, nothing compiled */
+  const char *no_main; /* a compile that succeeds fails with this sentence */
+} source_plan_t;
 
 static bool
 read_exact (int fd, void *buf, size_t n)
@@ -726,76 +752,261 @@ write_new_file (const char *name, unsigned long long size, char hex[65])
   return ok;
 }
 
-/* Read the frame, write the source and the files, and make the program's
- * argv: run (NULL-terminated, n_run words) with the arguments after it.
- * NULL with msg set when the frame is malformed or a file can't be
- * written. */
-static char **
-read_frame (const char *source, char **run, size_t n_run, const char **msg)
+/* Every word of argv (n words at most, up to a NULL) that is from becomes
+ * to. */
+static void
+replace_words (char **argv, size_t n, const char *from, char *to)
+{
+  for (size_t i = 0; i < n && argv[i]; i++)
+    if (strcmp (argv[i], from) == 0)
+      argv[i] = to;
+}
+
+static bool
+ends_with (const char *s, const char *suffix)
+{
+  size_t n = strlen (s), k = strlen (suffix);
+
+  return n >= k && strcmp (s + n - k, suffix) == 0;
+}
+
+/* The class to run from the Java unit u: "package.Class" into fqn. */
+static bool
+java_main_name (const java_unit_t *u, char *fqn, size_t size)
+{
+  if (u->main_type[0] == '\0')
+    return false;
+  return (size_t) snprintf (fqn, size, "%s%s%s", u->package, u->package[0] ? "." : "", u->main_type) < size;
+}
+
+/* Scan a given file (name, in the working directory) for a main class. */
+static bool
+java_main_in_file (const char *name, char *fqn, size_t size)
+{
+  int fd = open (name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  struct stat st;
+  char *text = NULL;
+  bool found = false;
+  java_unit_t u;
+
+  if (fd < 0)
+    return false;
+  if (fstat (fd, &st) == 0 && S_ISREG (st.st_mode) && (unsigned long long) st.st_size <= INPUT_MAX_BYTES
+      && (text = malloc (st.st_size ? (size_t) st.st_size : 1)) != NULL && read_exact (fd, text, (size_t) st.st_size))
+    {
+      java_scan (text, (size_t) st.st_size, &u);
+      found = java_main_name (&u, fqn, size);
+    }
+  free (text);
+  close (fd);
+  return found;
+}
+
+/* --java, once the frame is read: the code (in memory) into the file its
+ * public class names, the given .java files into the compiler's command,
+ * the class to run into the program's (profiles/README.md, Java).  -1 with
+ * msg when the file can't be written. */
+static int
+java_prepare (const char *code, size_t code_len, const char *source, char given[][INPUT_NAME_MAX + 1],
+              size_t n_given, char ***compile, char **run, size_t n_run, source_plan_t *plan, const char **msg)
+{
+  static char file[INPUT_NAME_MAX + 1], fqn[JAVA_PACKAGE_MAX + JAVA_NAME_MAX + 2], stem[INPUT_NAME_MAX + 1],
+      refusal[2 * INPUT_NAME_MAX + 200];
+  size_t n_compile = 0, n_java = 0;
+  java_unit_t u;
+  sha256_t sha;
+  char **words;
+  int fd;
+
+  java_scan (code, code_len, &u);
+  if (u.file_type[0])
+    snprintf (file, sizeof file, "%s.java", u.file_type);
+  else
+    snprintf (file, sizeof file, "%s", source);
+  *msg = "cannot write the source file";
+  fd = open (file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0 && errno == EEXIST)
+    {
+      if (u.file_type[0])
+        snprintf (refusal, sizeof refusal,
+                  "warmbox: the code's %s class %s must be in %s (javac's rule), and a file given with the code "
+                  "already has that name\n",
+                  u.public_type[0] ? "public" : "main", u.file_type, file);
+      else
+        snprintf (refusal, sizeof refusal,
+                  "warmbox: the code goes in %s, and a file given with the code already has that name\n", file);
+      plan->refusal = refusal;
+      return 0;
+    }
+  if (fd < 0 || !write_all (fd, code, code_len) || close (fd) < 0)
+    return -1;
+  /* The source is an input like the files: returned only if it changed. */
+  sha256_init (&sha);
+  sha256_update (&sha, code, code_len);
+  sha256_hex (&sha, inputs[n_inputs].sha256);
+  strcpy (inputs[n_inputs++].name, file);
+
+  if (!java_main_name (&u, fqn, sizeof fqn))
+    {
+      bool found = false;
+      for (size_t i = 0; i < n_given && !found; i++)
+        if (ends_with (given[i], ".java"))
+          found = java_main_in_file (given[i], fqn, sizeof fqn);
+      if (!found)
+        plan->no_main = u.too_long ? "warmbox: no class to run: a class or package name in the code is too long\n"
+                                   : "warmbox: no class to run: no top-level class in the code (or in a .java file "
+                                     "given with it) declares a method public static void main(String[] args)\n";
+    }
+  /* The compiler's command: the code's file for NAME, the given .java
+   * files after it. */
+  for (size_t i = 0; i < n_given; i++)
+    n_java += ends_with (given[i], ".java");
+  while ((*compile)[n_compile])
+    n_compile++;
+  *msg = "out of memory";
+  if ((words = calloc (n_compile + n_java + 1, sizeof *words)) == NULL)
+    return -1;
+  memcpy (words, *compile, n_compile * sizeof *words);
+  replace_words (words, n_compile, source, file);
+  for (size_t i = 0; i < n_given; i++)
+    if (ends_with (given[i], ".java"))
+      words[n_compile++] = given[i];
+  *compile = words;
+  /* The program's command: the class for NAME's stem. */
+  snprintf (stem, sizeof stem, "%s", source);
+  if (ends_with (stem, ".java") && !plan->no_main)
+    {
+      stem[strlen (stem) - 5] = '\0';
+      replace_words (run, n_run, stem, fqn);
+    }
+  return 0;
+}
+
+/* Read the frame, write the source and the files, and make the commands:
+ * *run (n_run words) with the arguments after it, *compile (NULL, or a
+ * NULL-terminated command) with the source's name in it.  -1 with msg set
+ * when the frame is malformed or a file can't be written. */
+static int
+read_frame (const char *source, bool java, char ***compile, char ***run, size_t n_run, source_plan_t *plan,
+            const char **msg)
 {
   char header[FRAME_HEADER_MAX];
+  static char name[INPUT_NAME_MAX + 1], given[FRAME_FILES_MAX][INPUT_NAME_MAX + 1];
   size_t n = read_line (header, sizeof header), n_args = 0, n_files = 0;
-  unsigned long long args_total = 0, code_len, arg_len[FRAME_ARGS_MAX], name_len[FRAME_FILES_MAX], size[FRAME_FILES_MAX];
+  unsigned long long args_total = 0, code_len, program_name_len = 0, arg_len[FRAME_ARGS_MAX],
+                     name_len[FRAME_FILES_MAX], size[FRAME_FILES_MAX];
   const char *p = header, *end = header + n - 1;
-  char **argv;
+  char **argv, *code = NULL;
 
   *msg = "malformed input frame";
-  if (n == 0 || !parse_number (&p, end, &code_len) || code_len > FRAME_CODE_MAX)
-    return NULL;
+  memset (plan, 0, sizeof *plan);
+  if (n == 0)
+    return -1;
+  /* The program's own file name first, when the client gave one. */
+  if (p < end && *p == 'n')
+    {
+      p++;
+      if (!parse_number (&p, end, &program_name_len) || program_name_len == 0 || program_name_len > INPUT_NAME_MAX
+          || p == end || *p++ != ' ')
+        return -1;
+    }
+  if (!parse_number (&p, end, &code_len) || code_len > FRAME_CODE_MAX)
+    return -1;
   while (p < end)
     {
       if (*p++ != ' ')
-        return NULL;
+        return -1;
       if (p < end && *p == 'f')
         {
           p++;
           if (n_files == FRAME_FILES_MAX || !parse_number (&p, end, &name_len[n_files]) || p == end
               || *p++ != ':' || !parse_number (&p, end, &size[n_files]) || name_len[n_files] > INPUT_NAME_MAX
               || size[n_files] > INPUT_MAX_BYTES)
-            return NULL;
+            return -1;
           n_files++;
         }
       else if (n_files > 0 || n_args == FRAME_ARGS_MAX || !parse_number (&p, end, &arg_len[n_args])
                || arg_len[n_args] > FRAME_ARGS_BYTES || (args_total += arg_len[n_args]) > FRAME_ARGS_BYTES)
-        return NULL;
+        return -1;
       else
         n_args++;
     }
   if (n_inputs >= INPUTS_MAX + 1 || strlen (source) > INPUT_NAME_MAX)
-    return NULL;
-  /* The source is an input like the files: returned only if it changed. */
-  *msg = "cannot write the source file";
-  if (!write_new_file (source, code_len, inputs[n_inputs].sha256))
-    return NULL;
-  strcpy (inputs[n_inputs++].name, source);
+    return -1;
+  if (program_name_len)
+    {
+      /* Checked by the daemon; again here, so that nothing but a plain
+       * file of the working directory, and no option of the command it
+       * goes into, can come of it. */
+      *msg = "input frame ended early";
+      if (!read_exact (0, name, (size_t) program_name_len))
+        return -1;
+      name[program_name_len] = '\0';
+      *msg = java ? "a Java program's file is named after its class, not by the frame"
+                  : "the program's file name in the frame is not a plain name";
+      if (java || !plain_name (name, (size_t) program_name_len) || name[0] == '.' || name[0] == '-')
+        return -1;
+    }
+  else
+    strcpy (name, source);
+  if (java)
+    {
+      /* Its file name is in the code: read it whole first. */
+      *msg = "out of memory";
+      if ((code = malloc (code_len ? (size_t) code_len : 1)) == NULL)
+        return -1;
+      *msg = "input frame ended early";
+      if (!read_exact (0, code, (size_t) code_len))
+        return -1;
+    }
+  else
+    {
+      /* The source is an input like the files: returned only if it changed. */
+      *msg = "cannot write the source file";
+      if (!write_new_file (name, code_len, inputs[n_inputs].sha256))
+        return -1;
+      strcpy (inputs[n_inputs++].name, name);
+    }
   *msg = "out of memory";
   if ((argv = calloc (n_run + n_args + 1, sizeof *argv)) == NULL)
-    return NULL;
-  memcpy (argv, run, n_run * sizeof *argv);
+    return -1;
+  memcpy (argv, *run, n_run * sizeof *argv);
   for (size_t i = 0; i < n_args; i++)
     {
       *msg = "out of memory";
       if ((argv[n_run + i] = calloc (1, (size_t) arg_len[i] + 1)) == NULL)
-        return NULL;
+        return -1;
       *msg = "input frame ended early";
       if (!read_exact (0, argv[n_run + i], (size_t) arg_len[i]))
-        return NULL;
+        return -1;
     }
   for (size_t i = 0; i < n_files; i++)
     {
-      char name[INPUT_NAME_MAX + 1];
       *msg = "input frame ended early";
-      if (!read_exact (0, name, (size_t) name_len[i]))
-        return NULL;
-      name[name_len[i]] = '\0';
+      if (!read_exact (0, given[i], (size_t) name_len[i]))
+        return -1;
+      given[i][name_len[i]] = '\0';
       *msg = "a file name in the frame is not a plain name";
-      if (!plain_name (name, (size_t) name_len[i]))
-        return NULL;
+      if (!plain_name (given[i], (size_t) name_len[i]))
+        return -1;
       *msg = "cannot write a given file";
-      if (!write_new_file (name, size[i], NULL))
-        return NULL;
+      if (!write_new_file (given[i], size[i], NULL))
+        return -1;
     }
-  return argv;
+  *run = argv;
+  if (java)
+    {
+      int rc = java_prepare (code, (size_t) code_len, source, given, n_files, compile, argv, n_run, plan, msg);
+      explicit_bzero (code, (size_t) code_len);
+      free (code);
+      return rc;
+    }
+  /* The program's file name in the commands: the compiler's words only
+   * (never an argument of the program). */
+  if (*compile)
+    replace_words (*compile, SIZE_MAX, source, name);
+  replace_words (argv, n_run, source, name);
+  return 0;
 }
 
 static long long
@@ -967,6 +1178,34 @@ write_compile_report (const compile_report_t *rep)
   put (rep->err ? rep->err : "", rep->err_len);
 }
 
+/* A compile that succeeded fails after all, exit 1, with sentence after
+ * its stderr (kept within bound: the sentence first). */
+static void
+fail_compile_with (compile_report_t *rep, const char *sentence, unsigned long long bound)
+{
+  size_t add = strlen (sentence), keep = rep->err_len;
+  char *err;
+
+  if (bound < add)
+    bound = add;
+  if (keep > bound - add)
+    {
+      keep = (size_t) (bound - add);
+      rep->truncated = true;
+    }
+  /* malloc, not realloc: a grown block may need mremap, which not every
+   * allowlist has. */
+  if ((err = malloc (keep + add)) != NULL)
+    {
+      memcpy (err, rep->err ? rep->err : "", keep);
+      memcpy (err + keep, sentence, add);
+      free (rep->err);
+      rep->err = err;
+      rep->err_len = keep + add;
+    }
+  rep->status = W_EXITCODE (1, 0);
+}
+
 static bool
 compile_succeeded (const compile_report_t *rep)
 {
@@ -1015,14 +1254,16 @@ end_all (bool trace, bool reaper)
 }
 
 /* argv: BOOTSTRAP ARGV... (the bootstrap reads the frame), or
- * --source NAME [--compile N WORD...] -- PROGRAM ARGV... (the init reads
- * it).  The run's argv into *run (NULL-terminated). */
+ * --source NAME [--java] [--compile N WORD...] -- PROGRAM ARGV... (the
+ * init reads it; --java needs a compile stage).  The run's argv into *run
+ * (NULL-terminated). */
 static int
-parse_argv (int argc, char **argv, const char **source, char ***compile, char ***run, size_t *n_run)
+parse_argv (int argc, char **argv, const char **source, bool *java, char ***compile, char ***run, size_t *n_run)
 {
   int i = 1;
 
   *source = NULL;
+  *java = false;
   *compile = NULL;
   if (i < argc && strcmp (argv[i], "--source") == 0)
     {
@@ -1030,6 +1271,11 @@ parse_argv (int argc, char **argv, const char **source, char ***compile, char **
         return -1;
       *source = argv[i + 1];
       i += 2;
+      if (i < argc && strcmp (argv[i], "--java") == 0)
+        {
+          *java = true;
+          i++;
+        }
       if (i < argc && strcmp (argv[i], "--compile") == 0)
         {
           char *end;
@@ -1041,7 +1287,7 @@ parse_argv (int argc, char **argv, const char **source, char ***compile, char **
           memcpy (*compile, argv + i + 2, (size_t) n * sizeof **compile);
           i += 2 + (int) n;
         }
-      if (i >= argc || strcmp (argv[i], "--") != 0)
+      if (i >= argc || strcmp (argv[i], "--") != 0 || (*java && *compile == NULL))
         return -1;
       i++;
     }
@@ -1067,11 +1313,13 @@ main (int argc, char **argv)
   const char *source, *msg;
   char **compile, **run;
   size_t n_run;
+  bool java;
   stage_limits_t stages;
+  source_plan_t plan = {0};
   compile_report_t rep = {0};
 
-  if (parse_argv (argc, argv, &source, &compile, &run, &n_run) < 0)
-    return fail ("init: usage: init [--source NAME [--compile N WORD...] --] PROGRAM ARGV...");
+  if (parse_argv (argc, argv, &source, &java, &compile, &run, &n_run) < 0)
+    return fail ("init: usage: init [--source NAME [--java] [--compile N WORD...] --] PROGRAM ARGV...");
   /* Before the nonce is read: from here /proc/<this pid>/mem and the like
    * are closed to processes of the same uid.  Where that cannot be done no
    * trailer is written (a nonce the program could read proves nothing).
@@ -1083,19 +1331,36 @@ main (int argc, char **argv)
   bool reaper = prctl (PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;
   if (read_first_lines (nonce, &files_max, &files_bytes, &stages) < 0)
     return fail ("malformed input frame");
-  if (source && (run = read_frame (source, run, n_run, &msg)) == NULL)
+  if (source && read_frame (source, java, &compile, &run, n_run, &plan, &msg) < 0)
     return fail (msg);
   if (compile && stages.timeout_ms == 0)
     return fail ("init: a compile stage needs its limits on the first line");
-  if (compile)
+  if (compile && plan.refusal)
+    {
+      /* Nothing to compile (--java: the code's file can't have its name):
+       * the stage fails as a compiler would, with the reason. */
+      rep.status = W_EXITCODE (1, 0);
+      rep.err = (char *) plan.refusal;
+      rep.err_len = strlen (plan.refusal);
+      run_program = false;
+    }
+  else if (compile)
     {
       run_compile (compile, &stages, &rep);
       run_program = compile_succeeded (&rep);
-      code = rep.failed ? 127 : WIFEXITED (rep.status) ? WEXITSTATUS (rep.status) : 128 + WTERMSIG (rep.status);
+      if (run_program && plan.no_main)
+        {
+          /* Compiled, but nothing to run (--java): a failed stage, the
+           * reason after what the compiler said. */
+          fail_compile_with (&rep, plan.no_main, stages.output_bytes);
+          run_program = false;
+        }
       /* Nothing of the compiler may live on into the program's time (a
        * process that left its group): ended and reaped here. */
       compile_clean = end_all (trace, reaper);
     }
+  if (compile)
+    code = rep.failed ? 127 : WIFEXITED (rep.status) ? WEXITSTATUS (rep.status) : 128 + WTERMSIG (rep.status);
   if (run_program)
     {
       /* The program's own deadline, once compiled (profiles/README.md):

@@ -39,6 +39,13 @@ prof_free (prof_t *p)
   for (size_t i = 0; i < p->compile_argc; i++)
     free (p->compile_argv[i]);
   free (p->compile_argv);
+  for (size_t i = 0; i < p->n_name_suffixes; i++)
+    free (p->name_suffixes[i]);
+  for (size_t i = 0; i < p->n_name_refused; i++)
+    {
+      free (p->name_refused[i].pattern);
+      free (p->name_refused[i].reason);
+    }
   for (size_t i = 0; i < p->n_env; i++)
     free (p->env[i]);
   free (p->env);
@@ -407,6 +414,95 @@ parse_stages (cJSON *root, prof_t *p, wb_err_t *err)
   return 0;
 }
 
+/* A suffix of "filename.suffixes": a dot and up to 15 of [A-Za-z0-9+_-]. */
+static bool
+name_suffix_ok (const char *s)
+{
+  if (s[0] != '.' || s[1] == '\0' || strlen (s) > 16)
+    return false;
+  for (s++; *s; s++)
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '+'
+          || *s == '_' || *s == '-'))
+      return false;
+  return true;
+}
+
+static bool
+ends_with (const char *s, const char *suffix)
+{
+  size_t n = strlen (s), k = strlen (suffix);
+
+  return n >= k && strcmp (s + n - k, suffix) == 0;
+}
+
+/* "source_rule" (optional: "java", with source and compile) and
+ * "filename" (optional: {"suffixes": [...], "refuse": [{"pattern",
+ * "reason"}...]}, not with "source_rule"): how the program's file is
+ * named. */
+static int
+parse_naming (cJSON *root, prof_t *p, wb_err_t *err)
+{
+  cJSON *rule = cJSON_GetObjectItemCaseSensitive (root, "source_rule");
+  cJSON *naming = cJSON_GetObjectItemCaseSensitive (root, "filename");
+  cJSON *suffixes, *refuse, *item;
+
+  if (rule)
+    {
+      if (!cJSON_IsString (rule) || strcmp (rule->valuestring, "java") != 0)
+        return wb_error (err, WB_E_INVALID, "profile: \"source_rule\" can only be \"java\"");
+      if (p->compile_argv == NULL || !ends_with (p->source, ".java"))
+        return wb_error (err, WB_E_INVALID, "profile: \"source_rule\": \"java\" needs a compile stage and a "
+                                            "\"source\" ending in .java");
+      if (naming)
+        return wb_error (err, WB_E_INVALID, "profile: \"filename\" does not go with \"source_rule\" (the code's "
+                                            "class names the file)");
+      p->java_source = true;
+    }
+  if (naming == NULL)
+    return 0;
+  suffixes = cJSON_GetObjectItemCaseSensitive (naming, "suffixes");
+  refuse = cJSON_GetObjectItemCaseSensitive (naming, "refuse");
+  if (!cJSON_IsObject (naming) || (suffixes && !cJSON_IsArray (suffixes)) || (refuse && !cJSON_IsArray (refuse))
+      || cJSON_GetArraySize (suffixes) > PROF_MAX_NAME_RULES || cJSON_GetArraySize (refuse) > PROF_MAX_NAME_RULES)
+    return wb_error (err, WB_E_INVALID, "profile: \"filename\" must be {\"suffixes\": [at most %d], \"refuse\": "
+                                        "[at most %d {\"pattern\", \"reason\"}]}",
+                     PROF_MAX_NAME_RULES, PROF_MAX_NAME_RULES);
+  cJSON_ArrayForEach (item, suffixes)
+  {
+    const char *s = cJSON_GetStringValue (item);
+    if (s == NULL || !name_suffix_ok (s))
+      return wb_error (err, WB_E_INVALID, "profile: each of \"filename.suffixes\" is a dot and 1 to 15 of "
+                                          "[A-Za-z0-9+_-]");
+    if ((p->name_suffixes[p->n_name_suffixes++] = strdup (s)) == NULL)
+      return wb_error (err, WB_E_NOMEM, "profile: out of memory");
+  }
+  cJSON_ArrayForEach (item, refuse)
+  {
+    const char *pattern = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (item, "pattern"));
+    const char *reason = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (item, "reason"));
+    prof_name_rule_t *r = &p->name_refused[p->n_name_refused];
+    if (pattern == NULL || reason == NULL || *pattern == '\0' || *reason == '\0' || strlen (pattern) > 64
+        || strlen (reason) > 200)
+      return wb_error (err, WB_E_INVALID, "profile: each of \"filename.refuse\" is {\"pattern\": 1 to 64 "
+                                          "characters, \"reason\": 1 to 200}");
+    r->pattern = strdup (pattern);
+    r->reason = strdup (reason);
+    p->n_name_refused++;
+    if (r->pattern == NULL || r->reason == NULL)
+      return wb_error (err, WB_E_NOMEM, "profile: out of memory");
+  }
+  /* The default name obeys the profile's own rules. */
+  if (p->source && p->n_name_suffixes)
+    {
+      bool fits = false;
+      for (size_t i = 0; i < p->n_name_suffixes; i++)
+        fits = fits || ends_with (p->source, p->name_suffixes[i]);
+      if (!fits)
+        return wb_error (err, WB_E_INVALID, "profile: \"source\" must end in one of \"filename.suffixes\"");
+    }
+  return 0;
+}
+
 uint32_t
 prof_memory_mb (const prof_t *p, const prof_limits_t *lim)
 {
@@ -535,7 +631,7 @@ prof_parse (const char *json, size_t json_len, const char *seccomp, size_t secco
       }
     }
 
-  if (parse_stages (root, p, err) < 0)
+  if (parse_stages (root, p, err) < 0 || parse_naming (root, p, err) < 0)
     goto fail;
 
   limits = cJSON_GetObjectItemCaseSensitive (root, "limits");

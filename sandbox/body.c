@@ -144,13 +144,16 @@ build (const prof_t *p, const prof_limits_t *lim, const sbx_identity_t *id)
       || (labels = add_container (root, "Labels", false)) == NULL)
     goto oom;
   /* With a source file the init reads the frame and runs the stages:
-   * "/warmbox/init --source NAME [--compile N WORD...] -- PROGRAM..." */
+   * "/warmbox/init --source NAME [--java] [--compile N WORD...] -- PROGRAM..."
+   * (--java: the init names the file after the code's class). */
   TRY (push_str (cmd, p->argv[0]));
   if (p->source)
     {
       char n[16];
       TRY (push_str (cmd, "--source"));
       TRY (push_str (cmd, p->source));
+      if (p->java_source)
+        TRY (push_str (cmd, "--java"));
       if (p->compile_argv)
         {
           snprintf (n, sizeof n, "%zu", p->compile_argc);

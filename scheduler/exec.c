@@ -1484,7 +1484,7 @@ write_frame (sched_exec_t *ex)
         rc = wb_buf_printf (&frame, "%s %s\n", ex->req.files[i].sha256, ex->req.files[i].name);
     }
   if (rc < 0
-      || sched_frame_build (ex->req.code, ex->req.code_len, ex->req.args, ex->req.n_args,
+      || sched_frame_build (ex->req.filename, ex->req.code, ex->req.code_len, ex->req.args, ex->req.n_args,
                             ex->req.files, ex->req.n_files, ex->req.stdin_data, ex->req.stdin_len,
                             &frame)
              < 0

@@ -3,8 +3,12 @@
  * clients work unchanged.  Pure functions: translation to a /v1 body, and
  * the response shapes.
  *
- * Mapping: files[0] is the program; the others, each named, become /v1's
- * files (in the program's working directory); encodings utf8 (default),
+ * Mapping: files[0] is the program, and its name, when it has one, the
+ * program's own file name (/v1's filename; where the compiler needs a
+ * suffix and the name has none of the language's, the first is appended,
+ * as Piston appends one; not for Java, whose file javac's rule names);
+ * the others, each named, become /v1's files (in the program's working
+ * directory); encodings utf8 (default),
  * base64 or hex (sent on as base64); stdin; args;
  * run_timeout (ms) -> timeout_ms; run_memory_limit (bytes) -> memory_mb,
  * rounded up; compile_timeout (ms) -> compile_timeout_ms and
@@ -114,6 +118,35 @@ piston_file (cJSON *file, int i, wb_buf_t *out, wb_err_t *err)
   return 0;
 }
 
+/* files[0].name, as the program's own file name, into out ("" when it
+ * has none, or for a language whose code names its file). */
+static int
+piston_program_name (const prof_t *p, cJSON *file, char *out, size_t size, wb_err_t *err)
+{
+  cJSON *item = cJSON_GetObjectItemCaseSensitive (file, "name");
+  const char *name = cJSON_GetStringValue (item);
+  bool has_suffix = p->n_name_suffixes == 0;
+  size_t len;
+
+  out[0] = '\0';
+  if (item == NULL || cJSON_IsNull (item) || p->java_source)
+    return 0;
+  if (name == NULL)
+    return wb_error (err, WB_E_INVALID, "files[0].name must be a string");
+  len = strlen (name);
+  for (size_t i = 0; i < p->n_name_suffixes && !has_suffix; i++)
+    {
+      size_t k = strlen (p->name_suffixes[i]);
+      has_suffix = len > k && strcmp (name + len - k, p->name_suffixes[i]) == 0;
+    }
+  /* Piston appends the language's extension to the name ("file0.code"
+   * runs as "file0.code.c"); here only where it is missing. */
+  if ((size_t) snprintf (out, size, "%s%s", name, has_suffix ? "" : p->name_suffixes[0]) >= size)
+    return wb_error (err, WB_E_INVALID, "files[0].name must be at most %d bytes%s", SCHED_MAX_FILE_NAME,
+                     has_suffix ? "" : " with the language's suffix");
+  return sched_program_name_check (p, out, "files[0].name", err);
+}
+
 int
 sched_piston_translate (const char *body, size_t len, const prof_set_t *profiles,
                         wb_buf_t *v1_body, wb_err_t *err)
@@ -124,7 +157,7 @@ sched_piston_translate (const char *body, size_t len, const prof_set_t *profiles
   cJSON *files, *file, *item;
   const char *language, *version;
   const prof_t *p;
-  char have[64];
+  char have[64], program_name[SCHED_MAX_FILE_NAME + 1];
   double run_timeout, run_memory, compile_timeout, compile_memory;
   char *text;
 
@@ -159,6 +192,8 @@ sched_piston_translate (const char *body, size_t len, const prof_set_t *profiles
                      cJSON_GetArraySize (files), SCHED_MAX_FILES);
   if (piston_file (cJSON_GetArrayItem (files, 0), 0, &code, err) < 0)
     return -1;
+  if (piston_program_name (p, cJSON_GetArrayItem (files, 0), program_name, sizeof program_name, err) < 0)
+    return -1;
   if (!wb_utf8_valid (code.data ? code.data : "", code.len)
       || (code.len && memchr (code.data, '\0', code.len) != NULL))
     return wb_error (err, WB_E_INVALID, "the program must be UTF-8 text without NUL");
@@ -176,6 +211,8 @@ sched_piston_translate (const char *body, size_t len, const prof_set_t *profiles
     return wb_error (err, WB_E_NOMEM, "out of memory");
   if (!cJSON_AddStringToObject (v1, "language", p->language)
       || !cJSON_AddStringToObject (v1, "code", "")) /* placeholder, spliced below */
+    return wb_error (err, WB_E_NOMEM, "out of memory");
+  if (program_name[0] && !cJSON_AddStringToObject (v1, "filename", program_name))
     return wb_error (err, WB_E_NOMEM, "out of memory");
   item = cJSON_GetObjectItemCaseSensitive (root, "stdin");
   if (item != NULL && !cJSON_IsNull (item))
@@ -239,6 +276,9 @@ sched_piston_translate (const char *body, size_t len, const prof_set_t *profiles
           return wb_error (err, WB_E_INVALID,
                            "files[%d].name must be a plain file name (no '/', no control "
                            "characters, not . or .., at most %d bytes)", i - 1, SCHED_MAX_FILE_NAME);
+        if (strcmp (name, program_name) == 0)
+          return wb_error (err, WB_E_INVALID, "files[%d].name is %s, the program's own file (files[0])", i - 1,
+                           name);
         if (wb_base64_encode (&b64, raw.data ? raw.data : "", raw.len) < 0 || (o = cJSON_CreateObject ()) == NULL
             || !cJSON_AddItemToArray (list, o) || !cJSON_AddStringToObject (o, "name", name)
             || !cJSON_AddStringToObject (o, "content", b64.data ? b64.data : "")

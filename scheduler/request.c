@@ -3,12 +3,14 @@
  *
  * Body: {"language": str, "code": str, "stdin"?: str, "stdin_base64"?: str,
  *        "args"?: [str], "files"?: [{"name": str, "content": str,
- *        "encoding"?: "utf8" | "base64"}], "timeout_ms"?: int, "memory_mb"?: int}
+ *        "encoding"?: "utf8" | "base64"}], "filename"?: str,
+ *        "timeout_ms"?: int, "memory_mb"?: int}
  * Unknown keys are refused so that a misspelt limit never passes silently. */
 #define _GNU_SOURCE
 #include "request.h"
 
 #include <cjson/cJSON.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <string.h>
 
@@ -28,12 +30,13 @@ sched_request_clear (sched_request_t *req)
       free (req->files[i].name);
     }
   free (req->files);
+  free (req->filename);
   memset (req, 0, sizeof *req);
 }
 
 static const char *const known_keys[]
     = {"language", "code", "stdin", "stdin_base64", "args", "files", "timeout_ms", "memory_mb",
-       "compile_timeout_ms", "compile_memory_mb"};
+       "compile_timeout_ms", "compile_memory_mb", "filename"};
 
 static int
 optional_uint (cJSON *root, const char *key, uint32_t lo, uint32_t max, uint32_t *inout,
@@ -96,6 +99,45 @@ sched_file_name_valid (const char *name, size_t len)
     if (name[i] == '/' || (unsigned char) name[i] < 0x20 || name[i] == 0x7f)
       return false;
   return true;
+}
+
+int
+sched_program_name_check (const prof_t *p, const char *name, const char *field, wb_err_t *err)
+{
+  bool suffix_ok = p->n_name_suffixes == 0;
+  size_t len = strlen (name);
+
+  if (p->java_source)
+    return wb_error (err, WB_E_INVALID, "%s does not apply to %s: javac's rule names the file after the code's "
+                                        "public class (or the class with the main method)", field, p->language);
+  if (!sched_file_name_valid (name, len))
+    return wb_error (err, WB_E_INVALID, "%s must be a plain file name: 1 to %d bytes of UTF-8 without '/' or "
+                                        "control characters, not \".\" or \"..\"", field, SCHED_MAX_FILE_NAME);
+  if (name[0] == '.')
+    return wb_error (err, WB_E_INVALID, "%s must not start with '.': dot-files in the working directory are the "
+                                        "sandbox's own (caches, compiler output) and are never returned", field);
+  if (name[0] == '-')
+    return wb_error (err, WB_E_INVALID, "%s must not start with '-': the %s command would read it as an option",
+                     field, p->language);
+  for (size_t i = 0; i < p->n_name_suffixes && !suffix_ok; i++)
+    {
+      size_t k = strlen (p->name_suffixes[i]);
+      suffix_ok = len > k && strcmp (name + len - k, p->name_suffixes[i]) == 0;
+    }
+  if (!suffix_ok)
+    {
+      char list[PROF_MAX_NAME_RULES * 20] = "";
+      for (size_t i = 0; i < p->n_name_suffixes; i++)
+        snprintf (list + strlen (list), sizeof list - strlen (list), "%s%s", i ? ", " : "", p->name_suffixes[i]);
+      return wb_error (err, WB_E_INVALID, "%s must end in %s%s for %s, after at least one character (the compiler "
+                                          "picks the language by it)",
+                       field, p->n_name_suffixes > 1 ? "one of " : "", list, p->language);
+    }
+  for (size_t i = 0; i < p->n_name_refused; i++)
+    if (fnmatch (p->name_refused[i].pattern, name, 0) == 0)
+      return wb_error (err, WB_E_INVALID, "%s \"%.64s\" is refused for %s (%s): %s", field, name, p->language,
+                       p->name_refused[i].pattern, p->name_refused[i].reason);
+  return 0;
 }
 
 void
@@ -189,8 +231,13 @@ parse_files (cJSON *files, sched_request_t *req, wb_err_t *err)
     for (size_t k = 0; k < req->n_files; k++)
       if (strcmp (req->files[k].name, name) == 0)
         return wb_error (err, WB_E_INVALID, "files[%d].name repeats files[%zu].name", i, k);
-    /* The code itself is that file for a language with a source file. */
-    if (req->profile->source && strcmp (req->profile->source, name) == 0)
+    /* The code itself is that file: its own name, or the language's
+     * default source file (for Java the init sees to it: the code's class
+     * names it). */
+    if (req->filename && strcmp (req->filename, name) == 0)
+      return wb_error (err, WB_E_INVALID, "files[%d].name is %s, the program's own filename", i, name);
+    if (req->filename == NULL && req->profile->source && !req->profile->java_source
+        && strcmp (req->profile->source, name) == 0)
       return wb_error (err, WB_E_INVALID, "files[%d].name is %s, the name the code is written to for %s", i,
                        req->profile->source, req->profile->language);
     if (encoding == NULL || (strcmp (encoding, "utf8") && strcmp (encoding, "base64")))
@@ -400,6 +447,21 @@ sched_request_parse (const char *body, size_t len, const prof_set_t *profiles,
                  < 0))
     goto out;
 
+  /* The program's own file name, before the files: none may take it. */
+  item = cJSON_GetObjectItemCaseSensitive (root, "filename");
+  if (item && !cJSON_IsNull (item))
+    {
+      if (!cJSON_IsString (item))
+        {
+          wb_error (err, WB_E_INVALID, "\"filename\" must be a string");
+          goto out;
+        }
+      if (sched_program_name_check (p, item->valuestring, "filename", err) < 0)
+        goto out;
+      if ((req.filename = strdup (item->valuestring)) == NULL)
+        goto oom;
+    }
+
   /* After memory_mb: the files live in the sandbox's memory (tmpfs). */
   item = cJSON_GetObjectItemCaseSensitive (root, "files");
   if (item && !cJSON_IsNull (item) && parse_files (item, &req, err) < 0)
@@ -421,11 +483,14 @@ out:
 }
 
 int
-sched_frame_build (const char *code, size_t code_len, char *const *args, size_t n_args,
+sched_frame_build (const char *code_name, const char *code, size_t code_len, char *const *args, size_t n_args,
                    const sched_file_t *files, size_t n_files, const char *in, size_t in_len,
                    wb_buf_t *out)
 {
-  if (n_args > SCHED_MAX_ARGS || n_files > SCHED_MAX_FILES || wb_buf_printf (out, "%zu", code_len) < 0)
+  size_t name_len = code_name ? strlen (code_name) : 0;
+
+  if (n_args > SCHED_MAX_ARGS || n_files > SCHED_MAX_FILES || (code_name && (name_len == 0 || name_len > SCHED_MAX_FILE_NAME))
+      || (code_name && wb_buf_printf (out, "n%zu ", name_len) < 0) || wb_buf_printf (out, "%zu", code_len) < 0)
     return -1;
   for (size_t i = 0; i < n_args; i++)
     if (wb_buf_printf (out, " %zu", strlen (args[i])) < 0)
@@ -433,7 +498,8 @@ sched_frame_build (const char *code, size_t code_len, char *const *args, size_t 
   for (size_t i = 0; i < n_files; i++)
     if (wb_buf_printf (out, " f%zu:%zu", strlen (files[i].name), files[i].len) < 0)
       return -1;
-  if (wb_buf_append (out, "\n", 1) < 0 || wb_buf_append (out, code, code_len) < 0)
+  if (wb_buf_append (out, "\n", 1) < 0 || (code_name && wb_buf_append (out, code_name, name_len) < 0)
+      || wb_buf_append (out, code, code_len) < 0)
     return -1;
   for (size_t i = 0; i < n_args; i++)
     if (wb_buf_append_str (out, args[i]) < 0)
@@ -487,6 +553,14 @@ sched_frame_parse (const char *buf, size_t len, sched_frame_t *f)
     return len < SCHED_FRAME_HEADER_MAX ? 0 : -1;
   end = (size_t) (nl - buf);
   memset (f, 0, sizeof *f);
+  /* The program's own file name, first when there is one. */
+  if (i < end && buf[i] == 'n')
+    {
+      i++;
+      if (frame_number (buf, end, &i, &f->code_name_len) < 0 || f->code_name_len == 0
+          || f->code_name_len > SCHED_MAX_FILE_NAME || i >= end || buf[i++] != ' ')
+        return -1;
+    }
   if (frame_number (buf, end, &i, &f->code_len) < 0)
     return -1;
   while (i < end)
@@ -511,7 +585,7 @@ sched_frame_parse (const char *buf, size_t len, sched_frame_t *f)
     }
   off = end + 1;
   need = 0;
-  if (take (&need, off, f->code_len, &f->code_off) < 0)
+  if (take (&need, off, f->code_name_len, &f->code_name_off) < 0 || take (&need, off, f->code_len, &f->code_off) < 0)
     return -1;
   for (size_t k = 0; k < f->n_args; k++)
     if (take (&need, off, f->arg_len[k], &f->arg_off[k]) < 0)

@@ -12,8 +12,8 @@ mkdir -p "$out/artifacts"
 command -v clang >/dev/null || { echo "fuzz: clang is needed (apt-get install clang libclang-rt-14-dev)" >&2; exit 1; }
 pkgs="libevent libevent_openssl libcurl libcjson libseccomp sqlite3 libcrypto libssl"
 # The library as the Makefile builds it (one list to keep), and the CLI's
-# parsers the harnesses reach.
-lib_src="$(make -s --no-print-directory print-lib-src) cli/mcp.c cli/client.c"
+# parsers and the sandbox's Java scanner the harnesses reach.
+lib_src="$(make -s --no-print-directory print-lib-src) cli/mcp.c cli/client.c profiles/java_scan.c"
 status=0
 # FUZZ_ONLY=name runs one harness.
 for harness in tests/fuzz/fuzz_${FUZZ_ONLY:-*}.c; do
@@ -21,7 +21,7 @@ for harness in tests/fuzz/fuzz_${FUZZ_ONLY:-*}.c; do
   name=${name#fuzz_}
   # shellcheck disable=SC2046,SC2086
   clang -Wall -Wextra -Werror -Wno-unused-parameter -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-    -Iinclude -iquote scheduler -iquote engine -iquote cli $(pkg-config --cflags $pkgs) \
+    -Iinclude -iquote scheduler -iquote engine -iquote cli -iquote profiles $(pkg-config --cflags $pkgs) \
     -DWB_DEFAULT_PROFILES_DIR="\"$PWD/profiles\"" -DWB_VERSION="\"fuzz\"" \
     "$harness" $lib_src $(pkg-config --libs $pkgs) -lm -lpthread -o "$out/fuzz_$name"
   work=$out/corpus/$name

@@ -36,6 +36,15 @@ typedef struct prof_limits
 } prof_limits_t;
 
 #define PROF_MAX_ALIASES 8
+#define PROF_MAX_NAME_RULES 8
+
+/* A file name the program's file may not have, and why (profile.json's
+ * "filename.refuse"). */
+typedef struct prof_name_rule
+{
+  char *pattern; /* fnmatch(3), no flags */
+  char *reason;  /* said in the 400 */
+} prof_name_rule_t;
 
 typedef struct prof
 {
@@ -58,6 +67,18 @@ typedef struct prof
    * exits 0.  NULL-terminated; NULL without a compile stage. */
   char **compile_argv;
   size_t compile_argc;
+  /* "source_rule": "java": /warmbox/init names the source file after the
+   * code's public class and runs the class with the main method
+   * (profiles/init.c --java); a request can't name it.  Needs source and
+   * compile. */
+  bool java_source;
+  /* "filename": what a request's name for the program's file must end
+   * with (one of suffixes, when there are any: compilers pick the
+   * language by it) and must not match (refused, with its reason). */
+  char *name_suffixes[PROF_MAX_NAME_RULES];
+  size_t n_name_suffixes;
+  prof_name_rule_t name_refused[PROF_MAX_NAME_RULES];
+  size_t n_name_refused;
   char **env;         /* "NAME=value" added to the sandbox's environment (env) */
   size_t n_env;
   char *seccomp_json; /* the allowlist, compact JSON, inlined into SecurityOpt */

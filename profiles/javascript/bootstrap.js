@@ -1,8 +1,10 @@
 // warmbox bootstrap for JavaScript: reads the input frame
-// "<code length>[ <arg length>...][ f<name length>:<size>...]\n"
-// "<code><args...><name><content>...<stdin...>" from fd 0, byte-exact and
-// without reading ahead, writes the files into the working directory, then
-// runs the code as a CommonJS module named main.js with the arguments in
+// "[n<program name length> ]<code length>[ <arg length>...][ f<name length>:<size>...]\n"
+// "[<program name>]<code><args...><name><content>...<stdin...>" from fd 0,
+// byte-exact and without reading ahead, writes the files into the working
+// directory, then runs the code as a CommonJS module named after the
+// program name the client gave, else main.js (process.argv[1],
+// __filename and stack traces say it), with the arguments in
 // process.argv.  The rest of stdin is left to the program (process.stdin,
 // fs.readFileSync(0)).  Exit 125 means a broken frame, or a file that
 // could not be written.
@@ -40,12 +42,24 @@ for (;;) {
   header += String.fromCharCode(b[0]);
   if (header.length > 4096) fail('malformed input frame');
 }
-if (!/^[0-9]+( [0-9]+){0,256}( f[0-9]+:[0-9]+){0,64}$/.test(header)) fail('malformed input frame');
+if (!/^(n[0-9]+ )?[0-9]+( [0-9]+){0,256}( f[0-9]+:[0-9]+){0,64}$/.test(header)) fail('malformed input frame');
 const fields = header.split(' ');
 function readField(n) {
   const b = readExact(n);
   if (b.length !== n) fail('input frame ended early');
   return b;
+}
+let name = 'main.js';
+if (fields[0][0] === 'n') {
+  // The program's own file name, first (checked by the daemon; again
+  // here: a plain name, never a path).
+  const len = Number(fields.shift().slice(1));
+  if (len < 1 || len > 255) fail('malformed input frame');
+  const raw = readField(len);
+  const s = raw.toString('latin1');
+  if (s === '.' || s === '..' || s.includes('/') || s.includes('\0') || s[0] === '.' || s[0] === '-')
+    fail("the program's file name in the frame is not a plain name");
+  name = raw.toString('utf8');
 }
 const code = readField(Number(fields[0]));
 const args = [];
@@ -76,9 +90,9 @@ for (const [name, content] of files) {
 }
 files.length = 0;
 
-process.argv = [process.argv[0], 'main.js'].concat(args);
-const main = new Module('main.js', null);
-main.filename = 'main.js';
+process.argv = [process.argv[0], name].concat(args);
+const main = new Module(name, null);
+main.filename = name;
 main.paths = [];
 process.mainModule = main;
-main._compile(code.toString('utf8'), 'main.js');
+main._compile(code.toString('utf8'), name);

@@ -1,10 +1,11 @@
 # warmbox bootstrap for Python: reads the input frame
-# "<code length>[ <arg length>...][ f<name length>:<size>...]\n"
-# "<code><args...><name><content>...<stdin...>" from stdin, writes the
-# files into the working directory, runs the code as __main__ (file name
-# "main.py") with the arguments as sys.argv[1:], and leaves the rest of
-# stdin, unread, to the program.  Exit 125 means a broken frame, or a file
-# that could not be written.
+# "[n<program name length> ]<code length>[ <arg length>...][ f<name length>:<size>...]\n"
+# "[<program name>]<code><args...><name><content>...<stdin...>" from stdin,
+# writes the files into the working directory, runs the code as __main__
+# (file name: the program name the client gave, else "main.py": __file__,
+# sys.argv[0] and tracebacks say it) with the arguments as sys.argv[1:],
+# and leaves the rest of stdin, unread, to the program.  Exit 125 means a
+# broken frame, or a file that could not be written.
 import sys
 
 
@@ -35,7 +36,17 @@ def _warmbox_read_frame():
     if not line.endswith(b"\n"):
         _warmbox_fail("malformed input frame")
     fields = line[:-1].split(b" ")
-    if len(fields) > 1 + 256 + 64 or not fields[0].isdigit():
+    name = "main.py"
+    if fields[0].startswith(b"n"):
+        # The program's own file name, first (checked by the daemon; again
+        # here: a plain name, never a path).
+        if not fields[0][1:].isdigit() or not 1 <= int(fields[0][1:]) <= 255:
+            _warmbox_fail("malformed input frame")
+        raw = _warmbox_read_exact(inp, int(fields.pop(0)[1:]))
+        if raw in (b".", b"..") or b"/" in raw or b"\0" in raw or raw[:1] in (b".", b"-"):
+            _warmbox_fail("the program's file name in the frame is not a plain name")
+        name = raw.decode("utf-8", "surrogateescape")
+    if len(fields) > 1 + 256 + 64 or not fields or not fields[0].isdigit():
         _warmbox_fail("malformed input frame")
     src = _warmbox_read_exact(inp, int(fields[0]))
     args, files = [], []
@@ -46,9 +57,9 @@ def _warmbox_read_frame():
         name_len, _, size = f[1:].partition(b":")
         if not f.startswith(b"f") or not name_len.isdigit() or not size.isdigit():
             _warmbox_fail("malformed input frame")
-        name = _warmbox_read_exact(inp, int(name_len))
-        files.append((name, _warmbox_read_exact(inp, int(size))))
-    return src, args, files
+        file_name = _warmbox_read_exact(inp, int(name_len))
+        files.append((file_name, _warmbox_read_exact(inp, int(size))))
+    return name, src, args, files
 
 
 def _warmbox_write_files(files):
@@ -79,25 +90,25 @@ def _warmbox_site_builtins():
     builtins.help = _sitebuiltins._Helper()
 
 
-def _warmbox_traceback(src):
+def _warmbox_traceback(name, src):
     # Only on an error (importing traceback costs ~50 ms here), once the
     # program is over: the working directory leaves the path first, so the
     # program's files cannot stand in for the standard library, and
-    # tracebacks show the program's source for main.py, not a file of that
-    # name it was given.
+    # tracebacks show the program's source under its name, not a file of
+    # that name it was given.
     sys.path[:] = [p for p in sys.path if p not in ("", ".")]
     import linecache
     import traceback
-    linecache.cache["main.py"] = (len(src), None, src.decode("utf-8", "replace").splitlines(True), "main.py")
+    linecache.cache[name] = (len(src), None, src.decode("utf-8", "replace").splitlines(True), name)
     return traceback
 
 
 def _warmbox_main():
-    src, args, files = _warmbox_read_frame()
+    name, src, args, files = _warmbox_read_frame()
     _warmbox_write_files(files)
     del files
     _warmbox_site_builtins()
-    sys.argv = ["main.py"] + args
+    sys.argv = [name] + args
     # As under python3 -c: the working directory first on the path, so a
     # module given in files imports (-I left it out); then, as Debian's
     # site would add them (-S left them out), the data stack's packages, and
@@ -106,13 +117,13 @@ def _warmbox_main():
     sys.path.append("/usr/lib/python3/dist-packages")
     sys.path.append(__file__.rpartition("/")[0] + "/lib")  # /warmbox/lib
     main = type(sys)("__main__")  # a module object, without importing types
-    main.__file__ = "main.py"
+    main.__file__ = name
     main.__builtins__ = __builtins__
     sys.modules["__main__"] = main
     try:
-        code = compile(src, "main.py", "exec")
+        code = compile(src, name, "exec")
     except (SyntaxError, ValueError) as e:
-        traceback = _warmbox_traceback(src)
+        traceback = _warmbox_traceback(name, src)
         sys.stderr.write("".join(traceback.format_exception_only(type(e), e)))
         sys.exit(1)
     try:
@@ -120,8 +131,8 @@ def _warmbox_main():
     except SystemExit:
         raise
     except BaseException as e:
-        traceback = _warmbox_traceback(src)
-        # Drop this bootstrap's own frame: the trace starts in main.py.
+        traceback = _warmbox_traceback(name, src)
+        # Drop this bootstrap's own frame: the trace starts in the program.
         tb = e.__traceback__.tb_next if e.__traceback__ is not None else None
         traceback.print_exception(type(e), e, tb)
         sys.stderr.flush()

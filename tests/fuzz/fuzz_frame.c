@@ -1,5 +1,5 @@
 /* Fuzz the stdin frame parser, and check build -> parse round trips
- * (code, args, files, stdin). */
+ * (the program's name, code, args, files, stdin). */
 #include "request.h"
 
 #include <string.h>
@@ -45,10 +45,16 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       if (fr.name_off[k] > size || fr.name_len[k] > size - fr.name_off[k] || fr.file_off[k] > size
           || fr.file_len[k] > size - fr.file_off[k])
         abort ();
-  sched_frame_build ((const char *) data, cut, args, n_args, files, n_files, (const char *) data + cut,
+  /* A program name one time in three. */
+  const char *name = size > 3 && data[3] % 3 == 0 ? "my_cool_code.js" : NULL;
+  if (r == 1 && (fr.code_name_off > size || fr.code_name_len > size - fr.code_name_off || fr.code_name_len > 255
+                 || (fr.code_name_len && fr.code_name_off + fr.code_name_len > fr.code_off)))
+    abort ();
+  sched_frame_build (name, (const char *) data, cut, args, n_args, files, n_files, (const char *) data + cut,
                      size - cut, &f);
   if (sched_frame_parse (f.data, f.len, &fr) != 1 || fr.code_len != cut || fr.n_args != n_args
-      || fr.n_files != n_files
+      || fr.n_files != n_files || fr.code_name_len != (name ? strlen (name) : 0)
+      || (name && memcmp (f.data + fr.code_name_off, name, fr.code_name_len) != 0)
       || memcmp (f.data + fr.code_off, data, cut) != 0 || f.len - fr.stdin_off != size - cut
       || memcmp (f.data + fr.stdin_off, data + cut, size - cut) != 0)
     abort ();

@@ -29,6 +29,13 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       if (sched_request_parse (v1.data, v1.len, profiles, &req, &err) == 0)
         {
           sched_result_t res;
+          /* A program name taken is one its language takes, and no given
+           * file has it. */
+          if (req.filename && sched_program_name_check (req.profile, req.filename, "filename", &err) < 0)
+            abort ();
+          for (size_t i = 0; req.filename && i < req.n_files; i++)
+            if (strcmp (req.filename, req.files[i].name) == 0)
+              abort ();
           wb_buf_t out = WB_BUF_INIT;
           memset (&res, 0, sizeof res);
           res.language = req.profile->language;

@@ -22,7 +22,8 @@ os.chmod(work, 0o755)
 INIT = os.path.join(work, "init")
 cc = os.environ.get("CC", "cc")
 p = subprocess.run([cc, "-static", "-O2", "-Wall", "-Wextra", "-Werror", "-o", INIT,
-                    os.path.join(ROOT, "profiles", "init.c")], capture_output=True, text=True)
+                    os.path.join(ROOT, "profiles", "init.c"), os.path.join(ROOT, "profiles", "java_scan.c")],
+                   capture_output=True, text=True)
 if not t.ok(p.returncode == 0, "init.c builds static with -Wall -Wextra -Werror", p.stderr):
     t.done()
 
@@ -135,13 +136,13 @@ t.ok(code == 3 and [n for n, _, _, _ in files] == ["late.txt"],
 # ---- --source: the init reads the frame, and runs a compile stage --------
 
 
-def frame(code, args=(), files=(), rest=b""):
-    head = b"%d" % len(code) + b"".join(b" %d" % len(a) for a in args) \
-        + b"".join(b" f%d:%d" % (len(n), len(c)) for n, c in files) + b"\n"
-    return head + code + b"".join(args) + b"".join(n + c for n, c in files) + rest
+def frame(code, args=(), files=(), rest=b"", name=None):
+    head = (b"n%d " % len(name) if name is not None else b"") + b"%d" % len(code) \
+        + b"".join(b" %d" % len(a) for a in args) + b"".join(b" f%d:%d" % (len(n), len(c)) for n, c in files) + b"\n"
+    return head + (name or b"") + code + b"".join(args) + b"".join(n + c for n, c in files) + rest
 
 
-def run_source(argv, line, body, setup=None, timeout=60):
+def run_source(argv, line, body, setup=None, timeout=60, env=None):
     """The init with argv (after its own name) in a fresh folder: (exit code,
     stdout, the program's stderr, the trailer or None, the folder, seconds)."""
     import time
@@ -152,7 +153,7 @@ def run_source(argv, line, body, setup=None, timeout=60):
     t0 = time.time()
     r = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--", INIT] + argv,
                        input=line.encode() + body, cwd=d, capture_output=True, timeout=timeout,
-                       env={"PATH": "/usr/bin:/bin", "WARMBOX_INIT_TRACE": "1"})
+                       env=dict({"PATH": "/usr/bin:/bin", "WARMBOX_INIT_TRACE": "1"}, **(env or {})))
     took = time.time() - t0
     mark = b"\x1ewarmbox-trailer " + NONCE.encode() + b"\n"
     err, tr = r.stderr, None
@@ -257,6 +258,89 @@ code, out, err, tr, d, _ = run_source(COMPILER + ["true", "--", "/bin/sh", "-c",
                                       frame(b"x"))
 t.ok(code == 125 and out == b"", "a compile stage without its limits on the first line: exit 125, nothing run",
      (code, out, err))
+
+# ---- the program's own file name, and Java's (--java) ----------------------
+# The name in the frame is the source file's, and replaces NAME in both
+# commands (never in the program's arguments).
+ECHO = "printf '%s|' \"$0\" \"$@\" >&2"
+code, out, err, tr, d, _ = run_source(["--source", "main.sh", "--compile", "4", "/bin/sh", "-c", ECHO, "main.sh", "--",
+                                       "/bin/sh", "main.sh"],
+                                      STAGES % (NONCE, 5000, 1000, 5000),
+                                      frame(b'echo "$0 $1"', [b"main.sh"], name=b"my script.sh"))
+rep, rest = compile_report(tr or b"compile 1 0 0 0 0 0 0\n")
+t.ok(code == 0 and out == b"my script.sh main.sh\n" and rep[6] == b"my script.sh|" and sorted(os.listdir(d)) == ["my script.sh"],
+     "a name in the frame: the code is that file, the compiler's and the program's word main.sh became it "
+     "(the program's own argument main.sh stays)", (code, out, rep[6], os.listdir(d)))
+for name, why in ((b".hidden", "a dot-file"), (b"-x", "an option"), (b"a/b", "a path"), (b"..", "..")):
+    code, out, err, tr, d, _ = run_source(["--source", "main.sh", "--", "/bin/sh", "main.sh"], FULL % (NONCE, 0),
+                                          frame(b"echo RAN", name=name))
+    t.ok(code == 125 and out == b"" and tr is None and b"not a plain name" in err and os.listdir(d) == [],
+         "a program name that is %s: exit 125, nothing written or run" % why, (code, out, err))
+for head, why in ((b"n0 1\nx", "length 0"), (b"n300 1\n" + b"a" * 300 + b"x", "past 255 bytes"),
+                  (b"n1\nx", "no code length"), (b"1 n1\nxy", "after the code's length")):
+    code, out, err, tr, d, _ = run_source(["--source", "main.sh", "--", "/bin/sh", "-c", "echo RAN"], FULL % (NONCE, 0),
+                                          head)
+    t.ok(code == 125 and out == b"" and tr is None, "a malformed program name (%s): exit 125" % why, (code, out, err))
+
+# --java with stand-in commands that show what they were given: the file
+# is named after the code's public class, the given .java files are
+# compiled with it, and the class to run (with its package) replaces Main.
+JAVA = ["--source", "Main.java", "--java", "--compile", "4", "/bin/sh", "-c", ECHO, "Main.java", "--",
+        "/bin/sh", "-c", "echo RUN \"$0\" \"$@\"", "Main"]
+JAVA_STAGES = STAGES % (NONCE, 5000, 1000, 5000)
+code, out, err, tr, d, _ = run_source(JAVA, JAVA_STAGES,
+                                      frame(b"package com.example;\npublic class App { public static void main(String[] a) {} }",
+                                            [b"Main"], [(b"Helper.java", b"class Helper {}"), (b"data.txt", b"x")]))
+rep, rest = compile_report(tr or b"compile 1 0 0 0 0 0 0\n")
+t.ok(code == 0 and out == b"RUN com.example.App Main\n" and rep[6] == b"App.java|Helper.java|"
+     and sorted(os.listdir(d)) == ["App.java", "Helper.java", "data.txt"],
+     "--java: the code is App.java, compiled with the given Helper.java; com.example.App runs (its argument Main "
+     "stays)", (code, out, rep[6], os.listdir(d)))
+code, out, err, tr, d, _ = run_source(JAVA, JAVA_STAGES,
+                                      frame(b"class Util { static int f() { return 1; } }",
+                                            files=[(b"Runner.java", b"package p; public class Runner { public static void main(String[] a) {} }")]))
+rep, rest = compile_report(tr or b"compile 1 0 0 0 0 0 0\n")
+t.ok(code == 0 and out == b"RUN p.Runner\n" and rep[6] == b"Util.java|Runner.java|",
+     "--java: no main in the code: the first given .java file with one names the class to run", (code, out, rep[6]))
+code, out, err, tr, d, _ = run_source(JAVA, JAVA_STAGES, frame(b"public class Lib { void main(String[] a) {} }"))
+rep, rest = compile_report(tr or b"compile 0 0 0 0 0 0 0\n")
+t.ok(code == 1 and out == b"" and rep[0] == 1 and rep[6].startswith(b"Lib.java|")
+     and b"warmbox: no class to run: no top-level class" in rep[6] and b"static void main(String[] args)" in rep[6],
+     "--java: no class with a main method: it compiles, then the stage fails with a sentence saying so, "
+     "nothing runs", (code, out, rep))
+code, out, err, tr, d, _ = run_source(JAVA, JAVA_STAGES,
+                                      frame(b"public class Main { public static void main(String[] a) {} }",
+                                            files=[(b"Main.java", b"class Other {}")]))
+rep, rest = compile_report(tr or b"compile 0 0 0 0 0 0 0\n")
+t.ok(code == 1 and out == b"" and rep[0] == 1 and rep[5] == b"" and rep[4] == 0
+     and rep[6] == b"warmbox: the code's public class Main must be in Main.java (javac's rule), and a file given with "
+                   b"the code already has that name\n" and open(os.path.join(d, "Main.java")).read() == "class Other {}",
+     "--java: a given file has the code's file name: the stage fails with the reason, nothing compiled or "
+     "written over", (code, out, rep))
+code, out, err, tr, d, _ = run_source(JAVA, JAVA_STAGES, frame(b"class X {}", name=b"X.java"))
+t.ok(code == 125 and tr is None and b"named after its class" in err, "--java: a name in the frame is malformed",
+     (code, err))
+code, out, err, tr, d, _ = run_source(["--source", "Main.java", "--java", "--", "/bin/true"], FULL % (NONCE, 0),
+                                      frame(b"x"))
+t.ok(code == 125 and b"usage" in err, "--java without a compile stage: a usage error", (code, err))
+# With the real compiler where the host has it (build-image.sh's JDK).
+JDK = "/usr/lib/jvm/java-17-openjdk-amd64/bin/"
+if not os.path.exists(JDK + "javac"):
+    t.skip("no JDK 17 on the host to compile with")
+else:
+    jbuild = tempfile.mkdtemp(dir=work)
+    os.chmod(jbuild, 0o777)
+    code, out, err, tr, d, _ = run_source(
+        ["--source", "Main.java", "--java", "--compile", "6", JDK + "javac", "-encoding", "UTF-8", "-d", jbuild,
+         "Main.java", "--", JDK + "java", "-XX:-UsePerfData", "-cp", jbuild, "Main"],
+        STAGES % (NONCE, 60000, 65536, 30000),
+        frame("// a comment \\u000a public class HelloWörld { public static void main(String[] a) {\n"
+              "  System.out.println(\"hi \" + a[0] + \" \" + HelloWörld.class.getName()); } }".encode(), [b"there"]),
+        timeout=120, env={"LANG": "C.UTF-8"})  # as the sandbox has it
+    rep, rest = compile_report(tr or b"compile 1 0 0 0 0 0 0\n")
+    t.ok(code == 0 and out == "hi there HelloWörld\n".encode() and rep[0] == 0,
+         "--java with javac: a public class behind a Unicode escape, not ASCII, in a file of its name, runs",
+         (code, out, rep))
 
 # ---- in a real sandbox: nothing of the compiler outlives its stage --------
 # (Traced on the host the init may not kill(-1); in a container it does.)

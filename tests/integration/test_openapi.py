@@ -88,6 +88,8 @@ call("exec output limit", "POST", E, {"language": "python", "code": "import sys\
 call("exec compiled", "POST", E, {"language": "c", "code": "#include <stdio.h>\nint main(void){puts(\"hi\");}",
                                    "compile_timeout_ms": 20000})
 call("exec compile error", "POST", E, {"language": "c", "code": "int main(void){ return nope; }"})
+call("exec filename", "POST", E, {"language": "python", "code": "print(__file__)", "filename": "solve.py"})
+call("400 filename", "POST", E, {"language": "python", "code": "1", "filename": ".x.py"})
 call("400 compile limits for a language without a compile stage", "POST", E,
      {"language": "python", "code": "1", "compile_timeout_ms": 1000})
 call("400 malformed", "POST", E, raw=b"{nope")
@@ -114,6 +116,8 @@ call("piston timeout", "POST", "/api/v2/execute", {"language": "python", "files"
 call("piston compiled", "POST", "/api/v2/execute", {"language": "gcc", "files": [{"content": "int main(void){return 2;}"}],
                                                     "compile_timeout": 20000, "compile_memory_limit": -1})
 call("piston compile error", "POST", "/api/v2/execute", {"language": "c", "files": [{"content": "int main(void){ x }"}]})
+call("piston program name", "POST", "/api/v2/execute",
+     {"language": "js", "files": [{"name": "my_cool_code.js", "content": "console.log(process.argv)"}]})
 call("piston 404", "POST", "/api/v2/execute", {"language": "cobol", "files": [{"content": "x"}]})
 call("piston 400", "POST", "/api/v2/execute", {"language": "python", "files": []})
 call("piston 401", "POST", "/api/v2/execute", {"language": "python", "files": [{"content": "1"}]}, token=None)

@@ -28,7 +28,7 @@ t.ok(py["version"].count(".") == 2 and "py" in py["aliases"], "a semver version 
 # ---- piston-client, unchanged ----------------------------------------------
 if node_client_ready("piston-client"):
     rc, res, stderr = node_steps("piston_client.mjs", "http://127.0.0.1:%d" % d.port, timeout=120)
-    t.ok(rc == 0 and len(res) == 6, "piston-client ran every call", stderr[-2000:])
+    t.ok(rc == 0 and len(res) == 8, "piston-client ran every call", stderr[-2000:])
     t.ok(isinstance(res.get("runtimes"), list) and len(res["runtimes"]) == len(rts), "client: runtimes")
     run = (res.get("python") or {}).get("run", {})
     t.ok(run.get("stdout") == "hi ['1', '2', '3']\n" and run.get("code") == 0 and run.get("signal") is None
@@ -45,6 +45,13 @@ if node_client_ready("piston-client"):
          "client: run_timeout 500 ends in TO / SIGKILL", res.get("timeout"))
     t.ok("runtime is unknown" in (res.get("unknown") or {}).get("message", ""),
          "client: an unknown language gets Piston's message", res.get("unknown"))
+    run = (res.get("example") or {}).get("run", {})
+    t.ok(run.get("code") == 0 and "'my_cool_code.js'" in run.get("stdout", "") and "'1', '2', '3'" in run.get("stdout", "")
+         and "main.js" not in run.get("stdout", ""),
+         "client: Piston's documented example prints process.argv with my_cool_code.js", res.get("example"))
+    run = (res.get("java_solution") or {}).get("run", {})
+    t.ok(run.get("stdout") == "solved 3\n" and run.get("code") == 0,
+         "client: java `public class Solution` runs", res.get("java_solution"))
 else:
     t.ok(False, "piston-client is installed (scripts/setup.sh runs npm ci in tests/node)")
 

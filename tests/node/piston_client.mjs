@@ -14,3 +14,9 @@ out('js_stdin', await client.execute('javascript',
 out('alias', await client.execute('py', 'print(6*7)', { args: [] }));
 out('timeout', await client.execute('python', 'while True: pass', { runTimeout: 500, args: [] }));
 out('unknown', await client.execute('cobol', 'DISPLAY "HI".'));
+// Piston's documented example: the file keeps its name (process.argv[1]).
+out('example', await client.execute({ language: 'js',
+  files: [{ name: 'my_cool_code.js', content: 'console.log(process.argv)' }] }));
+// Java runs whatever its public class is called.
+out('java_solution', await client.execute('java',
+  'public class Solution {\n  public static void main(String[] a) { System.out.println("solved " + a.length); }\n}\n'));

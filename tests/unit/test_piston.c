@@ -100,6 +100,46 @@ main (void)
         "files after the first are /v1 files, decoded (hex too), the first is the code");
     sched_request_clear (&req);
   }
+  /* files[0].name: the program's own file name (/v1's filename). */
+  {
+    sched_request_t req;
+    wb_err_t err = {0};
+    ok (piston ("{\"language\":\"js\",\"files\":[{\"name\":\"my_cool_code.js\",\"content\":\"console.log(process.argv)\"}]}",
+                &req, &err) == 0
+            && req.filename && strcmp (req.filename, "my_cool_code.js") == 0,
+        "Piston's example: files[0].name is the program's filename: %s", err.msg);
+    sched_request_clear (&req);
+    ok (piston ("{\"language\":\"c\",\"files\":[{\"name\":\"file0.code\",\"content\":\"int main(){}\"}]}", &req, &err)
+            == 0
+            && req.filename && strcmp (req.filename, "file0.code.c") == 0,
+        "a C program's name without .c gets it, as Piston appends it: %s", err.msg);
+    sched_request_clear (&req);
+    ok (piston ("{\"language\":\"c++\",\"files\":[{\"name\":\"sol.cc\",\"content\":\"int main(){}\"}]}", &req, &err)
+            == 0
+            && req.filename && strcmp (req.filename, "sol.cc") == 0,
+        "a name with one of the language's suffixes is kept: %s", err.msg);
+    sched_request_clear (&req);
+    ok (piston ("{\"language\":\"java\",\"files\":[{\"name\":\"Main.java\",\"content\":\"public class Solution {}\"},"
+                "{\"name\":\"Helper.java\",\"content\":\"class Helper {}\"}]}",
+                &req, &err) == 0
+            && req.filename == NULL && req.n_files == 1,
+        "java: files[0].name is not the file name (the code's class names it): %s", err.msg);
+    sched_request_clear (&req);
+    ok (piston ("{\"language\":\"python\",\"files\":[{\"content\":\"print(1)\"}]}", &req, &err) == 0
+            && req.filename == NULL,
+        "no name: the language's default");
+    sched_request_clear (&req);
+  }
+  refused ("{\"language\":\"python\",\"files\":[{\"name\":\".x.py\",\"content\":\"1\"}]}", WB_E_INVALID,
+           "files[0].name must not start with '.'", "a dot-file program name: 400");
+  refused ("{\"language\":\"python\",\"files\":[{\"name\":\"src/a.py\",\"content\":\"1\"}]}", WB_E_INVALID,
+           "files[0].name must be a plain file name", "a program name with /: 400");
+  refused ("{\"language\":\"python\",\"files\":[{\"name\":7,\"content\":\"1\"}]}", WB_E_INVALID,
+           "files[0].name must be a string", "a program name that is no string: 400");
+  refused ("{\"language\":\"go\",\"files\":[{\"name\":\"x_test.go\",\"content\":\"1\"}]}", WB_E_INVALID,
+           "leaves out test files", "a go test file as the program: 400 with the reason");
+  refused ("{\"language\":\"python\",\"files\":[{\"name\":\"a.py\",\"content\":\"1\"},{\"name\":\"a.py\",\"content\":\"\"}]}",
+           WB_E_INVALID, "files[1].name is a.py, the program's own file", "a file with the program's name: 400");
   refused ("{\"language\":\"python\",\"files\":[]}", WB_E_INVALID, "files", "no file: 400");
   refused ("{\"language\":\"python\",\"files\":[{\"content\":\"zz\",\"encoding\":\"hex\"}]}", WB_E_INVALID, "hex",
            "bad hex: 400");

@@ -203,6 +203,36 @@ test_stages (void)
        false, "a compile stage without its limits"},
       {"\"source\":\"main.sh\",\"argv\":[\"/warmbox/init\",\"/bin/bash\"]", true, false,
        "compile limits without a compile stage"},
+      /* How the program's file is named: "source_rule" and "filename". */
+      {"\"source\":\"Main.java\",\"source_rule\":\"java\",\"compile\":{\"argv\":[\"/usr/bin/javac\",\"Main.java\"]},"
+       "\"argv\":[\"/warmbox/init\",\"/usr/bin/java\",\"Main\"]",
+       true, true, "the java source rule"},
+      {"\"source\":\"main.sh\",\"source_rule\":\"java\",\"argv\":[\"/warmbox/init\",\"/bin/bash\"]", false, false,
+       "the java source rule without a compile stage"},
+      {"\"source\":\"main.c\",\"source_rule\":\"java\",\"compile\":{\"argv\":[\"/usr/bin/gcc\"]},"
+       "\"argv\":[\"/warmbox/init\",\"/x\"]",
+       true, false, "the java source rule for a source that is no .java"},
+      {"\"source\":\"Main.java\",\"source_rule\":\"kotlin\",\"compile\":{\"argv\":[\"/usr/bin/javac\"]},"
+       "\"argv\":[\"/warmbox/init\",\"/x\"]",
+       true, false, "an unknown source rule"},
+      {"\"source\":\"Main.java\",\"source_rule\":\"java\",\"filename\":{\"suffixes\":[\".java\"]},"
+       "\"compile\":{\"argv\":[\"/usr/bin/javac\"]},\"argv\":[\"/warmbox/init\",\"/x\"]",
+       true, false, "filename rules with the java source rule"},
+      {"\"source\":\"main.c\",\"filename\":{\"suffixes\":[\".c\",\".h\"],\"refuse\":[{\"pattern\":\"_*\","
+       "\"reason\":\"no\"}]},\"compile\":{\"argv\":[\"/usr/bin/gcc\"]},\"argv\":[\"/warmbox/init\",\"/x\"]",
+       true, true, "filename suffixes and a refused pattern"},
+      {"\"source\":\"main.c\",\"filename\":{\"suffixes\":[\".cpp\"]},\"compile\":{\"argv\":[\"/usr/bin/gcc\"]},"
+       "\"argv\":[\"/warmbox/init\",\"/x\"]",
+       true, false, "suffixes the default source does not have"},
+      {"\"source\":\"main.c\",\"filename\":{\"suffixes\":[\"c\"]},\"compile\":{\"argv\":[\"/usr/bin/gcc\"]},"
+       "\"argv\":[\"/warmbox/init\",\"/x\"]",
+       true, false, "a suffix without its dot"},
+      {"\"source\":\"main.c\",\"filename\":{\"refuse\":[{\"pattern\":\"_*\"}]},\"compile\":{\"argv\":[\"/usr/bin/gcc\"]},"
+       "\"argv\":[\"/warmbox/init\",\"/x\"]",
+       true, false, "a refused pattern without its reason"},
+      {"\"source\":\"main.c\",\"filename\":[\".c\"],\"compile\":{\"argv\":[\"/usr/bin/gcc\"]},"
+       "\"argv\":[\"/warmbox/init\",\"/x\"]",
+       true, false, "filename as an array"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
     {
@@ -231,6 +261,13 @@ test_stages (void)
         }
       if (p && i == 1)
         is_int (prof_memory_mb (p, &p->def), 64, "without a compile stage: the program's");
+      if (p && strcmp (cases[i].why, "the java source rule") == 0)
+        ok (p->java_source && p->n_name_suffixes == 0, "the java source rule is kept");
+      if (p && strcmp (cases[i].why, "filename suffixes and a refused pattern") == 0)
+        ok (!p->java_source && p->n_name_suffixes == 2 && strcmp (p->name_suffixes[1], ".h") == 0
+                && p->n_name_refused == 1 && strcmp (p->name_refused[0].pattern, "_*") == 0
+                && strcmp (p->name_refused[0].reason, "no") == 0,
+            "the filename rules are kept");
       prof_free (p);
     }
 }

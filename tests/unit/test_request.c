@@ -127,7 +127,7 @@ test_frame (void)
   static sched_frame_t fr;
   char *args[] = {"one", "", "two words"};
 
-  sched_frame_build ("print(1)", 8, NULL, 0, NULL, 0, "in\0put", 6, &f);
+  sched_frame_build (NULL, "print(1)", 8, NULL, 0, NULL, 0, "in\0put", 6, &f);
   ok (f.len == 2 + 8 + 6 && memcmp (f.data, "8\nprint(1)in\0put", f.len) == 0,
       "without args the frame is <len>\\n<code><stdin>");
   ok (sched_frame_parse (f.data, f.len, &fr) == 1 && fr.code_off == 2 && fr.code_len == 8 && fr.n_args == 0
@@ -135,7 +135,7 @@ test_frame (void)
       "frame parses back");
   ok (sched_frame_parse (f.data, 5, &fr) == 0, "a short frame asks for more");
   wb_buf_reset (&f);
-  sched_frame_build ("x", 1, args, 3, NULL, 0, "IN", 2, &f);
+  sched_frame_build (NULL, "x", 1, args, 3, NULL, 0, "IN", 2, &f);
   ok (f.len == 8 + 1 + 12 + 2 && memcmp (f.data, "1 3 0 9\nxonetwo wordsIN", f.len) == 0,
       "args: their lengths in the header, their bytes after the code");
   ok (sched_frame_parse (f.data, f.len, &fr) == 1 && fr.n_args == 3 && fr.arg_len[2] == 9
@@ -161,9 +161,95 @@ test_frame (void)
   wb_buf_append (&f, "\nx", 2);
   ok (sched_frame_parse (f.data, f.len, &fr) == -1, "more than SCHED_MAX_ARGS args are malformed");
   wb_buf_reset (&f);
-  sched_frame_build ("", 0, NULL, 0, NULL, 0, "", 0, &f);
-  ok (sched_frame_parse (f.data, f.len, &fr) == 1 && fr.code_len == 0, "empty code");
+  sched_frame_build (NULL, "", 0, NULL, 0, NULL, 0, "", 0, &f);
+  ok (sched_frame_parse (f.data, f.len, &fr) == 1 && fr.code_len == 0 && fr.code_name_len == 0, "empty code");
+  /* The program's own file name: first in the header and in the body. */
+  wb_buf_reset (&f);
+  ok (sched_frame_build ("my_cool_code.js", "x", 1, args, 1, NULL, 0, "IN", 2, &f) == 0
+          && f.len == 8 + 15 + 1 + 3 + 2 && memcmp (f.data, "n15 1 3\nmy_cool_code.jsxoneIN", f.len) == 0,
+      "a name: n<length> first in the header, its bytes before the code's");
+  ok (sched_frame_parse (f.data, f.len, &fr) == 1 && fr.code_name_len == 15
+          && memcmp (f.data + fr.code_name_off, "my_cool_code.js", 15) == 0 && fr.code_len == 1
+          && f.data[fr.code_off] == 'x' && fr.n_args == 1 && memcmp (f.data + fr.arg_off[0], "one", 3) == 0
+          && memcmp (f.data + fr.stdin_off, "IN", 2) == 0,
+      "and parses back: name, code, args, stdin");
+  ok (sched_frame_parse (f.data, 12, &fr) == 0, "a frame cut in the name asks for more");
+  wb_buf_reset (&f);
+  ok (sched_frame_build ("", "x", 1, NULL, 0, NULL, 0, "", 0, &f) < 0, "an empty name is not built");
+  ok (sched_frame_parse ("n0 1\nx", 6, &fr) == -1, "a name of length 0 is malformed");
+  ok (sched_frame_parse ("n256 1\n", 7, &fr) == -1, "a name past 255 bytes is malformed");
+  ok (sched_frame_parse ("n1\nx", 4, &fr) == -1 && sched_frame_parse ("n 1\nx", 5, &fr) == -1
+          && sched_frame_parse ("1 n1\nxy", 7, &fr) == -1 && sched_frame_parse ("n1  1\nxy", 8, &fr) == -1,
+      "a name without the code's length, without digits, after the code's length, or two spaces: malformed");
   wb_buf_free (&f);
+}
+
+/* "filename": the program's own file name, checked against its language. */
+static void
+test_filename (void)
+{
+  sched_request_t req;
+  wb_err_t err = {0};
+
+  ok (parse ("{\"language\":\"python\",\"code\":\"x\",\"filename\":\"solve.py\"}", &req, &err) == 0
+          && req.filename && strcmp (req.filename, "solve.py") == 0,
+      "a filename is kept: %s", err.msg);
+  sched_request_clear (&req);
+  ok (parse ("{\"language\":\"python\",\"code\":\"x\",\"filename\":null}", &req, &err) == 0 && req.filename == NULL,
+      "a null filename is none");
+  sched_request_clear (&req);
+  ok (parse ("{\"language\":\"python\",\"code\":\"x\"}", &req, &err) == 0 && req.filename == NULL,
+      "no filename: the language's default");
+  sched_request_clear (&req);
+  ok (parse ("{\"language\":\"bash\",\"code\":\"x\",\"filename\":\"run me\",\"files\":[{\"name\":\"main.sh\","
+             "\"content\":\"\"}]}",
+             &req, &err)
+          == 0,
+      "bash takes any plain name; a given file may then be main.sh: %s", err.msg);
+  sched_request_clear (&req);
+  ok (parse ("{\"language\":\"c\",\"code\":\"x\",\"filename\":\"prog.c\"}", &req, &err) == 0, "c: prog.c");
+  sched_request_clear (&req);
+  ok (parse ("{\"language\":\"cpp\",\"code\":\"x\",\"filename\":\"sol.cc\"}", &req, &err) == 0,
+      "cpp: any of its suffixes (.cc)");
+  sched_request_clear (&req);
+  ok (parse ("{\"language\":\"go\",\"code\":\"x\",\"filename\":\"hello.go\"}", &req, &err) == 0, "go: hello.go");
+  sched_request_clear (&req);
+
+  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"filename\":3}", WB_E_INVALID, "must be a string",
+                "a filename that is not a string");
+  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"filename\":\"a/b.py\"}", WB_E_INVALID, "plain file name",
+                "a filename with /");
+  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"filename\":\"\"}", WB_E_INVALID, "plain file name",
+                "an empty filename");
+  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"filename\":\"a\\nb\"}", WB_E_INVALID, "control",
+                "a filename with a newline");
+  expect_error ("{\"language\":\"javascript\",\"code\":\"x\",\"filename\":\".hidden.js\"}", WB_E_INVALID,
+                "must not start with '.'", "a dot-file filename");
+  expect_error ("{\"language\":\"bash\",\"code\":\"x\",\"filename\":\"-x\"}", WB_E_INVALID, "as an option",
+                "a filename that would be an option");
+  expect_error ("{\"language\":\"c\",\"code\":\"x\",\"filename\":\"prog.py\"}", WB_E_INVALID, "must end in .c for c",
+                "c: a filename without .c");
+  expect_error ("{\"language\":\"c\",\"code\":\"x\",\"filename\":\"c\"}", WB_E_INVALID, "must end in .c", "c: c");
+  expect_error ("{\"language\":\"cpp\",\"code\":\"x\",\"filename\":\"a.c\"}", WB_E_INVALID, "one of .cpp, .cc, .cxx",
+                "cpp: the suffixes are listed");
+  expect_error ("{\"language\":\"go\",\"code\":\"x\",\"filename\":\"x_test.go\"}", WB_E_INVALID,
+                "leaves out test files", "go: a test file's name, with the profile's reason");
+  expect_error ("{\"language\":\"go\",\"code\":\"x\",\"filename\":\"_x.go\"}", WB_E_INVALID, "start with _",
+                "go: a name go build ignores");
+  expect_error ("{\"language\":\"java\",\"code\":\"x\",\"filename\":\"Main.java\"}", WB_E_INVALID, "javac's rule",
+                "java: the class names the file");
+  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"filename\":\"d.csv\",\"files\":[{\"name\":\"d.csv\","
+                "\"content\":\"\"}]}",
+                WB_E_INVALID, "the program's own filename", "a given file with the program's name");
+  expect_error ("{\"language\":\"c\",\"code\":\"x\",\"files\":[{\"name\":\"main.c\",\"content\":\"\"}]}",
+                WB_E_INVALID, "the name the code is written to", "without a filename, the default is still taken");
+  ok (parse ("{\"language\":\"java\",\"code\":\"x\",\"files\":[{\"name\":\"Main.java\",\"content\":\"\"}]}", &req,
+             &err)
+          == 0,
+      "java: a given Main.java is the init's to judge (the code's class names the code's file): %s", err.msg);
+  sched_request_clear (&req);
+  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"file_name\":\"a.py\"}", WB_E_INVALID, "unknown field",
+                "a misspelt filename is refused");
 }
 
 static void
@@ -228,7 +314,7 @@ test_files (void)
           && strcmp (req.files[1].name, "b\xc3\xa9.bin") == 0 && req.files[1].len == 2
           && memcmp (req.files[1].data, "\0\xff", 2) == 0 && req.files[2].len == 0 && req.files_bytes == 10,
       "names, utf8 and base64 contents, an empty file");
-  sched_frame_build (req.code, req.code_len, req.args, req.n_args, req.files, req.n_files, "IN", 2, &f);
+  sched_frame_build (req.filename, req.code, req.code_len, req.args, req.n_args, req.files, req.n_files, "IN", 2, &f);
   ok (f.len > 20 && memcmp (f.data, "1 1 f8:8 f7:2 f4:0\n", 19) == 0, "the frame's header names the files");
   ok (sched_frame_parse (f.data, f.len, &fr) == 1 && fr.n_args == 1 && fr.n_files == 3
           && fr.name_len[1] == 7 && memcmp (f.data + fr.name_off[1], "b\xc3\xa9.bin", 7) == 0
@@ -307,6 +393,7 @@ main (void)
   test_valid ();
   test_invalid ();
   test_frame ();
+  test_filename ();
   test_files ();
   test_config ();
   test_result_json ();

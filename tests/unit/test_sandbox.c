@@ -79,7 +79,8 @@ hardening_missing (const char *body, const prof_t *p, const prof_limits_t *lim)
   bad += cJSON_IsTrue (get (j, "HostConfig.AutoRemove"));
   bad += strncmp (cJSON_GetStringValue (get (j, "User")) ?: "0", "0", 1) == 0;
   bad += cJSON_GetArraySize (get (j, "Cmd"))
-         != (int) (p->argc + (p->source ? 3 : 0) + (p->compile_argv ? 2 + p->compile_argc : 0));
+         != (int) (p->argc + (p->source ? 3 : 0) + (p->java_source ? 1 : 0)
+                   + (p->compile_argv ? 2 + p->compile_argc : 0));
   bad += label (j, "warmbox.instance") == NULL || label (j, "warmbox.owner") == NULL
          || label (j, "warmbox.pool") == NULL || label (j, "warmbox.language") == NULL;
   cJSON_Delete (j);
@@ -261,6 +262,30 @@ test_owner (void)
       "a malformed label is left alone");
 }
 
+
+/* Java's body: the init names the source after the code's class
+ * (--java, right after the default source name). */
+static void
+test_java (const prof_t *p)
+{
+  sbx_identity_t id = {"sha256:abc", "inst", "host/boot/1/2", "java/x/y", 23456, NULL};
+  wb_buf_t body = WB_BUF_INIT;
+  wb_err_t err;
+  cJSON *j, *cmd;
+
+  ok (sbx_body (p, &p->def, &id, &body, &err) == 0 && hardening_missing (body.data, p, &p->def) == 0,
+      "java: a body builds, with every hardening field");
+  j = cJSON_Parse (body.data);
+  cmd = get (j, "Cmd");
+  ok (p->java_source && strcmp (cJSON_GetStringValue (cJSON_GetArrayItem (cmd, 1)) ?: "", "--source") == 0
+          && strcmp (cJSON_GetStringValue (cJSON_GetArrayItem (cmd, 2)) ?: "", "Main.java") == 0
+          && strcmp (cJSON_GetStringValue (cJSON_GetArrayItem (cmd, 3)) ?: "", "--java") == 0
+          && strcmp (cJSON_GetStringValue (cJSON_GetArrayItem (cmd, 4)) ?: "", "--compile") == 0
+          && strcmp (cJSON_GetStringValue (cJSON_GetArrayItem (cmd, cJSON_GetArraySize (cmd) - 1)) ?: "", "Main") == 0,
+      "java: Cmd is /warmbox/init --source Main.java --java --compile N ... -- java ... Main");
+  cJSON_Delete (j);
+  wb_buf_free (&body);
+}
 
 /* A compiled language's body: the init runs the stages, the compiler
  * writes to the one exec tmpfs, the sandbox has the compiler's memory. */
@@ -467,6 +492,10 @@ main (void)
     test_compiled (prof_find (set, "c"));
   else
     ok (false, "the shipped c profile");
+  if (prof_find (set, "java"))
+    test_java (prof_find (set, "java"));
+  else
+    ok (false, "the shipped java profile");
   prof_set_free (set);
   return tap_done ();
 }
