@@ -73,16 +73,29 @@ if os.geteuid() == 0 and shutil.which("strace") and os.path.exists("/usr/bin/doc
     import concurrent.futures as cf
     from wbtest import LANGUAGE_EXT
 
-    def derive(lang):
+    def derive_one(lang, corpus, every):
         out = tempfile.mktemp(prefix="warmbox-derived-", suffix=".json")
-        every = "2" if lang in COMPILED and not os.environ.get("WARMBOX_TRACE_ALL") else "1"
         r = subprocess.run([sys.executable, os.path.join(SHIPPED, "derive-seccomp.py"), lang, "--out", out,
-                            "--every", every], capture_output=True, text=True, timeout=900)
+                            "--corpus", corpus, "--every", every], capture_output=True, text=True, timeout=900)
         derived = None
         if r.returncode == 0:
             with open(out) as f:
                 derived = json.load(f)
             os.unlink(out)
+        return r, derived
+
+    def derive(lang):
+        every = "2" if lang in COMPILED and not os.environ.get("WARMBOX_TRACE_ALL") else "1"
+        r, derived = derive_one(lang, os.path.join(ROOT, "tests", "benign", lang), every)
+        # The standard library's own tests (python): every third module (a
+        # suite under strace is slow), or all with WARMBOX_TRACE_ALL=1.
+        stdlib = os.path.join(ROOT, "tests", "benign", lang + "-stdlib")
+        if derived is not None and os.path.isdir(stdlib):
+            r, more = derive_one(lang, stdlib, "1" if os.environ.get("WARMBOX_TRACE_ALL") else "3")
+            if more is None:
+                derived = None
+            else:
+                derived["syscalls"] += more["syscalls"]
         return lang, r, derived
 
     with cf.ThreadPoolExecutor(2) as ex:
