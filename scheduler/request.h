@@ -37,6 +37,7 @@ typedef struct sched_request
   size_t n_files;
   size_t files_bytes;   /* their contents together */
   prof_limits_t limits; /* profile defaults with the request's overrides */
+  bool combined_output; /* the result gets "output": stdout and stderr as they came */
 } sched_request_t;
 
 /* Parse and validate POST /v1/executions.
