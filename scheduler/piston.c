@@ -410,6 +410,7 @@ sched_piston_result_json (const sched_result_t *res, const char *version, wb_buf
       message = res->err_truncated && !res->out_truncated ? "stderr length exceeded"
                                                           : "stdout length exceeded";
       break;
+    case SCHED_ST_SANDBOX_ERROR: /* not the program's end: no code, Piston's internal error */
     case SCHED_ST_ERROR:
     default:
       status = "XX";

@@ -14,3 +14,11 @@ out('js_stdin', await client.execute('javascript',
 out('alias', await client.execute('py', 'print(6*7)', { args: [] }));
 out('timeout', await client.execute('python', 'while True: pass', { runTimeout: 500, args: [] }));
 out('unknown', await client.execute('cobol', 'DISPLAY "HI".'));
+// stdout and stderr alternating 100 times, each write flushed, a pause
+// (argv[3], seconds) between them: run.output in the order written.
+const pause = process.argv[3] || '0.05';
+out('order', await client.execute('python',
+  'import sys, time\nfor i in range(100):\n' +
+  `    sys.stdout.write("o%d\\n" % i); sys.stdout.flush(); time.sleep(${pause})\n` +
+  `    sys.stderr.write("e%d\\n" % i); sys.stderr.flush(); time.sleep(${pause})\n`,
+  { args: [], runTimeout: 60000 }));
