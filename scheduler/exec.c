@@ -142,6 +142,7 @@ struct sched_exec
   bool trailer_overflow;     /* it passed its bound: ignored */
   bool trailer_done;         /* taken apart (take_trailer): stderr is final */
   bool trailer_ok;           /* ... and it parsed, end line and all: the init saw the program end */
+  bool drain_cut;            /* exited, but the output's end never came (grace_cb) */
   wb_buf_t trailer;
   eng_req_t *op;             /* start or inspect in flight */
   eng_req_t *kill_req;
@@ -514,6 +515,16 @@ exec_finish (sched_exec_t *ex)
     }
   else if (res->status == SCHED_ST_OOM)
     ; /* exit 137 and the engine says OOMKilled (inspected_cb): first, with or without a report */
+  else if (ex->mark_len && !ex->trailer_ok && ex->drain_cut)
+    {
+      /* Not the sandbox's doing, as far as we know: the engine never
+       * delivered the end of the output, where the init's report is. */
+      res->status = SCHED_ST_ERROR;
+      ex->outcome_error = "the container engine did not deliver the end of the program's output; how the "
+                          "program ended is unknown";
+      wb_warn ("execution %s: the container exited with %ld and its output did not end within %u ms", res->id,
+               ex->exit_code, drain_grace (ex));
+    }
   else if (ex->mark_len && !ex->trailer_ok)
     {
       /* It exited on its own (nothing of ours killed it: that would be an
@@ -534,7 +545,7 @@ exec_finish (sched_exec_t *ex)
   if (res->status == SCHED_ST_ERROR || res->status == SCHED_ST_ENGINE_LOST || res->status == SCHED_ST_SANDBOX_ERROR)
     res->error = ex->outcome_error;
   res->exit_code = ex->have_exit && res->status != SCHED_ST_COMPILE_ERROR && res->status != SCHED_ST_TIMEOUT
-                           && res->status != SCHED_ST_SANDBOX_ERROR
+                           && res->status != SCHED_ST_SANDBOX_ERROR && !(res->status == SCHED_ST_ERROR && ex->drain_cut)
                        ? (int) ex->exit_code
                        : -1;
   res->duration_ms = ((ex->t_exit_us ? ex->t_exit_us : now) - ex->t_start_us) / 1000;
@@ -576,6 +587,8 @@ grace_cb (evutil_socket_t fd, short what, void *arg)
   (void) fd;
   (void) what;
   /* The engine went quiet: stop waiting for what it did not send. */
+  if (ex->wait_done && !ex->attach_done)
+    ex->drain_cut = true; /* the init's report may be in what did not come */
   if (!ex->wait_done && !ex->outcome_set)
     {
       ex->outcome_set = true;

@@ -247,6 +247,9 @@ case("listing interfaces and routes", """
 import os
 print(sorted(os.listdir('/sys/class/net')), len(open('/proc/net/route').read().splitlines()) - 1)
 """, "ok", "['lo'] 0")
+# kill(-1) reaches every process of the sandbox the program's uid may
+# signal but PID 1 and itself: its init too, so the sandbox ends without
+# the init's report (whether "still here" gets out first is a race).
 case("kill(-1, SIGKILL)", """
 import os, signal
 try:
@@ -254,7 +257,7 @@ try:
 except OSError as e:
     print('kill -1:', e)
 print('still here')
-""", "ok", "still here")
+""", "sandbox_error")
 case("spawning a shell (javascript)", """
 try { require('child_process').execSync('id'); console.log('SHELL RAN'); }
 catch (e) { console.log('no shell:', e.code || e.message.split('\\n')[0]); }

@@ -89,6 +89,7 @@ struct fake_container
   size_t pc;     /* next byte of the code to interpret */
   uint64_t flood_left;
   bool exiting; /* exits at the next step (output goes out first) */
+  bool hold_attach; /* on exit its attach streams do not end ("stall") */
   long exit_next;
   bool oom_next;
 };
@@ -446,7 +447,7 @@ container_exit (fake_container_t *c, long code, bool oom)
   c->flood_left = 0;
   wake_waiters (c);
   TAILQ_FOREACH (a, &c->eng->attaches, link)
-  if (a->c == c)
+  if (a->c == c && !c->hold_attach)
     attach_finish (a);
 }
 
@@ -751,6 +752,14 @@ program_run (fake_container_t *c)
         {
           /* The sandbox ends without its init's report: the init killed
            * (by the program), the runtime dying (gVisor's sentry). */
+          container_exits (c, (long) num, false);
+          return;
+        }
+      else if (word_is (code + s, w - s, "stall") && has_num)
+        {
+          /* It exits, but the engine never ends its output stream (the
+           * init's report, if any, with it) until it is removed. */
+          c->hold_attach = true;
           container_exits (c, (long) num, false);
           return;
         }

@@ -20,6 +20,7 @@
  *   die N      exit N with no init's report (the init killed, the runtime dead)
  *   cutreport N  the init's report cut short (mark, files, half a usage line), exit N
  *   oomkill    exit 137, OOMKilled, no init's report (the kernel killed it all)
+ *   stall N    exit N, its output stream never ending until it is removed
  *   echo       the program's stdin to stdout  args      each arg + "\n"
  * An unknown command writes "fake: unknown command\n" to stderr and exits
  * 2; a malformed frame "fake: bad stdin frame\n", exit 2.  The end of the

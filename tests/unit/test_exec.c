@@ -1368,6 +1368,16 @@ test_endings (void)
   submit (&c[4], "python", "out fine; exit 2", NULL);        /* the program's own 2 */
   submit (&c[5], "c", "compile 0 ; out ran; die 1", NULL);   /* after the run mark */
   ok (wait_answers (c, 6, 10000), "answered");
+  {
+    /* The engine never delivers the end of the output: nobody can tell
+     * whether the init reported, so it is the engine's failure, said so. */
+    call_t s;
+    submit (&s, "python", "out part; stall 0", NULL);
+    ok (wait_answers (&s, 1, 10000) && s.status == SCHED_ST_ERROR && s.exit_code == -1 && s.has_error
+            && strcmp (s.out, "part\n") == 0,
+        "an output stream that does not end after the exit: error, no exit code, not sandbox_error (%d %d)",
+        s.status, s.exit_code);
+  }
   ok (c[0].status == SCHED_ST_SANDBOX_ERROR && c[0].exit_code == -1 && c[0].has_error && !c[0].has_usage
           && strcmp (c[0].out, "partial\n") == 0,
       "exit 2 with no report of the init: sandbox_error, no exit code, a sentence, the output so far (%d %d)",
