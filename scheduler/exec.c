@@ -45,6 +45,12 @@
  * RUNNING is followed by one inspect: an exited container gives its exit
  * code, a running one is waited on again.
  *
+ * An exit nothing of ours caused is the program's only when the init's
+ * trailer, this execution's nonce and all, says the program ended
+ * (exec_finish): without it the execution is "sandbox_error" (the runtime
+ * or the init ended the sandbox; exit 137 with OOMKilled is "oom" first),
+ * and "error" when the engine never ended the output after the exit.
+ *
  * "deadline" before the start is max_wait_ms from admission (the longest
  * wait for room, a container and a start slot); from the start on it is
  * the request's timeout_ms (with a compile stage: compile_timeout_ms +
@@ -533,8 +539,8 @@ exec_finish (sched_exec_t *ex)
        * sandbox (gVisor's sentry dying).  The container's exit code is
        * theirs, not the program's. */
       res->status = SCHED_ST_SANDBOX_ERROR;
-      ex->outcome_error = "the sandbox ended before the program's end could be reported (the runtime "
-                          "or the sandbox's init stopped, not the program): its exit status is unknown";
+      ex->outcome_error = "the sandbox ended before its init could report how the program ended (the "
+                          "runtime ended it, or the init was killed); the program's exit status is unknown";
       wb_warn ("execution %s: the container exited with %ld and %s; status sandbox_error", res->id,
                ex->exit_code,
                ex->in_trailer ? "a report of its init that does not parse (cut short?)"

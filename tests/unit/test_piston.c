@@ -177,7 +177,7 @@ main (void)
     /* The sandbox, not the program, ended it. */
     o.status = SCHED_ST_SANDBOX_ERROR;
     o.exit_code = -1;
-    o.error = "the sandbox ended before the program's end could be reported";
+    o.error = "the sandbox ended before its init could report how the program ended";
     sched_piston_result_json (&o, "3.11.0", &out);
     j = cJSON_Parse (out.data);
     run = cJSON_GetObjectItem (j, "run");
