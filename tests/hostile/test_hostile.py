@@ -73,18 +73,25 @@ while True:
 if RUNTIME == "runsc":
     # Under runsc (ptrace platform) nproc does answer EAGAIN at 64 tasks,
     # but the sandbox's host pids keep growing while the bomb retries, so
-    # the pids cgroup ends gVisor's own sentry (exit 2, about 2 s in): the
-    # sandbox died, not the program, and the result says so.
-    r = case("fork bomb", FORK_BOMB, "sandbox_error", "fork EAGAIN", timeout_ms=10000)
-    t.ok(r.get("exit_code") is None and r.get("error") and r.get("usage") is None,
-         "fork bomb under runsc: no exit code (the 2 is gVisor's, not the program's), a sentence",
-         {k: r.get(k) for k in ("status", "exit_code", "error")})
+    # the pids cgroup ends gVisor's own sentry (exit 2, 1 to 2 s in): the
+    # sandbox died, not the program, and the result says so.  Now and then
+    # (1 run in 6, measured) the memory cgroup, which counts the sentry's
+    # memory too, gets there first: then it is oom, as the engine says.
+    st, r = d.run("python", FORK_BOMB, timeout_ms=10000)
+    t.ok(st == 200 and ((r.get("status") == "sandbox_error" and r.get("exit_code") is None and r.get("error")
+                         and r.get("usage") is None)
+                        or (r.get("status") == "oom" and r.get("exit_code") == 137)),
+         "fork bomb under runsc: sandbox_error with no exit code (the 2 is gVisor's, not the program's) and a "
+         "sentence, or oom", (st, {k: r.get(k) for k in ("status", "exit_code", "error")}))
+    after("fork bomb")
     st, pr = d.request("POST", "/api/v2/execute", {"language": "python", "files": [{"content": FORK_BOMB}],
                                                    "run_timeout": 10000})
     run = pr.get("run", {}) if isinstance(pr, dict) else {}
-    t.ok(st == 200 and run.get("status") == "XX" and run.get("code") is None and run.get("signal") is None
-         and "sandbox" in (run.get("message") or ""),
-         "fork bomb under runsc through Piston: status XX, code null, the sentence as message", pr)
+    t.ok(st == 200 and ((run.get("status") == "XX" and run.get("code") is None and run.get("signal") is None
+                         and "sandbox" in (run.get("message") or ""))
+                        or (run.get("status") == "SG" and run.get("signal") == "SIGKILL")),
+         "fork bomb under runsc through Piston: status XX, code null, the sentence as message (or SG at the "
+         "memory limit)", pr)
     after("fork bomb (Piston)")
 else:
     case("fork bomb", FORK_BOMB, "timeout", "fork EAGAIN", timeout_ms=3000)
