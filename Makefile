@@ -56,7 +56,7 @@ STORE_SRC   := store/store.c store/query.c store/replay.c
 SCHED_SRC   := scheduler/config.c scheduler/request.c scheduler/admission.c scheduler/exec.c \
                scheduler/daemon.c scheduler/http.c \
                scheduler/startgate.c scheduler/metrics.c scheduler/auth.c scheduler/confine.c \
-               scheduler/piston.c scheduler/agent.c
+               scheduler/piston.c scheduler/agent.c scheduler/order.c
 LIB_SRC     := $(COMMON_SRC) $(ENGINE_SRC) $(PROFILE_SRC) $(SANDBOX_SRC) $(POOL_SRC) $(STORE_SRC) \
                $(SCHED_SRC)
 LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/%.o)

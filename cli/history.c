@@ -138,7 +138,7 @@ print_row (void *arg, const store_execution_t *e)
       snprintf (peak, sizeof peak, "%.1f", (double) e->peak_memory_kib / 1024.0);
       snprintf (cpu, sizeof cpu, "%.0f", e->cpu_user_ms + e->cpu_system_ms);
     }
-  printf ("%-19s  %-8.8s  %-10.10s  %-12.12s  %4s  %8.0f  %-3s  %-12.12s  %9llu  %8s  %8s\n", when,
+  printf ("%-19s  %-8.8s  %-10.10s  %-13.13s  %4s  %8.0f  %-3s  %-12.12s  %9llu  %8s  %8s\n", when,
           e->id, e->language, e->status, exit_code, e->total_ms, e->pool_hit ? "yes" : "no",
           e->code_sha256, (unsigned long long) e->stdin_bytes, peak, cpu);
   return 0;
@@ -193,7 +193,7 @@ cli_history (int argc, char **argv)
   if (pc.json)
     pc.array = cJSON_CreateArray ();
   else
-    printf ("%-19s  %-8s  %-10s  %-12s  %4s  %8s  %-3s  %-12s  %9s  %8s  %8s\n", "RECEIVED (UTC)",
+    printf ("%-19s  %-8s  %-10s  %-13s  %4s  %8s  %-3s  %-12s  %9s  %8s  %8s\n", "RECEIVED (UTC)",
             "ID", "LANGUAGE", "STATUS", "EXIT", "TOTAL_MS", "HIT", "CODE_SHA256", "STDIN_B", "PEAK_MB",
             "CPU_MS");
   rc = store_history (db, &f, print_row, &pc, &err);

@@ -342,6 +342,12 @@ describe_result (long http, const wb_buf_t *reply)
     wb_buf_printf (&text, "out of memory: the program was killed at its memory limit");
   else if (strcmp (status, "output_limit") == 0)
     wb_buf_printf (&text, "output limit: the program printed too much and was killed");
+  else if (strcmp (status, "sandbox_error") == 0)
+    /* Not the program's exit: say so, or a model reads the output as the
+     * whole of what it did. */
+    wb_buf_printf (&text, "sandbox error: the sandbox ended before the program did (its runtime or its init "
+                          "stopped it, e.g. too many processes under gVisor, or the program killed its parent); "
+                          "its exit status is unknown and its output may be cut short");
   else
     {
       message = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (res, "error"));

@@ -456,7 +456,9 @@ cmd_run (const char *url, int argc, char **argv)
                strcmp (why, "timeout") == 0        ? "the program ran out of time and was killed"
                : strcmp (why, "oom") == 0          ? "the program ran out of memory and was killed"
                : strcmp (why, "output_limit") == 0 ? "the program's output hit its limit; it was killed"
-                                                   : "the sandbox failed while the program ran");
+               : strcmp (why, "sandbox_error") == 0
+                   ? "the sandbox ended before the program did (its runtime or init stopped it); exit status unknown"
+                   : "the sandbox failed while the program ran");
       exit_code = strcmp (why, "timeout") == 0 ? EXIT_TIMEOUT
                   : strcmp (why, "oom") == 0   ? EXIT_OOM
                                                : EXIT_SANDBOX;

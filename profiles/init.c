@@ -1027,10 +1027,56 @@ typedef struct
   long long duration_us;
   char *out, *err;      /* what it wrote, up to the bound each */
   size_t out_len, err_len;
+  /* The order in which the two were read, as segments (stream, length) of
+   * what was kept, consecutive reads of one stream joined: each one
+   * LEB128 number, length << 1 | (1 for stderr), so never more bytes than
+   * the output it describes (scheduler/order.h reads it). */
+  unsigned char *order;
+  size_t order_len;
+  size_t seg_len;       /* the open segment, not in order yet */
+  int seg_stream;
+  bool order_lost;      /* no memory for it: the trailer then has none */
 } compile_report_t;
 
-/* Keep what fits of r bytes in *buf (bound bytes at most). */
+/* Close the open segment into rep->order. */
 static void
+close_segment (compile_report_t *rep)
+{
+  unsigned long long v = (unsigned long long) rep->seg_len << 1 | (unsigned long long) rep->seg_stream;
+  unsigned char *grown;
+
+  if (rep->seg_len == 0 || rep->order_lost)
+    return;
+  rep->seg_len = 0;
+  if ((grown = realloc (rep->order, rep->order_len + 10)) == NULL)
+    {
+      rep->order_lost = true;
+      return;
+    }
+  rep->order = grown;
+  do
+    {
+      unsigned char byte = v & 0x7f;
+      v >>= 7;
+      rep->order[rep->order_len++] = byte | (v ? 0x80 : 0);
+    }
+  while (v);
+}
+
+/* n more bytes of stream (0 stdout, 1 stderr) were kept. */
+static void
+record_order (compile_report_t *rep, int stream, size_t n)
+{
+  if (n == 0)
+    return;
+  if (rep->seg_len && rep->seg_stream != stream)
+    close_segment (rep);
+  rep->seg_stream = stream;
+  rep->seg_len += n;
+}
+
+/* Keep what fits of r bytes in *buf (bound bytes at most); how many. */
+static size_t
 keep_output (char **buf, size_t *len, const char *data, size_t r, unsigned long long bound, bool *truncated)
 {
   size_t room = *len < bound ? (size_t) (bound - *len) : 0;
@@ -1039,16 +1085,17 @@ keep_output (char **buf, size_t *len, const char *data, size_t r, unsigned long 
   if (take < r)
     *truncated = true;
   if (take == 0)
-    return;
+    return 0;
   char *grown = realloc (*buf, *len + take);
   if (grown == NULL)
     {
       *truncated = true;
-      return;
+      return 0;
     }
   memcpy (grown + *len, data, take);
   *buf = grown;
   *len += take;
+  return take;
 }
 
 /* Run the compiler (argv) to its end or its timeout, in a process group
@@ -1108,10 +1155,16 @@ run_compile (char **argv, const stage_limits_t *lim, compile_report_t *rep)
               fds[i].fd = -1;
               continue;
             }
+          /* Both readable in one poll: stdout is read first (the order
+           * is the order of the reads, as the engine's is of its chunks). */
           if (i == 0)
-            keep_output (&rep->out, &rep->out_len, chunk, (size_t) got, lim->output_bytes, &rep->truncated);
+            record_order (rep, 0,
+                          keep_output (&rep->out, &rep->out_len, chunk, (size_t) got, lim->output_bytes,
+                                       &rep->truncated));
           else
-            keep_output (&rep->err, &rep->err_len, chunk, (size_t) got, lim->output_bytes, &rep->truncated);
+            record_order (rep, 1,
+                          keep_output (&rep->err, &rep->err_len, chunk, (size_t) got, lim->output_bytes,
+                                       &rep->truncated));
         }
     }
   /* Both pipes closed: a compiler may still be at work without them (it
@@ -1157,13 +1210,14 @@ run_compile (char **argv, const stage_limits_t *lim, compile_report_t *rep)
         break;
     }
   rep->duration_us = now_us () - start;
+  close_segment (rep);
   if (reaped && WIFEXITED (rep->status) && WEXITSTATUS (rep->status) == 127 && rep->out_len == 0
       && rep->err_len == 0)
     rep->failed = true;
 }
 
-/* "compile <exit> <signal> <timed out> <truncated> <duration us> <stdout length> <stderr length>\n"
- * then both outputs. */
+/* "compile <exit> <signal> <timed out> <truncated> <duration us> <stdout length> <stderr length>
+ * <order length>\n", then both outputs and their order. */
 static void
 write_compile_report (const compile_report_t *rep)
 {
@@ -1171,11 +1225,21 @@ write_compile_report (const compile_report_t *rep)
   int code = rep->failed ? 127 : WIFEXITED (rep->status) ? WEXITSTATUS (rep->status) : -1;
   int sig = !rep->failed && WIFSIGNALED (rep->status) ? WTERMSIG (rep->status) : 0;
 
-  snprintf (line, sizeof line, "compile %d %d %d %d %lld %zu %zu\n", code < 0 ? 0 : code, sig,
-            rep->timed_out ? 1 : 0, rep->truncated ? 1 : 0, rep->duration_us, rep->out_len, rep->err_len);
+  size_t order_len = rep->order_lost ? 0 : rep->order_len;
+
+  /* Without memory for the order, none (0 is a valid order only for no
+   * output): the daemon then has stdout, then stderr. */
+  if (rep->order_lost && rep->out_len + rep->err_len)
+    snprintf (line, sizeof line, "compile %d %d %d %d %lld %zu %zu\n", code < 0 ? 0 : code, sig,
+              rep->timed_out ? 1 : 0, rep->truncated ? 1 : 0, rep->duration_us, rep->out_len, rep->err_len);
+  else
+    snprintf (line, sizeof line, "compile %d %d %d %d %lld %zu %zu %zu\n", code < 0 ? 0 : code, sig,
+              rep->timed_out ? 1 : 0, rep->truncated ? 1 : 0, rep->duration_us, rep->out_len, rep->err_len,
+              order_len);
   put (line, strlen (line));
   put (rep->out ? rep->out : "", rep->out_len);
   put (rep->err ? rep->err : "", rep->err_len);
+  put (rep->order ? rep->order : (const unsigned char *) "", order_len);
 }
 
 /* A compile that succeeded fails after all, exit 1, with sentence after

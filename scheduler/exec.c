@@ -45,6 +45,12 @@
  * RUNNING is followed by one inspect: an exited container gives its exit
  * code, a running one is waited on again.
  *
+ * An exit nothing of ours caused is the program's only when the init's
+ * trailer, this execution's nonce and all, says the program ended
+ * (exec_finish): without it the execution is "sandbox_error" (the runtime
+ * or the init ended the sandbox; exit 137 with OOMKilled is "oom" first),
+ * and "error" when the engine never ended the output after the exit.
+ *
  * "deadline" before the start is max_wait_ms from admission (the longest
  * wait for room, a container and a start slot); from the start on it is
  * the request's timeout_ms (with a compile stage: compile_timeout_ms +
@@ -141,6 +147,8 @@ struct sched_exec
   bool in_trailer;           /* stderr from here on is the init's */
   bool trailer_overflow;     /* it passed its bound: ignored */
   bool trailer_done;         /* taken apart (take_trailer): stderr is final */
+  bool trailer_ok;           /* ... and it parsed, end line and all: the init saw the program end */
+  bool drain_cut;            /* exited, but the output's end never came (grace_cb) */
   wb_buf_t trailer;
   eng_req_t *op;             /* start or inspect in flight */
   eng_req_t *kill_req;
@@ -171,6 +179,7 @@ sched_status_name (sched_status_t st)
     case SCHED_ST_CANCELLED: return "cancelled";
     case SCHED_ST_ENGINE_LOST: return "engine_lost";
     case SCHED_ST_COMPILE_ERROR: return "compile_error";
+    case SCHED_ST_SANDBOX_ERROR: return "sandbox_error";
     }
   return "error";
 }
@@ -276,6 +285,7 @@ exec_end (sched_exec_t *ex)
   sched_request_clear (&ex->req);
   wb_buf_free (&ex->res.out);
   wb_buf_free (&ex->res.err);
+  sched_order_free (&ex->res.order);
   wb_buf_free (&ex->trailer);
   sched_result_files_free (&ex->res);
   free (ex);
@@ -509,11 +519,39 @@ exec_finish (sched_exec_t *ex)
       res->status = SCHED_ST_ERROR;
       ex->outcome_error = "the sandbox failed while the program ran; it was stopped";
     }
-  else if (res->status != SCHED_ST_OOM)
+  else if (res->status == SCHED_ST_OOM)
+    ; /* exit 137 and the engine says OOMKilled (inspected_cb): first, with or without a report */
+  else if (ex->mark_len && !ex->trailer_ok && ex->drain_cut)
+    {
+      /* Not the sandbox's doing, as far as we know: the engine never
+       * delivered the end of the output, where the init's report is. */
+      res->status = SCHED_ST_ERROR;
+      ex->outcome_error = "the container engine did not deliver the end of the program's output; how the "
+                          "program ended is unknown";
+      wb_warn ("execution %s: the container exited with %ld and its output did not end within %u ms", res->id,
+               ex->exit_code, drain_grace (ex));
+    }
+  else if (ex->mark_len && !ex->trailer_ok)
+    {
+      /* It exited on its own (nothing of ours killed it: that would be an
+       * outcome), yet its init never reported the program's end: the init
+       * was killed (the program, of its uid, can) or the runtime ended the
+       * sandbox (gVisor's sentry dying).  The container's exit code is
+       * theirs, not the program's. */
+      res->status = SCHED_ST_SANDBOX_ERROR;
+      ex->outcome_error = "the sandbox ended before its init could report how the program ended (the "
+                          "runtime ended it, or the init was killed); the program's exit status is unknown";
+      wb_warn ("execution %s: the container exited with %ld and %s; status sandbox_error", res->id,
+               ex->exit_code,
+               ex->in_trailer ? "a report of its init that does not parse (cut short?)"
+                              : "no report of its init");
+    }
+  else
     res->status = SCHED_ST_OK;
-  if (res->status == SCHED_ST_ERROR || res->status == SCHED_ST_ENGINE_LOST)
+  if (res->status == SCHED_ST_ERROR || res->status == SCHED_ST_ENGINE_LOST || res->status == SCHED_ST_SANDBOX_ERROR)
     res->error = ex->outcome_error;
   res->exit_code = ex->have_exit && res->status != SCHED_ST_COMPILE_ERROR && res->status != SCHED_ST_TIMEOUT
+                           && res->status != SCHED_ST_SANDBOX_ERROR && !(res->status == SCHED_ST_ERROR && ex->drain_cut)
                        ? (int) ex->exit_code
                        : -1;
   res->duration_ms = ((ex->t_exit_us ? ex->t_exit_us : now) - ex->t_start_us) / 1000;
@@ -555,6 +593,8 @@ grace_cb (evutil_socket_t fd, short what, void *arg)
   (void) fd;
   (void) what;
   /* The engine went quiet: stop waiting for what it did not send. */
+  if (ex->wait_done && !ex->attach_done)
+    ex->drain_cut = true; /* the init's report may be in what did not come */
   if (!ex->wait_done && !ex->outcome_set)
     {
       ex->outcome_set = true;
@@ -898,15 +938,25 @@ sched_trailer_parse (const char *data, size_t len, const char nonce[33], sched_r
 
   if (p == NULL)
     goto out;
-  /* "compile <exit> <signal> <timed out> <truncated> <duration us> <out length> <err length>\n<out><err>" */
+  /* "compile <exit> <signal> <timed out> <truncated> <duration us> <out length> <err length>[ <order
+   * length>]\n<out><err>[<order>]" (an init older than the order leaves it out) */
   if (trailer_word (&p, end, "compile "))
     {
-      uint64_t ce, cs, ct, ctr, cd, col, cel;
+      uint64_t ce, cs, ct, ctr, cd, col, cel, cord = 0;
+      const char *q;
       if (!trailer_number (&p, end, ' ', &ce) || !trailer_number (&p, end, ' ', &cs)
           || !trailer_number (&p, end, ' ', &ct) || !trailer_number (&p, end, ' ', &ctr)
-          || !trailer_number (&p, end, ' ', &cd) || !trailer_number (&p, end, ' ', &col)
-          || !trailer_number (&p, end, '\n', &cel) || ce > 255 || cs > 64 || ct > 1 || ctr > 1
-          || (uint64_t) (end - p) < col || (uint64_t) (end - p) - col < cel)
+          || !trailer_number (&p, end, ' ', &cd) || !trailer_number (&p, end, ' ', &col))
+        goto out;
+      q = p;
+      bool has_order = trailer_number (&q, end, ' ', &cel);
+      if (!has_order)
+        q = p; /* trailer_number moved on over the digits */
+      if (has_order ? !trailer_number (&q, end, '\n', &cord) : !trailer_number (&q, end, '\n', &cel))
+        goto out;
+      p = q;
+      if (ce > 255 || cs > 64 || ct > 1 || ctr > 1 || (uint64_t) (end - p) < col
+          || (uint64_t) (end - p) - col < cel || (uint64_t) (end - p) - col - cel < cord)
         goto out;
       has_compile = true;
       compile.compile_exit = (int) ce;
@@ -915,9 +965,13 @@ sched_trailer_parse (const char *data, size_t len, const char nonce[33], sched_r
       compile.compile_truncated = ctr == 1;
       compile.compile_us = cd;
       if (wb_buf_append (&compile.compile_out, p, (size_t) col) < 0
-          || wb_buf_append (&compile.compile_err, p + col, (size_t) cel) < 0)
+          || wb_buf_append (&compile.compile_err, p + col, (size_t) cel) < 0
+          || (has_order
+              && sched_order_parse (p + col + cel, (size_t) cord, (size_t) col, (size_t) cel,
+                                    &compile.compile_order)
+                     < 0))
         goto out;
-      p += col + cel;
+      p += col + cel + cord;
     }
   if (!trailer_word (&p, end, "files ") || !trailer_number (&p, end, ' ', &listed)
       || !trailer_number (&p, end, '\n', &omitted) || listed > SCHED_MAX_FILES)
@@ -948,6 +1002,7 @@ out:
       free (files);
       wb_buf_free (&compile.compile_out);
       wb_buf_free (&compile.compile_err);
+      sched_order_free (&compile.compile_order);
       return -1;
     }
   if (has_compile)
@@ -962,6 +1017,8 @@ out:
       wb_buf_free (&res->compile_err);
       res->compile_out = compile.compile_out;
       res->compile_err = compile.compile_err;
+      sched_order_free (&res->compile_order);
+      res->compile_order = compile.compile_order;
     }
   res->run_timed_out = run_timed_out;
   res->has_usage = true;
@@ -999,6 +1056,7 @@ sched_result_files_free (sched_result_t *res)
   res->n_files_out = 0;
   wb_buf_free (&res->compile_out);
   wb_buf_free (&res->compile_err);
+  sched_order_free (&res->compile_order);
 }
 
 int
@@ -1049,8 +1107,27 @@ sched_result_compile_json (const sched_result_t *res, wb_buf_t *out)
       || sched_append_stream (out, "stdout", &res->compile_out) < 0
       || sched_append_stream (out, "stderr", &res->compile_err) < 0)
     return -1;
+  if (res->combined_output)
+    {
+      cleanup_buf wb_buf_t both = WB_BUF_INIT;
+      if (sched_order_render (&res->compile_order, res->compile_out.data, res->compile_out.len,
+                              res->compile_err.data, res->compile_err.len, &both)
+              < 0
+          || sched_append_stream (out, "output", &both) < 0)
+        return -1;
+    }
   return wb_buf_printf (out, ",\"truncated\":%s,\"duration_ms\":%llu}", res->compile_truncated ? "true" : "false",
                         (unsigned long long) (res->compile_us / 1000));
+}
+
+int
+sched_result_output_json (const sched_result_t *res, wb_buf_t *out)
+{
+  cleanup_buf wb_buf_t both = WB_BUF_INIT;
+
+  if (sched_order_render (&res->order, res->out.data, res->out.len, res->err.data, res->err.len, &both) < 0)
+    return -1;
+  return sched_append_stream (out, "output", &both);
 }
 
 /* Is content better sent as JSON text than base64: UTF-8 without NUL, and
@@ -1123,6 +1200,8 @@ parse_trailer (sched_exec_t *ex)
     wb_warn ("execution %s: the sandbox's report (files, usage) passed its bound; left out", ex->res.id);
   else if (sched_trailer_parse (ex->trailer.data, ex->trailer.len, ex->nonce, &ex->res) < 0)
     wb_warn ("execution %s: the sandbox's report (files, usage) does not parse; left out", ex->res.id);
+  else
+    ex->trailer_ok = true;
 }
 
 /* Take the init's trailer apart (stderr past its mark: see stderr_data),
@@ -1146,6 +1225,9 @@ take_trailer (sched_exec_t *ex)
     }
   if (b->data)
     b->data[b->len] = '\0';
+  /* Both streams are final: the order loses what came off stderr's tail
+   * (the init's mark, the cut to the cap). */
+  sched_order_close (&res->order, res->out.len, res->err.len);
 }
 
 /* Append to a stream's buffer within cap; false when it did not all fit
@@ -1165,6 +1247,9 @@ append_capped (sched_exec_t *ex, wb_buf_t *b, bool *trunc, uint64_t cap, const c
       *trunc = true;
       wb_log_error ("execution %s: out of memory buffering output", ex->res.id);
     }
+  else if (sched_order_add (&ex->res.order, b == &ex->res.err ? SCHED_ORDER_ERR : SCHED_ORDER_OUT, len) < 0)
+    wb_warn ("execution %s: out of memory recording the output's order; \"output\" is stdout, then "
+             "stderr", ex->res.id);
   return !*trunc;
 }
 
@@ -1227,7 +1312,9 @@ stderr_data (sched_exec_t *ex, const char *data, size_t len)
     }
   if (ex->trailer_overflow)
     return true;
-  if (ex->trailer.len + len > ex->req.limits.output_bytes + 2 * ex->req.limits.compile_output_bytes + TRAILER_OVERHEAD
+  /* Files' contents, the compile stage's two streams and their order
+   * (no bigger than they are: order.h), records and lines. */
+  if (ex->trailer.len + len > ex->req.limits.output_bytes + 4 * ex->req.limits.compile_output_bytes + TRAILER_OVERHEAD
       || wb_buf_append (&ex->trailer, data, len) < 0)
     ex->trailer_overflow = true;
   return true;
@@ -1883,6 +1970,7 @@ sched_exec_start (sched_ctx_t *ctx, sched_request_t *req, sched_exec_done_cb cb,
   ex->cb_arg = arg;
   ex->t_admit_us = wb_now_us ();
   ex->res.language = ex->req.profile->language;
+  ex->res.combined_output = ex->req.combined_output;
   ex->res.exit_code = -1;
   uuid_from_hex (hex, ex->res.id);
   wb_sha256_hex (ex->req.code, ex->req.code_len, ex->res.code_sha256);

@@ -10,6 +10,7 @@
 #ifndef WARMBOX_SCHED_EXEC_H
 #define WARMBOX_SCHED_EXEC_H
 
+#include "order.h"
 #include "request.h"
 
 typedef enum sched_status
@@ -22,10 +23,16 @@ typedef enum sched_status
   SCHED_ST_CANCELLED,    /* the client left; stopped (history only: nobody hears) */
   SCHED_ST_ENGINE_LOST,  /* the engine went away after the program may have started */
   SCHED_ST_COMPILE_ERROR, /* the compile stage failed (see compile): the program never ran */
+  /* The sandbox ended on its own, but not through the program's end: its
+   * init wrote no (whole) report, so something else ended it (the
+   * runtime: gVisor's sentry dying; the init killed, which the program,
+   * of the same uid, can do).  No exit code: the container's is not the
+   * program's. */
+  SCHED_ST_SANDBOX_ERROR,
 } sched_status_t;
 
 /* "ok", "error", "timeout", "oom", "output_limit", "cancelled",
- * "engine_lost", "compile_error".  Never NULL. */
+ * "engine_lost", "compile_error", "sandbox_error".  Never NULL. */
 const char *sched_status_name (sched_status_t st);
 
 /* A file the program left in its working directory (profiles/init.c says
@@ -46,6 +53,11 @@ typedef struct sched_result
   sched_status_t status;
   int exit_code;         /* -1 when the program never exited by itself */
   wb_buf_t out, err;     /* captured stdout / stderr (capped) */
+  /* The order in which the engine delivered stdout's and stderr's bytes
+   * (order.h), always in step with out and err once the result is final;
+   * for "output" (Piston's always, /v1's when the request asked). */
+  sched_order_t order;
+  bool combined_output;  /* the request asked for "output" (/v1) */
   bool out_truncated, err_truncated;
   uint64_t duration_ms;  /* start sent -> exit seen */
   uint64_t total_ms;     /* request admitted -> result */
@@ -84,6 +96,7 @@ typedef struct sched_result
   bool compile_truncated;     /* output past compile_output_bytes was dropped */
   uint64_t compile_us;
   wb_buf_t compile_out, compile_err;
+  sched_order_t compile_order; /* as the init read them; unknown from an older init */
   /* The init stopped the program at its own timeout_ms (after a compile
    * stage, the daemon's deadline covers both stages). */
   bool run_timed_out;
@@ -102,7 +115,8 @@ int sched_trailer_parse (const char *data, size_t len, const char nonce[33], sch
 int sched_result_files_json (const sched_result_t *res, wb_buf_t *out);
 /* Append ,"compile":{status, exit_code, signal, stdout, stderr,
  * duration_ms, truncated} (null when the profile has no compile stage or
- * the sandbox did not report) to out.  -1 without memory. */
+ * the sandbox did not report) to out, with "output" when the request asked
+ * for it.  -1 without memory. */
 int sched_result_compile_json (const sched_result_t *res, wb_buf_t *out);
 /* Append ,"<name>":"<data>","<name>_encoding":"utf-8"|"base64" to out (base64
  * when data is not UTF-8 or holds NUL).  -1 without memory. */
@@ -110,7 +124,11 @@ int sched_append_stream (wb_buf_t *out, const char *name, const wb_buf_t *data);
 /* The compile stage's status: "ok", "error" (it exited non-zero or could
  * not run), "timeout", "killed" (a signal: the memory limit, most often). */
 const char *sched_compile_status (const sched_result_t *res);
-/* Free res->files_out and the compile stage's output (owned by the result). */
+/* Append ,"output":"<stdout and stderr as they came>","output_encoding":...
+ * to out (sched_append_stream's form).  -1 without memory. */
+int sched_result_output_json (const sched_result_t *res, wb_buf_t *out);
+/* Free res->files_out and the compile stage's output and order (owned by
+ * the result). */
 void sched_result_files_free (sched_result_t *res);
 
 typedef struct sched_ctx sched_ctx_t;

@@ -191,7 +191,8 @@ sched_result_json (const sched_result_t *res, wb_buf_t *out)
                            : wb_buf_append_str (out, ",\"exit_code\":null"))
       < 0)
     return -1;
-  if (sched_append_stream (out, "stdout", &res->out) < 0 || sched_append_stream (out, "stderr", &res->err) < 0)
+  if (sched_append_stream (out, "stdout", &res->out) < 0 || sched_append_stream (out, "stderr", &res->err) < 0
+      || (res->combined_output && sched_result_output_json (res, out) < 0))
     return -1;
   if (wb_buf_printf (out,
                      ",\"stdout_truncated\":%s,\"stderr_truncated\":%s,\"duration_ms\":%llu,"

@@ -399,8 +399,9 @@ piston_compile_json (const sched_result_t *res, wb_buf_t *out)
     status = "RE", message = "the compiler exited with a non-zero status";
   if (!res->compile_timed_out && !res->compile_signal)
     snprintf (code, sizeof code, "%d", res->compile_exit);
-  if (wb_buf_append (&both, res->compile_out.data ? res->compile_out.data : "", res->compile_out.len) < 0
-      || wb_buf_append (&both, res->compile_err.data ? res->compile_err.data : "", res->compile_err.len) < 0
+  if (sched_order_render (&res->compile_order, res->compile_out.data, res->compile_out.len,
+                          res->compile_err.data, res->compile_err.len, &both)
+          < 0
       || wb_buf_append_str (out, ",\"compile\":{\"stdout\":") < 0
       || append_lossy (out, res->compile_out.data ? res->compile_out.data : "", res->compile_out.len) < 0
       || wb_buf_append_str (out, ",\"stderr\":") < 0
@@ -449,6 +450,7 @@ sched_piston_result_json (const sched_result_t *res, const char *version, wb_buf
       message = res->err_truncated && !res->out_truncated ? "stderr length exceeded"
                                                           : "stdout length exceeded";
       break;
+    case SCHED_ST_SANDBOX_ERROR: /* not the program's end: no code, Piston's internal error */
     case SCHED_ST_ERROR:
     default:
       status = "XX";
@@ -464,12 +466,11 @@ sched_piston_result_json (const sched_result_t *res, const char *version, wb_buf
       || wb_buf_append_str (out, ",\"stderr\":") < 0
       || append_lossy (out, res->err.data ? res->err.data : "", res->err.len) < 0)
     return -1;
-  /* output: both streams; warmbox keeps them apart, so stdout then stderr
-   * rather than Piston's arrival order. */
+  /* output: both streams in the order the engine delivered their bytes
+   * (exec.h: res->order), as Piston's "in order of data". */
   {
     cleanup_buf wb_buf_t both = WB_BUF_INIT;
-    if (wb_buf_append (&both, res->out.data ? res->out.data : "", res->out.len) < 0
-        || wb_buf_append (&both, res->err.data ? res->err.data : "", res->err.len) < 0
+    if (sched_order_render (&res->order, res->out.data, res->out.len, res->err.data, res->err.len, &both) < 0
         || wb_buf_append_str (out, ",\"output\":") < 0
         || append_lossy (out, both.data ? both.data : "", both.len) < 0)
       return -1;

@@ -4,7 +4,7 @@
  * Body: {"language": str, "code": str, "stdin"?: str, "stdin_base64"?: str,
  *        "args"?: [str], "files"?: [{"name": str, "content": str,
  *        "encoding"?: "utf8" | "base64"}], "filename"?: str,
- *        "timeout_ms"?: int, "memory_mb"?: int}
+ *        "timeout_ms"?: int, "memory_mb"?: int, "combined_output"?: bool}
  * Unknown keys are refused so that a misspelt limit never passes silently. */
 #define _GNU_SOURCE
 #include "request.h"
@@ -36,7 +36,7 @@ sched_request_clear (sched_request_t *req)
 
 static const char *const known_keys[]
     = {"language", "code", "stdin", "stdin_base64", "args", "files", "timeout_ms", "memory_mb",
-       "compile_timeout_ms", "compile_memory_mb", "filename"};
+       "compile_timeout_ms", "compile_memory_mb", "filename", "combined_output"};
 
 static int
 optional_uint (cJSON *root, const char *key, uint32_t lo, uint32_t max, uint32_t *inout,
@@ -446,6 +446,15 @@ sched_request_parse (const char *body, size_t len, const prof_set_t *profiles,
                             &req.limits.compile_memory_mb, err)
                  < 0))
     goto out;
+
+  /* "output" in the result: stdout and stderr as they came (exec.h). */
+  item = cJSON_GetObjectItemCaseSensitive (root, "combined_output");
+  if (item && !cJSON_IsNull (item) && !cJSON_IsBool (item))
+    {
+      wb_error (err, WB_E_INVALID, "combined_output must be true or false");
+      goto out;
+    }
+  req.combined_output = cJSON_IsTrue (item);
 
   /* The program's own file name, before the files: none may take it. */
   item = cJSON_GetObjectItemCaseSensitive (root, "filename");

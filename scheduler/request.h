@@ -39,6 +39,7 @@ typedef struct sched_request
   char *filename;       /* the program's own file name ("filename"), or NULL: the
                            language's default; checked by sched_program_name_check */
   prof_limits_t limits; /* profile defaults with the request's overrides */
+  bool combined_output; /* the result gets "output": stdout and stderr as they came */
 } sched_request_t;
 
 /* Parse and validate POST /v1/executions.

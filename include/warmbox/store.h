@@ -56,7 +56,8 @@ typedef struct store_execution
   char compile_status[16];
   double compile_ms;
   /* running (written ahead), ok, error, timeout, oom, output_limit,
-   * cancelled, engine_lost, compile_error, refused (never started), interrupted */
+   * cancelled, engine_lost, compile_error, sandbox_error, refused (never
+   * started), interrupted */
   const char *status;
   int exit_code;               /* -1: none */
   bool timed_out, oom_killed, stdout_truncated, stderr_truncated, pool_hit;

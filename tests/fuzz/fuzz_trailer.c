@@ -1,8 +1,10 @@
 /* Fuzz the daemon's parser of the sandbox init's trailer (the compile
- * stage, files, the init's timeout, usage): whatever the bytes, it accepts a whole trailer or refuses with
+ * stage and the order of its two streams, files, the init's timeout,
+ * usage): whatever the bytes, it accepts a whole trailer or refuses with
  * the result untouched; what it accepts holds what it must (names UTF-8,
- * content as long as the size says, at most 64 files), and renders as
- * JSON. */
+ * content as long as the size says, at most 64 files, an order that covers
+ * the compiler's output exactly), and renders as JSON, with the combined
+ * output. */
 #include "exec.h"
 
 #include <cjson/cJSON.h>
@@ -21,14 +23,25 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   if (sched_trailer_parse ((const char *) data, size, nonce, &res) < 0)
     {
       if (res.has_files || res.has_usage || res.files_out || res.has_compile || res.compile_out.data
-          || res.compile_err.data || res.run_timed_out)
+          || res.compile_err.data || res.run_timed_out || res.compile_order.known || res.compile_order.segs.data)
         abort (); /* refused, yet the result changed */
       return 0;
     }
   if (!res.has_files || !res.has_usage || res.n_files_out > 64)
     abort ();
-  if (!res.has_compile && (res.compile_out.len || res.compile_err.len))
+  if (!res.has_compile && (res.compile_out.len || res.compile_err.len || res.compile_order.known))
     abort ();
+  {
+    /* The order lays out every byte of the compiler's output, once. */
+    wb_buf_t both = WB_BUF_INIT;
+    if (sched_order_render (&res.compile_order, res.compile_out.data, res.compile_out.len, res.compile_err.data,
+                            res.compile_err.len, &both)
+            < 0
+        || both.len != res.compile_out.len + res.compile_err.len
+        || (res.compile_order.known && sched_order_count (&res.compile_order) < 0))
+      abort ();
+    wb_buf_free (&both);
+  }
   for (uint32_t i = 0; i < res.n_files_out; i++)
     {
       const sched_file_out_t *f = &res.files_out[i];
@@ -41,6 +54,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     cJSON *check;
     strcpy (res.id, "00000000-0000-0000-0000-000000000000");
     res.language = "python";
+    res.combined_output = true;
     if (sched_result_json (&res, &out) < 0 || (check = cJSON_ParseWithLength (out.data, out.len)) == NULL)
       abort ();
     cJSON_Delete (check);

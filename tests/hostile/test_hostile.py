@@ -59,7 +59,7 @@ def after(name):
 
 # ---- resource exhaustion -------------------------------------------------------
 
-case("fork bomb", """
+FORK_BOMB = """
 import os, sys
 said = False
 while True:
@@ -69,10 +69,44 @@ while True:
         if not said:
             said = True
             os.write(1, b"fork EAGAIN\\n" if e.errno == 11 else b"fork other\\n")
-""", "timeout", "fork EAGAIN", timeout_ms=3000,
-     gvisor_todo="under runsc (ptrace platform) nproc does answer EAGAIN at 64 tasks, but the "
-                 "sandbox's host pids keep growing while the bomb retries (610 -> 800 in 12 s, "
-                 "measured), so the pids cgroup ends the sandbox (exit 2): contained, not a timeout")
+"""
+if RUNTIME == "runsc":
+    # Under runsc (ptrace platform) nproc does answer EAGAIN at 64 tasks,
+    # but the sandbox's host pids keep growing while the bomb retries, so
+    # the pids cgroup ends gVisor's own sentry (exit 2, 1 to 2 s in): the
+    # sandbox died, not the program, and the result says so.  Now and then
+    # (1 run in 6, measured) the memory cgroup, which counts the sentry's
+    # memory too, gets there first: then it is oom, as the engine says.
+    st, r = d.run("python", FORK_BOMB, timeout_ms=10000)
+    t.ok(st == 200 and ((r.get("status") == "sandbox_error" and r.get("exit_code") is None and r.get("error")
+                         and r.get("usage") is None)
+                        or (r.get("status") == "oom" and r.get("exit_code") == 137)),
+         "fork bomb under runsc: sandbox_error with no exit code (the 2 is gVisor's, not the program's) and a "
+         "sentence, or oom", (st, {k: r.get(k) for k in ("status", "exit_code", "error")}))
+    after("fork bomb")
+    st, pr = d.request("POST", "/api/v2/execute", {"language": "python", "files": [{"content": FORK_BOMB}],
+                                                   "run_timeout": 10000})
+    run = pr.get("run", {}) if isinstance(pr, dict) else {}
+    t.ok(st == 200 and ((run.get("status") == "XX" and run.get("code") is None and run.get("signal") is None
+                         and "sandbox" in (run.get("message") or ""))
+                        or (run.get("status") == "SG" and run.get("signal") == "SIGKILL")),
+         "fork bomb under runsc through Piston: status XX, code null, the sentence as message (or SG at the "
+         "memory limit)", pr)
+    after("fork bomb (Piston)")
+else:
+    case("fork bomb", FORK_BOMB, "timeout", "fork EAGAIN", timeout_ms=3000)
+
+# The program's parent is the sandbox's /warmbox/init, of the same uid: a
+# program can kill it, and nothing then reports the program's end.
+r = case("killing its init", """
+import os, time
+print("init", os.getppid(), flush=True)
+os.kill(os.getppid(), 9)
+time.sleep(5)
+print("survived", flush=True)
+""", "sandbox_error", lambda out: out.startswith(b"init ") and b"survived" not in out and b"init 1\n" not in out)
+t.ok(r.get("exit_code") is None and r.get("error"), "killing its init: no exit code, a sentence",
+     {k: r.get(k) for k in ("status", "exit_code", "error")})
 
 case("thread bomb", """
 import threading, time
@@ -220,6 +254,9 @@ case("listing interfaces and routes", """
 import os
 print(sorted(os.listdir('/sys/class/net')), len(open('/proc/net/route').read().splitlines()) - 1)
 """, "ok", "['lo'] 0")
+# kill(-1) reaches every process of the sandbox the program's uid may
+# signal but PID 1 and itself: its init too, so the sandbox ends without
+# the init's report (whether "still here" gets out first is a race).
 case("kill(-1, SIGKILL)", """
 import os, signal
 try:
@@ -227,7 +264,7 @@ try:
 except OSError as e:
     print('kill -1:', e)
 print('still here')
-""", "ok", "still here")
+""", "sandbox_error")
 case("spawning a shell (javascript)", """
 try { require('child_process').execSync('id'); console.log('SHELL RAN'); }
 catch (e) { console.log('no shell:', e.code || e.message.split('\\n')[0]); }

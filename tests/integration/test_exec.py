@@ -356,6 +356,72 @@ t.is_eq(p.returncode, 124, "warmbox run: timeout exits 124")
 p = subprocess.run([WARMBOX, "run", "cobol", "-c", "1"], capture_output=True, env=env, timeout=120)
 t.ok(p.returncode == 125 and b"unknown language" in p.stderr, "warmbox run: unknown language explained", p.stderr)
 
+# ---- stdout and stderr in the order they came (combined_output) -------------
+
+# Two pipes: Docker copies each on its own, so writes to both closer
+# together than that can come swapped (docs/api.md has the numbers); with
+# ORDER_PAUSE between the writes the order is the program's.
+ORDER_PAUSE = float(os.environ.get("WARMBOX_ORDER_PAUSE", "0.05"))
+ALTERNATE = """import sys, time
+for i in range(100):
+    sys.stdout.write('o%%d\\n' %% i); sys.stdout.flush(); time.sleep(%g)
+    sys.stderr.write('e%%d\\n' %% i); sys.stderr.flush(); time.sleep(%g)
+""" % (ORDER_PAUSE, ORDER_PAUSE)
+st, r = run("python", ALTERNATE, combined_output=True, timeout_ms=60000)
+want = "".join("o%d\ne%d\n" % (i, i) for i in range(100))
+t.ok(st == 200 and r.get("output") == want and r.get("output_encoding") == "utf-8"
+     and r.get("stdout") == "".join("o%d\n" % i for i in range(100))
+     and r.get("stderr") == "".join("e%d\n" % i for i in range(100)),
+     "combined_output: 100 alternations of stdout and stderr come in output as written", (st, r.get("output", "")[:200]))
+st, r = run("python", "print('x')")
+t.ok(st == 200 and "output" not in r, "without combined_output there is no output field", sorted(r))
+st, r = run("python", "import sys, time\nsys.stderr.write('first\\n'); sys.stderr.flush(); time.sleep(%g)\n"
+    "sys.stdout.write('x' * 2000000)" % ORDER_PAUSE, combined_output=True)
+t.ok(st == 200 and r.get("status") == "output_limit" and r.get("stdout_truncated")
+     and r.get("output") == "first\n" + r.get("stdout", ""),
+     "past the cap: output holds what stdout and stderr hold, nothing of the init's trailer", (st, r.get("status")))
+st, r = run("python", "print(1)", combined_output="yes")
+t.ok(st == 400 and "combined_output" in r.get("error", {}).get("message", ""),
+     "combined_output that is not a boolean: 400", r)
+st, r = run("c", "#include <stdio.h>\nint main(void) { int unused; printf(\"ran\\n\"); return 0; }\n",
+            combined_output=True)
+comp = r.get("compile") or {}
+t.ok(st == 200 and r.get("status") == "ok" and "unused" in comp.get("stderr", "")
+     and comp.get("output") == comp.get("stdout", "") + comp.get("stderr", "") and r.get("output") == "ran\n",
+     "c: compile.output holds the compiler's warning (gcc writes only to stderr), output the program's", comp)
+
+# ---- endings: the program's, or the sandbox's -------------------------------
+
+# The program's parent is the sandbox's /warmbox/init (under Docker's init,
+# PID 1); the program runs as its uid and can kill it.  Nothing then
+# reports the program's end: sandbox_error, no exit code.
+st, r = run("python", "import os, sys\nprint('pid', os.getpid(), 'init', os.getppid(), flush=True)\n"
+            "os.kill(os.getppid(), 9)\nimport time; time.sleep(5)\nprint('survived')")
+killed_init_id = r.get("id")
+t.ok(st == 200 and r.get("status") == "sandbox_error" and r.get("exit_code") is None and r.get("error")
+     and r.get("stdout", "").startswith("pid ") and " init 1\n" not in r.get("stdout", "")
+     and "survived" not in r.get("stdout", "") and r.get("usage") is None and r.get("files") is None,
+     "a program that SIGKILLs its init (its parent, not PID 1): sandbox_error, exit_code null, a sentence",
+     (st, {k: r.get(k) for k in ("status", "exit_code", "error", "stdout")}))
+t.ok("no report of its init" in d.read_log() and "exited with 137" in d.read_log(),
+     "the daemon's log has the container's raw exit code", d.read_log()[-600:])
+st, r = run("python", "import os, signal\nos.kill(os.getppid(), signal.SIGTERM)\nimport time; time.sleep(5)")
+t.ok(st == 200 and r.get("status") == "sandbox_error" and r.get("exit_code") is None,
+     "SIGTERM to the init: sandbox_error as well", {k: r.get(k) for k in ("status", "exit_code")})
+st, r = run("python", "import sys; sys.exit(2)")
+t.ok(st == 200 and r.get("status") == "ok" and r.get("exit_code") == 2,
+     "the program's own exit 2: ok, exit code 2", {k: r.get(k) for k in ("status", "exit_code")})
+st, r = d.request("POST", "/api/v2/execute", {"language": "python", "files": [
+    {"content": "import os\nprint('before', flush=True)\nos.kill(os.getppid(), 9)\nimport time; time.sleep(5)"}]})
+run_ = r.get("run", {}) if isinstance(r, dict) else {}
+t.ok(st == 200 and run_.get("status") == "XX" and run_.get("code") is None and run_.get("signal") is None
+     and "sandbox" in (run_.get("message") or "") and run_.get("stdout") == "before\n",
+     "Piston: the killed init is status XX, code null, the sentence as message", r)
+p = subprocess.run([WARMBOX, "run", "python", "-c", "import os; os.kill(os.getppid(), 9); import time; time.sleep(5)"],
+                   capture_output=True, env=env, timeout=120)
+t.ok(p.returncode == 125 and b"the sandbox ended before the program did" in p.stderr,
+     "warmbox run: a sandbox_error exits 125 and says so", (p.returncode, p.stderr))
+
 # ---- the code never reaches the log -----------------------------------------
 
 marker = "WB-MARKER-" + os.urandom(8).hex()
@@ -381,6 +447,11 @@ got = rows(d.db, "SELECT files_in, files_in_bytes, length(files_in_sha256) FROM 
 t.is_eq(got, [(3, len(csv_text) + 3, 64)], "the history keeps the files' count, bytes and one hash")
 got = rows(d.db, "SELECT files_out, files_out_bytes, length(files_out_sha256) FROM executions WHERE id = ?", files_id)
 t.is_eq(got, [(1, len(csv_text) + 5, 64)], "and the files out's count, bytes and one hash")
+got = rows(d.db, "SELECT status, exit_code, error != '' FROM executions WHERE id = ?", killed_init_id)
+t.is_eq(got, [("sandbox_error", None, 1)], "the history's row agrees: sandbox_error, exit_code NULL, the sentence")
+p = subprocess.run([WARMBOX, "history", "--db", d.db, "--status", "sandbox_error"], capture_output=True, timeout=60)
+t.ok(p.returncode == 0 and b"sandbox_error" in p.stdout and killed_init_id[:8].encode() in p.stdout,
+     "warmbox history --status sandbox_error lists it, the status whole", p.stdout[-400:])
 dump = subprocess.run(["sqlite3", d.db, ".dump"], capture_output=True).stdout
 t.ok(b"scores.csv" not in dump and b"ada,3" not in dump, "and neither their names nor their contents")
 t.is_eq(d.our_containers(), [], "no container with this daemon's label remains")

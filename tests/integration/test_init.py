@@ -186,13 +186,29 @@ code, out, err, tr, d, _ = run_source(["--source", "main.sh", "--", "/bin/sh", "
 t.ok(code == 125 and out == b"", "--source: an existing file is never written over (O_EXCL)", (code, out, err))
 
 
+def decode_order(data):
+    """The compile stage's order (LEB128 numbers, length << 1 | stream):
+    [("out" | "err", length)]."""
+    segs, v, shift = [], 0, 0
+    for b in data:
+        v |= (b & 0x7f) << shift
+        shift += 7
+        if not b & 0x80:
+            segs.append(("err" if v & 1 else "out", v >> 1))
+            v, shift = 0, 0
+    assert shift == 0, data
+    return segs
+
+
 def compile_report(tr):
-    """(exit, signal, timed out, truncated, duration us, stdout, stderr), the rest."""
+    """(exit, signal, timed out, truncated, duration us, stdout, stderr,
+    order), the rest."""
     head, rest = tr.split(b"\n", 1)
     f = head.split(b" ")
-    assert f[0] == b"compile", head
-    ol, el = int(f[6]), int(f[7])
-    return (int(f[1]), int(f[2]), int(f[3]), int(f[4]), int(f[5]), rest[:ol], rest[ol:ol + el]), rest[ol + el:]
+    assert f[0] == b"compile" and len(f) == 9, head
+    ol, el, orl = int(f[6]), int(f[7]), int(f[8])
+    return ((int(f[1]), int(f[2]), int(f[3]), int(f[4]), int(f[5]), rest[:ol], rest[ol:ol + el],
+             decode_order(rest[ol + el:ol + el + orl])), rest[ol + el + orl:])
 
 
 STAGES = "w1 %s 64 1000 0 %d %d %d\n"
@@ -224,8 +240,26 @@ t.ok(rep[2] == 1 and out == b"" and took < 10 and rep[5] == b"started\n",
 code, out, err, tr, d, _ = run_source(COMPILER + ["head -c 5000 /dev/zero | tr '\\0' e >&2", "--", "/bin/sh", "-c", "echo ran"],
                                       STAGES % (NONCE, 5000, 1000, 5000), frame(b"x"))
 rep, rest = compile_report(tr)
-t.ok(rep[0] == 0 and rep[3] == 1 and rep[6] == b"e" * 1000 and out == b"ran\n",
-     "the compiler's output is kept to its bound (and the rest read and dropped)", (rep[:5], len(rep[6])))
+t.ok(rep[0] == 0 and rep[3] == 1 and rep[6] == b"e" * 1000 and out == b"ran\n" and rep[7] == [("err", 1000)],
+     "the compiler's output is kept to its bound (and the rest read and dropped); the order covers what was kept",
+     (rep[:5], len(rep[6]), rep[7]))
+
+# The order of the compiler's two streams: a pause between the writes lets
+# each be read before the next (the init polls both pipes; two writes into
+# both in one poll's time are read stdout first).
+code, out, err, tr, d, _ = run_source(COMPILER + ["echo o1; sleep 0.1; echo e1 >&2; sleep 0.1; echo o2; echo o3; "
+                                                  "sleep 0.1; echo e2 >&2", "--", "/bin/sh", "-c", "echo ran"],
+                                      STAGES % (NONCE, 5000, 1000, 5000), frame(b"x"))
+rep, rest = compile_report(tr)
+t.ok(rep[5] == b"o1\no2\no3\n" and rep[6] == b"e1\ne2\n" and rest.startswith(b"files ")
+     and rep[7] == [("out", 3), ("err", 3), ("out", 6), ("err", 3)],
+     "the compile report carries the order its two streams were read in, a stream's consecutive reads joined",
+     rep[5:])
+code, out, err, tr, d, _ = run_source(COMPILER + ["true", "--", "/bin/sh", "-c", "echo ran"],
+                                      STAGES % (NONCE, 5000, 1000, 5000), frame(b"x"))
+rep, rest = compile_report(tr)
+t.ok(rep[5] == b"" and rep[6] == b"" and rep[7] == [] and rest.startswith(b"files "),
+     "a silent compiler: an empty order", rep)
 
 code, out, err, tr, d, took = run_source(COMPILER + ["true", "--", "/bin/sh", "-c", "echo before; sleep 30; echo after"],
                                          STAGES % (NONCE, 5000, 1000, 400), frame(b"x"))

@@ -20,3 +20,11 @@ out('example', await client.execute({ language: 'js',
 // Java runs whatever its public class is called.
 out('java_solution', await client.execute('java',
   'public class Solution {\n  public static void main(String[] a) { System.out.println("solved " + a.length); }\n}\n'));
+// stdout and stderr alternating 100 times, each write flushed, a pause
+// (argv[3], seconds) between them: run.output in the order written.
+const pause = process.argv[3] || '0.05';
+out('order', await client.execute('python',
+  'import sys, time\nfor i in range(100):\n' +
+  `    sys.stdout.write("o%d\\n" % i); sys.stdout.flush(); time.sleep(${pause})\n` +
+  `    sys.stderr.write("e%d\\n" % i); sys.stderr.flush(); time.sleep(${pause})\n`,
+  { args: [], runTimeout: 60000 }));

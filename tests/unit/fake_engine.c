@@ -89,6 +89,7 @@ struct fake_container
   size_t pc;     /* next byte of the code to interpret */
   uint64_t flood_left;
   bool exiting; /* exits at the next step (output goes out first) */
+  bool hold_attach; /* on exit its attach streams do not end ("stall") */
   long exit_next;
   bool oom_next;
 };
@@ -446,7 +447,7 @@ container_exit (fake_container_t *c, long code, bool oom)
   c->flood_left = 0;
   wake_waiters (c);
   TAILQ_FOREACH (a, &c->eng->attaches, link)
-  if (a->c == c)
+  if (a->c == c && !c->hold_attach)
     attach_finish (a);
 }
 
@@ -555,10 +556,11 @@ emit (fake_container_t *c, int stream, const char *data, size_t len, bool nl)
   }
 }
 
+/* As /warmbox/init does once the program is over by itself: its report
+ * (the trailer), when the container has an init. */
 static void
-program_end (fake_container_t *c, long code, bool oom)
+emit_trailer (fake_container_t *c)
 {
-  /* As /warmbox/init does once the program is over by itself. */
   if (c->nonce[0])
     {
       char line[128];
@@ -574,10 +576,23 @@ program_end (fake_container_t *c, long code, bool oom)
                     c->nonce);
       emit (c, ENG_STREAM_STDERR, line, (size_t) n, false);
     }
+}
+
+/* The container exits with code, at the next step, after its output. */
+static void
+container_exits (fake_container_t *c, long code, bool oom)
+{
   c->exiting = true;
   c->exit_next = code & 255;
   c->oom_next = oom;
   prog_after (c, 0);
+}
+
+static void
+program_end (fake_container_t *c, long code, bool oom)
+{
+  emit_trailer (c);
+  container_exits (c, code, oom);
 }
 
 /* "<code length>[ <arg length>...]\n<code><args...><stdin...>" in c->in,
@@ -733,6 +748,39 @@ program_run (fake_container_t *c)
         }
       else if (word_is (code + s, w - s, "hang") && r == e)
         return; /* until killed or removed */
+      else if (word_is (code + s, w - s, "die") && has_num)
+        {
+          /* The sandbox ends without its init's report: the init killed
+           * (by the program), the runtime dying (gVisor's sentry). */
+          container_exits (c, (long) num, false);
+          return;
+        }
+      else if (word_is (code + s, w - s, "stall") && has_num)
+        {
+          /* It exits, but the engine never ends its output stream (the
+           * init's report, if any, with it) until it is removed. */
+          c->hold_attach = true;
+          container_exits (c, (long) num, false);
+          return;
+        }
+      else if (word_is (code + s, w - s, "oomkill") && r == e)
+        {
+          /* The kernel killed the whole sandbox for memory, its init
+           * first: exit 137, OOMKilled, no report. */
+          container_exits (c, 137, true);
+          return;
+        }
+      else if (word_is (code + s, w - s, "cutreport") && has_num)
+        {
+          /* The init's report begins (its mark, the files line) and the
+           * sandbox ends before the report does. */
+          char line[128];
+          int n = snprintf (line, sizeof line, "\x1ewarmbox-trailer %s\nfiles 0 0\nusage 2048", c->nonce);
+          if (c->nonce[0])
+            emit (c, ENG_STREAM_STDERR, line, (size_t) n, false);
+          container_exits (c, (long) num, false);
+          return;
+        }
       else if (word_is (code + s, w - s, "compile") && r < e)
         {
           /* "compile EXIT MSG": the compile stage's report (exit 0: the
@@ -2119,5 +2167,7 @@ fake_container_oom_killed (const fake_container_t *c)
 void
 fake_container_exit (fake_container_t *c, long exit_code, bool oom_killed)
 {
+  if (c->state == FAKE_RUNNING)
+    emit_trailer (c); /* the program ended: its init reports it */
   container_exit (c, exit_code, oom_killed);
 }

@@ -17,6 +17,10 @@
  *   sleep MS   pause MS milliseconds          exit N    exit with N (& 255)
  *   flood N    N bytes of 'x' to stdout, up to 64 KiB per loop pass
  *   oom        exit 137, OOMKilled            hang      run until killed
+ *   die N      exit N with no init's report (the init killed, the runtime dead)
+ *   cutreport N  the init's report cut short (mark, files, half a usage line), exit N
+ *   oomkill    exit 137, OOMKilled, no init's report (the kernel killed it all)
+ *   stall N    exit N, its output stream never ending until it is removed
  *   echo       the program's stdin to stdout  args      each arg + "\n"
  * An unknown command writes "fake: unknown command\n" to stderr and exits
  * 2; a malformed frame "fake: bad stdin frame\n", exit 2.  The end of the
@@ -205,7 +209,8 @@ unsigned fake_container_starts (const fake_container_t *c);
 long fake_container_exit_code (const fake_container_t *c);
 bool fake_container_oom_killed (const fake_container_t *c);
 /* The program dies on its own (a crash, the OOM killer): a running
- * container exits now with exit_code; no-op otherwise. */
+ * container's init reports it (the trailer, for a profile with an init)
+ * and it exits now with exit_code; no-op otherwise. */
 void fake_container_exit (fake_container_t *c, long exit_code, bool oom_killed);
 
 #endif

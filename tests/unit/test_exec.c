@@ -73,6 +73,9 @@ typedef struct call
   char files[256];    /* "name:size:content|..." of the files out */
   char files_sha[65];
   char out[512], err[256];
+  char output[2048];  /* stdout and stderr in their order (res->order) */
+  bool output_whole;  /* ... every byte of both, nothing else */
+  bool has_error;     /* a client-safe sentence */
   bool has_compile;
   int compile_exit;
   char compile_err[128];
@@ -116,6 +119,16 @@ done_cb (void *arg, const sched_result_t *res, const wb_err_t *err)
       snprintf (c->compile_err, sizeof c->compile_err, "%.*s", (int) res->compile_err.len,
                 res->compile_err.data ? res->compile_err.data : "");
       snprintf (c->out, sizeof c->out, "%.*s", (int) res->out.len, res->out.data ? res->out.data : "");
+      {
+        wb_buf_t both = WB_BUF_INIT;
+        c->output_whole = sched_order_render (&res->order, res->out.data, res->out.len, res->err.data,
+                                              res->err.len, &both)
+                              == 0
+                          && both.len == res->out.len + res->err.len;
+        snprintf (c->output, sizeof c->output, "%.*s", (int) both.len, both.data ? both.data : "");
+        wb_buf_free (&both);
+      }
+      c->has_error = res->error && res->error[0];
       snprintf (c->err, sizeof c->err, "%.*s", (int) res->err.len, res->err.data ? res->err.data : "");
     }
   else
@@ -1321,6 +1334,111 @@ test_wait_fallback (void)
   is_int (teardown ("wait fallback"), 0, "nothing left");
 }
 
+/* ---- how it ended: the program, or something else ------------------- */
+
+/* Rows of the history whose status and exit code are these (exit code -1:
+ * NULL). */
+static int
+rows_ending (const char *status, int exit_code)
+{
+  char sql[200];
+
+  if (exit_code < 0)
+    snprintf (sql, sizeof sql, "SELECT count(*) FROM executions WHERE status = '%s' AND exit_code IS NULL",
+              status);
+  else
+    snprintf (sql, sizeof sql, "SELECT count(*) FROM executions WHERE status = '%s' AND exit_code = %d", status,
+              exit_code);
+  return query_int (sql);
+}
+
+static void
+test_endings (void)
+{
+  call_t c[6];
+
+  if (!ok (setup (NULL), "set up"))
+    return;
+  /* Every profile runs /warmbox/init: a container that exits on its own
+   * without its init's whole report was ended by something else. */
+  submit (&c[0], "python", "out partial; die 2", NULL);      /* gVisor's sentry dying */
+  submit (&c[1], "python", "err half; die 137", NULL);       /* the init SIGKILLed by the program */
+  submit (&c[2], "python", "out x; cutreport 0", NULL);      /* the report cut short */
+  submit (&c[3], "python", "oomkill", NULL);                 /* memory: the kernel, OOMKilled */
+  submit (&c[4], "python", "out fine; exit 2", NULL);        /* the program's own 2 */
+  submit (&c[5], "c", "compile 0 ; out ran; die 1", NULL);   /* after the run mark */
+  ok (wait_answers (c, 6, 10000), "answered");
+  {
+    /* The engine never delivers the end of the output: nobody can tell
+     * whether the init reported, so it is the engine's failure, said so. */
+    call_t s;
+    submit (&s, "python", "out part; stall 0", NULL);
+    ok (wait_answers (&s, 1, 10000) && s.status == SCHED_ST_ERROR && s.exit_code == -1 && s.has_error
+            && strcmp (s.out, "part\n") == 0,
+        "an output stream that does not end after the exit: error, no exit code, not sandbox_error (%d %d)",
+        s.status, s.exit_code);
+  }
+  ok (c[0].status == SCHED_ST_SANDBOX_ERROR && c[0].exit_code == -1 && c[0].has_error && !c[0].has_usage
+          && strcmp (c[0].out, "partial\n") == 0,
+      "exit 2 with no report of the init: sandbox_error, no exit code, a sentence, the output so far (%d %d)",
+      c[0].status, c[0].exit_code);
+  ok (c[1].status == SCHED_ST_SANDBOX_ERROR && c[1].exit_code == -1 && strcmp (c[1].err, "half\n") == 0,
+      "exit 137 without OOMKilled and no report (the init killed): sandbox_error (%d %d)", c[1].status,
+      c[1].exit_code);
+  ok (c[2].status == SCHED_ST_SANDBOX_ERROR && c[2].exit_code == -1 && strcmp (c[2].out, "x\n") == 0
+          && c[2].err[0] == '\0' && !c[2].has_usage,
+      "a report that ends early: sandbox_error, the report's part off stderr (%d \"%s\")", c[2].status, c[2].err);
+  ok (c[3].status == SCHED_ST_OOM, "exit 137 with OOMKilled and no report: oom first (%d)", c[3].status);
+  ok (c[4].status == SCHED_ST_OK && c[4].exit_code == 2 && !c[4].has_error,
+      "the program's own exit 2, reported: ok, exit code 2");
+  ok (c[5].status == SCHED_ST_SANDBOX_ERROR && c[5].exit_code == -1 && strcmp (c[5].out, "ran\n") == 0
+          && c[5].err[0] == '\0',
+      "a compiled program whose sandbox ends after the run mark: sandbox_error, the mark off stderr (%d)",
+      c[5].status);
+  ok (run_until (no_execs, NULL, 2000), "all ended");
+  is_int (rows_ending ("sandbox_error", -1), 4, "the history agrees: four rows sandbox_error, exit code NULL");
+  is_int (rows_ending ("ok", 2), 1, "and the program's own 2 is a row ok, exit code 2");
+  is_int (teardown ("endings"), 0, "nothing left");
+}
+
+/* ---- stdout and stderr in the order they came ------------------------ */
+
+static void
+test_output_order (void)
+{
+  call_t c[5];
+  wb_buf_t script = WB_BUF_INIT, want = WB_BUF_INIT;
+
+  if (!ok (setup (NULL), "set up"))
+    return;
+  submit (&c[0], "python", "out 0; err 1; out 2; err 3", NULL);
+  /* The init's marks: the run mark before the program's first byte, the
+   * trailer's after its last, neither in the order. */
+  submit (&c[1], "c", "compile 0 ; err e1; out o1; out o2; err e2", NULL);
+  /* Caps: stderr to its cap, interleaved with stdout; stdout past it. */
+  submit (&c[2], "python", "err a; flood 3000000; err never", NULL);
+  for (int i = 0; i < 100; i++)
+    {
+      wb_buf_printf (&script, "out o%d; err e%d; ", i, i);
+      wb_buf_printf (&want, "o%d\ne%d\n", i, i);
+    }
+  submit (&c[3], "python", script.data, NULL);
+  submit (&c[4], "python", "err x; out y; cutreport 0", NULL);
+  ok (wait_answers (c, 5, 10000), "answered");
+  ok (c[0].output_whole && strcmp (c[0].output, "0\n1\n2\n3\n") == 0,
+      "out 0, err 1, out 2, err 3: output in that order (\"%s\")", c[0].output);
+  ok (c[1].output_whole && strcmp (c[1].output, "e1\no1\no2\ne2\n") == 0 && strcmp (c[1].err, "e1\ne2\n") == 0,
+      "compiled: the run mark and the trailer off stderr and off the order (\"%s\")", c[1].output);
+  ok (c[2].status == SCHED_ST_OUTPUT_LIMIT && c[2].output_whole && strncmp (c[2].output, "a\nxxx", 5) == 0,
+      "past the cap: the output holds what stdout and stderr hold, in order");
+  ok (c[3].output_whole && strcmp (c[3].output, want.data) == 0, "100 alternations: in order");
+  ok (c[4].status == SCHED_ST_SANDBOX_ERROR && c[4].output_whole && strcmp (c[4].output, "x\ny\n") == 0,
+      "a report cut short: its bytes off stderr and off the order (\"%s\")", c[4].output);
+  wb_buf_free (&script);
+  wb_buf_free (&want);
+  is_int (teardown ("output order"), 0, "nothing left");
+}
+
 /* ---- several engines ------------------------------------------------- */
 
 static fake_engine_t *
@@ -1644,6 +1762,8 @@ main (void)
   TIMED (test_engine_faults ("no memory to send", KNOB_NULL));
   TIMED (test_engines ());
   TIMED (test_wait_fallback ());
+  TIMED (test_endings ());
+  TIMED (test_output_order ());
   TIMED (test_alloc_faults ());
   prof_set_free (profiles);
   {

@@ -192,6 +192,81 @@ main (void)
   sched_piston_result_json (&res, "3.11.0", &out);
   ok (strstr (out.data, "\"status\":\"EL\"") != NULL, "stderr over its cap: EL");
   wb_buf_reset (&out);
+
+  /* output in the order the streams came: out 0, err 1, out 2, err 3. */
+  {
+    sched_result_t o;
+    memset (&o, 0, sizeof o);
+    o.language = "python";
+    o.status = SCHED_ST_OK;
+    wb_buf_append (&o.out, "0\n2\n", 4);
+    wb_buf_append (&o.err, "1\n3\n", 4);
+    sched_order_add (&o.order, SCHED_ORDER_OUT, 2);
+    sched_order_add (&o.order, SCHED_ORDER_ERR, 2);
+    sched_order_add (&o.order, SCHED_ORDER_OUT, 2);
+    sched_order_add (&o.order, SCHED_ORDER_ERR, 2);
+    sched_order_close (&o.order, o.out.len, o.err.len);
+    sched_piston_result_json (&o, "3.11.0", &out);
+    j = cJSON_Parse (out.data);
+    run = cJSON_GetObjectItem (j, "run");
+    is_str (cJSON_GetStringValue (cJSON_GetObjectItem (run, "output")), "0\n1\n2\n3\n",
+            "run.output: stdout and stderr in the order they came");
+    cJSON_Delete (j);
+    wb_buf_reset (&out);
+
+    /* The sandbox, not the program, ended it. */
+    o.status = SCHED_ST_SANDBOX_ERROR;
+    o.exit_code = -1;
+    o.error = "the sandbox ended before its init could report how the program ended";
+    sched_piston_result_json (&o, "3.11.0", &out);
+    j = cJSON_Parse (out.data);
+    run = cJSON_GetObjectItem (j, "run");
+    ok (cJSON_IsNull (cJSON_GetObjectItem (run, "code")) && cJSON_IsNull (cJSON_GetObjectItem (run, "signal"))
+            && strcmp (cJSON_GetStringValue (cJSON_GetObjectItem (run, "status")), "XX") == 0
+            && strstr (cJSON_GetStringValue (cJSON_GetObjectItem (run, "message")), "sandbox ended"),
+        "sandbox_error: code null, signal null, status XX, the sentence as message");
+    cJSON_Delete (j);
+    wb_buf_reset (&out);
+
+    /* The compile stage's order, from the init's trailer (8 numbers), and
+     * from an older init's (7: stdout, then stderr). */
+    static const char nonce[33] = "0123456789abcdef0123456789abcdef";
+    static const char trailer[] = "compile 0 0 0 0 1500 6 6 4\n"
+                                  "o1\no2\ne1\ne2\n"
+                                  "\x06\x07\x06\x07"
+                                  "files 0 0\nusage 1 2 3\nend 0123456789abcdef0123456789abcdef\n";
+    o.status = SCHED_ST_OK;
+    o.exit_code = 0;
+    o.error = NULL;
+    ok (sched_trailer_parse (trailer, sizeof trailer - 1, nonce, &o) == 0 && o.compile_order.known,
+        "a trailer with the compile stage's order parses");
+    sched_piston_result_json (&o, "12.2.0", &out);
+    j = cJSON_Parse (out.data);
+    is_str (cJSON_GetStringValue (cJSON_GetObjectItem (cJSON_GetObjectItem (j, "compile"), "output")),
+            "o1\ne1\no2\ne2\n", "compile.output: the compiler's streams in the order the init read them");
+    cJSON_Delete (j);
+    wb_buf_reset (&out);
+    static const char old[] = "compile 0 0 0 0 1500 6 6\n"
+                              "o1\no2\ne1\ne2\n"
+                              "files 0 0\nusage 1 2 3\nend 0123456789abcdef0123456789abcdef\n";
+    ok (sched_trailer_parse (old, sizeof old - 1, nonce, &o) == 0 && !o.compile_order.known,
+        "an older init's trailer (no order) parses");
+    sched_piston_result_json (&o, "12.2.0", &out);
+    j = cJSON_Parse (out.data);
+    is_str (cJSON_GetStringValue (cJSON_GetObjectItem (cJSON_GetObjectItem (j, "compile"), "output")),
+            "o1\no2\ne1\ne2\n", "... compile.output is then stdout, then stderr");
+    cJSON_Delete (j);
+    wb_buf_reset (&out);
+    static const char wrong[] = "compile 0 0 0 0 1500 6 6 2\n"
+                                "o1\no2\ne1\ne2\n"
+                                "\x06\x07"
+                                "files 0 0\nusage 1 2 3\nend 0123456789abcdef0123456789abcdef\n";
+    ok (sched_trailer_parse (wrong, sizeof wrong - 1, nonce, &o) < 0, "an order that does not cover the output: refused");
+    sched_result_files_free (&o);
+    sched_order_free (&o.order);
+    wb_buf_free (&o.out);
+    wb_buf_free (&o.err);
+  }
   ok (sched_piston_runtimes_json (set, &out) == 0 && strstr (out.data, "\"aliases\":[\"py\",\"python3\"]"),
       "runtimes list aliases");
   wb_buf_free (&out);
