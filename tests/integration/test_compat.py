@@ -3,8 +3,9 @@
 /v1/executions and through Piston's /api/v2/execute: SQLite on disk (the
 working directory and /tmp), multiprocessing (locks, Pool, Queue),
 subprocess running the image's tools and a shell, stdin read from the
-descriptor itself, os.chdir; and what is still out (a package manager,
-the network), with what a program sees when it tries."""
+descriptor itself, os.chdir, the sandbox uid's name; and what is still out
+(a package manager, the network), with what a program sees when it tries
+(profiles/README.md, "Python's tools")."""
 import os
 import sys
 
@@ -88,13 +89,25 @@ OUT = [
     ("no pip, apt-get or curl on the path", 'import shutil\n'
      'print([shutil.which(n) for n in ("pip", "pip3", "apt-get", "curl", "wget")])',
      lambda out: out.strip() == "[None, None, None, None, None]"),
-    ("no network: an IP socket is refused", 'import socket\n'
-     'try:\n    socket.socket(socket.AF_INET, socket.SOCK_STREAM)\nexcept OSError as e:\n    print(type(e).__name__, e.errno)',
-     lambda out: out.strip() == "PermissionError 1"),
-    ("no network: urllib fails at once", 'import urllib.request\n'
+    ("pip from a shell: not found, exit 127", 'import subprocess\n'
+     'r = subprocess.run("pip install requests", shell=True, capture_output=True, text=True)\n'
+     'print(r.returncode, r.stderr.strip())',
+     lambda out: out.strip() == "127 /bin/sh: 1: pip: not found"),
+    # Isolation shown by what the sandbox sees (nothing is sent anywhere):
+    # one interface, lo, and no route.  A connection to any other address
+    # then fails at once with ENETUNREACH (profiles/README.md).
+    ("no network: lo is the only interface, and there is no route", ''
+     'print([l.split(":")[0].strip() for l in open("/proc/net/dev").readlines()[2:]],\n'
+     '      open("/proc/net/route").read().count("\\n"))',
+     lambda out: out.strip() == "['lo'] 1"),
+    ("no network: a name does not resolve, urllib fails at once", 'import urllib.request\n'
      'try:\n    urllib.request.urlopen("http://example.com", timeout=5)\nexcept Exception as e:\n'
      '    print(type(e).__name__, e)',
-     lambda out: out.startswith("URLError") and "Operation not permitted" in out),
+     lambda out: out.startswith("URLError") and "Temporary failure in name resolution" in out),
+    ("the sandbox's uid has a name (pwd, getpass, whoami)", 'import getpass, os, pwd, subprocess\n'
+     'print(pwd.getpwuid(os.getuid()).pw_name, getpass.getuser(), os.path.expanduser("~"),\n'
+     '      subprocess.run(["whoami"], capture_output=True, text=True).stdout.strip())',
+     lambda out: out.strip() == "sandbox sandbox /tmp sandbox"),
 ]
 for name, code, good in OUT:
     st, r = d.run("python", code)
