@@ -308,20 +308,21 @@ fi
 ${CC:-cc} -static -O2 -s -Wall -Wextra -Werror -o "$root/warmbox/init" "$here/init.c" "$here/java_scan.c"
 # Who the program is: every sandbox runs under a uid:gid of its own from
 # the daemon's rotation (SBX_UID_FIRST, SBX_UID_COUNT in
-# include/warmbox/sandbox.h), each named "sandbox" with /tmp as its home,
-# so that getpwuid, getpass.getuser(), Java's user.name, `whoami` and
-# `ls -l` find a name as on any host.  (~2 MB; a lookup reads at most the
-# whole file, a few ms.)
+# include/warmbox/sandbox.h), each named "sandbox-<uid>" with /tmp as its
+# home, so that getpwuid, getpass.getuser(), Java's user.name, `whoami` and
+# `ls -l` find a name as on any host, and a name looks up its own uid (one
+# name for all would give the first uid back: chown by name would fail).
+# (~2.5 MB; a lookup reads at most the whole file, a few ms.)
 uid_first=$(awk '$2 == "SBX_UID_FIRST" {print $3 + 0}' "$here/../include/warmbox/sandbox.h")
 uid_count=$(awk '$2 == "SBX_UID_COUNT" {print $3 + 0}' "$here/../include/warmbox/sandbox.h")
 [ -n "$uid_first" ] && [ -n "$uid_count" ] || { echo "build-image: no uid range in include/warmbox/sandbox.h" >&2; exit 1; }
 {
   printf 'root:x:0:0:root:/root:/nonexistent\nnobody:x:65534:65534:nobody:/nonexistent:/nonexistent\n'
-  awk -v a="$uid_first" -v n="$uid_count" 'BEGIN {for (u = a; u < a + n; u++) printf "sandbox:x:%d:%d:sandbox:/tmp:/nonexistent\n", u, u}'
+  awk -v a="$uid_first" -v n="$uid_count" 'BEGIN {for (u = a; u < a + n; u++) printf "sandbox-%d:x:%d:%d:sandbox:/tmp:/nonexistent\n", u, u, u}'
 } >"$root/etc/passwd"
 {
   printf 'root:x:0:\nnogroup:x:65534:\n'
-  awk -v a="$uid_first" -v n="$uid_count" 'BEGIN {for (u = a; u < a + n; u++) printf "sandbox:x:%d:\n", u}'
+  awk -v a="$uid_first" -v n="$uid_count" 'BEGIN {for (u = a; u < a + n; u++) printf "sandbox-%d:x:%d:\n", u, u}'
 } >"$root/etc/group"
 chmod 1777 "$root/tmp" "$root/build"
 

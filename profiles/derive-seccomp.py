@@ -187,11 +187,16 @@ def input_frame(profile, code, stdin, files):
     if "compile" in profile:
         d = profile["limits"]["default"]
         stages = b" %d %d %d" % (d["compile_timeout_ms"], d["compile_output_bytes"], d["timeout_ms"])
-    head = b"w1 " + b"0" * 32 + b" 64 1048576 %d" % len(files) + stages + b"\n"
-    for name, content in files:
+    # The program's own file, where the bootstrap writes one, is an input
+    # too, and its name is in the frame (scheduler/exec.c program_name).
+    program = profile.get("program_file", "").encode()
+    inputs = files + ([(program, code)] if program else [])
+    head = b"w1 " + b"0" * 32 + b" 64 1048576 %d" % len(inputs) + stages + b"\n"
+    for name, content in inputs:
         head += hashlib.sha256(content).hexdigest().encode() + b" " + name + b"\n"
-    fields = [b"%d" % len(code)] + [b"f%d:%d" % (len(n), len(c)) for n, c in files]
-    return head + b" ".join(fields) + b"\n" + code + b"".join(n + c for n, c in files) + stdin
+    fields = ([b"n%d" % len(program)] if program else []) + [b"%d" % len(code)] + \
+        [b"f%d:%d" % (len(n), len(c)) for n, c in files]
+    return head + b" ".join(fields) + b"\n" + program + code + b"".join(n + c for n, c in files) + stdin
 
 
 def trace_one(profile, init, bootstrap, frame, workdir, build, tracefile):
@@ -212,13 +217,13 @@ def trace_one(profile, init, bootstrap, frame, workdir, build, tracefile):
              "setpriv", "--reuid=%d" % TRACE_UID, "--regid=%d" % TRACE_UID, "--clear-groups",
              "--no-new-privs", "--", "/usr/bin/docker-init", "-s", "--"] + argv
     # The image's /etc/passwd and /etc/group (build-image.sh), with the
-    # tracing uid as its "sandbox" user: who the program is, as in a sandbox.
+    # tracing uid as its "sandbox-<uid>" user: who the program is, as in a sandbox.
     etc = os.path.dirname(tracefile)
     with open(os.path.join(etc, "passwd"), "w") as f:
         f.write("root:x:0:0:root:/root:/nonexistent\nnobody:x:65534:65534:nobody:/nonexistent:/nonexistent\n"
-                "sandbox:x:%d:%d:sandbox:/tmp:/nonexistent\n" % (TRACE_UID, TRACE_UID))
+                "sandbox-%d:x:%d:%d:sandbox:/tmp:/nonexistent\n" % (TRACE_UID, TRACE_UID, TRACE_UID))
     with open(os.path.join(etc, "group"), "w") as f:
-        f.write("root:x:0:\nnogroup:x:65534:\nsandbox:x:%d:\n" % TRACE_UID)
+        f.write("root:x:0:\nnogroup:x:65534:\nsandbox-%d:x:%d:\n" % (TRACE_UID, TRACE_UID))
     # The mounts happen before strace starts: they are not in the trace.
     cmd = ["unshare", "--mount", "--propagation", "private", "--", "sh", "-c",
            'mount --bind "$0" /tmp && mount --bind "$1/passwd" /etc/passwd && mount --bind "$1/group" /etc/group'

@@ -314,7 +314,7 @@ read_first_lines (char nonce[NONCE_LEN + 1], unsigned long long *files_max, unsi
   if (p != end
       && !(*p++ == ' ' && parse_number (&p, end, files_max) && p < end && *p++ == ' '
            && parse_number (&p, end, files_bytes) && p < end && *p++ == ' '
-           && parse_number (&p, end, &inputs_n) && inputs_n <= INPUTS_MAX))
+           && parse_number (&p, end, &inputs_n) && inputs_n <= INPUTS_MAX + 1))
     return -1;
   /* The stages' limits, for a profile with a compile stage. */
   memset (stages, 0, sizeof *stages);

@@ -36,6 +36,7 @@ prof_free (prof_t *p)
       free (p->argv[i]);
   free (p->argv);
   free (p->source);
+  free (p->program_file);
   for (size_t i = 0; i < p->compile_argc; i++)
     free (p->compile_argv[i]);
   free (p->compile_argv);
@@ -382,6 +383,20 @@ parse_stages (cJSON *root, prof_t *p, wb_err_t *err)
   cJSON *compile = cJSON_GetObjectItemCaseSensitive (root, "compile");
   cJSON *argv, *item;
 
+  cJSON *program = cJSON_GetObjectItemCaseSensitive (root, "program_file");
+
+  if (program && (source || compile))
+    return wb_error (err, WB_E_INVALID, "profile: \"program_file\" is for a profile with a bootstrap (the init "
+                                        "writes \"source\" itself)");
+  if (program)
+    {
+      if (!cJSON_IsString (program) || !source_name_ok (program->valuestring))
+        return wb_error (err, WB_E_INVALID, "profile: \"program_file\" must be a file name ([A-Za-z0-9._-], "
+                                            "not starting with a dot)");
+      if ((p->program_file = strdup (program->valuestring)) == NULL)
+        return wb_error (err, WB_E_NOMEM, "profile: out of memory");
+      return 0;
+    }
   if (source == NULL && compile == NULL)
     return 0;
   if (source == NULL || !cJSON_IsString (source) || !source_name_ok (source->valuestring))

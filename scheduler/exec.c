@@ -1543,6 +1543,16 @@ ahead_cb (void *arg, uint64_t serial, int rc)
  * program finds its code the moment it reads instead of after the start
  * round trip.  Code, args and stdin go from memory to the socket, nowhere
  * else. */
+/* The program's file name the frame carries: the request's, else, where
+ * the bootstrap writes the code to a file, the profile's (so that the name
+ * the bootstrap writes is the name the init was told of); NULL: the
+ * language's default, the init's or the bootstrap's own. */
+static const char *
+program_name (const sched_exec_t *ex)
+{
+  return ex->req.filename ? ex->req.filename : ex->req.profile->program_file;
+}
+
 static int
 write_frame (sched_exec_t *ex)
 {
@@ -1556,8 +1566,11 @@ write_frame (sched_exec_t *ex)
     {
       ex->mark_len = (size_t) snprintf (ex->mark, sizeof ex->mark, "\x1ewarmbox-trailer %s\n", ex->nonce);
       const prof_limits_t *l = &ex->req.limits;
+      /* The program's own file, where the bootstrap writes one, is an
+       * input too (prof_t.program_file). */
+      const char *program = ex->req.profile->program_file ? program_name (ex) : NULL;
       rc = wb_buf_printf (&frame, "w1 %s %d %llu %zu", ex->nonce, SCHED_MAX_FILES,
-                          (unsigned long long) l->output_bytes, ex->req.n_files);
+                          (unsigned long long) l->output_bytes, ex->req.n_files + (program != NULL));
       /* A compile stage's limits, and the program's own timeout after it. */
       if (rc == 0 && ex->req.profile->compile_argv)
         {
@@ -1569,9 +1582,11 @@ write_frame (sched_exec_t *ex)
         rc = wb_buf_append (&frame, "\n", 1);
       for (size_t i = 0; i < ex->req.n_files && rc == 0; i++)
         rc = wb_buf_printf (&frame, "%s %s\n", ex->req.files[i].sha256, ex->req.files[i].name);
+      if (rc == 0 && program)
+        rc = wb_buf_printf (&frame, "%s %s\n", ex->res.code_sha256, program);
     }
   if (rc < 0
-      || sched_frame_build (ex->req.filename, ex->req.code, ex->req.code_len, ex->req.args, ex->req.n_args,
+      || sched_frame_build (program_name (ex), ex->req.code, ex->req.code_len, ex->req.args, ex->req.n_args,
                             ex->req.files, ex->req.n_files, ex->req.stdin_data, ex->req.stdin_len,
                             &frame)
              < 0

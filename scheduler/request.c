@@ -240,6 +240,10 @@ parse_files (cJSON *files, sched_request_t *req, wb_err_t *err)
         && strcmp (req->profile->source, name) == 0)
       return wb_error (err, WB_E_INVALID, "files[%d].name is %s, the name the code is written to for %s", i,
                        req->profile->source, req->profile->language);
+    if (req->filename == NULL && req->profile->program_file && strcmp (req->profile->program_file, name) == 0)
+      return wb_error (err, WB_E_INVALID, "files[%d].name is %s, the file the code is written to for %s (name "
+                                          "the program otherwise with \"filename\")",
+                       i, req->profile->program_file, req->profile->language);
     if (encoding == NULL || (strcmp (encoding, "utf8") && strcmp (encoding, "base64")))
       return wb_error (err, WB_E_INVALID, "files[%d].encoding must be \"utf8\" or \"base64\"", i);
     if (strcmp (encoding, "base64") == 0)

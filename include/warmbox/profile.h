@@ -62,6 +62,14 @@ typedef struct prof
    * that is not an interpreter with a bootstrap: a compiler's input, the
    * shell's script.  NULL: argv[1] is a bootstrap that reads the frame. */
   char *source;
+  /* "program_file" (a profile with a bootstrap, so without source): the
+   * file the bootstrap writes the code to in the working directory before
+   * it runs it, where multiprocessing's spawn, a program that runs its own
+   * file again, or a worker thread on __filename read it; a request's
+   * "filename" takes its place.  The daemon lists it to the init as an
+   * input, so it comes back only when the program changed it.  NULL: the
+   * code is never a file. */
+  char *program_file;
   /* "compile": {"argv": [...]}: run in the same container before the
    * program, within the compile_* limits; the program runs only when it
    * exits 0.  NULL-terminated; NULL without a compile stage. */

@@ -89,6 +89,18 @@ for (const [name, content] of files) {
   }
 }
 files.length = 0;
+// The code as a file too, under its own name in the working directory:
+// child_process.fork(__filename) and a program reading its own file find
+// it.  The daemon lists it to the init as an input, so it is not sent back
+// unless the program changed it.  The code that runs is still the frame's.
+try {
+  const fd = fs.openSync(name, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL
+    | fs.constants.O_NOFOLLOW, 0o644);
+  for (let off = 0; off < code.length;) off += fs.writeSync(fd, code, off);
+  fs.closeSync(fd);
+} catch (e) {
+  fail("writing the program's file: " + (e.code || e.message));
+}
 
 process.argv = [process.argv[0], name].concat(args);
 const main = new Module(name, null);

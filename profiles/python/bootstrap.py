@@ -79,6 +79,40 @@ def _warmbox_write_files(files):
             _warmbox_fail("writing a given file: %s" % (e.strerror or e))
 
 
+def _warmbox_write_program(name, src):
+    # The code as a file too, under its own name in the working directory:
+    # multiprocessing's spawn and forkserver run the main module again from
+    # its file, and programs run their own __file__ again (subprocess with
+    # sys.executable).  The daemon lists it to the init as an input, so it
+    # is not sent back unless the program changed it.  The code that runs
+    # is still the frame's (compiled from memory below).
+    import os
+    try:
+        fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+        with open(fd, "wb") as f:
+            f.write(src)
+    except OSError as e:
+        _warmbox_fail("writing the program's file: %s" % (e.strerror or e))
+
+
+class _WarmboxNoSelfImport:
+    # The program's file must not stand in for a module of its name
+    # (random.py importing random, or pandas importing json under json.py):
+    # that name is looked up everywhere but the working directory, as when
+    # the code was never a file.  Every other import goes its usual way.
+    def __init__(self, stem):
+        self.stem = stem
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != self.stem or path is not None:
+            return None
+        import importlib.machinery
+        import os
+        here = os.getcwd()
+        elsewhere = [p for p in sys.path if p not in ("", ".", here)]
+        return importlib.machinery.PathFinder.find_spec(fullname, elsewhere, target)
+
+
 def _warmbox_site_builtins():
     # What `site` adds and -S leaves out, as under `python3 -c`: exit(),
     # quit() (SystemExit with their argument) and help().  Models' code
@@ -107,6 +141,9 @@ def _warmbox_main():
     name, src, args, files = _warmbox_read_frame()
     _warmbox_write_files(files)
     del files
+    _warmbox_write_program(name, src)
+    if name.endswith(".py"):
+        sys.meta_path.insert(0, _WarmboxNoSelfImport(name[:-3]))
     _warmbox_site_builtins()
     sys.argv = [name] + args
     # As under python3 -c: the working directory first on the path, so a

@@ -63,7 +63,7 @@ with open(os.path.join(ROOT, "profiles", "python", "seccomp.json"), "rb") as f1,
     t.ok(f1.read() == f2.read(), "the shipped allowlist, unchanged")
 
 d = Daemon(extra_args=["--profiles", profiles])
-limits = d.request("GET", "/v1/languages")[1]["languages"][0]["limits"]["max"]
+limits = d.request("GET", "/v1/languages")[1]["languages"][0]["max"]
 programs = sorted(n for n in os.listdir(CORPUS) if n.endswith(".py"))
 
 

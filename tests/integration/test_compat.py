@@ -3,10 +3,12 @@
 /v1/executions and through Piston's /api/v2/execute: SQLite on disk (the
 working directory and /tmp), multiprocessing (locks, Pool, Queue),
 subprocess running the image's tools and a shell, stdin read from the
-descriptor itself, os.chdir, the sandbox uid's name; and what is still out
+descriptor itself, os.chdir, the sandbox uid's name, the program's own
+file (multiprocessing's spawn, a program running its __file__ again); and what is still out
 (a package manager, the network), with what a program sees when it tries
 (profiles/README.md, "Python's tools")."""
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -55,7 +57,7 @@ if __name__ == "__main__":
 import subprocess
 open("seen.txt", "w").close()
 print(subprocess.run(["ls"], capture_output=True, text=True, check=True).stdout, end="")
-""", "", "seen.txt\n"),
+""", "", "main.py\nseen.txt\n"),  # the program's own file beside it, as under python3 main.py
     ('sh -c "echo hi | wc -c"', """
 import subprocess
 print(subprocess.run(["sh", "-c", "echo hi | wc -c"], capture_output=True, text=True).stdout.strip())
@@ -79,6 +81,48 @@ for name, code, stdin, want in CASES:
     run = r.get("run", {}) if isinstance(r, dict) else {}
     t.ok(st == 200 and run.get("code") == 0 and run.get("stdout") == want,
          "piston: " + name, (st, r))
+
+# The code is a file too (profile.json "program_file"): what reads it back.
+FILE_CASES = [
+    ("multiprocessing spawn Pool (reruns the main file)", """
+import multiprocessing as mp
+def sq(x): return x * x
+if __name__ == "__main__":
+    with mp.get_context("spawn").Pool(2) as p:
+        print(p.map(sq, range(5)))
+""", "[0, 1, 4, 9, 16]\n"),
+    ("the program runs its own __file__ again", """
+import subprocess, sys
+if sys.argv[1:] == ["child"]:
+    print("child of", __file__)
+else:
+    print(subprocess.run([sys.executable, __file__, "child"], capture_output=True, text=True).stdout, end="")
+""", "child of /tmp/main.py\n"),
+]
+for name, code, want in FILE_CASES:
+    st, r = d.run("python", code, timeout_ms=30000)
+    t.ok(st == 200 and r.get("status") == "ok" and r.get("stdout") == want and r.get("files") == [],
+         "/v1: " + name + "; the unchanged program file is not sent back",
+         (st, {k: r.get(k) for k in ("status", "exit_code", "stdout", "stderr", "files")}))
+st, r = d.run("python", 'open(__file__, "a").write("# seen\\n")\nprint("ok")', filename="solve.py")
+files = {f["name"]: f for f in r.get("files", [])} if isinstance(r, dict) else {}
+t.ok(st == 200 and r.get("stdout") == "ok\n" and list(files) == ["solve.py"]
+     and files["solve.py"]["content"].endswith("# seen\n"),
+     "a program that changes its own file gets it back, under its name", r)
+st, r = d.run("python", "import random\nprint(random.randint(1, 1))", filename="random.py")
+t.ok(st == 200 and r.get("stdout") == "1\n",
+     "a program named random.py still imports the standard random (not itself)", r)
+st, r = d.run("python", "print(1)", files=[{"name": "main.py", "content": "x"}])
+msg = (r.get("error") or {}).get("message", "") if isinstance(r, dict) else ""
+t.ok(st == 400 and "main.py" in msg and "filename" in msg,
+     "a file named as the program's own file: 400, saying why", (st, r))
+st, r = d.run("javascript", """
+const { fork } = require('child_process');
+if (process.argv[2] === 'child') { console.log('child'); process.exit(0); }
+fork(__filename, ['child']).on('exit', (c) => console.log('exit', c));
+""")
+t.ok(st == 200 and r.get("stdout") == "child\nexit 0\n" and r.get("files") == [],
+     "javascript: child_process.fork(__filename)", (st, {k: r.get(k) for k in ("status", "stdout", "stderr", "files")}))
 
 # What is still out, and what a program sees.
 OUT = [
@@ -107,7 +151,7 @@ OUT = [
     ("the sandbox's uid has a name (pwd, getpass, whoami)", 'import getpass, os, pwd, subprocess\n'
      'print(pwd.getpwuid(os.getuid()).pw_name, getpass.getuser(), os.path.expanduser("~"),\n'
      '      subprocess.run(["whoami"], capture_output=True, text=True).stdout.strip())',
-     lambda out: out.strip() == "sandbox sandbox /tmp sandbox"),
+     lambda out: re.fullmatch(r"(sandbox-\d+) \1 /tmp \1", out.strip()) is not None),
 ]
 for name, code, good in OUT:
     st, r = d.run("python", code)

@@ -603,6 +603,7 @@ frame_parse (fake_container_t *c)
   const char *buf = c->in.data;
   size_t len = c->in.len;
 
+  c->base = 0;
   /* The init's lines first (profiles whose argv starts with /warmbox/init):
    * "w1 <nonce>[ <files max> <files bytes> <inputs>]\n", one line per input. */
   if (len >= 36 && memcmp (buf, "w1 ", 3) == 0 && (buf[35] == '\n' || buf[35] == ' '))
@@ -635,6 +636,21 @@ frame_parse (fake_container_t *c)
       buf += skip;
       len -= skip;
     }
+  /* "n<name length> " first when the frame names the program's file: the
+   * name's bytes come before the code's. */
+  size_t name_len = 0;
+  if (len && buf[0] == 'n')
+    {
+      size_t j = 1;
+      uint64_t nlen;
+      if (parse_number (buf, len, &j, 255, &nlen) < 0 || j >= len || buf[j] != ' ')
+        return -1;
+      j++;
+      name_len = (size_t) nlen;
+      c->base += j;
+      buf += j;
+      len -= j;
+    }
   const char *nl = len ? memchr (buf, '\n', len < FRAME_HEADER_MAX ? len : FRAME_HEADER_MAX) : NULL;
   size_t hdr, i = 0, n_args = 0;
   uint64_t n, total;
@@ -655,10 +671,10 @@ frame_parse (fake_container_t *c)
       if (total > len)
         return -1;
     }
-  if (total > len - hdr - 1)
+  if (total + name_len > len - hdr - 1)
     return -1;
   c->hdr_len = hdr;
-  c->code_off = c->base + hdr + 1;
+  c->code_off = c->base + hdr + 1 + name_len;
   c->in_off = c->code_off + (size_t)total;
   return 0;
 }

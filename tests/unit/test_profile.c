@@ -203,6 +203,17 @@ test_stages (void)
        false, "a compile stage without its limits"},
       {"\"source\":\"main.sh\",\"argv\":[\"/warmbox/init\",\"/bin/bash\"]", true, false,
        "compile limits without a compile stage"},
+      /* The bootstrap's own file of the code ("program_file"). */
+      {"\"program_file\":\"main.py\",\"argv\":[\"/usr/bin/python3\",\"/warmbox/bootstrap.py\"]", false, true,
+       "a bootstrap's program file"},
+      {"\"program_file\":\".main.py\",\"argv\":[\"/usr/bin/python3\",\"/b.py\"]", false, false,
+       "a dot-file program file"},
+      {"\"program_file\":\"a/main.py\",\"argv\":[\"/usr/bin/python3\",\"/b.py\"]", false, false,
+       "a program file with a /"},
+      {"\"program_file\":7,\"argv\":[\"/usr/bin/python3\",\"/b.py\"]", false, false,
+       "a program file that is not a string"},
+      {"\"program_file\":\"main.sh\",\"source\":\"main.sh\",\"argv\":[\"/warmbox/init\",\"/bin/bash\"]", false,
+       false, "a program file with a source (the init writes that one)"},
       /* How the program's file is named: "source_rule" and "filename". */
       {"\"source\":\"Main.java\",\"source_rule\":\"java\",\"compile\":{\"argv\":[\"/usr/bin/javac\",\"Main.java\"]},"
        "\"argv\":[\"/warmbox/init\",\"/usr/bin/java\",\"Main\"]",
