@@ -1264,8 +1264,14 @@ fail_compile_with (compile_report_t *rep, const char *sentence, unsigned long lo
       memcpy (err, rep->err ? rep->err : "", keep);
       memcpy (err + keep, sentence, add);
       free (rep->err);
+      /* The order must describe what is sent: the sentence comes last;
+       * stderr cut short leaves the order unknowable (none is sent). */
+      if (keep < rep->err_len)
+        rep->order_lost = true;
       rep->err = err;
       rep->err_len = keep + add;
+      record_order (rep, 1, add);
+      close_segment (rep);
     }
   rep->status = W_EXITCODE (1, 0);
 }
@@ -1406,6 +1412,8 @@ main (int argc, char **argv)
       rep.status = W_EXITCODE (1, 0);
       rep.err = (char *) plan.refusal;
       rep.err_len = strlen (plan.refusal);
+      record_order (&rep, 1, rep.err_len);
+      close_segment (&rep);
       run_program = false;
     }
   else if (compile)

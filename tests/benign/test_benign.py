@@ -67,13 +67,33 @@ def run(p):
     return p, st, r
 
 
+# Under gVisor (Debian's runsc), programs that take a path gVisor answers
+# differently from Linux, measured 2026-12-01 (profiles/README.md, the
+# corpora's pass rates): reported as TAP TODO when they fail there, never
+# skipped, and they must pass under runc.
+GVISOR_KNOWN = {
+    "python/subprocess_tools.py": "statx with AT_NO_AUTOMOUNT answers EINVAL: coreutils' ls -l and stat fail",
+    "bash/files_workdir.sh": "statx with AT_NO_AUTOMOUNT answers EINVAL (coreutils' stat)",
+    "bash/sort_cut_join.sh": "statx with AT_NO_AUTOMOUNT answers EINVAL (coreutils' ls)",
+    "bash/sleep_timeout.sh": "select, which the host's trace never shows (read -t)",
+    "ruby/io_pipes_select.rb": "select, which the host's trace never shows (IO.select)",
+    "c/poll_select.c": "select, which the host's trace never shows",
+    "ruby/files_stringio_tempfile.rb": "sendfile where the host's kernel used copy_file_range (FileUtils.cp)",
+    "typescript/fs_cwd.ts": "sendfile where the host's kernel used copy_file_range (fs.copyFile)",
+    "c/random_numbers.c": "a short read of /dev/urandom",
+}
+
 with cf.ThreadPoolExecutor(4) as ex:
     for (lang, name, _), st, r in ex.map(run, programs):
-        t.ok(st == 200 and r.get("status") == "ok" and r.get("exit_code") == 0
-             and r.get("stdout", "").rstrip().endswith("OK"),
-             "%s/%s" % (lang, name),
-             (st, {k: r.get(k) for k in ("status", "exit_code", "stdout", "stderr", "compile")}
-                  if isinstance(r, dict) else r))
+        good = st == 200 and r.get("status") == "ok" and r.get("exit_code") == 0 \
+            and r.get("stdout", "").rstrip().endswith("OK")
+        diag = (st, {k: r.get(k) for k in ("status", "exit_code", "stdout", "stderr", "compile")}
+                if isinstance(r, dict) else r)
+        known = GVISOR_KNOWN.get("%s/%s" % (lang, name)) if RUNTIME == "runsc" else None
+        if known and not good:
+            t.todo("%s/%s" % (lang, name), "gVisor: " + known, diag)
+        else:
+            t.ok(good, "%s/%s" % (lang, name), diag)
 for lang, ext in LANGUAGE_EXT.items():
     n = len([x for x in os.listdir(os.path.join(HERE, lang)) if x.endswith(ext)])
     t.ok(n >= MINIMUM.get(lang, 15), "%s: %d programs in the corpus (at least %d)" % (lang, n, MINIMUM.get(lang, 15)))

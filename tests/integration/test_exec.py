@@ -99,7 +99,8 @@ st, r = run("python", "import csv, os, sys\n"
             files=[{"name": "scores.csv", "content": csv_text},
                    {"name": "blob.bin", "content": "AP8K", "encoding": "base64"},
                    {"name": "empty \u00e9", "content": ""}])
-t.ok(st == 200 and r.get("stdout") == "7 00ff0a ['blob.bin', 'empty \u00e9', 'scores.csv'] /tmp\n%d IN\n"
+# (main.py: the program's own file, beside them, not sent back)
+t.ok(st == 200 and r.get("stdout") == "7 00ff0a ['blob.bin', 'empty \u00e9', 'main.py', 'scores.csv'] /tmp\n%d IN\n"
      % (len(csv_text) + 5) and r.get("pool_hit") is True,
      "files: a CSV and a binary file in the working directory, writable, with args and stdin, pooled", r)
 t.ok([(f["name"], f["content"]) for f in (r.get("files") or [])] == [("scores.csv", csv_text + "cy,5\n")]
@@ -179,7 +180,11 @@ except OSError as e:
     out["host_loopback"] = e.__class__.__name__
 routes = open("/proc/net/route").read().splitlines()[1:]
 out["routes"] = len(routes)
-out["shell"] = any(os.path.exists(p) for p in ("/bin/sh", "/bin/bash", "/usr/bin/sh"))
+# A shell and coreutils are there on purpose (profiles/README.md, "Python's
+# tools"); a package manager or a network tool never is.
+out["tools"] = [p for p in ("pip", "pip3", "apt", "apt-get", "dpkg", "curl", "wget", "nc", "ssh", "python3-pip")
+                if shutil.which(p)]
+out["shell"] = shutil.which("sh")
 print(json.dumps(out))
 """.replace("PORT", str(port))
 st, r = run("python", inside)
@@ -216,7 +221,8 @@ try:
 except BlockingIOError:
     t.ok(True, "host: the listener received no connection")
 host_listener.close()
-t.is_eq(seen.get("shell"), False, "inside: the image has no shell")
+t.is_eq(seen.get("tools"), [], "inside: the image has no package manager and no network tool")
+t.is_eq(seen.get("shell"), "/usr/bin/sh", "inside: the python image has its shell (dash), for subprocess")
 
 # ---- limits --------------------------------------------------------------
 
