@@ -26,7 +26,7 @@ from wbtest import LANGUAGE_EXT, corpus_daemon  # noqa: E402
 # engine has no such runtime).
 RUNTIME, t, d = corpus_daemon()
 SUBSET = int(os.environ.get("WARMBOX_CORPUS_SUBSET", "4" if RUNTIME == "runsc" else "0"))
-MINIMUM = {"python": 30, "javascript": 30}
+MINIMUM = {"python": 70, "javascript": 30}
 programs = []
 for lang, ext in LANGUAGE_EXT.items():
     names = sorted(n for n in os.listdir(os.path.join(HERE, lang)) if n.endswith(ext))
@@ -96,6 +96,6 @@ with cf.ThreadPoolExecutor(4) as ex:
             t.ok(good, "%s/%s" % (lang, name), diag)
 for lang, ext in LANGUAGE_EXT.items():
     n = len([x for x in os.listdir(os.path.join(HERE, lang)) if x.endswith(ext)])
-    t.ok(n >= MINIMUM.get(lang, 15), "%s: %d programs in the corpus (at least %d)" % (lang, n, MINIMUM.get(lang, 15)))
+    t.ok(n >= MINIMUM.get(lang, 20), "%s: %d programs in the corpus (at least %d)" % (lang, n, MINIMUM.get(lang, 20)))
 t.is_eq(d.stop(), 0, "daemon exits 0")
 t.done()
