@@ -98,6 +98,7 @@ STDLIB_PROBES = {
 CLONE_NS_FLAGS = 0x7E020000  # CLONE_NEWNS|NEWCGROUP|NEWUTS|NEWIPC|NEWUSER|NEWPID|NEWNET
 AF_UNIX, AF_INET, AF_INET6 = 1, 2, 10
 SOCK_STREAM, SOCK_DGRAM = 1, 2
+IPPROTO_TCP, IPPROTO_UDP = 6, 17
 SOCK_TYPE_MASK = 0xF
 
 
@@ -122,13 +123,17 @@ def hand_rules(traced, families):
     for family, name in ((AF_INET, "AF_INET"), (AF_INET6, "AF_INET6")):
         if name not in families:
             continue
-        for kind in (SOCK_STREAM, SOCK_DGRAM):
+        # The protocol too: the default (0), or TCP for a stream and UDP
+        # for a datagram; any other (SCTP, MPTCP, ICMP) would reach kernel
+        # code, or load a module, no program here needs.
+        for kind, proto in ((SOCK_STREAM, 0), (SOCK_STREAM, IPPROTO_TCP), (SOCK_DGRAM, 0), (SOCK_DGRAM, IPPROTO_UDP)):
             rules.append({"names": ["socket"], "action": "SCMP_ACT_ALLOW",
                           "args": [{"index": 0, "value": family, "valueTwo": 0, "op": "SCMP_CMP_EQ"},
                                    {"index": 1, "value": SOCK_TYPE_MASK, "valueTwo": kind,
-                                    "op": "SCMP_CMP_MASKED_EQ"}],
-                          "comment": "IP stream and datagram sockets only (no network anyway); "
-                                     "raw, packet and netlink sockets are refused"})
+                                    "op": "SCMP_CMP_MASKED_EQ"},
+                                   {"index": 2, "value": proto, "valueTwo": 0, "op": "SCMP_CMP_EQ"}],
+                          "comment": "IP stream (TCP) and datagram (UDP) sockets only (no network anyway); "
+                                     "raw, packet and netlink sockets and other protocols are refused"})
     return rules
 
 

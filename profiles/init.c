@@ -868,9 +868,19 @@ java_prepare (const char *code, size_t code_len, const char *source, char given[
     return -1;
   memcpy (words, *compile, n_compile * sizeof *words);
   replace_words (words, n_compile, source, file);
+  /* As "./NAME": a given file's name is the client's, and javac would read
+   * "-J..." as an option and "@..." as a file of them. */
   for (size_t i = 0; i < n_given; i++)
     if (ends_with (given[i], ".java"))
-      words[n_compile++] = given[i];
+      {
+        size_t len = strlen (given[i]);
+        char *path = malloc (len + 3);
+        if (path == NULL)
+          return -1;
+        memcpy (path, "./", 2);
+        memcpy (path + 2, given[i], len + 1);
+        words[n_compile++] = path;
+      }
   *compile = words;
   /* The program's command: the class for NAME's stem. */
   snprintf (stem, sizeof stem, "%s", source);
@@ -944,7 +954,8 @@ read_frame (const char *source, bool java, char ***compile, char ***run, size_t 
       name[program_name_len] = '\0';
       *msg = java ? "a Java program's file is named after its class, not by the frame"
                   : "the program's file name in the frame is not a plain name";
-      if (java || !plain_name (name, (size_t) program_name_len) || name[0] == '.' || name[0] == '-')
+      if (java || !plain_name (name, (size_t) program_name_len) || name[0] == '.' || name[0] == '-'
+          || name[0] == '@')
         return -1;
     }
   else

@@ -531,6 +531,14 @@ exec_finish (sched_exec_t *ex)
       wb_warn ("execution %s: the container exited with %ld and its output did not end within %u ms", res->id,
                ex->exit_code, drain_grace (ex));
     }
+  else if (ex->mark_len && !ex->trailer_ok && ex->trailer_overflow)
+    {
+      /* The init did report (its mark came), but the report passed what
+       * we keep (or memory ran out keeping it): ours, not the sandbox's. */
+      res->status = SCHED_ST_ERROR;
+      ex->outcome_error = "warmbox could not keep the sandbox's report of how the program ended; how it ended "
+                          "is unknown";
+    }
   else if (ex->mark_len && !ex->trailer_ok)
     {
       /* It exited on its own (nothing of ours killed it: that would be an
@@ -551,7 +559,8 @@ exec_finish (sched_exec_t *ex)
   if (res->status == SCHED_ST_ERROR || res->status == SCHED_ST_ENGINE_LOST || res->status == SCHED_ST_SANDBOX_ERROR)
     res->error = ex->outcome_error;
   res->exit_code = ex->have_exit && res->status != SCHED_ST_COMPILE_ERROR && res->status != SCHED_ST_TIMEOUT
-                           && res->status != SCHED_ST_SANDBOX_ERROR && !(res->status == SCHED_ST_ERROR && ex->drain_cut)
+                           && res->status != SCHED_ST_SANDBOX_ERROR
+                           && !(res->status == SCHED_ST_ERROR && (ex->drain_cut || ex->trailer_overflow))
                        ? (int) ex->exit_code
                        : -1;
   res->duration_ms = ((ex->t_exit_us ? ex->t_exit_us : now) - ex->t_start_us) / 1000;
@@ -1545,12 +1554,21 @@ ahead_cb (void *arg, uint64_t serial, int rc)
  * else. */
 /* The program's file name the frame carries: the request's, else, where
  * the bootstrap writes the code to a file, the profile's (so that the name
- * the bootstrap writes is the name the init was told of); NULL: the
- * language's default, the init's or the bootstrap's own. */
+ * the bootstrap writes is the name the init was told of) unless a given
+ * file has that name (the code is then no file: the bootstrap writes its
+ * program's file only for a name the frame carries); NULL: the language's
+ * default, the init's or the bootstrap's own. */
 static const char *
 program_name (const sched_exec_t *ex)
 {
-  return ex->req.filename ? ex->req.filename : ex->req.profile->program_file;
+  const char *own = ex->req.profile->program_file;
+
+  if (ex->req.filename)
+    return ex->req.filename;
+  for (size_t i = 0; own && i < ex->req.n_files; i++)
+    if (strcmp (ex->req.files[i].name, own) == 0)
+      return NULL;
+  return own;
 }
 
 static int
@@ -1568,7 +1586,7 @@ write_frame (sched_exec_t *ex)
       const prof_limits_t *l = &ex->req.limits;
       /* The program's own file, where the bootstrap writes one, is an
        * input too (prof_t.program_file). */
-      const char *program = ex->req.profile->program_file ? program_name (ex) : NULL;
+      const char *program = ex->req.profile->program_file ? program_name (ex) : NULL; /* NULL: no file */
       rc = wb_buf_printf (&frame, "w1 %s %d %llu %zu", ex->nonce, SCHED_MAX_FILES,
                           (unsigned long long) l->output_bytes, ex->req.n_files + (program != NULL));
       /* A compile stage's limits, and the program's own timeout after it. */

@@ -116,9 +116,9 @@ sched_program_name_check (const prof_t *p, const char *name, const char *field, 
   if (name[0] == '.')
     return wb_error (err, WB_E_INVALID, "%s must not start with '.': dot-files in the working directory are the "
                                         "sandbox's own (caches, compiler output) and are never returned", field);
-  if (name[0] == '-')
-    return wb_error (err, WB_E_INVALID, "%s must not start with '-': the %s command would read it as an option",
-                     field, p->language);
+  if (name[0] == '-' || name[0] == '@')
+    return wb_error (err, WB_E_INVALID, "%s must not start with '%c': the %s command would read it as %s", field,
+                     name[0], p->language, name[0] == '-' ? "an option" : "a file of options");
   for (size_t i = 0; i < p->n_name_suffixes && !suffix_ok; i++)
     {
       size_t k = strlen (p->name_suffixes[i]);
@@ -240,10 +240,6 @@ parse_files (cJSON *files, sched_request_t *req, wb_err_t *err)
         && strcmp (req->profile->source, name) == 0)
       return wb_error (err, WB_E_INVALID, "files[%d].name is %s, the name the code is written to for %s", i,
                        req->profile->source, req->profile->language);
-    if (req->filename == NULL && req->profile->program_file && strcmp (req->profile->program_file, name) == 0)
-      return wb_error (err, WB_E_INVALID, "files[%d].name is %s, the file the code is written to for %s (name "
-                                          "the program otherwise with \"filename\")",
-                       i, req->profile->program_file, req->profile->language);
     if (encoding == NULL || (strcmp (encoding, "utf8") && strcmp (encoding, "base64")))
       return wb_error (err, WB_E_INVALID, "files[%d].encoding must be \"utf8\" or \"base64\"", i);
     if (strcmp (encoding, "base64") == 0)

@@ -50,6 +50,7 @@ function readField(n) {
   return b;
 }
 let name = 'main.js';
+let named = false;
 if (fields[0][0] === 'n') {
   // The program's own file name, first (checked by the daemon; again
   // here: a plain name, never a path).
@@ -60,6 +61,7 @@ if (fields[0][0] === 'n') {
   if (s === '.' || s === '..' || s.includes('/') || s.includes('\0') || s[0] === '.' || s[0] === '-')
     fail("the program's file name in the frame is not a plain name");
   name = raw.toString('utf8');
+  named = true;
 }
 const code = readField(Number(fields[0]));
 const args = [];
@@ -93,7 +95,9 @@ files.length = 0;
 // child_process.fork(__filename) and a program reading its own file find
 // it.  The daemon lists it to the init as an input, so it is not sent back
 // unless the program changed it.  The code that runs is still the frame's.
-try {
+// Only for a name the frame carries (without one a given file has the
+// default name).
+if (named) try {
   const fd = fs.openSync(name, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL
     | fs.constants.O_NOFOLLOW, 0o644);
   for (let off = 0; off < code.length;) off += fs.writeSync(fd, code, off);

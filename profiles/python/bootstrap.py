@@ -36,7 +36,7 @@ def _warmbox_read_frame():
     if not line.endswith(b"\n"):
         _warmbox_fail("malformed input frame")
     fields = line[:-1].split(b" ")
-    name = "main.py"
+    name, named = "main.py", False
     if fields[0].startswith(b"n"):
         # The program's own file name, first (checked by the daemon; again
         # here: a plain name, never a path).
@@ -45,7 +45,7 @@ def _warmbox_read_frame():
         raw = _warmbox_read_exact(inp, int(fields.pop(0)[1:]))
         if raw in (b".", b"..") or b"/" in raw or b"\0" in raw or raw[:1] in (b".", b"-"):
             _warmbox_fail("the program's file name in the frame is not a plain name")
-        name = raw.decode("utf-8", "surrogateescape")
+        name, named = raw.decode("utf-8", "surrogateescape"), True
     if len(fields) > 1 + 256 + 64 or not fields or not fields[0].isdigit():
         _warmbox_fail("malformed input frame")
     src = _warmbox_read_exact(inp, int(fields[0]))
@@ -59,7 +59,7 @@ def _warmbox_read_frame():
             _warmbox_fail("malformed input frame")
         file_name = _warmbox_read_exact(inp, int(name_len))
         files.append((file_name, _warmbox_read_exact(inp, int(size))))
-    return name, src, args, files
+    return name, named, src, args, files
 
 
 def _warmbox_write_files(files):
@@ -138,12 +138,15 @@ def _warmbox_traceback(name, src):
 
 
 def _warmbox_main():
-    name, src, args, files = _warmbox_read_frame()
+    name, named, src, args, files = _warmbox_read_frame()
     _warmbox_write_files(files)
     del files
-    _warmbox_write_program(name, src)
-    if name.endswith(".py"):
-        sys.meta_path.insert(0, _WarmboxNoSelfImport(name[:-3]))
+    # Only for a name the frame carries: the daemon then told the init of
+    # it (without one a given file has the default name).
+    if named:
+        _warmbox_write_program(name, src)
+        if name.endswith(".py"):
+            sys.meta_path.insert(0, _WarmboxNoSelfImport(name[:-3]))
     _warmbox_site_builtins()
     sys.argv = [name] + args
     # As under python3 -c: the working directory first on the path, so a

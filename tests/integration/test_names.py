@@ -175,7 +175,7 @@ t.ok(st == 200 and r["stdout"] == "main.py ['main.py']\n" and 'File "main.py", l
      "v1: no filename: python is main.py as before", r)
 st, r = R["v1 python module name"]
 t.ok(st == 200 and r["stdout"] == "random.py 1 [1]\n",
-     "v1: python named random.py still imports the standard random (the code is never on the disk)", r)
+     "v1: python named random.py still imports the standard random (not itself, though it is a file too)", r)
 st, out, err, r = out_of("v1 c")
 t.ok(st == 200 and out == "prog.c\n", "v1: c: __FILE__ is the filename", r)
 st, out, err, r = out_of("piston c")

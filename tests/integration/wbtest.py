@@ -491,3 +491,21 @@ class SecondDockerd:
         subprocess.run(["umount", "-R", self.root + "/data"], capture_output=True)
         shutil.rmtree(self.root, ignore_errors=True)
         shutil.rmtree(self.exec_root, ignore_errors=True)
+
+
+def interleaving(output, stdout, stderr):
+    """How output (both streams as they came) relates to stdout and stderr,
+    for programs writing unique lines: (each stream's lines, in its own
+    order and each once, make up output; the number of places output goes
+    from one stream to the other).  Docker copies the two pipes apart, so
+    a rare pair can come swapped on a loaded machine: the tests ask for a
+    merge and nearly every switch, not an exact sequence."""
+    out_lines, err_lines = stdout.splitlines(), stderr.splitlines()
+    kinds = {l: "o" for l in out_lines}
+    kinds.update({l: "e" for l in err_lines})
+    lines = output.splitlines()
+    merged = (len(lines) == len(out_lines) + len(err_lines)
+              and [l for l in lines if kinds.get(l) == "o"] == out_lines
+              and [l for l in lines if kinds.get(l) == "e"] == err_lines)
+    switches = sum(1 for a, b in zip(lines, lines[1:]) if kinds.get(a) != kinds.get(b))
+    return merged, switches
