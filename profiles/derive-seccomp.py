@@ -8,9 +8,10 @@ the standard library's own tests, where it exists) runs on the host under
 strace, the way the container runs it: docker-init (tini) starts the
 profile's argv (the init built from profiles/init.c, then the bootstrap from
 profiles/LANGUAGE), as an unprivileged uid, with the container's
-environment, in a mount namespace of its own where an empty working folder
-is mounted at /tmp (the host's /tmp is neither read nor written) and
-/etc/passwd and /etc/group are the image's, with the input frame (the
+environment, in namespaces of its own (pids, IPC with its own /dev/shm, a
+network with only lo, and mounts: an empty working folder is mounted at
+/tmp, so the host's /tmp is neither read nor written, and /etc/passwd and
+/etc/group are the image's), with the input frame (the
 program's files and stdin too: NAME.files/, NAME.stdin) on stdin.  The
 images are built from the host's own interpreter and libraries
 (build-image.sh), so the host runs the very binaries the containers run.
@@ -229,9 +230,15 @@ def trace_one(profile, init, bootstrap, frame, workdir, build, tracefile):
                 "sandbox-%d:x:%d:%d:sandbox:/tmp:/nonexistent\n" % (TRACE_UID, TRACE_UID, TRACE_UID))
     with open(os.path.join(etc, "group"), "w") as f:
         f.write("root:x:0:\nnogroup:x:65534:\nsandbox-%d:x:%d:\n" % (TRACE_UID, TRACE_UID))
-    # The mounts happen before strace starts: they are not in the trace.
-    cmd = ["unshare", "--mount", "--propagation", "private", "--", "sh", "-c",
-           'mount --bind "$0" /tmp && mount --bind "$1/passwd" /etc/passwd && mount --bind "$1/group" /etc/group'
+    # Namespaces of its own as a sandbox has them, so that a corpus program
+    # reaches nothing of the host's but its files: pids (what it leaves
+    # running ends with the trace), IPC and /dev/shm, and a network with
+    # only lo.  The set-up happens before strace starts: it is not in the
+    # trace.
+    cmd = ["unshare", "--mount", "--propagation", "private", "--pid", "--fork", "--mount-proc", "--ipc", "--net",
+           "--", "sh", "-c",
+           'ip link set lo up && mount -t tmpfs -o nosuid,nodev,size=64m tmpfs /dev/shm'
+           ' && mount --bind "$0" /tmp && mount --bind "$1/passwd" /etc/passwd && mount --bind "$1/group" /etc/group'
            ' && cd /tmp && shift && exec "$@"', workdir, etc] + trace
     r = subprocess.run(cmd, input=frame, env=env, capture_output=True, timeout=300,
                        preexec_fn=default_signals)
