@@ -239,7 +239,9 @@ def trace_one(profile, init, bootstrap, frame, workdir, build, tracefile):
            "--", "sh", "-c",
            'ip link set lo up && mount -t tmpfs -o nosuid,nodev,size=64m tmpfs /dev/shm'
            ' && mount --bind "$0" /tmp && mount --bind "$1/passwd" /etc/passwd && mount --bind "$1/group" /etc/group'
-           ' && cd /tmp && shift && exec "$@"', workdir, etc] + trace
+           # (cd sets PWD, which no sandbox has: Go's Getwd would read it
+           # instead of calling getcwd)
+           ' && cd /tmp && unset PWD OLDPWD && shift && exec "$@"', workdir, etc] + trace
     r = subprocess.run(cmd, input=frame, env=env, capture_output=True, timeout=300,
                        preexec_fn=default_signals)
     return r.returncode, r.stdout, r.stderr
