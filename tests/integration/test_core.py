@@ -41,9 +41,11 @@ def try_request(d, body, timeout):
 d = Daemon()
 with cf.ThreadPoolExecutor(1) as ex:
     f = ex.submit(d.run, "python", "import time; time.sleep(2); print('big')", memory_mb=300)
-    t.ok(wait_until(lambda: len(d.our_running()) == 1, timeout=20, step=0.05),
+    # Running, by the engine's state: a pool's container on its way out
+    # (removing, dead) is not the one.
+    t.ok(wait_until(lambda: len(d.our_containers("running")) == 1, timeout=20, step=0.05),
          "an execution with memory_mb 300 runs in a container of its own")
-    cid = d.our_running()[0] if d.our_running() else None
+    cid = (d.our_containers("running") or [None])[0]
     st, info = docker_api("GET", "/containers/%s/json" % cid) if cid else (None, {})
     labels = (info or {}).get("Config", {}).get("Labels", {})
     hc = (info or {}).get("HostConfig", {})

@@ -193,8 +193,9 @@ try:
                     destroyed.setdefault(ev["id"], []).append(name)
         return started, destroyed
 
-    # The last removals may wait out a burst (up to 2 s, see pool.h).
-    wait_until(lambda: all(c in tally()[1] for c in tally()[0]) and len(tally()[0]) >= N_EXEC, timeout=30)
+    # The last removals may wait out a burst (up to 2 s, see pool.h), and
+    # on a loaded machine the engines' removals queue behind each other.
+    wait_until(lambda: all(c in tally()[1] for c in tally()[0]) and len(tally()[0]) >= N_EXEC, timeout=90)
     for w in watchers.values():
         w.terminate()
         w.wait(timeout=30)

@@ -326,7 +326,7 @@ code, out, err, tr, d, _ = run_source(JAVA, JAVA_STAGES,
                                       frame(b"package com.example;\npublic class App { public static void main(String[] a) {} }",
                                             [b"Main"], [(b"Helper.java", b"class Helper {}"), (b"data.txt", b"x")]))
 rep, rest = compile_report(tr or b"compile 1 0 0 0 0 0 0\n")
-t.ok(code == 0 and out == b"RUN com.example.App Main\n" and rep[6] == b"App.java|Helper.java|"
+t.ok(code == 0 and out == b"RUN com.example.App Main\n" and rep[6] == b"App.java|./Helper.java|"
      and sorted(os.listdir(d)) == ["App.java", "Helper.java", "data.txt"],
      "--java: the code is App.java, compiled with the given Helper.java; com.example.App runs (its argument Main "
      "stays)", (code, out, rep[6], os.listdir(d)))
@@ -334,8 +334,15 @@ code, out, err, tr, d, _ = run_source(JAVA, JAVA_STAGES,
                                       frame(b"class Util { static int f() { return 1; } }",
                                             files=[(b"Runner.java", b"package p; public class Runner { public static void main(String[] a) {} }")]))
 rep, rest = compile_report(tr or b"compile 1 0 0 0 0 0 0\n")
-t.ok(code == 0 and out == b"RUN p.Runner\n" and rep[6] == b"Util.java|Runner.java|",
+t.ok(code == 0 and out == b"RUN p.Runner\n" and rep[6] == b"Util.java|./Runner.java|",
      "--java: no main in the code: the first given .java file with one names the class to run", (code, out, rep[6]))
+code, out, err, tr, d, _ = run_source(JAVA, JAVA_STAGES,
+                                      frame(b"public class App { public static void main(String[] a) {} }",
+                                            files=[(b"-J-XX:+PrintFlagsFinal.java", b"class X {}"),
+                                                   (b"@opts.java", b"class Y {}")]))
+rep, rest = compile_report(tr or b"compile 1 0 0 0 0 0 0\n")
+t.ok(code == 0 and rep[6] == b"App.java|./-J-XX:+PrintFlagsFinal.java|./@opts.java|",
+     "--java: given .java files reach javac as ./NAME: no name becomes an option or a file of them", (code, rep[6]))
 code, out, err, tr, d, _ = run_source(JAVA, JAVA_STAGES, frame(b"public class Lib { void main(String[] a) {} }"))
 rep, rest = compile_report(tr or b"compile 0 0 0 0 0 0 0\n")
 t.ok(code == 1 and out == b"" and rep[0] == 1 and rep[6].startswith(b"Lib.java|")
