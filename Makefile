@@ -41,7 +41,7 @@ ifneq ($(SANITIZE),)
   CFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=$(SANITIZE) -fno-sanitize-recover=all
   LDFLAGS += -fsanitize=$(SANITIZE)
 endif
-ALL_CFLAGS := -std=gnu11 $(WARN) $(HARDEN) $(CFLAGS) -Iinclude $(PKG_CFLAGS) -MMD -MP \
+ALL_CFLAGS := -std=gnu11 $(WARN) $(HARDEN) $(CFLAGS) -Iinclude -I. $(PKG_CFLAGS) -MMD -MP \
               -DWB_VERSION='"$(VERSION)"' -DWB_DEFAULT_PROFILES_DIR='"$(PROFILES_DIR)"'
 ALL_LDFLAGS := -pie -Wl,-z,relro,-z,now $(LDFLAGS)
 LIBS := $(PKG_LIBS) -lm -lpthread
@@ -53,12 +53,12 @@ PROFILE_SRC := profiles/profile.c
 SANDBOX_SRC := sandbox/body.c sandbox/sandbox.c
 POOL_SRC    := pool/pool.c
 STORE_SRC   := store/store.c store/query.c store/replay.c
-SCHED_SRC   := scheduler/config.c scheduler/request.c scheduler/admission.c scheduler/exec.c \
-               scheduler/daemon.c scheduler/http.c \
-               scheduler/startgate.c scheduler/metrics.c scheduler/auth.c scheduler/confine.c \
-               scheduler/piston.c scheduler/agent.c scheduler/order.c
+NODES_SRC   := nodes/nodes.c nodes/startgate.c
+EXEC_SRC    := exec/exec.c exec/admission.c exec/order.c
+API_SRC     := api/http.c api/request.c api/piston.c api/auth.c api/agent.c api/metrics.c
+DAEMON_SRC  := daemon/config.c daemon/confine.c
 LIB_SRC     := $(COMMON_SRC) $(ENGINE_SRC) $(PROFILE_SRC) $(SANDBOX_SRC) $(POOL_SRC) $(STORE_SRC) \
-               $(SCHED_SRC)
+               $(NODES_SRC) $(EXEC_SRC) $(API_SRC) $(DAEMON_SRC)
 LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/%.o)
 
 UNIT_SRC  := $(filter-out $(wildcard tests/unit/test_fake_engine.c),$(wildcard tests/unit/test_*.c)) \
@@ -81,7 +81,7 @@ $(BUILD)/libwarmbox.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BIN)/warmboxd: $(BUILD)/scheduler/main.o $(BUILD)/libwarmbox.a
+$(BIN)/warmboxd: $(BUILD)/daemon/main.o $(BUILD)/libwarmbox.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $^ $(LIBS) -o $@
 
@@ -93,7 +93,7 @@ $(BIN)/warmbox: $(BUILD)/cli/warmbox.o $(BUILD)/cli/history.o $(BUILD)/cli/clien
 # Unit tests can fail the Nth allocation (tests/unit/failmalloc.c): every
 # malloc, calloc, realloc, strdup and strndup of our objects is wrapped.
 WRAP      := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup
-TEST_INC  := -iquote scheduler -iquote engine -iquote sandbox -iquote tests/unit
+TEST_INC  := -iquote engine -iquote sandbox -iquote tests/unit
 # Tests against the fake engine (tests/unit/fake_engine.c) link it instead
 # of engine/engine.c and engine/attach.c.
 FAKE_TESTS := test_exec test_fake_engine
@@ -133,7 +133,7 @@ $(BUILD)/tests/replay_java_scan: tests/fuzz/fuzz_java_scan.c tests/fuzz/replay.c
 
 $(BUILD)/tests/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(BUILD)/libwarmbox.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -iquote scheduler -iquote engine -DCORPUS_DIR='"$(CURDIR)/tests/fuzz/corpus/$*"' \
+	$(CC) $(ALL_CFLAGS) -iquote engine -DCORPUS_DIR='"$(CURDIR)/tests/fuzz/corpus/$*"' \
 	  $(ALL_LDFLAGS) $< tests/fuzz/replay.c $(BUILD)/libwarmbox.a $(LIBS) -o $@
 
 # ---- set-up and running ------------------------------------------------
@@ -217,9 +217,9 @@ install: all
 	  chown warmbox:warmbox $(STATEDIR); fi
 
 format:
-	clang-format -i $(LIB_SRC) scheduler/main.c cli/*.c cli/*.h include/warmbox/*.h
+	clang-format -i $(LIB_SRC) daemon/main.c cli/*.c cli/*.h include/warmbox/*.h
 
 clean:
 	rm -rf build build-san bin
 
--include $(LIB_OBJ:.o=.d) $(BUILD)/scheduler/main.d $(BUILD)/cli/warmbox.d $(BUILD)/cli/history.d $(BUILD)/cli/client.d $(BUILD)/cli/mcp.d
+-include $(LIB_OBJ:.o=.d) $(BUILD)/daemon/main.d $(BUILD)/cli/warmbox.d $(BUILD)/cli/history.d $(BUILD)/cli/client.d $(BUILD)/cli/mcp.d

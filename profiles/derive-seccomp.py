@@ -184,7 +184,7 @@ def program_inputs(path):
 
 
 def input_frame(profile, code, stdin, files):
-    """The container's stdin as the daemon writes it (scheduler/exec.c
+    """The container's stdin as the daemon writes it (exec/exec.c
     write_frame, sched_frame_build): the init's line with its nonce (and a
     compile stage's limits) and one line per input file, then the frame.
     Files out bounded as the daemon sends them, so the init's walk of the
@@ -194,7 +194,7 @@ def input_frame(profile, code, stdin, files):
         d = profile["limits"]["default"]
         stages = b" %d %d %d" % (d["compile_timeout_ms"], d["compile_output_bytes"], d["timeout_ms"])
     # The program's own file, where the bootstrap writes one, is an input
-    # too, and its name is in the frame (scheduler/exec.c program_name).
+    # too, and its name is in the frame (exec/exec.c program_name).
     program = profile.get("program_file", "").encode()
     inputs = files + ([(program, code)] if program else [])
     head = b"w1 " + b"0" * 32 + b" 64 1048576 %d" % len(inputs) + stages + b"\n"

@@ -1041,7 +1041,7 @@ typedef struct
   /* The order in which the two were read, as segments (stream, length) of
    * what was kept, consecutive reads of one stream joined: each one
    * LEB128 number, length << 1 | (1 for stderr), so never more bytes than
-   * the output it describes (scheduler/order.h reads it). */
+   * the output it describes (exec/order.h reads it). */
   unsigned char *order;
   size_t order_len;
   size_t seg_len;       /* the open segment, not in order yet */

@@ -1,5 +1,5 @@
 /* Fuzz the daemon's JSON configuration parser. */
-#include "config.h"
+#include "daemon/config.h"
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 

@@ -1,6 +1,6 @@
 /* Fuzz the stdin frame parser, and check build -> parse round trips
  * (the program's name, code, args, files, stdin). */
-#include "request.h"
+#include "api/request.h"
 
 #include <string.h>
 

@@ -2,7 +2,7 @@
  * which must then always be valid JSON that the /v1 parser either accepts
  * or refuses with an error; the Piston result encoder runs on what a parse
  * produced. */
-#include "piston.h"
+#include "api/piston.h"
 
 #include <cjson/cJSON.h>
 #include <string.h>

@@ -1,8 +1,8 @@
 /* Fuzz POST /v1/executions parsing and validation (the program's own
  * filename included), and the result encoder on whatever bytes a parse
  * produced. */
-#include "http.h"
-#include "request.h"
+#include "api/http.h"
+#include "api/request.h"
 
 #include <string.h>
 

@@ -5,7 +5,7 @@
  * content as long as the size says, at most 64 files, an order that covers
  * the compiler's output exactly), and renders as JSON, with the combined
  * output. */
-#include "exec.h"
+#include "exec/exec.h"
 
 #include <cjson/cJSON.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* API tokens: configuration, bearer checks, the token bucket. */
-#include "auth.h"
+#include "api/auth.h"
 #include "tap.h"
 
 int

@@ -1,7 +1,7 @@
 /* warmboxd's own seccomp filter: installed in a child, the denied calls
  * fail with EPERM and ordinary work goes on. */
 #define _GNU_SOURCE
-#include "confine.h"
+#include "daemon/confine.h"
 #include "tap.h"
 
 #include <errno.h>

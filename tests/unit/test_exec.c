@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "daemon.h"
+#include "daemon/daemon.h"
 #include "failmalloc.h"
 #include "fake_engine.h"
 #include "tap.h"

@@ -260,7 +260,7 @@ frame_build (wb_buf_t *f, const char *code, const char *const *args, size_t n_ar
   wb_buf_append (f, in, in_len);
 }
 
-/* One container from create to exit, the way scheduler/exec.c drives it. */
+/* One container from create to exit, the way exec/exec.c drives it. */
 typedef struct run
 {
   rec_t create, wait, start;

@@ -1,7 +1,7 @@
-/* scheduler/order.c: the order of stdout and stderr as segments; its
+/* exec/order.c: the order of stdout and stderr as segments; its
  * bound, its cut to the final streams, its parse (the init's trailer) and
  * the combined output it lays out. */
-#include "order.h"
+#include "exec/order.h"
 
 #include "failmalloc.h"
 #include "tap.h"

@@ -2,7 +2,7 @@
  * encodings, limits, refusals) and the response shapes. */
 #include <cjson/cJSON.h>
 
-#include "piston.h"
+#include "api/piston.h"
 #include "tap.h"
 
 static prof_set_t *set;

@@ -1,8 +1,8 @@
 /* Pool sizing, the adaptive start gate, and pool configuration: the parts
  * that need no engine. */
-#include "agent.h"
-#include "config.h"
-#include "startgate.h"
+#include "api/agent.h"
+#include "daemon/config.h"
+#include "nodes/startgate.h"
 #include "warmbox/pool.h"
 #include "tap.h"
 

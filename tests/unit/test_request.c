@@ -1,8 +1,8 @@
 /* POST /v1/executions parsing and validation, the stdin frame, the config
  * file, and the result encoding. */
-#include "config.h"
-#include "http.h"
-#include "request.h"
+#include "daemon/config.h"
+#include "api/http.h"
+#include "api/request.h"
 #include "tap.h"
 
 static prof_set_t *set;

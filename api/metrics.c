@@ -1,8 +1,8 @@
-/* scheduler/metrics.c: counters and histograms in Prometheus text format.
+/* api/metrics.c: counters and histograms in Prometheus text format.
  * Histograms are fixed-bucket, per language; nothing here allocates after
  * a language's first observation. */
 #define _GNU_SOURCE
-#include "metrics.h"
+#include "api/metrics.h"
 
 #include <string.h>
 

@@ -1,4 +1,4 @@
-/* scheduler/config.h: warmboxd's configuration (config.c).
+/* daemon/config.h: warmboxd's configuration (config.c).
  *
  * A sched_config_t owns every string it holds (sched_config_clear frees
  * them).  Loading never half-applies: a file that fails leaves err naming
@@ -6,7 +6,7 @@
 #ifndef WARMBOX_SCHED_CONFIG_H
 #define WARMBOX_SCHED_CONFIG_H
 
-#include "startgate.h"
+#include "nodes/startgate.h"
 #include "warmbox/wb.h"
 
 #define SCHED_MAX_LISTEN 8

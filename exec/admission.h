@@ -1,4 +1,4 @@
-/* scheduler/admission.h: the admission queue (admission.c): executions
+/* exec/admission.h: the admission queue (admission.c): executions
  * waiting for room to run, fair across clients.
  *
  * Each client (an API token's name; "" without tokens) has a FIFO; the

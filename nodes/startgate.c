@@ -1,4 +1,4 @@
-/* scheduler/startgate.c: the start limiter.  See startgate.h.
+/* nodes/startgate.c: the start limiter.  See startgate.h.
  *
  * Every start is a sample: its latency R and the mean number of starts in
  * flight over its life n (the integral of in_flight over time between its
@@ -38,7 +38,7 @@
  * starts in flight alike; one that served them strictly in arrival order
  * would make a burst's first starts look cheap at the burst's level. */
 #define _GNU_SOURCE
-#include "startgate.h"
+#include "nodes/startgate.h"
 
 #include <math.h>
 #include <string.h>

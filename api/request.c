@@ -1,4 +1,4 @@
-/* scheduler/request.c: parse and validate POST /v1/executions, and the
+/* api/request.c: parse and validate POST /v1/executions, and the
  * stdin frame.  Pure functions: the fuzzers call them directly.
  *
  * Body: {"language": str, "code": str, "stdin"?: str, "stdin_base64"?: str,
@@ -7,7 +7,7 @@
  *        "timeout_ms"?: int, "memory_mb"?: int, "combined_output"?: bool}
  * Unknown keys are refused so that a misspelt limit never passes silently. */
 #define _GNU_SOURCE
-#include "request.h"
+#include "api/request.h"
 
 #include <cjson/cJSON.h>
 #include <fnmatch.h>

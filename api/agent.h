@@ -1,4 +1,4 @@
-/* scheduler/agent.h: HAProxy's agent-check port (agent.c).
+/* api/agent.h: HAProxy's agent-check port (agent.c).
  *
  * HAProxy connects, reads one line and closes; the line says whether to
  * send this daemon work and how much: "up ready 75%" (a weight, as a share
@@ -11,7 +11,7 @@
 #ifndef WARMBOX_SCHED_AGENT_H
 #define WARMBOX_SCHED_AGENT_H
 
-#include "daemon.h"
+#include "daemon/daemon.h"
 
 typedef struct sched_agent sched_agent_t;
 

@@ -1,4 +1,4 @@
-/* scheduler/exec.c: one execution, as a state machine.
+/* exec/exec.c: one execution, as a state machine.
  *
  * One owner: the daemon context's registry (ctx->execs).  One ending:
  * exec_end(), the only function that frees an execution; it cancels every
@@ -60,7 +60,7 @@
  * signal abandons them (sched_exec_abandon_all): rows stay "running" and
  * the next start-up marks them interrupted. */
 #define _GNU_SOURCE
-#include "daemon.h"
+#include "daemon/daemon.h"
 
 #include <event2/event.h>
 #include <string.h>

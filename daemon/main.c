@@ -1,10 +1,10 @@
-/* scheduler/main.c: warmboxd.  Thin: flags, config, the event loop,
+/* daemon/main.c: warmboxd.  Thin: flags, config, the event loop,
  * signals.  The work lives in daemon.c, exec.c and http.c. */
 #define _GNU_SOURCE
-#include "agent.h"
-#include "confine.h"
-#include "daemon.h"
-#include "http.h"
+#include "api/agent.h"
+#include "daemon/confine.h"
+#include "daemon/daemon.h"
+#include "api/http.h"
 
 #include <errno.h>
 #include <event2/event.h>

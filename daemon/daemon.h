@@ -1,4 +1,4 @@
-/* scheduler/daemon.h: warmboxd's context, shared by the files of
+/* daemon/daemon.h: warmboxd's context, shared by the files of
  * scheduler/ (one per daemon; main.c owns it).
  *
  * Ownership: the context owns the configuration, the profile sets, the
@@ -9,12 +9,12 @@
 #ifndef WARMBOX_SCHED_DAEMON_H
 #define WARMBOX_SCHED_DAEMON_H
 
-#include "admission.h"
-#include "auth.h"
-#include "config.h"
-#include "exec.h"
-#include "metrics.h"
-#include "startgate.h"
+#include "exec/admission.h"
+#include "api/auth.h"
+#include "daemon/config.h"
+#include "exec/exec.h"
+#include "api/metrics.h"
+#include "nodes/startgate.h"
 #include "warmbox/engine.h"
 #include "warmbox/pool.h"
 #include "warmbox/profile.h"

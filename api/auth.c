@@ -1,4 +1,4 @@
-/* scheduler/auth.c: API tokens and their limits.
+/* api/auth.c: API tokens and their limits.
  *
  * The config holds each token's SHA-256 (never the token), a name, and its
  * limits: a token bucket (rate per second, burst) and a maximum number of
@@ -7,7 +7,7 @@
  * which hash matched leaks through timing.  Names are what the history and
  * the log record. */
 #define _GNU_SOURCE
-#include "auth.h"
+#include "api/auth.h"
 
 #include <openssl/crypto.h>
 #include <openssl/sha.h>

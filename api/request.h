@@ -1,4 +1,4 @@
-/* scheduler/request.h: POST /v1/executions bodies and the stdin frame
+/* api/request.h: POST /v1/executions bodies and the stdin frame
  * (request.c).  Pure: no I/O; fuzzed. */
 #ifndef WARMBOX_SCHED_REQUEST_H
 #define WARMBOX_SCHED_REQUEST_H

@@ -29,7 +29,7 @@
  * inspected and holds every hardening setting (probe_*, node_set_image):
  * its pools fill from then on. */
 #define _GNU_SOURCE
-#include "daemon.h"
+#include "daemon/daemon.h"
 
 #include <errno.h>
 #include <event2/event.h>

@@ -1,9 +1,9 @@
-/* scheduler/admission.c: a FIFO per client, served in turns.  See
+/* exec/admission.c: a FIFO per client, served in turns.  See
  * admission.h.  The clients with something queued form a ring (singly
  * linked, `turn` marks the next one); a client whose FIFO empties leaves
  * the ring and its record is freed. */
 #define _GNU_SOURCE
-#include "admission.h"
+#include "exec/admission.h"
 
 #include <string.h>
 

@@ -1,9 +1,9 @@
-/* scheduler/http.h: the HTTP API on evhttp (http.c). */
+/* api/http.h: the HTTP API on evhttp (http.c). */
 #ifndef WARMBOX_SCHED_HTTP_H
 #define WARMBOX_SCHED_HTTP_H
 
-#include "config.h"
-#include "exec.h"
+#include "daemon/config.h"
+#include "exec/exec.h"
 
 struct evhttp;
 typedef struct sched_http sched_http_t;

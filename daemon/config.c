@@ -1,4 +1,4 @@
-/* scheduler/config.c: warmboxd's configuration: defaults, then a JSON file,
+/* daemon/config.c: warmboxd's configuration: defaults, then a JSON file,
  * then command-line flags (applied by main.c).
  *
  *   {"listen": ["unix:/run/warmbox/warmbox.sock", "127.0.0.1:8080"],
@@ -30,7 +30,7 @@
  *              "python": {"min_ready": 4, "max_ready": 16}}}
  */
 #define _GNU_SOURCE
-#include "config.h"
+#include "daemon/config.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>

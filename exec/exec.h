@@ -1,4 +1,4 @@
-/* scheduler/exec.h: one execution, from a validated request to its result
+/* exec/exec.h: one execution, from a validated request to its result
  * and its history row (exec.c).
  *
  * An execution is an object with one owner (the daemon context's registry),
@@ -10,8 +10,8 @@
 #ifndef WARMBOX_SCHED_EXEC_H
 #define WARMBOX_SCHED_EXEC_H
 
-#include "order.h"
-#include "request.h"
+#include "exec/order.h"
+#include "api/request.h"
 
 typedef enum sched_status
 {

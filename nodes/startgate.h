@@ -1,4 +1,4 @@
-/* scheduler/startgate.h: how many container starts are in flight
+/* nodes/startgate.h: how many container starts are in flight
  * (startgate.c): a concurrency limiter that follows the engine.
  *
  * What a start costs the engine is measured, not assumed: with n starts in

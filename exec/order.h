@@ -1,4 +1,4 @@
-/* scheduler/order.h: the order in which a program's stdout and stderr
+/* exec/order.h: the order in which a program's stdout and stderr
  * arrived (order.c), so that one combined output (Piston's "output", /v1's
  * "output" when asked) can be laid out as the program wrote it.
  *

@@ -1,11 +1,11 @@
-/* scheduler/agent.c: HAProxy's agent-check port (see agent.h).
+/* api/agent.c: HAProxy's agent-check port (see agent.h).
  *
  * One line per connection, written at accept and the socket closed: the
  * line is short enough for any socket buffer, so nothing waits.  Whatever
  * HAProxy sent (agent-send, a short line) is read first, so the close is
  * a FIN and not a reset that could discard the line. */
 #define _GNU_SOURCE
-#include "agent.h"
+#include "api/agent.h"
 
 #include <errno.h>
 #include <netinet/in.h>

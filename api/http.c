@@ -1,4 +1,4 @@
-/* scheduler/http.c: the HTTP API on evhttp.
+/* api/http.c: the HTTP API on evhttp.
  *
  *   POST /v1/executions   run code (see docs/api.md)
  *   GET  /v1/languages    the languages and their limits
@@ -13,9 +13,9 @@
  * Error bodies carry a code and a sentence written for the client; the
  * engine's own words (image names, paths, versions) go to the log only. */
 #define _GNU_SOURCE
-#include "http.h"
-#include "daemon.h"
-#include "piston.h"
+#include "api/http.h"
+#include "daemon/daemon.h"
+#include "api/piston.h"
 
 #include <errno.h>
 #include <event2/buffer.h>

@@ -1,4 +1,4 @@
-/* scheduler/confine.h: warmboxd's own seccomp filter (confine.c). */
+/* daemon/confine.h: warmboxd's own seccomp filter (confine.c). */
 #ifndef WARMBOX_SCHED_CONFINE_H
 #define WARMBOX_SCHED_CONFINE_H
 

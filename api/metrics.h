@@ -1,10 +1,10 @@
-/* scheduler/metrics.h: counters and histograms in Prometheus text format
+/* api/metrics.h: counters and histograms in Prometheus text format
  * (metrics.c).  Fixed size: nothing allocates after a language's first
  * observation. */
 #ifndef WARMBOX_SCHED_METRICS_H
 #define WARMBOX_SCHED_METRICS_H
 
-#include "startgate.h"
+#include "nodes/startgate.h"
 #include "warmbox/pool.h"
 
 #define METRICS_BUCKETS 13

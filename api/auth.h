@@ -1,9 +1,9 @@
-/* scheduler/auth.h: API tokens and their per-token limits (auth.c).
+/* api/auth.h: API tokens and their per-token limits (auth.c).
  * No I/O; the state lives in the daemon context. */
 #ifndef WARMBOX_SCHED_AUTH_H
 #define WARMBOX_SCHED_AUTH_H
 
-#include "config.h"
+#include "daemon/config.h"
 
 typedef struct sched_token_state
 {

@@ -1,4 +1,4 @@
-/* scheduler/piston.c: the Piston v2 API (GET /api/v2/runtimes, POST
+/* api/piston.c: the Piston v2 API (GET /api/v2/runtimes, POST
  * /api/v2/execute) mapped onto warmbox's languages and limits, so Piston
  * clients work unchanged.  Pure functions: translation to a /v1 body, and
  * the response shapes.
@@ -20,7 +20,7 @@
  * and status null, message "not run: the compile stage failed".  version: absent, "*", or any version whose
  * leading parts match the language's ("3", "3.11", "3.11.0", "3.x"). */
 #define _GNU_SOURCE
-#include "piston.h"
+#include "api/piston.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>

@@ -1,9 +1,9 @@
-/* scheduler/piston.h: the Piston-compatible API (piston.c).  Pure: no
+/* api/piston.h: the Piston-compatible API (piston.c).  Pure: no
  * I/O; fuzzed. */
 #ifndef WARMBOX_SCHED_PISTON_H
 #define WARMBOX_SCHED_PISTON_H
 
-#include "exec.h"
+#include "exec/exec.h"
 
 /* POST /api/v2/execute, translated into a /v1/executions body (which
  * sched_request_parse then validates, so both APIs share every limit).

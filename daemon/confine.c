@@ -1,4 +1,4 @@
-/* scheduler/confine.c: warmboxd confines itself once it is set up.
+/* daemon/confine.c: warmboxd confines itself once it is set up.
  *
  * The daemon never needs to run a program, trace a process, mount, load
  * kernel code or change namespaces; if its parsing or HTTP code were ever
@@ -8,7 +8,7 @@
  * error in the log, not a dead daemon).  Installed with no_new_privs, for
  * every thread, so the history writer thread is covered too. */
 #define _GNU_SOURCE
-#include "confine.h"
+#include "daemon/confine.h"
 
 #include <errno.h>
 #include <seccomp.h>

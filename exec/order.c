@@ -1,7 +1,7 @@
-/* scheduler/order.c: the order of a program's stdout and stderr, as a
+/* exec/order.c: the order of a program's stdout and stderr, as a
  * run-length list of LEB128 segments (order.h says why it is bounded). */
 #define _GNU_SOURCE
-#include "order.h"
+#include "exec/order.h"
 
 #include <string.h>
 
