@@ -204,8 +204,20 @@ try:
     started, destroyed = tally()
     twice = {c: e for c, e in started.items() if len(e) != 1}
     t.is_eq(twice, {}, "every container started exactly once, on one engine (%d starts)" % len(started))
-    t.ok(all(c in destroyed for c in started), "every started container was removed",
-         [c[:12] for c in started if c not in destroyed][:5])
+    # An engine's event stream may drop an event under load (seen once in
+    # CI: 2 of ~200 starts with no destroy event).  What must hold is that
+    # no container is left: one whose destroy was not seen must be gone
+    # from the engine that started it, and the daemon's log says of it.
+    prefix = {"main": ["docker"], "tls2": ["docker", "-H", "unix://" + E2_SOCK]}
+    if pod:
+        prefix["pod"] = ["docker", "-H", "unix://" + pod.sock]
+    unseen = {c: e for c, e in started.items() if c not in destroyed}
+    left = [c[:12] for c, e in unseen.items()
+            if subprocess.run(prefix[e[0]] + ["container", "inspect", c], capture_output=True).returncode == 0]
+    log = d.read_log()
+    t.ok(not left, "every started container was removed (%d destroy events not seen; none is left)" % len(unseen),
+         {"left": left, "log": [ln for c in unseen for ln in log.splitlines() if c[:12] in ln][:10],
+          "engines": {c[:12]: e for c, e in unseen.items()}})
     row = {r[0]: (r[1], r[2]) for r in rows(d.db, "SELECT id, container_id, engine FROM executions")}
     mism = [i for i in ids if started.get(row[i][0]) != [row[i][1]]]
     t.is_eq(mism, [], "each execution's row names the engine whose events show its container's one start",
