@@ -45,23 +45,25 @@ sched_agent_line (sched_ctx_t *ctx, char *buf, size_t size)
 
   if (ctx->leaving)
     len = snprintf (buf, size, "drain\n");
-  else if (!ctx->engine_ok)
+  else if (!nodes_any_up (ctx->nodes))
     len = snprintf (buf, size, "down#engine unreachable\n");
-  else if (!sched_pools_healthy (ctx))
+  else if (!nodes_pools_healthy (ctx->nodes))
     len = snprintf (buf, size, "down#pools not filled\n");
   else
     {
-      for (size_t k = 0; k < ctx->n_nodes; k++)
+      for (size_t k = 0; k < nodes_count (ctx->nodes); k++)
         {
-          if (ctx->nodes[k].state != NODE_UP)
+          node_view_t v;
+          node_view (nodes_at (ctx->nodes, k), &v);
+          if (v.state != NODE_UP)
             continue;
-          n = pool_mgr_stats (ctx->nodes[k].pools, &stats);
+          n = pool_mgr_stats (v.pools, &stats);
           for (size_t i = 0; i < n; i++)
             if (!stats[i].draining && !stats[i].transient)
               warm += stats[i].ready;
         }
       len = snprintf (buf, size, "up ready %u%%\n",
-                      sched_agent_weight (ctx->cfg.max_concurrent, ctx->n_execs, warm));
+                      sched_agent_weight (ctx->cfg.max_concurrent, sched_exec_count (ctx->execs), warm));
     }
   return len < 0 ? 0 : (size_t) len >= size ? size - 1 : (size_t) len;
 }

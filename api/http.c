@@ -16,6 +16,7 @@
 #include "api/http.h"
 #include "daemon/daemon.h"
 #include "api/piston.h"
+#include "api/request.h"
 
 #include <errno.h>
 #include <event2/buffer.h>
@@ -400,7 +401,7 @@ handle_execute (struct evhttp_request *req, http_conn_t *hconn, sched_ctx_t *ctx
     sched_piston_version (parsed.profile, call->piston_version, sizeof call->piston_version);
   call->conn = evhttp_request_get_connection (req);
   call->hconn = hconn;
-  call->ex = sched_exec_start (ctx, &parsed, exec_done_cb, call, &err);
+  call->ex = sched_exec_start (ctx->execs, &parsed, exec_done_cb, call, &err);
   if (call->ex == NULL)
     {
       free (call);
@@ -434,7 +435,7 @@ handle_languages (struct evhttp_request *req, sched_ctx_t *ctx)
           "\"default\":{\"timeout_ms\":%u,\"memory_mb\":%u},"
           "\"max\":{\"timeout_ms\":%u,\"memory_mb\":%u,\"code_bytes\":%llu,\"stdin_bytes\":%llu,"
           "\"output_bytes\":%llu}}",
-          i ? "," : "", p->language, p->version, p->runtime, sched_profile_ready (ctx, i) ? "true" : "false",
+          i ? "," : "", p->language, p->version, p->runtime, nodes_profile_ready (ctx->nodes, i) ? "true" : "false",
           p->def.timeout_ms, p->def.memory_mb, p->max.timeout_ms, p->max.memory_mb,
           (unsigned long long) p->max.code_bytes, (unsigned long long) p->max.stdin_bytes,
           (unsigned long long) p->def.output_bytes);
@@ -469,14 +470,15 @@ handle_pools (struct evhttp_request *req, sched_ctx_t *ctx)
   uint32_t limit = 0, queued = 0;
   bool first = true;
 
-  for (size_t k = 0; k < ctx->n_nodes; k++)
+  for (size_t k = 0; k < nodes_count (ctx->nodes); k++)
     {
-      const sched_node_t *node = &ctx->nodes[k];
+      node_view_t node;
+      node_view (nodes_at (ctx->nodes, k), &node);
       const pool_stats_t *st;
-      size_t n = pool_mgr_stats (node->pools, &st);
+      size_t n = pool_mgr_stats (node.pools, &st);
 
-      limit += startgate_limit (&node->gate);
-      queued += node->gate.queued;
+      limit += startgate_limit (node.gate);
+      queued += node.gate->queued;
       for (size_t i = 0; i < n && bad == 0; i++, first = false)
         {
           const pool_stats_t *s = &st[i];
@@ -487,7 +489,7 @@ handle_pools (struct evhttp_request *req, sched_ctx_t *ctx)
               "\"target\":%u,\"ready\":%u,\"creating\":%u,\"in_use\":%u,\"waiting\":%u,"
               "\"hits\":%llu,\"misses\":%llu,\"created\":%llu,\"create_failures\":%llu,"
               "\"destroyed\":%llu,\"arrival_rate\":%.3f,\"replenish_ms\":%.1f,\"last_error\":",
-              first ? "" : ",", node->cfg->name, s->language, s->image_id, s->profile_hash, s->key,
+              first ? "" : ",", node.name, s->language, s->image_id, s->profile_hash, s->key,
               s->draining ? "true" : "false", s->transient ? "true" : "false", s->min_ready,
               s->max_ready, s->target, s->ready, s->creating, s->in_use, s->waiting,
               (unsigned long long) s->hits, (unsigned long long) s->misses,
@@ -518,36 +520,36 @@ handle_engines (struct evhttp_request *req, sched_ctx_t *ctx)
   int bad = wb_buf_append_str (&body, "{\"engines\":[");
   uint64_t now = wb_now_ms ();
 
-  for (size_t k = 0; k < ctx->n_nodes && bad == 0; k++)
+  for (size_t k = 0; k < nodes_count (ctx->nodes) && bad == 0; k++)
     {
-      const sched_node_t *n = &ctx->nodes[k];
+      node_view_t view;
+      const node_view_t *n = &view;
+      node_view (nodes_at (ctx->nodes, k), &view);
       const pool_stats_t *st;
       size_t np = pool_mgr_stats (n->pools, &st);
-      uint32_t ready = 0, in_use = 0, images = 0;
+      uint32_t ready = 0, in_use = 0, images = (uint32_t) n->images;
 
       for (size_t i = 0; i < np; i++)
         ready += st[i].ready, in_use += st[i].in_use;
-      for (size_t i = 0; i < ctx->profiles->n; i++)
-        images += n->image_ids[i] != NULL;
-      bad |= wb_buf_printf (&body, "%s{\"name\":\"%s\",\"endpoint\":", k ? "," : "", n->cfg->name);
+      bad |= wb_buf_printf (&body, "%s{\"name\":\"%s\",\"endpoint\":", k ? "," : "", n->name);
       bad |= wb_json_append_string (&body, n->endpoint, strlen (n->endpoint));
       bad |= wb_buf_printf (
           &body,
           ",\"tls\":%s,\"state\":\"%s\",\"state_for_ms\":%llu,\"api_version\":\"%s\","
           "\"server_version\":",
-          n->cfg->tls_cert ? "true" : "false", sched_node_state_name (n->state),
+          n->tls ? "true" : "false", sched_node_state_name (n->state),
           (unsigned long long) (now - n->state_since_ms), n->api_version);
-      bad |= wb_json_append_string (&body, n->facts.server_version, strlen (n->facts.server_version));
+      bad |= wb_json_append_string (&body, n->facts->server_version, strlen (n->facts->server_version));
       bad |= wb_buf_append_str (&body, ",\"runtimes\":");
-      bad |= wb_json_append_string (&body, n->facts.runtimes, strlen (n->facts.runtimes));
+      bad |= wb_json_append_string (&body, n->facts->runtimes, strlen (n->facts->runtimes));
       bad |= wb_buf_printf (&body, ",\"kind\":\"%s\",\"default_runtime\":", n->podman ? "podman" : "docker");
-      bad |= wb_json_append_string (&body, n->facts.default_runtime, strlen (n->facts.default_runtime));
+      bad |= wb_json_append_string (&body, n->facts->default_runtime, strlen (n->facts->default_runtime));
       bad |= wb_buf_append_str (&body, ",\"cgroup_version\":");
-      bad |= wb_json_append_string (&body, n->facts.cgroup_version, strlen (n->facts.cgroup_version));
+      bad |= wb_json_append_string (&body, n->facts->cgroup_version, strlen (n->facts->cgroup_version));
       bad |= wb_buf_append_str (&body, ",\"engine_id\":");
-      bad |= wb_json_append_string (&body, n->facts.engine_id, strlen (n->facts.engine_id));
+      bad |= wb_json_append_string (&body, n->facts->engine_id, strlen (n->facts->engine_id));
       bad |= wb_buf_append_str (&body, ",\"security_options\":");
-      bad |= wb_json_append_string (&body, n->facts.security, strlen (n->facts.security));
+      bad |= wb_json_append_string (&body, n->facts->security, strlen (n->facts->security));
       bad |= wb_buf_append_str (&body, ",\"refused\":");
       bad |= n->refused[0] ? wb_json_append_string (&body, n->refused, strlen (n->refused))
                            : wb_buf_append_str (&body, "null");
@@ -557,9 +559,8 @@ handle_engines (struct evhttp_request *req, sched_ctx_t *ctx)
           "\"ready\":%u,\"in_use\":%u,\"images\":%u,\"in_flight\":%u,"
           "\"executions_total\":%llu,\"start_limit\":%u,\"ping_failures\":%llu,"
           "\"taken_out\":%llu,\"last_seen_ms_ago\":",
-          n->cfg->weight, n->cfg->max_containers ? n->cfg->max_containers : ctx->cfg.max_containers,
-          sbx_count (n->sbx), np, ready, in_use, images, n->executions,
-          (unsigned long long) n->executions_total, startgate_limit (&n->gate),
+          n->weight, n->max_containers, n->containers, np, ready, in_use, images, n->executions,
+          (unsigned long long) n->executions_total, startgate_limit (n->gate),
           (unsigned long long) n->ping_failures, (unsigned long long) n->taken_out);
       bad |= n->last_seen_ms ? wb_buf_printf (&body, "%llu", (unsigned long long) (now - n->last_seen_ms))
                              : wb_buf_append_str (&body, "null");
@@ -584,8 +585,8 @@ engines_up (const sched_ctx_t *ctx)
 {
   int n = 0;
 
-  for (size_t k = 0; k < ctx->n_nodes; k++)
-    n += ctx->nodes[k].state == NODE_UP;
+  for (size_t k = 0; k < nodes_count (ctx->nodes); k++)
+    n += node_state (nodes_at_const (ctx->nodes, k)) == NODE_UP;
   return n;
 }
 
@@ -596,19 +597,23 @@ handle_metrics (struct evhttp_request *req, sched_ctx_t *ctx)
   metrics_engine_t engines[SCHED_MAX_ENGINES];
   struct evbuffer *buf;
 
-  for (size_t k = 0; k < ctx->n_nodes; k++)
+  size_t n_nodes = nodes_count (ctx->nodes);
+  for (size_t k = 0; k < n_nodes; k++)
     {
-      engines[k].name = ctx->nodes[k].cfg->name;
-      engines[k].up = ctx->nodes[k].state == NODE_UP;
-      engines[k].gate = &ctx->nodes[k].gate;
-      engines[k].executions = ctx->nodes[k].executions;
+      node_view_t v;
+      node_view (nodes_at (ctx->nodes, k), &v);
+      engines[k].name = v.name;
+      engines[k].up = v.state == NODE_UP;
+      engines[k].gate = v.gate;
+      engines[k].executions = v.executions;
       /* Each manager's array stays valid until its next call: one each. */
-      engines[k].n_pools = pool_mgr_stats (ctx->nodes[k].pools, &engines[k].pools);
+      engines[k].n_pools = pool_mgr_stats (v.pools, &engines[k].pools);
     }
   store_stats_t ss;
   store_get_stats (ctx->store, &ss);
-  if (metrics_render (&ctx->metrics, engines, ctx->n_nodes, sched_exec_count (ctx) - ctx->admission.n,
-                      ctx->admission.n, &body) < 0
+  if (metrics_render (&ctx->metrics, engines, n_nodes,
+                      sched_exec_count (ctx->execs) - sched_exec_queued (ctx->execs),
+                      sched_exec_queued (ctx->execs), &body) < 0
       || wb_buf_printf (&body,
                         "# HELP warmbox_history_backlog Records waiting to be written.\n"
                         "# TYPE warmbox_history_backlog gauge\nwarmbox_history_backlog %u\n"
@@ -844,7 +849,7 @@ route (struct evhttp_request *req, void *arg)
     {
       static const char ok[] = "{\"status\":\"ok\",\"engine\":\"up\"}\n";
       static const char down[] = "{\"status\":\"ok\",\"engine\":\"down\"}\n";
-      if (ctx->engine_ok)
+      if (nodes_any_up (ctx->nodes))
         reply_json (req, 200, ok, sizeof ok - 1);
       else
         reply_json (req, 200, down, sizeof down - 1);
@@ -854,7 +859,7 @@ route (struct evhttp_request *req, void *arg)
     {
       static const char ready[] = "{\"ready\":true}\n";
       static const char not_ready[] = "{\"ready\":false}\n";
-      if (ctx->engine_ok && !ctx->leaving && sched_pools_healthy (ctx))
+      if (nodes_any_up (ctx->nodes) && !ctx->leaving && nodes_pools_healthy (ctx->nodes))
         reply_json (req, 200, ready, sizeof ready - 1);
       else
         reply_json (req, 503, not_ready, sizeof not_ready - 1);

@@ -6,6 +6,7 @@
 #include "exec/exec.h"
 
 struct evhttp;
+typedef struct sched_ctx sched_ctx_t;
 typedef struct sched_http sched_http_t;
 
 /* Bind every configured listener and route the API.  -1 with err naming

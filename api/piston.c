@@ -21,6 +21,7 @@
  * leading parts match the language's ("3", "3.11", "3.11.0", "3.x"). */
 #define _GNU_SOURCE
 #include "api/piston.h"
+#include "api/request.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>

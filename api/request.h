@@ -1,114 +1,17 @@
-/* api/request.h: POST /v1/executions bodies and the stdin frame
- * (request.c).  Pure: no I/O; fuzzed. */
-#ifndef WARMBOX_SCHED_REQUEST_H
-#define WARMBOX_SCHED_REQUEST_H
+/* api/request.h: POST /v1/executions bodies into requests (request.c).
+ * Pure: no I/O; fuzzed. */
+#ifndef WARMBOX_API_REQUEST_H
+#define WARMBOX_API_REQUEST_H
 
-#include "warmbox/profile.h"
-#include "warmbox/wb.h"
-
-#define SCHED_MAX_ARGS 256
-#define SCHED_MAX_ARG_BYTES 4096
-#define SCHED_MAX_ARGS_TOTAL (64 * 1024)
-#define SCHED_MAX_FILES 64
-#define SCHED_MAX_FILE_NAME 255                     /* bytes, as a file system's */
-#define SCHED_MAX_FILES_BYTES (16 * 1024 * 1024) /* contents, all files together */
-
-/* A file the program finds in its working directory.  Owns both. */
-typedef struct sched_file
-{
-  char *name; /* validated: see sched_file_name_valid */
-  char *data;
-  size_t len;
-  char sha256[65]; /* of data, hex: computed once, at parse */
-} sched_file_t;
-
-/* A validated execution request.  Owns every pointer. */
-typedef struct sched_request
-{
-  const prof_t *profile; /* borrowed from the daemon's profile set */
-  char client[65];       /* the token's name, "" without tokens */
-  char *code;
-  size_t code_len;
-  char *stdin_data;
-  size_t stdin_len;
-  char **args;
-  size_t n_args;
-  sched_file_t *files;
-  size_t n_files;
-  size_t files_bytes;   /* their contents together */
-  char *filename;       /* the program's own file name ("filename"), or NULL: the
-                           language's default; checked by sched_program_name_check */
-  prof_limits_t limits; /* profile defaults with the request's overrides */
-  bool combined_output; /* the result gets "output": stdout and stderr as they came */
-} sched_request_t;
+#include "exec/request.h"
 
 /* Parse and validate POST /v1/executions.
  * On error returns -1, *out is left cleared, err->code says which HTTP
  * status (400 bad input, 404 unknown language, 413 code too large). */
 int sched_request_parse (const char *body, size_t len, const prof_set_t *profiles,
                          sched_request_t *out, wb_err_t *err);
-/* Free what the request owns, wiping code, args, files and stdin first.
- * A cleared request may be cleared again. */
-void sched_request_clear (sched_request_t *req);
 /* True when a JSON string in body holds the escape \u0000 (cJSON would cut
  * the string there silently). */
 bool sched_json_has_nul_escape (const char *body, size_t len);
-
-/* A file name a program may be given: 1 to SCHED_MAX_FILE_NAME bytes of
- * UTF-8, no '/', no control characters (NUL, newline ...), not "." or
- * "..".  So it names a file in the working directory and nothing else. */
-bool sched_file_name_valid (const char *name, size_t len);
-
-/* May name be the program's own file (request field `field`, for the
- * message) in profile p?  A plain file name (sched_file_name_valid) not
- * starting with '.' (the sandbox's own dot-files: caches, TypeScript's
- * output) or '-' (an option to the command it goes into), with one of the
- * profile's suffixes and none of its refused patterns; never for a
- * profile whose code's class names the file (Java).  -1 with a 400 in err
- * otherwise. */
-int sched_program_name_check (const prof_t *p, const char *name, const char *field, wb_err_t *err);
-
-/* One hash for the history over files' names and contents: the SHA-256 of,
- * file by file in order, the hex SHA-256 of its name followed by the hex
- * SHA-256 of its content (its sha256, set at parse).  Can't fail. */
-void sched_files_sha256 (const sched_file_t *files, size_t n_files, char out[65]);
-/* The same hash from each file's name and the hex SHA-256 of its content. */
-void sched_files_sha256_of (const char *const *names, const char *const *content_hex, size_t n,
-                            char out[65]);
-
-/* The stdin frame of DESIGN.md step 4, with the program's own file name,
- * arguments and files:
- *   "[n<program name length> ]<code length>[ <arg length>...][ f<name length>:<size>...]\n"
- *   "[<program name>]<code><arg>...<name><content>...<stdin>"
- * (without a name, args and files it is exactly "<len>\n<code><stdin>").
- * The name, arguments and files travel in the frame, not in the
- * container's command or a copy into the container, so such a request can
- * take a pooled container; the bootstrap (or the init) writes the files
- * into the working directory before the program runs.  Lengths are decimal
- * byte counts; the header is at most SCHED_FRAME_HEADER_MAX bytes.
- * code_name NULL: no name (the language's default). */
-#define SCHED_FRAME_HEADER_MAX 4096
-int sched_frame_build (const char *code_name, const char *code, size_t code_len, char *const *args, size_t n_args,
-                       const sched_file_t *files, size_t n_files, const char *in, size_t in_len,
-                       wb_buf_t *out);
-
-typedef struct sched_frame
-{
-  size_t code_name_off, code_name_len; /* the program's file name; length 0: none */
-  size_t code_off, code_len;
-  size_t n_args;
-  size_t arg_off[SCHED_MAX_ARGS]; /* each argument's bytes */
-  size_t arg_len[SCHED_MAX_ARGS];
-  size_t n_files;
-  size_t name_off[SCHED_MAX_FILES], name_len[SCHED_MAX_FILES];
-  size_t file_off[SCHED_MAX_FILES], file_len[SCHED_MAX_FILES];
-  size_t stdin_off; /* where the program's own stdin begins */
-} sched_frame_t;
-
-/* Inverse, for tests and fuzzing: 1 with f filled, 0 if incomplete, -1 if
- * malformed (not digits, more than SCHED_MAX_ARGS arguments or
- * SCHED_MAX_FILES files, an argument after a file, a name of length 0 or
- * past SCHED_MAX_FILE_NAME, a header too long). */
-int sched_frame_parse (const char *buf, size_t len, sched_frame_t *f);
 
 #endif

@@ -1,4 +1,6 @@
-/* daemon/config.h: warmboxd's configuration (config.c).
+/* daemon/config.h: warmboxd's configuration (config.c); each layer below
+ * is given the part it reads (nodes_config_t, exec_config_t: see
+ * daemon.h's sched_ctx_nodes_config and sched_ctx_exec_config).
  *
  * A sched_config_t owns every string it holds (sched_config_clear frees
  * them).  Loading never half-applies: a file that fails leaves err naming
@@ -6,25 +8,15 @@
 #ifndef WARMBOX_SCHED_CONFIG_H
 #define WARMBOX_SCHED_CONFIG_H
 
-#include "nodes/startgate.h"
+#include "nodes/nodes.h"
 #include "warmbox/wb.h"
 
 #define SCHED_MAX_LISTEN 8
 #define SCHED_MAX_POOL_CFG 32
 #define SCHED_MAX_TOKENS 64
-#define SCHED_MAX_ENGINES 16
 
-/* engines[]: a container engine warmboxd schedules on. */
-typedef struct sched_engine_config
-{
-  char name[33];            /* unique; [A-Za-z0-9_.-] */
-  char *endpoint;           /* NULL: DOCKER_HOST, else the default socket */
-  char *tls_ca, *tls_cert, *tls_key;
-  uint32_t max_containers;  /* containers on it at most; 0: the global max_containers */
-  uint32_t weight;          /* its share of each pool's sizes, against the others' (>= 1) */
-  char *seccomp_dir;        /* Podman: where its allowlists are, on its host (warmboxd writes
-                               them when the folder is on this host) */
-} sched_engine_config_t;
+/* engines[] and pools (sched_engine_config_t, sched_pool_config_t) are
+ * the nodes' types (nodes/nodes.h). */
 
 /* tokens[]: an API client.  The token itself is never stored. */
 typedef struct sched_token
@@ -35,13 +27,6 @@ typedef struct sched_token
   double burst;           /* executions at once after a quiet spell */
   uint32_t max_concurrent;
 } sched_token_t;
-
-/* pools.<language> (or pools.default) */
-typedef struct sched_pool_config
-{
-  char language[33];
-  uint32_t min_ready, max_ready;
-} sched_pool_config_t;
 
 typedef struct sched_config
 {

@@ -77,7 +77,7 @@ default_listen (sched_config_t *cfg, wb_err_t *err)
 static void
 drain_check_cb (evutil_socket_t fd, short what, void *arg)
 {
-  size_t running = sched_exec_count (&ctx);
+  size_t running = sched_exec_count (ctx.execs);
   uint64_t waited = wb_now_ms () - drain_started_ms;
 
   (void) fd;
@@ -89,22 +89,20 @@ drain_check_cb (evutil_socket_t fd, short what, void *arg)
       sched_http_stop_accepting (http);
       accepting_stopped_ms = wb_now_ms ();
       n = 0;
-      for (size_t i = 0; i < ctx.n_nodes; i++)
-        n += pool_mgr_drain_all (ctx.nodes[i].pools);
+      n = nodes_drain_pools (ctx.nodes);
       pools_drained = true;
       if (n)
         wb_info ("executions done; removing %zu ready containers", n);
     }
   /* A removal that failed waits for its retry: hurry it (once a second),
    * the engine may be back. */
-  if (pools_drained && sched_nodes_busy (&ctx) == 0 && sched_nodes_containers (&ctx) > 0
+  if (pools_drained && nodes_busy (ctx.nodes) == 0 && nodes_containers (ctx.nodes) > 0
       && (wb_now_ms () - accepting_stopped_ms) % 1000 < 100)
-    for (size_t i = 0; i < ctx.n_nodes; i++)
-      sbx_retry_now (ctx.nodes[i].sbx);
+    nodes_retry_removals (ctx.nodes);
   /* Connections that were queued when the socket was unlinked get a
    * moment to be accepted and answered. */
-  if (running == 0 && pools_drained && sched_nodes_busy (&ctx) == 0
-      && sched_nodes_containers (&ctx) == 0
+  if (running == 0 && pools_drained && nodes_busy (ctx.nodes) == 0
+      && nodes_containers (ctx.nodes) == 0
       && wb_now_ms () - accepting_stopped_ms >= 200)
     {
       wb_info ("drained; exiting");
@@ -116,7 +114,7 @@ drain_check_cb (evutil_socket_t fd, short what, void *arg)
     {
       wb_warn ("grace period over with %zu executions and %u engine calls pending; exiting "
                "(the next start-up marks the executions interrupted and reaps their containers)",
-               running, sched_nodes_busy (&ctx));
+               running, nodes_busy (ctx.nodes));
       event_base_loopbreak (ctx.base);
     }
 }
@@ -129,10 +127,8 @@ start_drain (evutil_socket_t fd, short what, void *arg)
   (void) fd;
   (void) what;
   (void) arg;
-  wb_info ("no new executions; finishing %zu in flight", sched_exec_count (&ctx));
-  ctx.draining = true; /* new executions get 503 from now on */
-  for (size_t i = 0; i < ctx.n_nodes; i++)
-    pool_mgr_set_draining (ctx.nodes[i].pools); /* no top-ups: nobody new will use them */
+  wb_info ("no new executions; finishing %zu in flight", sched_exec_count (ctx.execs));
+  sched_ctx_drain (&ctx); /* new executions get 503 from now on, pools stop refilling */
   drain_started_ms = wb_now_ms ();
   drain_timer = event_new (ctx.base, -1, EV_PERSIST, drain_check_cb, NULL);
   if (drain_timer)
@@ -220,7 +216,7 @@ reload_cb (evutil_socket_t sig, short what, void *arg)
     }
   warn_short_grace (&ctx.cfg, fresh);
   /* Everything that can refuse comes before anything is applied. */
-  if (ctx.n_retired == WB_ARRAY_SIZE (ctx.retired) && sched_exec_count (&ctx) > 0)
+  if (ctx.n_retired == WB_ARRAY_SIZE (ctx.retired) && sched_exec_count (ctx.execs) > 0)
     {
       wb_log_error ("reload refused: too many reloads in flight");
       prof_set_free (fresh);
@@ -257,9 +253,9 @@ reload_cb (evutil_socket_t sig, short what, void *arg)
     }
   /* Keep resolved image ids of unchanged images; the refresh fixes the
    * rest.  The last step that can refuse (memory). */
-  if (sched_profiles_swap (&ctx, fresh) < 0)
+  if (sched_ctx_profiles_swap (&ctx, fresh, &err) < 0)
     {
-      wb_log_error ("reload refused: out of memory");
+      wb_log_error ("reload refused: %s", err.msg);
       if (config_path)
         {
           sched_http_tls_abandon (http);
@@ -293,20 +289,12 @@ reload_cb (evutil_socket_t sig, short what, void *arg)
       ctx.cfg.ready_pool_grace_ms = cfg.ready_pool_grace_ms;
       sched_config_clear (&cfg);
     }
+  sched_ctx_configure (&ctx);
   sched_http_tls_commit (http);
-  if (sched_exec_count (&ctx) == 0)
-    {
-      while (ctx.n_retired)
-        prof_set_free (ctx.retired[--ctx.n_retired]);
-      prof_set_free (ctx.profiles);
-    }
-  else
-    ctx.retired[ctx.n_retired++] = ctx.profiles;
-  ctx.profiles = fresh;
   wb_info ("reloaded: %zu languages", fresh->n);
   for (size_t i = 0; i < fresh->n; i++)
-    sched_pool_update (&ctx, i);
-  sched_images_refresh (&ctx);
+    nodes_pool_update (ctx.nodes, i);
+  nodes_images_refresh (ctx.nodes);
 }
 
 /* Tags move when images are rebuilt: a new id makes a new pool. */
@@ -317,7 +305,7 @@ image_timer_cb (evutil_socket_t fd, short what, void *arg)
   (void) what;
   (void) arg;
   if (!ctx.draining)
-    sched_images_refresh (&ctx);
+    nodes_images_refresh (ctx.nodes);
 }
 
 static void
@@ -326,7 +314,7 @@ ping_timer_cb (evutil_socket_t fd, short what, void *arg)
   (void) fd;
   (void) what;
   (void) arg;
-  sched_nodes_ping (&ctx);
+  nodes_ping (ctx.nodes);
 }
 
 int
@@ -512,10 +500,14 @@ main (int argc, char **argv)
   if (!no_confine && sched_confine (&err) < 0)
     goto fatal;
   /* First pings now. */
-  sched_nodes_ping (&ctx);
-  for (size_t i = 0; i < ctx.n_nodes; i++)
-    wb_info ("warmboxd %s instance %s, %zu languages, engine %s: %s", WB_VERSION,
-             ctx.instance_id, ctx.profiles->n, ctx.nodes[i].cfg->name, ctx.nodes[i].endpoint);
+  nodes_ping (ctx.nodes);
+  for (size_t i = 0; i < nodes_count (ctx.nodes); i++)
+    {
+      node_view_t v;
+      node_view (nodes_at (ctx.nodes, i), &v);
+      wb_info ("warmboxd %s instance %s, %zu languages, engine %s: %s", WB_VERSION,
+               ctx.instance_id, ctx.profiles->n, v.name, v.endpoint);
+    }
 
   event_base_dispatch (ctx.base);
   status = 0;

@@ -60,7 +60,8 @@
  * signal abandons them (sched_exec_abandon_all): rows stay "running" and
  * the next start-up marks them interrupted. */
 #define _GNU_SOURCE
-#include "daemon/daemon.h"
+#include "exec/exec.h"
+#include "exec/admission.h"
 
 #include <event2/event.h>
 #include <string.h>
@@ -99,10 +100,31 @@ static const char *const state_names[] = {
   [EX_RECORDING] = "recording",
 };
 
+/* The executions of one daemon (exec.h). */
+struct execs
+{
+  struct event_base *base;
+  exec_config_t cfg;
+  nodes_t *nodes;
+  store_t *store;
+  metrics_t *metrics;
+  const prof_set_t *profiles;
+  bool draining;           /* refuse new executions, finish what runs */
+  /* Every execution in flight (the registry), and those of them that wait
+   * for room to run (max_concurrent), fair across clients. */
+  sched_exec_t *execs;
+  size_t n_execs;
+  adm_queue_t admission;
+  struct event *admit_ev;  /* admits from the queue, from the loop */
+  uint64_t end_us[32];     /* when the last executions ended: the service rate */
+  uint32_t n_ends;
+  uint64_t next_serial;
+};
+
 struct sched_exec
 {
   adm_node_t queued;         /* in ctx->admission while QUEUED */
-  sched_ctx_t *ctx;
+  execs_t *ctx;
   sched_exec_t *prev, *next; /* the registry */
   uint64_t serial;
   exec_state_t state;
@@ -191,27 +213,74 @@ sched_exec_state (const sched_exec_t *ex)
 }
 
 size_t
-sched_exec_count (const sched_ctx_t *ctx)
+sched_exec_count (const execs_t *ctx)
 {
   return ctx->n_execs;
 }
 
+size_t
+sched_exec_queued (const execs_t *ctx)
+{
+  return ctx->admission.n;
+}
+
+execs_t *
+execs_new (struct event_base *base, const exec_config_t *cfg, nodes_t *ns, store_t *store,
+           metrics_t *metrics, const prof_set_t *profiles, wb_err_t *err)
+{
+  execs_t *x = calloc (1, sizeof *x);
+
+  if (x == NULL)
+    {
+      wb_error (err, WB_E_NOMEM, "out of memory");
+      return NULL;
+    }
+  x->base = base;
+  x->cfg = *cfg;
+  x->nodes = ns;
+  x->store = store;
+  x->metrics = metrics;
+  x->profiles = profiles;
+  return x;
+}
+
+void
+execs_free (execs_t *x)
+{
+  if (x == NULL)
+    return;
+  sched_exec_abandon_all (x);
+  adm_clear (&x->admission);
+  if (x->admit_ev)
+    event_free (x->admit_ev);
+  free (x);
+}
+
+void
+execs_set_config (execs_t *x, const exec_config_t *cfg)
+{
+  x->cfg = *cfg;
+}
+
+void
+execs_set_profiles (execs_t *x, const prof_set_t *profiles)
+{
+  x->profiles = profiles;
+}
+
+void
+execs_set_draining (execs_t *x, bool draining)
+{
+  x->draining = draining;
+}
+
 static sched_exec_t *
-find (sched_ctx_t *ctx, uint64_t serial)
+find (execs_t *ctx, uint64_t serial)
 {
   for (sched_exec_t *ex = ctx->execs; ex; ex = ex->next)
     if (ex->serial == serial)
       return ex;
   return NULL;
-}
-
-/* Starts come first: while any is in flight or queued, the pools' top-ups
- * and the removal of used containers wait (for a burst's length: see
- * pool_mgr_set_yield). */
-static void
-set_yield (sched_node_t *n)
-{
-  pool_mgr_set_yield (n->pools, n->gate.queued > 0 || n->gate.in_flight > 0);
 }
 
 /* Off its engine (exec_end, or before it goes to another one). */
@@ -223,13 +292,13 @@ leave_node (sched_exec_t *ex)
   if (n == NULL)
     return;
   if (ex->gate_waiter)
-    startgate_cancel (&n->gate, ex->gate_waiter);
+    startgate_cancel (node_gate (n), ex->gate_waiter);
   ex->gate_waiter = NULL;
   if (ex->holds_slot)
-    startgate_leave (&n->gate, (double) wb_now_us () / 1000.0);
+    startgate_leave (node_gate (n), (double) wb_now_us () / 1000.0);
   ex->holds_slot = false;
-  set_yield (n);
-  n->executions--;
+  node_yield_update (n);
+  node_exec_leave (n);
   ex->node = NULL;
 }
 
@@ -253,12 +322,12 @@ release_container (sched_exec_t *ex)
   ex->container_id[0] = '\0';
 }
 
-static void admit_soon (sched_ctx_t *ctx);
+static void admit_soon (execs_t *ctx);
 
 static void
 exec_end (sched_exec_t *ex)
 {
-  sched_ctx_t *ctx = ex->ctx;
+  execs_t *ctx = ex->ctx;
 
   if (ex->queued.client)
     adm_remove (&ctx->admission, &ex->queued);
@@ -314,7 +383,7 @@ span_ms (uint64_t from_us, uint64_t to_us)
 static int
 submit_row (sched_exec_t *ex, const char *status, const char *error, store_done_cb cb)
 {
-  sched_ctx_t *ctx = ex->ctx;
+  execs_t *ctx = ex->ctx;
   const sched_result_t *res = &ex->res;
   bool ahead = strcmp (status, "running") == 0;
   bool ran = !ahead && ex->t_start_us;
@@ -368,7 +437,7 @@ submit_row (sched_exec_t *ex, const char *status, const char *error, store_done_
   rec.container_id = ex->recorded_container;
   rec.engine = ex->engine_name ? ex->engine_name : "";
   rec.error = error ? error : "";
-  rec.daemon = sched_owner (ctx);
+  rec.daemon = nodes_owner (ctx->nodes);
   rec.pool = ex->pool_key;
   if (ex->reserved == 0)
     return -1; /* a bug: every row is reserved at admission */
@@ -390,7 +459,7 @@ static int admit (sched_exec_t *ex, wb_err_t *err);
 static void
 leave_engine (sched_exec_t *ex)
 {
-  ex->tried |= 1u << ex->node->index;
+  ex->tried |= 1u << node_index (ex->node);
   /* Its row names the engine it is placed on next, and a container only
    * once it has one there. */
   ex->recorded_container[0] = '\0';
@@ -414,7 +483,7 @@ leave_engine (sched_exec_t *ex)
 static int
 replace (sched_exec_t *ex, const wb_err_t *why)
 {
-  sched_ctx_t *ctx = ex->ctx;
+  execs_t *ctx = ex->ctx;
   sched_node_t *was = ex->node;
   uint64_t waited_ms = (wb_now_us () - ex->t_admit_us) / 1000;
   wb_err_t err;
@@ -425,14 +494,11 @@ replace (sched_exec_t *ex, const wb_err_t *why)
       || waited_ms + ADMIT_MIN_LEFT_MS > ctx->cfg.max_wait_ms
       || !evtimer_pending (ex->deadline, NULL))
     return -1;
-  bool other = false;
-  for (size_t k = 0; k < ctx->n_nodes; k++)
-    other |= k != was->index && !(ex->tried & (1u << k)) && ctx->nodes[k].state == NODE_UP;
-  if (!other)
+  if (!nodes_other_up (ctx->nodes, was, ex->tried))
     return -1; /* no engine left to try */
   wb_warn ("execution %s: engine %s failed it before it started (%s): %s; placing it on another "
            "engine",
-           ex->res.id, was->cfg->name, state_names[ex->state], why->msg);
+           ex->res.id, node_name (was), state_names[ex->state], why->msg);
   leave_engine (ex);
   if (admit (ex, &err) == 0)
     return 0;
@@ -443,7 +509,7 @@ replace (sched_exec_t *ex, const wb_err_t *why)
 static void
 exec_refuse (sched_exec_t *ex, const wb_err_t *err, bool cancelled)
 {
-  sched_ctx_t *ctx = ex->ctx;
+  execs_t *ctx = ex->ctx;
   sched_exec_done_cb cb = ex->cb;
   const char *status = cancelled ? "cancelled" : "refused";
 
@@ -456,7 +522,7 @@ exec_refuse (sched_exec_t *ex, const wb_err_t *err, bool cancelled)
   else
     wb_warn ("execution %s failed before it ran (%s): %s", ex->res.id, state_names[ex->state],
              err->msg);
-  metrics_count_status (&ctx->metrics, ex->res.language, cancelled ? "cancelled" : "refused");
+  metrics_count_status (ctx->metrics, ex->res.language, cancelled ? "cancelled" : "refused");
   release_container (ex);
   if (submit_row (ex, status, cancelled ? "the client left before the program started"
                                         : wb_code_name (err->code),
@@ -496,7 +562,7 @@ static void take_trailer (sched_exec_t *ex);
 static void
 exec_finish (sched_exec_t *ex)
 {
-  sched_ctx_t *ctx = ex->ctx;
+  execs_t *ctx = ex->ctx;
   sched_result_t *res = &ex->res;
   uint64_t now = wb_now_us ();
 
@@ -576,9 +642,9 @@ exec_finish (sched_exec_t *ex)
             span_ms (ex->t_start_us, ex->t_started_us),
             span_ms (ex->t_started_us, ex->t_exit_us ? ex->t_exit_us : now),
             span_ms (ex->t_exit_us ? ex->t_exit_us : now, now));
-  metrics_count_status (&ctx->metrics, res->language, sched_status_name (res->status));
-  metrics_observe (&ctx->metrics, res->language, M_RUN, (double) res->duration_ms / 1000.0);
-  metrics_observe (&ctx->metrics, res->language, M_TOTAL, (double) (now - ex->t_admit_us) / 1e6);
+  metrics_count_status (ctx->metrics, res->language, sched_status_name (res->status));
+  metrics_observe (ctx->metrics, res->language, M_RUN, (double) res->duration_ms / 1000.0);
+  metrics_observe (ctx->metrics, res->language, M_TOTAL, (double) (now - ex->t_admit_us) / 1e6);
   if (ex->grace)
     evtimer_del (ex->grace);
   if (ex->deadline)
@@ -681,7 +747,7 @@ exec_kill (sched_exec_t *ex, sched_status_t reason, const char *error)
   arm_grace (ex, kill_grace (ex));
   if (ex->wait_done)
     return; /* it exited already */
-  ex->kill_req = eng_container_kill (ex->node->eng, ex->container_id, "SIGKILL", killed_cb, ex,
+  ex->kill_req = eng_container_kill (node_engine (ex->node), ex->container_id, "SIGKILL", killed_cb, ex,
                                      &err);
   if (ex->kill_req == NULL)
     wb_log_error ("execution %s: %s", ex->res.id, err.msg);
@@ -725,7 +791,7 @@ after_run (sched_exec_t *ex)
     return;
   if (ex->have_exit && ex->exit_code == 137 && !ex->outcome_set)
     {
-      ex->op = eng_container_inspect (ex->node->eng, ex->container_id, inspected_cb, ex, &err);
+      ex->op = eng_container_inspect (node_engine (ex->node), ex->container_id, inspected_cb, ex, &err);
       if (ex->op)
         {
           ex->state = EX_INSPECTING;
@@ -755,7 +821,7 @@ wait_inspected_cb (void *arg, const eng_result_t *r)
     {
       /* not-running: an exit between the inspect and this wait is met at
        * once (next-exit would wait for an exit that has been). */
-      ex->wait_req = eng_container_wait_stopped (ex->node->eng, ex->container_id, wait_cb, ex, &err);
+      ex->wait_req = eng_container_wait_stopped (node_engine (ex->node), ex->container_id, wait_cb, ex, &err);
       if (ex->wait_req)
         return;
     }
@@ -798,14 +864,14 @@ wait_cb (void *arg, const eng_result_t *r)
     }
   if (r->rc < 0)
     wb_warn ("execution %s: engine %s: the wait for its exit failed: %s", ex->res.id,
-             ex->node->cfg->name, r->err.msg);
+             node_name (ex->node), r->err.msg);
   /* A wait the engine answered with an error (not a lost engine) says
    * nothing of the program: ask the container itself, once. */
   if (r->rc < 0 && r->err.code != WB_E_ENGINE_DOWN && ex->state == EX_RUNNING && ex->op == NULL
       && !ex->wait_asked)
     {
       ex->wait_asked = true;
-      ex->op = eng_container_inspect (ex->node->eng, ex->container_id, wait_inspected_cb, ex, &err);
+      ex->op = eng_container_inspect (node_engine (ex->node), ex->container_id, wait_inspected_cb, ex, &err);
       if (ex->op)
         return;
     }
@@ -1423,7 +1489,7 @@ static void
 started_cb (void *arg, const eng_result_t *r)
 {
   sched_exec_t *ex = arg;
-  sched_ctx_t *ctx = ex->ctx;
+  execs_t *ctx = ex->ctx;
   wb_err_t err;
 
   ex->op = NULL;
@@ -1434,10 +1500,10 @@ started_cb (void *arg, const eng_result_t *r)
    * starts take (a refusal, a dead socket) says nothing of the engine's
    * pace and would teach the gate that starts are nearly free. */
   double rtt_ms = (double) (ex->t_started_us - ex->t_start_us) / 1000.0;
-  if (r->rc == 0 || rtt_ms >= ex->node->gate.last_rtt_ms)
-    startgate_sample (&ex->node->gate, rtt_ms, ex->start_ticket, (double) ex->t_started_us / 1000.0);
-  startgate_leave (&ex->node->gate, (double) ex->t_started_us / 1000.0);
-  set_yield (ex->node);
+  if (r->rc == 0 || rtt_ms >= node_gate (ex->node)->last_rtt_ms)
+    startgate_sample (node_gate (ex->node), rtt_ms, ex->start_ticket, (double) ex->t_started_us / 1000.0);
+  startgate_leave (node_gate (ex->node), (double) ex->t_started_us / 1000.0);
+  node_yield_update (ex->node);
   if (r->rc < 0 && (r->err.engine_status == 400 || r->err.engine_status == 404
                     || r->err.engine_status == 409))
     {
@@ -1449,7 +1515,7 @@ started_cb (void *arg, const eng_result_t *r)
       return;
     }
   ex->state = EX_RUNNING;
-  metrics_observe (&ctx->metrics, ex->res.language, M_START,
+  metrics_observe (ctx->metrics, ex->res.language, M_START,
                    (double) (ex->t_started_us - ex->t_start_us) / 1e6);
   if (r->rc < 0)
     {
@@ -1479,9 +1545,9 @@ send_start (sched_exec_t *ex)
   ex->holds_slot = true;
   ex->state = EX_STARTING;
   ex->t_start_us = wb_now_us ();
-  ex->start_ticket = startgate_ticket (&ex->node->gate, (double) ex->t_start_us / 1000.0);
-  set_yield (ex->node);
-  ex->op = eng_container_start (ex->node->eng, ex->container_id, started_cb, ex, &err);
+  ex->start_ticket = startgate_ticket (node_gate (ex->node), (double) ex->t_start_us / 1000.0);
+  node_yield_update (ex->node);
+  ex->op = eng_container_start (node_engine (ex->node), ex->container_id, started_cb, ex, &err);
   if (ex->op == NULL)
     {
       exec_refuse (ex, &err, false);
@@ -1516,7 +1582,7 @@ maybe_start (sched_exec_t *ex)
   if (ex->state != EX_PREPARING || !ex->attach_ready || !ex->wait_armed || !ex->ahead_committed)
     return;
   ex->state = EX_WAIT_SLOT;
-  r = startgate_enter (&ex->node->gate, (double) wb_now_us () / 1000.0, gate_open_cb, ex,
+  r = startgate_enter (node_gate (ex->node), (double) wb_now_us () / 1000.0, gate_open_cb, ex,
                        &ex->gate_waiter);
   if (r < 0)
     {
@@ -1524,7 +1590,7 @@ maybe_start (sched_exec_t *ex)
       exec_refuse (ex, &err, false);
       return;
     }
-  set_yield (ex->node);
+  node_yield_update (ex->node);
   if (r == 1)
     send_start (ex);
 }
@@ -1649,17 +1715,17 @@ static const eng_attach_cbs_t attach_cbs = {on_attach_ready, on_data, on_attach_
 static int
 have_container (sched_exec_t *ex, wb_err_t *err)
 {
-  sched_ctx_t *ctx = ex->ctx;
+  execs_t *ctx = ex->ctx;
 
   ex->state = EX_PREPARING;
   ex->t_container_us = wb_now_us ();
   snprintf (ex->recorded_container, sizeof ex->recorded_container, "%s", ex->container_id);
-  metrics_observe (&ctx->metrics, ex->res.language, M_QUEUE_WAIT,
+  metrics_observe (ctx->metrics, ex->res.language, M_QUEUE_WAIT,
                    (double) (ex->t_container_us - ex->t_admit_us) / 1e6);
-  ex->attach = eng_attach_open (ex->node->eng, ex->container_id, &attach_cbs, ex, err);
+  ex->attach = eng_attach_open (node_engine (ex->node), ex->container_id, &attach_cbs, ex, err);
   if (ex->attach == NULL)
     return -1;
-  ex->wait_req = eng_container_wait (ex->node->eng, ex->container_id, on_wait_armed, wait_cb, ex, err);
+  ex->wait_req = eng_container_wait (node_engine (ex->node), ex->container_id, on_wait_armed, wait_cb, ex, err);
   if (ex->wait_req == NULL)
     return -1;
   /* From here the execution is in the history (with its container, so
@@ -1725,7 +1791,7 @@ prestart_deadline_cb (evutil_socket_t fd, short what, void *arg)
 
   if (ex->state == EX_QUEUED)
     {
-      metrics_observe (&ex->ctx->metrics, ex->res.language, M_ADMIT_WAIT, (double) ms / 1000.0);
+      metrics_observe (ex->ctx->metrics, ex->res.language, M_ADMIT_WAIT, (double) ms / 1000.0);
       wb_error (&err, WB_E_BUSY, "no room to run became free within %u ms", ms);
     }
   else if (ex->state == EX_WAIT_CONTAINER)
@@ -1754,63 +1820,6 @@ deadline_cb (evutil_socket_t fd, short what, void *arg)
     exec_kill (ex, SCHED_ST_TIMEOUT, NULL);
 }
 
-/* The engine for this request: among the engines up that hold a verified
- * image of its profile and have not failed it, the one with the most ready
- * containers for its key, else the one with the most room (free
- * containers per weight).  The profile's current image comes first; an
- * engine still on the previous one serves while the new one is checked
- * there (an image rebuild does not turn requests away).  Engines whose
- * creates fail now come last.  NULL with err. */
-static sched_node_t *
-place (sched_exec_t *ex, const prof_t *p, size_t profile, wb_err_t *err)
-{
-  sched_ctx_t *ctx = ex->ctx;
-  const char *current = ctx->image_ids[profile];
-  sched_node_t *best = NULL;
-  uint32_t best_ready = 0;
-  double best_room = 0;
-  bool any_up = false;
-
-  for (int pass = 0; pass < 4 && best == NULL; pass++)
-    for (size_t k = 0; k < ctx->n_nodes; k++)
-      {
-        sched_node_t *n = &ctx->nodes[k];
-        const char *id = n->image_ids[profile];
-        char key[SBX_KEY_MAX];
-        pool_t *pool;
-        uint32_t ready;
-        double room;
-
-        if (n->state != NODE_UP)
-          continue;
-        any_up = true;
-        if ((ex->tried & (1u << k)) || id == NULL
-            /* Passes: current image and healthy, any image and healthy,
-             * then the same with failing creates allowed. */
-            || (pass % 2 == 0 && (current == NULL || strcmp (id, current) != 0))
-            || (pass < 2 && pool_mgr_failing (n->pools)))
-          continue;
-        sbx_pool_key (p, &ex->req.limits, id, key);
-        pool = pool_mgr_find_key (n->pools, key);
-        ready = pool ? pool_ready_count (pool) : 0;
-        room = (double) pool_mgr_free_capacity (n->pools) / n->cfg->weight;
-        if (best == NULL || ready > best_ready || (ready == best_ready && room > best_room))
-          best = n, best_ready = ready, best_room = room;
-      }
-  if (best)
-    return best;
-  if (!any_up)
-    wb_error (err, WB_E_ENGINE_DOWN, "the container engine is unavailable");
-  else if (ex->tried)
-    wb_error (err, WB_E_ENGINE_DOWN, "every container engine that could run it failed before "
-                                     "it started");
-  else
-    wb_error (err, WB_E_BUSY, "the %s sandbox is not ready yet (its image is missing or still "
-                              "being resolved, copied or checked)",
-              ex->req.profile->language);
-  return NULL;
-}
-
 /* The pool for this request's key on the engine placed on: the language's
  * warm pool, or a transient one of its own (a memory limit the warm pool
  * can't serve, or a language whose warm pool is missing).  NULL with
@@ -1818,7 +1827,7 @@ place (sched_exec_t *ex, const prof_t *p, size_t profile, wb_err_t *err)
 static pool_t *
 pool_for (sched_exec_t *ex, wb_err_t *err)
 {
-  sched_ctx_t *ctx = ex->ctx;
+  execs_t *ctx = ex->ctx;
   const prof_t *p = NULL;
   char key[SBX_KEY_MAX];
   pool_spec_t spec;
@@ -1844,32 +1853,31 @@ pool_for (sched_exec_t *ex, wb_err_t *err)
       return NULL;
     }
   ex->req.profile = p;
-  node = place (ex, p, index, err);
+  node = nodes_place (ctx->nodes, p, &ex->req.limits, index, ex->tried, err);
   if (node == NULL)
     return NULL;
   /* The image that engine holds, verified (the current one, or while it
    * is being checked there, the previous). */
-  snprintf (ex->image_id, sizeof ex->image_id, "%s", node->image_ids[index]);
+  snprintf (ex->image_id, sizeof ex->image_id, "%s", node_image (node, index));
   sbx_pool_key (p, &ex->req.limits, ex->image_id, key);
-  pool = pool_mgr_find_key (node->pools, key);
+  pool = pool_mgr_find_key (node_pools (node), key);
   if (pool == NULL)
     {
       memset (&spec, 0, sizeof spec);
       sbx_dialect_t d;
       spec.tmpl = sbx_tmpl_new (p, &ex->req.limits, ex->image_id,
-                                sched_node_dialect (node, index, &d), err);
+                                node_dialect (node, index, &d), err);
       if (spec.tmpl == NULL)
         return NULL;
       spec.profile_hash = p->hash;
       spec.transient = true;
-      pool = pool_mgr_ensure (node->pools, &spec, err);
+      pool = pool_mgr_ensure (node_pools (node), &spec, err);
       if (pool == NULL)
         return NULL;
     }
   ex->node = node;
-  ex->engine_name = node->cfg->name;
-  node->executions++;
-  node->executions_total++;
+  ex->engine_name = node_name (node);
+  node_exec_enter (node);
   return pool;
 }
 
@@ -1921,7 +1929,7 @@ admit (sched_exec_t *ex, wb_err_t *err)
 
 /* Executions that end per second, from the last ends (0: not known). */
 static double
-service_rate (const sched_ctx_t *ctx)
+service_rate (const execs_t *ctx)
 {
   uint32_t n = ctx->n_ends < WB_ARRAY_SIZE (ctx->end_us) ? ctx->n_ends
                                                          : (uint32_t) WB_ARRAY_SIZE (ctx->end_us);
@@ -1941,7 +1949,7 @@ service_rate (const sched_ctx_t *ctx)
  * queue is full or the wait it would face cannot fit in max_wait_ms at the
  * rate executions end now. */
 static int
-refuse_queueing (sched_ctx_t *ctx, const char *client, wb_err_t *err)
+refuse_queueing (execs_t *ctx, const char *client, wb_err_t *err)
 {
   double rate = service_rate (ctx);
   /* Clients take turns: a newcomer waits behind its place in the turns,
@@ -1958,7 +1966,7 @@ refuse_queueing (sched_ctx_t *ctx, const char *client, wb_err_t *err)
 }
 
 sched_exec_t *
-sched_exec_start (sched_ctx_t *ctx, sched_request_t *req, sched_exec_done_cb cb, void *arg,
+sched_exec_start (execs_t *ctx, sched_request_t *req, sched_exec_done_cb cb, void *arg,
                   wb_err_t *err)
 {
   sched_exec_t *ex;
@@ -2017,8 +2025,8 @@ sched_exec_start (sched_ctx_t *ctx, sched_request_t *req, sched_exec_done_cb cb,
   if (ex->req.n_files > 0)
     sched_files_sha256 (ex->req.files, ex->req.n_files, ex->res.files_in_sha256);
   for (size_t i = 0; i < ctx->profiles->n; i++)
-    if (ctx->profiles->items[i] == ex->req.profile && ctx->image_ids[i])
-      snprintf (ex->image_id, sizeof ex->image_id, "%s", ctx->image_ids[i]);
+    if (ctx->profiles->items[i] == ex->req.profile && nodes_current_image (ctx->nodes, i))
+      snprintf (ex->image_id, sizeof ex->image_id, "%s", nodes_current_image (ctx->nodes, i));
   WB_LIST_PUSH (ctx->execs, ex);
   ctx->n_execs++;
 
@@ -2034,7 +2042,7 @@ sched_exec_start (sched_ctx_t *ctx, sched_request_t *req, sched_exec_done_cb cb,
   else if (queue || admit (ex, err) == 0)
     return ex;
   /* Nothing recorded, nothing reported: the caller reports err. */
-  metrics_count_status (&ctx->metrics, ex->res.language, "refused");
+  metrics_count_status (ctx->metrics, ex->res.language, "refused");
   ex->cb = NULL;
   exec_end (ex);
   return NULL;
@@ -2045,7 +2053,7 @@ sched_exec_start (sched_ctx_t *ctx, sched_request_t *req, sched_exec_done_cb cb,
 static void
 admit_cb (evutil_socket_t fd, short what, void *arg)
 {
-  sched_ctx_t *ctx = arg;
+  execs_t *ctx = arg;
   adm_node_t *node;
 
   (void) fd;
@@ -2056,7 +2064,7 @@ admit_cb (evutil_socket_t fd, short what, void *arg)
       sched_exec_t *ex = (sched_exec_t *) node; /* the node is its first member */
       uint64_t waited_ms = (wb_now_us () - ex->t_admit_us) / 1000;
       wb_err_t err;
-      metrics_observe (&ctx->metrics, ex->res.language, M_ADMIT_WAIT, (double) waited_ms / 1000.0);
+      metrics_observe (ctx->metrics, ex->res.language, M_ADMIT_WAIT, (double) waited_ms / 1000.0);
       /* Too little of max_wait_ms left to prepare and start: refuse now
        * rather than take a container it would give back unused. */
       if (waited_ms + ADMIT_MIN_LEFT_MS > ctx->cfg.max_wait_ms)
@@ -2071,7 +2079,7 @@ admit_cb (evutil_socket_t fd, short what, void *arg)
 }
 
 static void
-admit_soon (sched_ctx_t *ctx)
+admit_soon (execs_t *ctx)
 {
   if (ctx->admission.n == 0)
     return;
@@ -2115,11 +2123,11 @@ sched_exec_cancel (sched_exec_t *ex)
 }
 
 void
-sched_exec_node_lost (sched_ctx_t *ctx, sched_node_t *node)
+sched_exec_node_lost (execs_t *ctx, sched_node_t *node)
 {
   wb_err_t err;
 
-  wb_error (&err, WB_E_ENGINE_DOWN, "engine %s was taken out", node->cfg->name);
+  wb_error (&err, WB_E_ENGINE_DOWN, "engine %s was taken out", node_name (node));
   /* Ending one execution frees no other (admission is deferred). */
   for (sched_exec_t *ex = ctx->execs, *next; ex; ex = next)
     {
@@ -2136,7 +2144,7 @@ sched_exec_node_lost (sched_ctx_t *ctx, sched_node_t *node)
         case EX_STARTING:
         case EX_RUNNING:
           wb_warn ("execution %s: engine %s was taken out while it was %s; stopping it",
-                   ex->res.id, node->cfg->name, state_names[ex->state]);
+                   ex->res.id, node_name (node), state_names[ex->state]);
           exec_kill (ex, SCHED_ST_ENGINE_LOST,
                      "the container engine was lost while the program ran; it will not run again");
           break;
@@ -2150,7 +2158,7 @@ sched_exec_node_lost (sched_ctx_t *ctx, sched_node_t *node)
 }
 
 void
-sched_exec_abandon_all (sched_ctx_t *ctx)
+sched_exec_abandon_all (execs_t *ctx)
 {
   wb_err_t err;
 
@@ -2160,7 +2168,7 @@ sched_exec_abandon_all (sched_ctx_t *ctx)
   for (sched_exec_t *ex = ctx->execs; ex; ex = ex->next)
     if (ex->gate_waiter)
       {
-        startgate_cancel (&ex->node->gate, ex->gate_waiter);
+        startgate_cancel (node_gate (ex->node), ex->gate_waiter);
         ex->gate_waiter = NULL;
       }
   while (ctx->execs)

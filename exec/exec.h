@@ -1,7 +1,8 @@
-/* exec/exec.h: one execution, from a validated request to its result
- * and its history row (exec.c).
+/* exec/exec.h: executions, from a validated request to its result and
+ * its history row (exec.c), and the set of them (execs_t: the registry,
+ * the admission queue, the room to run).
  *
- * An execution is an object with one owner (the daemon context's registry),
+ * An execution is an object with one owner (its execs_t's registry),
  * named states and one function that ends it; see the state table at the
  * top of exec.c.  Every execution that is admitted has a history row,
  * written ahead (status "running") before its code can start and finished
@@ -11,7 +12,9 @@
 #define WARMBOX_SCHED_EXEC_H
 
 #include "exec/order.h"
-#include "api/request.h"
+#include "exec/metrics.h"
+#include "exec/request.h"
+#include "nodes/nodes.h"
 
 typedef enum sched_status
 {
@@ -131,8 +134,34 @@ int sched_result_output_json (const sched_result_t *res, wb_buf_t *out);
  * the result). */
 void sched_result_files_free (sched_result_t *res);
 
-typedef struct sched_ctx sched_ctx_t;
+/* What the executions read of the configuration; all of it reloadable
+ * (execs_set_config). */
+typedef struct exec_config
+{
+  uint32_t max_concurrent;      /* executions running or preparing; past it they queue */
+  uint32_t admission_queue_max; /* executions queued for room to run; past it 503 */
+  uint32_t max_wait_ms;         /* the longest an execution waits before its start */
+  uint32_t exec_grace_ms;       /* kill sent, or exit seen: how long the engine may take to
+                                   report the exit, or the output's end (0: the defaults) */
+} exec_config_t;
+
+typedef struct execs execs_t;
 typedef struct sched_exec sched_exec_t;
+
+/* The executions of one daemon: placed on the engines of ns, recorded in
+ * store, counted in metrics (all three outlive the set).  profiles is
+ * the set requests are checked against (execs_set_profiles replaces it).
+ * NULL with err. */
+execs_t *execs_new (struct event_base *base, const exec_config_t *cfg, nodes_t *ns, store_t *store,
+                    metrics_t *metrics, const prof_set_t *profiles, wb_err_t *err);
+/* Abandon what is still in flight (sched_exec_abandon_all) and free the
+ * set.  Can't fail. */
+void execs_free (execs_t *x);
+void execs_set_config (execs_t *x, const exec_config_t *cfg);
+void execs_set_profiles (execs_t *x, const prof_set_t *profiles);
+/* SIGTERM's drain: new executions are refused; those in flight, queued
+ * ones included, run to their end. */
+void execs_set_draining (execs_t *x, bool draining);
 
 /* Called at most once, on the loop: either res (the program may have run:
  * whatever its status) or err (it never started: engine down, no
@@ -143,30 +172,32 @@ typedef void (*sched_exec_done_cb) (void *arg, const sched_result_t *res, const 
  * or not).  Returns NULL with err set when it is refused at the door (busy,
  * shutting down, history not writable); then nothing was recorded and cb is
  * never called.  Otherwise cb follows exactly once unless cancelled. */
-sched_exec_t *sched_exec_start (sched_ctx_t *ctx, sched_request_t *req, sched_exec_done_cb cb,
-                                void *arg, wb_err_t *err);
+sched_exec_t *sched_exec_start (execs_t *x, sched_request_t *req, sched_exec_done_cb cb, void *arg,
+                                wb_err_t *err);
 /* The client went away: cb will not be called.  What happens next depends
  * on the state (exec.c's table): nothing started -> ended at once (row
  * "cancelled"); running -> killed, then recorded; recording -> recorded.
  * The execution ends itself; the caller must forget ex.  Can't fail. */
 void sched_exec_cancel (sched_exec_t *ex);
-/* An engine was taken out (struct sched_node, daemon.h).  Its executions
- * that have not started go to another engine (a request whose code never
- * started may run elsewhere: each execution tries each engine at most
- * once, within its max_wait_ms); those that started are stopped and end
- * "engine_lost" (code that started never runs twice).  Can't fail. */
-struct sched_node;
-void sched_exec_node_lost (sched_ctx_t *ctx, struct sched_node *node);
+/* An engine was taken out (the daemon installs this as the nodes' lost
+ * callback).  Its executions that have not started go to another engine
+ * (a request whose code never started may run elsewhere: each execution
+ * tries each engine at most once, within its max_wait_ms); those that
+ * started are stopped and end "engine_lost" (code that started never runs
+ * twice).  Can't fail. */
+void sched_exec_node_lost (execs_t *x, sched_node_t *node);
 
 /* Where an execution is ("waiting for a container", "running" ...), for
  * logs and tests.  Never NULL. */
 const char *sched_exec_state (const sched_exec_t *ex);
-/* Executions in flight (admitted, not ended). */
-size_t sched_exec_count (const sched_ctx_t *ctx);
+/* Executions in flight (admitted, not ended), and of them those queued for
+ * room to run. */
+size_t sched_exec_count (const execs_t *x);
+size_t sched_exec_queued (const execs_t *x);
 /* The daemon is exiting now (second signal, fatal error): end every
  * execution without a reply or a finished row (their rows stay "running"
  * and the next start-up marks them interrupted; their containers are left
  * to its reaper).  Can't fail. */
-void sched_exec_abandon_all (sched_ctx_t *ctx);
+void sched_exec_abandon_all (execs_t *x);
 
 #endif

@@ -1,5 +1,4 @@
-/* scheduler/daemon.c: the daemon context's set-up and teardown, its
- * engines (health, admission, taking out), the profiles' images on each
+/* nodes/nodes.c: the engines (health, admission, taking out), the profiles' images on each
  * engine (resolution, distribution between engines) and the pools that
  * follow them.  See daemon.h.
  *
@@ -29,7 +28,7 @@
  * inspected and holds every hardening setting (probe_*, node_set_image):
  * its pools fill from then on. */
 #define _GNU_SOURCE
-#include "daemon/daemon.h"
+#include "nodes/nodes_int.h"
 
 #include <errno.h>
 #include <event2/event.h>
@@ -46,8 +45,8 @@
  * set meanwhile. */
 typedef struct image_sync
 {
-  sched_ctx_t *ctx;
-  struct image_sync *prev, *next; /* ctx->syncs */
+  nodes_t *ns;
+  struct image_sync *prev, *next; /* ns->syncs */
   eng_req_t *req;
   size_t node;                    /* the engine asked now */
   bool by_id;                     /* asking for image_id (the tag was resolved) */
@@ -61,8 +60,8 @@ typedef struct image_sync
 /* An image on its way from one engine to another. */
 typedef struct image_transfer
 {
-  sched_ctx_t *ctx;
-  struct image_transfer *prev, *next; /* ctx->transfers */
+  nodes_t *ns;
+  struct image_transfer *prev, *next; /* ns->transfers */
   eng_req_t *req;
   int fd;                             /* the archive, an unlinked temporary file */
   size_t from, to;
@@ -92,7 +91,7 @@ typedef struct image_probe
 
 static void sync_next (image_sync_t *sy);
 static void node_refuse (sched_node_t *n, const char *why);
-static void transfer_next (sched_ctx_t *ctx);
+static void transfer_next (nodes_t *ns);
 static void node_check_recovered (sched_node_t *n);
 
 const char *
@@ -109,18 +108,12 @@ sched_node_state_name (sched_node_state_t st)
   return "down";
 }
 
-static const char *
-node_name (const sched_node_t *n)
-{
-  return n->cfg->name;
-}
-
 static int
-profile_index (const sched_ctx_t *ctx, const char *language, const char *image)
+profile_index (const nodes_t *ns, const char *language, const char *image)
 {
-  for (size_t i = 0; i < ctx->profiles->n; i++)
-    if (strcmp (ctx->profiles->items[i]->language, language) == 0)
-      return image == NULL || strcmp (ctx->profiles->items[i]->image, image) == 0 ? (int) i : -1;
+  for (size_t i = 0; i < ns->profiles->n; i++)
+    if (strcmp (ns->profiles->items[i]->language, language) == 0)
+      return image == NULL || strcmp (ns->profiles->items[i]->image, image) == 0 ? (int) i : -1;
   return -1;
 }
 
@@ -132,8 +125,8 @@ pool_event_cb (void *arg, const char *event, const char *language, const char *p
 {
   sched_node_t *n = arg;
 
-  if (n->ctx->store)
-    store_submit_pool_event (n->ctx->store, event, language, pool_key, container_id, duration_ms,
+  if (n->ns->store)
+    store_submit_pool_event (n->ns->store, event, language, pool_key, container_id, duration_ms,
                              detail);
 }
 
@@ -147,77 +140,254 @@ container_gone_cb (void *arg)
     node_check_recovered (n);
 }
 
-/* For the store's start-up check: is the daemon that wrote a row alive?
- * Rows are labelled with the same owner string as containers. */
-static bool
-daemon_alive (const char *daemon, void *arg)
+/* Whether the daemon that wrote label owner (rows and containers carry
+ * the same one) is still alive. */
+bool
+nodes_owner_alive (const nodes_t *ns, const char *owner)
 {
-  return !sbx_owner_gone (arg, daemon);
+  return !sbx_owner_gone (ns->nodes[0].sbx, owner);
 }
 
 const char *
-sched_owner (const sched_ctx_t *ctx)
+nodes_owner (const nodes_t *ns)
 {
-  return sbx_owner (ctx->nodes[0].sbx);
+  return sbx_owner (ns->nodes[0].sbx);
 }
 
 uint32_t
-sched_nodes_containers (const sched_ctx_t *ctx)
+nodes_containers (const nodes_t *ns)
 {
   uint32_t n = 0;
 
-  for (size_t i = 0; i < ctx->n_nodes; i++)
-    n += sbx_count (ctx->nodes[i].sbx);
+  for (size_t i = 0; i < ns->n_nodes; i++)
+    n += sbx_count (ns->nodes[i].sbx);
   return n;
 }
 
 uint32_t
-sched_nodes_busy (const sched_ctx_t *ctx)
+nodes_busy (const nodes_t *ns)
 {
   uint32_t n = 0;
 
-  for (size_t i = 0; i < ctx->n_nodes; i++)
-    n += sbx_busy (ctx->nodes[i].sbx);
+  for (size_t i = 0; i < ns->n_nodes; i++)
+    n += sbx_busy (ns->nodes[i].sbx);
   return n;
 }
 
 bool
-sched_profile_ready (const sched_ctx_t *ctx, size_t i)
+nodes_profile_ready (const nodes_t *ns, size_t i)
 {
-  for (size_t k = 0; k < ctx->n_nodes; k++)
-    if (ctx->nodes[k].state == NODE_UP && ctx->nodes[k].image_ids[i])
+  for (size_t k = 0; k < ns->n_nodes; k++)
+    if (ns->nodes[k].state == NODE_UP && ns->nodes[k].image_ids[i])
       return true;
   return false;
 }
 
 bool
-sched_pools_healthy (sched_ctx_t *ctx)
+nodes_pools_healthy (const nodes_t *ns)
 {
-  for (size_t i = 0; i < ctx->n_nodes; i++)
-    if (ctx->nodes[i].state == NODE_UP
-        && pool_mgr_healthy (ctx->nodes[i].pools, ctx->cfg.ready_pool_grace_ms))
+  for (size_t i = 0; i < ns->n_nodes; i++)
+    if (ns->nodes[i].state == NODE_UP
+        && pool_mgr_healthy (ns->nodes[i].pools, ns->cfg.ready_pool_grace_ms))
       return true;
   return false;
+}
+
+bool
+nodes_any_up (const nodes_t *ns)
+{
+  return ns->engine_ok;
+}
+
+const char *
+nodes_current_image (const nodes_t *ns, size_t i)
+{
+  return i < ns->profiles->n ? ns->image_ids[i] : NULL;
+}
+
+size_t
+nodes_count (const nodes_t *ns)
+{
+  return ns->n_nodes;
+}
+
+sched_node_t *
+nodes_at (nodes_t *ns, size_t k)
+{
+  return k < ns->n_nodes ? &ns->nodes[k] : NULL;
+}
+
+const sched_node_t *
+nodes_at_const (const nodes_t *ns, size_t k)
+{
+  return k < ns->n_nodes ? &ns->nodes[k] : NULL;
+}
+
+const sched_pool_config_t *
+nodes_config_pool (const nodes_config_t *cfg, const char *language)
+{
+  for (size_t i = 0; i < cfg->n_pools; i++)
+    if (strcmp (cfg->pools[i].language, language) == 0)
+      return &cfg->pools[i];
+  return cfg->pool_default;
+}
+
+void
+nodes_set_config (nodes_t *ns, const nodes_config_t *cfg)
+{
+  /* The start gates keep the limits they were made with (start_limit is
+   * not reloadable). */
+  ns->cfg = *cfg;
+}
+
+size_t
+nodes_drain_pools (nodes_t *ns)
+{
+  size_t n = 0;
+
+  for (size_t i = 0; i < ns->n_nodes; i++)
+    n += pool_mgr_drain_all (ns->nodes[i].pools);
+  return n;
+}
+
+void
+nodes_retry_removals (nodes_t *ns)
+{
+  for (size_t i = 0; i < ns->n_nodes; i++)
+    sbx_retry_now (ns->nodes[i].sbx);
+}
+
+void
+nodes_set_lost_cb (nodes_t *ns, nodes_lost_cb cb, void *arg)
+{
+  ns->on_lost = cb;
+  ns->lost_arg = arg;
+}
+
+void
+nodes_set_store (nodes_t *ns, store_t *store)
+{
+  ns->store = store;
+}
+
+void
+nodes_set_draining (nodes_t *ns, bool draining)
+{
+  ns->draining = draining;
+  for (size_t i = 0; draining && i < ns->n_nodes; i++)
+    pool_mgr_set_draining (ns->nodes[i].pools); /* no top-ups: nobody new will use them */
+}
+
+/* ---- one node, to the layers above ------------------------------------ */
+
+const char *
+node_name (const sched_node_t *n)
+{
+  return n->cfg->name;
+}
+
+size_t
+node_index (const sched_node_t *n)
+{
+  return n->index;
+}
+
+sched_node_state_t
+node_state (const sched_node_t *n)
+{
+  return n->state;
+}
+
+eng_t *
+node_engine (sched_node_t *n)
+{
+  return n->eng;
+}
+
+pool_mgr_t *
+node_pools (sched_node_t *n)
+{
+  return n->pools;
+}
+
+startgate_t *
+node_gate (sched_node_t *n)
+{
+  return &n->gate;
+}
+
+const char *
+node_image (const sched_node_t *n, size_t i)
+{
+  return i < n->ns->profiles->n ? n->image_ids[i] : NULL;
+}
+
+void
+node_exec_enter (sched_node_t *n)
+{
+  n->executions++;
+  n->executions_total++;
+}
+
+void
+node_exec_leave (sched_node_t *n)
+{
+  n->executions--;
+}
+
+void
+node_yield_update (sched_node_t *n)
+{
+  pool_mgr_set_yield (n->pools, n->gate.queued > 0 || n->gate.in_flight > 0);
+}
+
+void
+node_view (const sched_node_t *n, node_view_t *v)
+{
+  memset (v, 0, sizeof *v);
+  v->name = n->cfg->name;
+  v->endpoint = n->endpoint;
+  v->state = n->state;
+  v->tls = n->cfg->tls_cert != NULL;
+  v->podman = n->podman;
+  v->api_version = n->api_version;
+  v->facts = &n->facts;
+  v->facts_at_ms = n->facts_at_ms;
+  v->refused = n->refused;
+  v->last_error = n->last_error;
+  v->last_seen_ms = n->last_seen_ms;
+  v->state_since_ms = n->state_since_ms;
+  v->ping_failures = n->ping_failures;
+  v->taken_out = n->taken_out;
+  v->executions = n->executions;
+  v->executions_total = n->executions_total;
+  v->weight = n->cfg->weight;
+  v->max_containers = n->cfg->max_containers ? n->cfg->max_containers : n->ns->cfg.max_containers;
+  v->containers = sbx_count (n->sbx);
+  for (size_t i = 0; i < n->ns->profiles->n; i++)
+    v->images += n->image_ids[i] != NULL;
+  v->gate = &n->gate;
+  v->pools = n->pools;
 }
 
 /* ---- set-up and teardown --------------------------------------------- */
 
 static int
-node_init (sched_ctx_t *ctx, sched_node_t *n, size_t index, wb_err_t *err)
+node_init (nodes_t *ns, sched_node_t *n, size_t index, wb_err_t *err)
 {
-  const sched_engine_config_t *e = &ctx->cfg.engines[index];
+  const sched_engine_config_t *e = &ns->cfg.engines[index];
   eng_config_t ecfg;
   sbx_config_t scfg;
   pool_mgr_config_t pcfg;
 
-  n->ctx = ctx;
+  n->ns = ns;
   n->index = index;
   n->cfg = e;
   n->state = NODE_CONNECTING;
   n->state_since_ms = wb_now_ms ();
   snprintf (n->endpoint, sizeof n->endpoint, "%s", eng_default_endpoint (e->endpoint));
-  n->image_ids = calloc (ctx->profiles->n ? ctx->profiles->n : 1, sizeof *n->image_ids);
-  n->seccomp_files = calloc (ctx->profiles->n ? ctx->profiles->n : 1, sizeof *n->seccomp_files);
+  n->image_ids = calloc (ns->profiles->n ? ns->profiles->n : 1, sizeof *n->image_ids);
+  n->seccomp_files = calloc (ns->profiles->n ? ns->profiles->n : 1, sizeof *n->seccomp_files);
   if (n->image_ids == NULL || n->seccomp_files == NULL)
     return wb_error (err, WB_E_NOMEM, "out of memory");
   memset (&ecfg, 0, sizeof ecfg);
@@ -225,69 +395,72 @@ node_init (sched_ctx_t *ctx, sched_node_t *n, size_t index, wb_err_t *err)
   ecfg.tls_ca = e->tls_ca;
   ecfg.tls_cert = e->tls_cert;
   ecfg.tls_key = e->tls_key;
-  ecfg.request_timeout_ms = ctx->cfg.engine_timeout_ms;
-  if (eng_new (ctx->base, &ecfg, &n->eng, err) < 0)
+  ecfg.request_timeout_ms = ns->cfg.engine_timeout_ms;
+  if (eng_new (ns->base, &ecfg, &n->eng, err) < 0)
     return wb_err_wrap (err, "engine %s", e->name);
   memset (&scfg, 0, sizeof scfg);
-  scfg.instance_id = ctx->instance_id;
+  scfg.instance_id = ns->instance_id;
   scfg.on_event = pool_event_cb;
   scfg.on_gone = container_gone_cb;
   scfg.arg = n;
-  scfg.retry_ms = ctx->cfg.removal_retry_ms;
-  scfg.reconcile_ms = ctx->cfg.removal_retry_ms;
-  if (sbx_new (ctx->base, n->eng, &scfg, &n->sbx, err) < 0)
+  scfg.retry_ms = ns->cfg.removal_retry_ms;
+  scfg.reconcile_ms = ns->cfg.removal_retry_ms;
+  if (sbx_new (ns->base, n->eng, &scfg, &n->sbx, err) < 0)
     return -1;
   memset (&pcfg, 0, sizeof pcfg);
-  pcfg.max_containers = e->max_containers ? e->max_containers : ctx->cfg.max_containers;
-  pcfg.create_concurrency = ctx->cfg.create_concurrency;
-  pcfg.max_waiters = ctx->cfg.queue_max;
-  pcfg.tick_ms = ctx->cfg.pool_tick_ms;
-  pcfg.backoff_min_ms = ctx->cfg.pool_backoff_ms;
+  pcfg.max_containers = e->max_containers ? e->max_containers : ns->cfg.max_containers;
+  pcfg.create_concurrency = ns->cfg.create_concurrency;
+  pcfg.max_waiters = ns->cfg.queue_max;
+  pcfg.tick_ms = ns->cfg.pool_tick_ms;
+  pcfg.backoff_min_ms = ns->cfg.pool_backoff_ms;
   pcfg.on_event = pool_event_cb;
   pcfg.event_arg = n;
-  if (pool_mgr_new (ctx->base, n->sbx, &pcfg, &n->pools, err) < 0)
+  if (pool_mgr_new (ns->base, n->sbx, &pcfg, &n->pools, err) < 0)
     return -1;
-  startgate_init (&n->gate, &ctx->cfg.start_limit);
+  startgate_init (&n->gate, &ns->cfg.start_limit);
   return 0;
 }
 
-int
-sched_ctx_init (sched_ctx_t *ctx, wb_err_t *err)
+nodes_t *
+nodes_new (struct event_base *base, const nodes_config_t *cfg, const prof_set_t *profiles,
+           const char instance_id[33], wb_err_t *err)
 {
-  char defpath[512];
-  store_config_t stcfg;
+  nodes_t *ns = calloc (1, sizeof *ns);
 
-  if (sched_config_engines_final (&ctx->cfg, err) < 0)
-    return -1;
-  ctx->image_ids = calloc (ctx->profiles->n ? ctx->profiles->n : 1, sizeof *ctx->image_ids);
-  ctx->nodes = calloc (ctx->cfg.n_engines, sizeof *ctx->nodes);
-  if (ctx->image_ids == NULL || ctx->nodes == NULL || wb_random_hex (ctx->instance_id, 16) < 0)
-    return wb_error (err, WB_E_INTERNAL, "cannot initialise (random source or memory)");
-  for (size_t i = 0; i < ctx->cfg.n_engines; i++)
+  if (ns == NULL)
     {
-      ctx->n_nodes = i + 1;
-      if (node_init (ctx, &ctx->nodes[i], i, err) < 0)
-        return -1;
+      wb_error (err, WB_E_NOMEM, "out of memory");
+      return NULL;
     }
-  memset (&stcfg, 0, sizeof stcfg);
-  stcfg.path = ctx->cfg.store_path ? ctx->cfg.store_path
-                                   : store_default_path (defpath, sizeof defpath);
-  stcfg.retention_days = ctx->cfg.store_retention_days;
-  stcfg.max_backlog = ctx->cfg.store_max_backlog;
-  stcfg.daemon_alive = daemon_alive;
-  stcfg.daemon_alive_arg = ctx->nodes[0].sbx;
-  if (store_open (ctx->base, &stcfg, &ctx->store, err) < 0)
-    return -1;
-  wb_info ("history: %s (retention %u days)", stcfg.path, stcfg.retention_days);
-  sched_auth_init (&ctx->auth, &ctx->cfg);
-  return 0;
+  ns->base = base;
+  ns->cfg = *cfg;
+  ns->profiles = profiles;
+  snprintf (ns->instance_id, sizeof ns->instance_id, "%s", instance_id);
+  ns->image_ids = calloc (profiles->n ? profiles->n : 1, sizeof *ns->image_ids);
+  ns->nodes = calloc (cfg->n_engines ? cfg->n_engines : 1, sizeof *ns->nodes);
+  if (ns->image_ids == NULL || ns->nodes == NULL)
+    {
+      wb_error (err, WB_E_NOMEM, "out of memory");
+      nodes_free (ns);
+      return NULL;
+    }
+  for (size_t i = 0; i < cfg->n_engines; i++)
+    {
+      ns->n_nodes = i + 1;
+      if (node_init (ns, &ns->nodes[i], i, err) < 0)
+        {
+          nodes_free (ns);
+          return NULL;
+        }
+    }
+  return ns;
 }
 
 static void
 sync_free (image_sync_t *sy)
 {
   eng_req_cancel (sy->req);
-  WB_LIST_UNLINK (sy->ctx->syncs, sy);
+  WB_LIST_UNLINK (sy->ns->syncs, sy);
   free (sy);
 }
 
@@ -297,7 +470,7 @@ transfer_free (image_transfer_t *t)
   eng_req_cancel (t->req);
   if (t->fd >= 0)
     close (t->fd);
-  WB_LIST_UNLINK (t->ctx->transfers, t);
+  WB_LIST_UNLINK (t->ns->transfers, t);
   free (t);
 }
 
@@ -323,23 +496,17 @@ free_ids (char **ids, size_t n)
 }
 
 void
-sched_ctx_clear (sched_ctx_t *ctx, uint32_t store_timeout_ms)
+nodes_free (nodes_t *ns)
 {
-  sched_exec_abandon_all (ctx);
-  /* The history first: its last commits may still be on their way. */
-  store_close (ctx->store, store_timeout_ms);
-  ctx->store = NULL;
-  adm_clear (&ctx->admission);
-  if (ctx->admit_ev)
-    event_free (ctx->admit_ev);
-  ctx->admit_ev = NULL;
-  while (ctx->syncs)
-    sync_free (ctx->syncs);
-  while (ctx->transfers)
-    transfer_free (ctx->transfers);
-  for (size_t i = 0; i < ctx->n_nodes; i++)
+  if (ns == NULL)
+    return;
+  while (ns->syncs)
+    sync_free (ns->syncs);
+  while (ns->transfers)
+    transfer_free (ns->transfers);
+  for (size_t i = 0; i < ns->n_nodes; i++)
     {
-      sched_node_t *n = &ctx->nodes[i];
+      sched_node_t *n = &ns->nodes[i];
       eng_req_cancel (n->ping_req);
       eng_req_cancel (n->info_req);
       while (n->probes)
@@ -348,14 +515,12 @@ sched_ctx_clear (sched_ctx_t *ctx, uint32_t store_timeout_ms)
       pool_mgr_free (n->pools);
       sbx_free (n->sbx);
       eng_free (n->eng);
-      free_ids (n->image_ids, ctx->profiles->n);
-      free_ids (n->seccomp_files, ctx->profiles->n);
+      free_ids (n->image_ids, ns->profiles->n);
+      free_ids (n->seccomp_files, ns->profiles->n);
     }
-  free (ctx->nodes);
-  ctx->nodes = NULL;
-  ctx->n_nodes = 0;
-  free_ids (ctx->image_ids, ctx->profiles->n);
-  ctx->image_ids = NULL;
+  free (ns->nodes);
+  free_ids (ns->image_ids, ns->profiles->n);
+  free (ns);
 }
 
 /* ---- pools ------------------------------------------------------------ */
@@ -363,13 +528,13 @@ sched_ctx_clear (sched_ctx_t *ctx, uint32_t store_timeout_ms)
 /* A pool's sizes, spread over the engines up by weight (rounded up: with
  * min_ready 1 every engine keeps one). */
 static uint32_t
-spread (const sched_ctx_t *ctx, const sched_node_t *n, uint32_t size)
+spread (const nodes_t *ns, const sched_node_t *n, uint32_t size)
 {
   uint64_t total = 0;
 
-  for (size_t i = 0; i < ctx->n_nodes; i++)
-    if (ctx->nodes[i].state == NODE_UP)
-      total += ctx->nodes[i].cfg->weight;
+  for (size_t i = 0; i < ns->n_nodes; i++)
+    if (ns->nodes[i].state == NODE_UP)
+      total += ns->nodes[i].cfg->weight;
   if (total == 0)
     return size;
   return (uint32_t) (((uint64_t) size * n->cfg->weight + total - 1) / total);
@@ -378,42 +543,42 @@ spread (const sched_ctx_t *ctx, const sched_node_t *n, uint32_t size)
 static void
 node_pool_update (sched_node_t *n, size_t i)
 {
-  sched_ctx_t *ctx = n->ctx;
-  const prof_t *p = ctx->profiles->items[i];
-  const sched_pool_config_t *pc = sched_config_pool (&ctx->cfg, p->language);
+  nodes_t *ns = n->ns;
+  const prof_t *p = ns->profiles->items[i];
+  const sched_pool_config_t *pc = nodes_config_pool (&ns->cfg, p->language);
   pool_spec_t spec;
   sbx_dialect_t d;
   wb_err_t err;
 
-  if (n->image_ids[i] == NULL || n->state != NODE_UP || ctx->draining)
+  if (n->image_ids[i] == NULL || n->state != NODE_UP || ns->draining)
     return;
   memset (&spec, 0, sizeof spec);
-  spec.tmpl = sbx_tmpl_new (p, &p->def, n->image_ids[i], sched_node_dialect (n, i, &d), &err);
+  spec.tmpl = sbx_tmpl_new (p, &p->def, n->image_ids[i], node_dialect (n, i, &d), &err);
   spec.profile_hash = p->hash;
-  spec.min_ready = spread (ctx, n, pc->min_ready);
-  spec.max_ready = spread (ctx, n, pc->max_ready);
+  spec.min_ready = spread (ns, n, pc->min_ready);
+  spec.max_ready = spread (ns, n, pc->max_ready);
   if (spec.tmpl == NULL || pool_mgr_ensure (n->pools, &spec, &err) == NULL)
     wb_log_error ("engine %s: pool for %s: %s", node_name (n), p->language, err.msg);
 }
 
 void
-sched_pool_update (sched_ctx_t *ctx, size_t i)
+nodes_pool_update (nodes_t *ns, size_t i)
 {
-  for (size_t k = 0; k < ctx->n_nodes; k++)
-    node_pool_update (&ctx->nodes[k], i);
+  for (size_t k = 0; k < ns->n_nodes; k++)
+    node_pool_update (&ns->nodes[k], i);
 }
 
 static void
-pools_update_all (sched_ctx_t *ctx)
+pools_update_all (nodes_t *ns)
 {
-  for (size_t i = 0; i < ctx->profiles->n; i++)
-    sched_pool_update (ctx, i);
+  for (size_t i = 0; i < ns->profiles->n; i++)
+    nodes_pool_update (ns, i);
 }
 
 /* ---- images ------------------------------------------------------------ */
 
 const sbx_dialect_t *
-sched_node_dialect (const sched_node_t *n, size_t i, sbx_dialect_t *d)
+node_dialect (const sched_node_t *n, size_t i, sbx_dialect_t *d)
 {
   if (!n->podman)
     return NULL;
@@ -459,7 +624,7 @@ cannot_run (const sched_node_t *n, const prof_t *p, char *buf, size_t size)
 static int
 podman_seccomp_file (sched_node_t *n, size_t i, char *why, size_t size)
 {
-  const prof_t *p = n->ctx->profiles->items[i];
+  const prof_t *p = n->ns->profiles->items[i];
   const char *dir = n->cfg->seccomp_dir;
   wb_buf_t json = WB_BUF_INIT;
   char path[768], tmp[800], real[512];
@@ -540,7 +705,7 @@ static void probe_start (sched_node_t *n, size_t i, const char *id);
 static void
 node_set_image (sched_node_t *n, size_t i, const char *id)
 {
-  const prof_t *p = n->ctx->profiles->items[i];
+  const prof_t *p = n->ns->profiles->items[i];
   char why[512];
 
   if (id == NULL)
@@ -573,7 +738,7 @@ probe_inspected_cb (void *arg, const eng_result_t *r)
 {
   image_probe_t *pr = arg;
   sched_node_t *n = pr->node;
-  int i = profile_index (n->ctx, pr->language, pr->image);
+  int i = profile_index (n->ns, pr->language, pr->image);
   wb_err_t err;
   char why[600];
 
@@ -596,8 +761,8 @@ probe_inspected_cb (void *arg, const eng_result_t *r)
   /* Only for what it was made for: the same profile (hash), the image
    * in force, and the engine as it was (no outage since). */
   if (i >= 0 && n->state == NODE_UP && pr->taken_out == n->taken_out
-      && strcmp (n->ctx->profiles->items[i]->hash, pr->hash) == 0 && n->ctx->image_ids[i]
-      && strcmp (n->ctx->image_ids[i], pr->image_id) == 0)
+      && strcmp (n->ns->profiles->items[i]->hash, pr->hash) == 0 && n->ns->image_ids[i]
+      && strcmp (n->ns->image_ids[i], pr->image_id) == 0)
     {
       char *copy = strdup (pr->image_id);
       if (copy)
@@ -606,7 +771,7 @@ probe_inspected_cb (void *arg, const eng_result_t *r)
           n->image_ids[i] = copy;
           wb_info ("engine %s: language %s: image %s is %.19s, profile %.12s; a container created "
                    "there holds every hardening setting",
-                   node_name (n), pr->language, pr->image, copy, n->ctx->profiles->items[i]->hash);
+                   node_name (n), pr->language, pr->image, copy, n->ns->profiles->items[i]->hash);
           node_pool_update (n, (size_t) i);
         }
     }
@@ -654,7 +819,7 @@ probe_created_cb (void *arg, const char *id, const wb_err_t *perr)
 static void
 probe_start (sched_node_t *n, size_t i, const char *id)
 {
-  const prof_t *p = n->ctx->profiles->items[i];
+  const prof_t *p = n->ns->profiles->items[i];
   image_probe_t *pr;
   wb_err_t err;
 
@@ -673,7 +838,7 @@ probe_start (sched_node_t *n, size_t i, const char *id)
   pr->taken_out = n->taken_out;
   WB_LIST_PUSH (n->probes, pr);
   sbx_dialect_t d;
-  pr->tmpl = sbx_tmpl_new (p, &p->def, id, sched_node_dialect (n, i, &d), &err);
+  pr->tmpl = sbx_tmpl_new (p, &p->def, id, node_dialect (n, i, &d), &err);
   if (pr->tmpl == NULL || (pr->op = sbx_create (n->sbx, pr->tmpl, probe_created_cb, pr, &err)) == NULL)
     {
       wb_warn ("engine %s: %s", node_name (n), err.msg);
@@ -682,39 +847,39 @@ probe_start (sched_node_t *n, size_t i, const char *id)
 }
 
 static void
-transfer_queue (sched_ctx_t *ctx, size_t from, size_t to, const char *language, const char *image,
+transfer_queue (nodes_t *ns, size_t from, size_t to, const char *language, const char *image,
                 const char *image_id)
 {
   image_transfer_t *t;
 
-  for (t = ctx->transfers; t; t = t->next)
+  for (t = ns->transfers; t; t = t->next)
     if (t->to == to && strcmp (t->language, language) == 0 && strcmp (t->image_id, image_id) == 0)
       return; /* already on its way */
   t = calloc (1, sizeof *t);
   if (t == NULL)
     {
-      wb_log_error ("engine %s: cannot queue the %s image: out of memory", ctx->cfg.engines[to].name,
+      wb_log_error ("engine %s: cannot queue the %s image: out of memory", ns->cfg.engines[to].name,
                     language);
       return;
     }
-  t->ctx = ctx;
+  t->ns = ns;
   t->fd = -1;
   t->from = from;
   t->to = to;
   snprintf (t->language, sizeof t->language, "%s", language);
   snprintf (t->image, sizeof t->image, "%s", image);
   snprintf (t->image_id, sizeof t->image_id, "%s", image_id);
-  WB_LIST_PUSH (ctx->transfers, t);
-  transfer_next (ctx);
+  WB_LIST_PUSH (ns->transfers, t);
+  transfer_next (ns);
 }
 
 static void
 sync_answer_cb (void *arg, const eng_result_t *r)
 {
   image_sync_t *sy = arg;
-  sched_ctx_t *ctx = sy->ctx;
-  sched_node_t *n = &ctx->nodes[sy->node];
-  int i = profile_index (ctx, sy->language, sy->image);
+  nodes_t *ns = sy->ns;
+  sched_node_t *n = &ns->nodes[sy->node];
+  int i = profile_index (ns, sy->language, sy->image);
 
   sy->req = NULL;
   if (i < 0)
@@ -735,12 +900,12 @@ sync_answer_cb (void *arg, const eng_result_t *r)
       if (r->rc == 0)
         {
           /* The first engine holding the tag fixes the image. */
-          bool changed = ctx->image_ids[i] == NULL || strcmp (ctx->image_ids[i], r->id) != 0;
+          bool changed = ns->image_ids[i] == NULL || strcmp (ns->image_ids[i], r->id) != 0;
           char *copy = changed ? strdup (r->id) : NULL;
           if (copy)
             {
-              free (ctx->image_ids[i]);
-              ctx->image_ids[i] = copy;
+              free (ns->image_ids[i]);
+              ns->image_ids[i] = copy;
             }
           snprintf (sy->image_id, sizeof sy->image_id, "%s", r->id);
           sy->by_id = true;
@@ -764,7 +929,7 @@ sync_answer_cb (void *arg, const eng_result_t *r)
       else if (r->rc == 0 || r->err.code == WB_E_NOT_FOUND)
         {
           node_set_image (n, (size_t) i, NULL);
-          transfer_queue (ctx, sy->source, sy->node, sy->language, sy->image, sy->image_id);
+          transfer_queue (ns, sy->source, sy->node, sy->language, sy->image, sy->image_id);
         }
       else
         wb_warn ("engine %s: image %.19s for %s: %s", node_name (n), sy->image_id, sy->language,
@@ -778,12 +943,12 @@ sync_answer_cb (void *arg, const eng_result_t *r)
 static void
 sync_next (image_sync_t *sy)
 {
-  sched_ctx_t *ctx = sy->ctx;
+  nodes_t *ns = sy->ns;
   wb_err_t err;
 
-  for (; sy->node < ctx->n_nodes; sy->node++)
+  for (; sy->node < ns->n_nodes; sy->node++)
     {
-      sched_node_t *n = &ctx->nodes[sy->node];
+      sched_node_t *n = &ns->nodes[sy->node];
       if (n->state != NODE_UP || (sy->by_id && sy->node == sy->source))
         continue;
       sy->req = eng_image_inspect (n->eng, sy->by_id ? sy->image_id : sy->image, sync_answer_cb,
@@ -792,7 +957,7 @@ sync_next (image_sync_t *sy)
         return;
       wb_warn ("engine %s: %s", node_name (n), err.msg);
     }
-  if (!sy->by_id && sy->ctx->engine_ok)
+  if (!sy->by_id && sy->ns->engine_ok)
     wb_warn ("sandbox image %s for %s is on no engine that is up (build it with `make images`)",
              sy->image, sy->language);
   if (sy->again)
@@ -807,14 +972,14 @@ sync_next (image_sync_t *sy)
 }
 
 void
-sched_images_refresh (sched_ctx_t *ctx)
+nodes_images_refresh (nodes_t *ns)
 {
-  for (size_t i = 0; i < ctx->profiles->n; i++)
+  for (size_t i = 0; i < ns->profiles->n; i++)
     {
-      const prof_t *p = ctx->profiles->items[i];
+      const prof_t *p = ns->profiles->items[i];
       image_sync_t *sy;
 
-      for (sy = ctx->syncs; sy; sy = sy->next)
+      for (sy = ns->syncs; sy; sy = sy->next)
         if (strcmp (sy->language, p->language) == 0 && strcmp (sy->image, p->image) == 0)
           break;
       if (sy)
@@ -825,10 +990,10 @@ sched_images_refresh (sched_ctx_t *ctx)
       sy = calloc (1, sizeof *sy);
       if (sy == NULL)
         return;
-      sy->ctx = ctx;
+      sy->ns = ns;
       snprintf (sy->language, sizeof sy->language, "%s", p->language);
       snprintf (sy->image, sizeof sy->image, "%s", p->image);
-      WB_LIST_PUSH (ctx->syncs, sy);
+      WB_LIST_PUSH (ns->syncs, sy);
       sync_next (sy);
     }
 }
@@ -838,23 +1003,23 @@ sched_images_refresh (sched_ctx_t *ctx)
 static void
 transfer_fail (image_transfer_t *t, const char *what, const wb_err_t *err)
 {
-  sched_ctx_t *ctx = t->ctx;
+  nodes_t *ns = t->ns;
 
   wb_warn ("engine %s: the %s image %s could not be brought from engine %s (%s): %s; tried "
            "again at the next image refresh",
-           ctx->cfg.engines[t->to].name, t->language, t->image, ctx->cfg.engines[t->from].name,
+           ns->cfg.engines[t->to].name, t->language, t->image, ns->cfg.engines[t->from].name,
            what, err->msg);
   transfer_free (t);
-  transfer_next (ctx);
+  transfer_next (ns);
 }
 
 static void
 transfer_verified_cb (void *arg, const eng_result_t *r)
 {
   image_transfer_t *t = arg;
-  sched_ctx_t *ctx = t->ctx;
-  sched_node_t *to = &ctx->nodes[t->to];
-  int i = profile_index (ctx, t->language, t->image);
+  nodes_t *ns = t->ns;
+  sched_node_t *to = &ns->nodes[t->to];
+  int i = profile_index (ns, t->language, t->image);
   wb_err_t err;
 
   t->req = NULL;
@@ -867,13 +1032,13 @@ transfer_verified_cb (void *arg, const eng_result_t *r)
       return;
     }
   wb_info ("engine %s: the %s image %.19s came from engine %s in %.1f s", node_name (to),
-           t->language, t->image_id, ctx->cfg.engines[t->from].name,
+           t->language, t->image_id, ns->cfg.engines[t->from].name,
            (double) (wb_now_ms () - t->started_ms) / 1000.0);
-  if (i >= 0 && to->state == NODE_UP && ctx->image_ids[i]
-      && strcmp (ctx->image_ids[i], t->image_id) == 0)
+  if (i >= 0 && to->state == NODE_UP && ns->image_ids[i]
+      && strcmp (ns->image_ids[i], t->image_id) == 0)
     node_set_image (to, (size_t) i, t->image_id);
   transfer_free (t);
-  transfer_next (ctx);
+  transfer_next (ns);
 }
 
 static void
@@ -890,7 +1055,7 @@ transfer_loaded_cb (void *arg, const eng_result_t *r)
       transfer_fail (t, "load", &r->err);
       return;
     }
-  t->req = eng_image_inspect (t->ctx->nodes[t->to].eng, t->image_id, transfer_verified_cb, t, &err);
+  t->req = eng_image_inspect (t->ns->nodes[t->to].eng, t->image_id, transfer_verified_cb, t, &err);
   if (t->req == NULL)
     transfer_fail (t, "verify", &err);
 }
@@ -910,7 +1075,7 @@ static void
 transfer_saved_cb (void *arg, const eng_result_t *r)
 {
   image_transfer_t *t = arg;
-  sched_node_t *to = &t->ctx->nodes[t->to];
+  sched_node_t *to = &t->ns->nodes[t->to];
   wb_err_t err;
 
   t->req = NULL;
@@ -956,12 +1121,12 @@ archive_file (wb_err_t *err)
 }
 
 static void
-transfer_next (sched_ctx_t *ctx)
+transfer_next (nodes_t *ns)
 {
   image_transfer_t *t, *next = NULL;
   wb_err_t err;
 
-  for (t = ctx->transfers; t; t = t->next)
+  for (t = ns->transfers; t; t = t->next)
     {
       if (t->running)
         return; /* one at a time: each is the whole disk's and link's */
@@ -969,7 +1134,7 @@ transfer_next (sched_ctx_t *ctx)
     }
   if ((t = next) == NULL)
     return;
-  if (ctx->nodes[t->from].state != NODE_UP || ctx->nodes[t->to].state != NODE_UP)
+  if (ns->nodes[t->from].state != NODE_UP || ns->nodes[t->to].state != NODE_UP)
     {
       wb_error (&err, WB_E_ENGINE_DOWN, "an engine was taken out");
       transfer_fail (t, "save", &err);
@@ -978,13 +1143,13 @@ transfer_next (sched_ctx_t *ctx)
   t->running = true;
   t->started_ms = wb_now_ms ();
   wb_info ("engine %s lacks the %s image %.19s: bringing it from engine %s",
-           ctx->cfg.engines[t->to].name, t->language, t->image_id, ctx->cfg.engines[t->from].name);
+           ns->cfg.engines[t->to].name, t->language, t->image_id, ns->cfg.engines[t->from].name);
   if ((t->fd = archive_file (&err)) < 0)
     {
       transfer_fail (t, "save", &err);
       return;
     }
-  t->req = eng_image_save (ctx->nodes[t->from].eng, t->image, t->fd, transfer_saved_cb, t, &err);
+  t->req = eng_image_save (ns->nodes[t->from].eng, t->image, t->fd, transfer_saved_cb, t, &err);
   if (t->req == NULL)
     transfer_fail (t, "save", &err);
 }
@@ -992,12 +1157,12 @@ transfer_next (sched_ctx_t *ctx)
 /* ---- health ------------------------------------------------------------- */
 
 static void
-update_engine_ok (sched_ctx_t *ctx)
+update_engine_ok (nodes_t *ns)
 {
-  ctx->engine_ok = false;
-  for (size_t i = 0; i < ctx->n_nodes; i++)
-    if (ctx->nodes[i].state == NODE_UP)
-      ctx->engine_ok = true;
+  ns->engine_ok = false;
+  for (size_t i = 0; i < ns->n_nodes; i++)
+    if (ns->nodes[i].state == NODE_UP)
+      ns->engine_ok = true;
 }
 
 static void
@@ -1005,7 +1170,7 @@ node_set_state (sched_node_t *n, sched_node_state_t st)
 {
   n->state = st;
   n->state_since_ms = wb_now_ms ();
-  update_engine_ok (n->ctx);
+  update_engine_ok (n->ns);
 }
 
 /* An engine no longer takes work (down or refused): its pools emptied,
@@ -1015,16 +1180,17 @@ node_set_state (sched_node_t *n, sched_node_state_t st)
 static void
 node_drop_work (sched_node_t *n)
 {
-  sched_ctx_t *ctx = n->ctx;
+  nodes_t *ns = n->ns;
 
   pool_mgr_engine_lost (n->pools);
-  for (size_t i = 0; i < ctx->profiles->n; i++)
+  for (size_t i = 0; i < ns->profiles->n; i++)
     {
       free (n->image_ids[i]);
       n->image_ids[i] = NULL;
     }
-  sched_exec_node_lost (ctx, n);
-  pools_update_all (ctx);
+  if (ns->on_lost)
+    ns->on_lost (ns->lost_arg, n);
+  pools_update_all (ns);
 }
 
 /* Taken out: no more work; what it held is dealt with (see the top). */
@@ -1068,7 +1234,7 @@ node_refuse (sched_node_t *n, const char *why)
 static void
 node_check_recovered (sched_node_t *n)
 {
-  sched_ctx_t *ctx = n->ctx;
+  nodes_t *ns = n->ns;
 
   if (n->state != NODE_RECOVERING || !n->reaped || n->info_req || sbx_count (n->sbx) > 0)
     return;
@@ -1076,9 +1242,9 @@ node_check_recovered (sched_node_t *n)
            n->api_version, n->facts.runtimes[0] ? n->facts.runtimes : "(none listed)");
   node_set_state (n, NODE_UP);
   pool_mgr_engine_back (n->pools);
-  pools_update_all (ctx);
-  if (!ctx->draining)
-    sched_images_refresh (ctx);
+  pools_update_all (ns);
+  if (!ns->draining)
+    nodes_images_refresh (ns);
 }
 
 static void
@@ -1255,7 +1421,7 @@ pinged_cb (void *arg, const eng_result_t *r)
   n->podman = r->podman;
   snprintf (n->api_version, sizeof n->api_version, "%s", r->api_version);
   if (n->state == NODE_UP && n->info_req == NULL
-      && n->last_seen_ms - n->facts_at_ms >= n->ctx->cfg.engine_recheck_ms)
+      && n->last_seen_ms - n->facts_at_ms >= n->ns->cfg.engine_recheck_ms)
     {
       n->info_req = eng_info (n->eng, info_cb, n, &err);
       if (n->info_req == NULL)
@@ -1283,11 +1449,11 @@ pinged_cb (void *arg, const eng_result_t *r)
 }
 
 void
-sched_nodes_ping (sched_ctx_t *ctx)
+nodes_ping (nodes_t *ns)
 {
-  for (size_t i = 0; i < ctx->n_nodes; i++)
+  for (size_t i = 0; i < ns->n_nodes; i++)
     {
-      sched_node_t *n = &ctx->nodes[i];
+      sched_node_t *n = &ns->nodes[i];
       wb_err_t err;
 
       if (n->ping_req)
@@ -1324,41 +1490,105 @@ carry_ids (char **old, const prof_set_t *was, const prof_set_t *fresh, bool same
 }
 
 int
-sched_profiles_swap (sched_ctx_t *ctx, prof_set_t *fresh)
+nodes_profiles_swap (nodes_t *ns, const prof_set_t *fresh, wb_err_t *err)
 {
-  const prof_set_t *was = ctx->profiles;
-  char **ids = carry_ids (ctx->image_ids, was, fresh, false);
+  const prof_set_t *was = ns->profiles;
+  char **ids = carry_ids (ns->image_ids, was, fresh, false);
   char **node_ids[SCHED_MAX_ENGINES] = {NULL}, **files[SCHED_MAX_ENGINES] = {NULL};
   bool oom = ids == NULL;
 
-  for (size_t k = 0; k < ctx->n_nodes && !oom; k++)
-    oom = (node_ids[k] = carry_ids (ctx->nodes[k].image_ids, was, fresh, true)) == NULL
-          || (files[k] = carry_ids (ctx->nodes[k].seccomp_files, was, fresh, true)) == NULL;
+  for (size_t k = 0; k < ns->n_nodes && !oom; k++)
+    oom = (node_ids[k] = carry_ids (ns->nodes[k].image_ids, was, fresh, true)) == NULL
+          || (files[k] = carry_ids (ns->nodes[k].seccomp_files, was, fresh, true)) == NULL;
   if (oom)
     {
       free_ids (ids, fresh->n);
-      for (size_t k = 0; k < ctx->n_nodes; k++)
+      for (size_t k = 0; k < ns->n_nodes; k++)
         {
           free_ids (node_ids[k], fresh->n);
           free_ids (files[k], fresh->n);
         }
-      return -1;
+      return wb_error (err, WB_E_NOMEM, "out of memory carrying the images over to the new profiles");
     }
   /* A verified image carries over with its allowlist file only when the
    * profile (hash) is unchanged; probes of another hash finish into
    * nothing (probe_inspected_cb checks it). */
   for (size_t k = 0; k < was->n; k++)
     if (prof_find (fresh, was->items[k]->language) == NULL)
-      for (size_t j = 0; j < ctx->n_nodes; j++)
-        pool_mgr_retire (ctx->nodes[j].pools, was->items[k]->language);
-  free_ids (ctx->image_ids, was->n);
-  ctx->image_ids = ids;
-  for (size_t k = 0; k < ctx->n_nodes; k++)
+      for (size_t j = 0; j < ns->n_nodes; j++)
+        pool_mgr_retire (ns->nodes[j].pools, was->items[k]->language);
+  free_ids (ns->image_ids, was->n);
+  ns->image_ids = ids;
+  for (size_t k = 0; k < ns->n_nodes; k++)
     {
-      free_ids (ctx->nodes[k].image_ids, was->n);
-      ctx->nodes[k].image_ids = node_ids[k];
-      free_ids (ctx->nodes[k].seccomp_files, was->n);
-      ctx->nodes[k].seccomp_files = files[k];
+      free_ids (ns->nodes[k].image_ids, was->n);
+      ns->nodes[k].image_ids = node_ids[k];
+      free_ids (ns->nodes[k].seccomp_files, was->n);
+      ns->nodes[k].seccomp_files = files[k];
     }
+  ns->profiles = fresh;
   return 0;
+}
+
+/* ---- placement ---------------------------------------------------------- */
+
+/* Passes: the current image on engines whose creates succeed, any image
+ * they hold, then the same with failing creates allowed.  An engine still
+ * on the previous image serves while the new one is checked there (an
+ * image rebuild does not turn requests away). */
+sched_node_t *
+nodes_place (nodes_t *ns, const prof_t *p, const prof_limits_t *limits, size_t i, uint32_t tried,
+             wb_err_t *err)
+{
+  const char *current = ns->image_ids[i];
+  sched_node_t *best = NULL;
+  uint32_t best_ready = 0;
+  double best_room = 0;
+  bool any_up = false;
+
+  for (int pass = 0; pass < 4 && best == NULL; pass++)
+    for (size_t k = 0; k < ns->n_nodes; k++)
+      {
+        sched_node_t *n = &ns->nodes[k];
+        const char *id = n->image_ids[i];
+        char key[SBX_KEY_MAX];
+        pool_t *pool;
+        uint32_t ready;
+        double room;
+
+        if (n->state != NODE_UP)
+          continue;
+        any_up = true;
+        if ((tried & (1u << k)) || id == NULL
+            || (pass % 2 == 0 && (current == NULL || strcmp (id, current) != 0))
+            || (pass < 2 && pool_mgr_failing (n->pools)))
+          continue;
+        sbx_pool_key (p, limits, id, key);
+        pool = pool_mgr_find_key (n->pools, key);
+        ready = pool ? pool_ready_count (pool) : 0;
+        room = (double) pool_mgr_free_capacity (n->pools) / n->cfg->weight;
+        if (best == NULL || ready > best_ready || (ready == best_ready && room > best_room))
+          best = n, best_ready = ready, best_room = room;
+      }
+  if (best)
+    return best;
+  if (!any_up)
+    wb_error (err, WB_E_ENGINE_DOWN, "the container engine is unavailable");
+  else if (tried)
+    wb_error (err, WB_E_ENGINE_DOWN, "every container engine that could run it failed before "
+                                     "it started");
+  else
+    wb_error (err, WB_E_BUSY, "the %s sandbox is not ready yet (its image is missing or still "
+                              "being resolved, copied or checked)",
+              p->language);
+  return NULL;
+}
+
+bool
+nodes_other_up (const nodes_t *ns, const sched_node_t *except, uint32_t tried)
+{
+  for (size_t k = 0; k < ns->n_nodes; k++)
+    if (&ns->nodes[k] != except && !(tried & (1u << k)) && ns->nodes[k].state == NODE_UP)
+      return true;
+  return false;
 }

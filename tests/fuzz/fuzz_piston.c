@@ -3,6 +3,7 @@
  * or refuses with an error; the Piston result encoder runs on what a parse
  * produced. */
 #include "api/piston.h"
+#include "api/request.h"
 
 #include <cjson/cJSON.h>
 #include <string.h>

@@ -22,6 +22,8 @@
 #include <unistd.h>
 
 #include "daemon/daemon.h"
+#include "api/request.h"
+#include "nodes/nodes_int.h"
 #include "failmalloc.h"
 #include "fake_engine.h"
 #include "tap.h"
@@ -51,7 +53,7 @@ static int db_serial;
 static char db_path[300];
 static sched_ctx_t ctx;
 /* The one engine of these tests (the fake). */
-#define NODE (&ctx.nodes[0])
+#define NODE (&ctx.nodes->nodes[0])
 static prof_set_t *profiles;
 static bool quiet;
 
@@ -165,7 +167,7 @@ submit_as (call_t *c, const char *client, const char *language, const char *code
     }
   wb_buf_free (&body);
   snprintf (req.client, sizeof req.client, "%s", client);
-  c->ex = sched_exec_start (&ctx, &req, done_cb, c, &err);
+  c->ex = sched_exec_start (ctx.execs, &req, done_cb, c, &err);
   if (c->ex == NULL)
     {
       c->refused_at_door = true;
@@ -239,7 +241,7 @@ static bool
 no_execs (void *arg)
 {
   (void) arg;
-  return sched_exec_count (&ctx) == 0;
+  return sched_exec_count (ctx.execs) == 0;
 }
 
 static bool
@@ -278,7 +280,7 @@ images_resolved (void *arg)
 {
   (void) arg;
   for (size_t i = 0; i < ctx.profiles->n; i++)
-    if (ctx.image_ids[i] == NULL || NODE->image_ids[i] == NULL)
+    if (ctx.nodes->image_ids[i] == NULL || NODE->image_ids[i] == NULL)
       return false;
   return true;
 }
@@ -321,7 +323,7 @@ setup (const char *config_json)
     }
   if (after_init)
     after_init ();
-  sched_nodes_ping (&ctx);
+  nodes_ping (ctx.nodes);
   if (!run_until (images_resolved, NULL, 5000))
     {
       printf ("# setup: images not resolved\n");
@@ -368,7 +370,7 @@ teardown (const char *what)
   if (!run_until (no_execs, NULL, 20000))
     {
       bad++;
-      printf ("# %s: %zu executions never ended\n", what, sched_exec_count (&ctx));
+      printf ("# %s: %zu executions never ended\n", what, sched_exec_count (ctx.execs));
     }
   if (!run_until (store_idle, NULL, 20000))
     {
@@ -376,7 +378,7 @@ teardown (const char *what)
       printf ("# %s: the history's backlog stays at %u rows (a reservation never given back?)\n",
               what, store_backlog ());
     }
-  ctx.draining = true;
+  sched_ctx_drain (&ctx);
   pool_mgr_drain_all (NODE->pools);
   if (!run_until (drained, NULL, 20000))
     {
@@ -757,6 +759,7 @@ test_deadline_everywhere (void)
       fake_engine_faults (fake ())->op = FAKE_OP_CREATE;
       fake_engine_faults (fake ())->hang_call = fake_engine_calls (fake (), FAKE_OP_CREATE) + 1;
       ctx.cfg.max_wait_ms = 30; /* shorter than the engine's own timeout */
+      sched_ctx_configure (&ctx);
       submit (&c, "python", "out x", NULL);
       ok (wait_answers (&c, 1, 3000), "no container in time: answered");
       ok (!c.has_result && c.err_code == WB_E_BUSY, "as a clear busy error (%s)",
@@ -906,7 +909,7 @@ test_drain_no_topup (void)
     return;
   run_until (pools_ready, NULL, 3000);
   submit (&c, "python", "sleep 30; out x", NULL);
-  ctx.draining = true;
+  sched_ctx_drain (&ctx);
   pool_mgr_set_draining (NODE->pools);
   creates = fake_engine_calls (fake (), FAKE_OP_CREATE);
   ok (wait_answers (&c, 1, 3000) && strcmp (c.out, "x\n") == 0, "the execution in flight finishes");
@@ -931,7 +934,7 @@ test_reaper_retry (void)
   NODE->reaped = false;
   fake_engine_faults (fake ())->op = FAKE_OP_LIST;
   fake_engine_faults (fake ())->fail_call = fake_engine_calls (fake (), FAKE_OP_LIST) + 1;
-  sched_nodes_ping (&ctx);
+  nodes_ping (ctx.nodes);
   run_until (sandbox_idle, NULL, 1000);
   {
     struct timeval tv = {0, 50000};
@@ -939,7 +942,7 @@ test_reaper_retry (void)
     event_base_dispatch (ctx.base);
   }
   ok (!NODE->reaped && !NODE->reaping, "a failed list leaves it to be done again");
-  sched_nodes_ping (&ctx);
+  nodes_ping (ctx.nodes);
   {
     struct timeval tv = {0, 50000};
     event_base_loopexit (ctx.base, &tv);
@@ -964,13 +967,14 @@ test_admission (void)
     return;
   run_until (pools_ready, NULL, 3000);
   ctx.cfg.max_wait_ms = 5000;
+  sched_ctx_configure (&ctx);
   /* Client "a" bursts 8, then client "b" sends 3: b must not wait behind
    * all of a's. */
   for (int i = 0; i < 8; i++)
     submit_as (&a[i], "a", "python", "sleep 10; out a", NULL);
   for (int i = 0; i < 3; i++)
     submit_as (&b[i], "b", "python", "sleep 10; out b", NULL);
-  is_int (ctx.admission.n, 9, "2 run, 9 wait in the admission queue");
+  is_int (sched_exec_queued (ctx.execs), 9, "2 run, 9 wait in the admission queue");
   submit_as (&extra[0], "a", "python", "out x", NULL);
   ok (!extra[0].refused_at_door, "a tenth waits too");
   submit_as (&extra[1], "b", "python", "out x", NULL);
@@ -996,6 +1000,7 @@ test_admission (void)
       "eleven ran, the one that left is cancelled (%d rows)", rows (NULL));
   /* A queued execution whose wait passes max_wait_ms. */
   ctx.cfg.max_wait_ms = 50;
+  sched_ctx_configure (&ctx);
   submit_as (&a[0], "a", "python", "sleep 300; out a", NULL);
   submit_as (&a[1], "a", "python", "sleep 300; out a", NULL);
   submit_as (&late, "b", "python", "out late", NULL);
@@ -1063,7 +1068,7 @@ static bool
 settled (void *arg)
 {
   (void) arg;
-  return sched_exec_count (&ctx) == 0 && sbx_busy (NODE->sbx) == 0
+  return sched_exec_count (ctx.execs) == 0 && sbx_busy (NODE->sbx) == 0
          && fake_engine_stats (fake ()).requests <= 1; /* the reconciler's list may be out */
 }
 
@@ -1094,7 +1099,7 @@ check_settled (const char *what)
     {
       bad++;
       printf ("# %s: did not settle (%zu executions, %u engine calls)\n", what,
-              sched_exec_count (&ctx), sbx_busy (NODE->sbx));
+              sched_exec_count (ctx.execs), sbx_busy (NODE->sbx));
     }
   /* Give reconcile passes the time to find what a lost reply or a
    * dropped removal left, and their removals to finish. */
@@ -1444,7 +1449,7 @@ test_output_order (void)
 static fake_engine_t *
 fake_of (size_t k)
 {
-  return fake_engine_of (ctx.nodes[k].eng);
+  return fake_engine_of (ctx.nodes->nodes[k].eng);
 }
 
 static void
@@ -1457,9 +1462,9 @@ static bool
 every_engine_holds_every_image (void *arg)
 {
   (void) arg;
-  for (size_t k = 0; k < ctx.n_nodes; k++)
+  for (size_t k = 0; k < ctx.nodes->n_nodes; k++)
     for (size_t i = 0; i < ctx.profiles->n; i++)
-      if (ctx.nodes[k].image_ids[i] == NULL)
+      if (ctx.nodes->nodes[k].image_ids[i] == NULL)
         return false;
   return true;
 }
@@ -1468,8 +1473,8 @@ static bool
 every_pool_ready (void *arg)
 {
   (void) arg;
-  for (size_t k = 0; k < ctx.n_nodes; k++)
-    if (ctx.nodes[k].state != NODE_UP || !pool_mgr_ready (ctx.nodes[k].pools))
+  for (size_t k = 0; k < ctx.nodes->n_nodes; k++)
+    if (ctx.nodes->nodes[k].state != NODE_UP || !pool_mgr_ready (ctx.nodes->nodes[k].pools))
       return false;
   return true;
 }
@@ -1479,16 +1484,16 @@ node_state_is (void *arg)
 {
   size_t k = *(size_t *) arg;
   sched_node_state_t want = (sched_node_state_t) ((size_t *) arg)[1];
-  if (ctx.nodes[k].state != want)
-    sched_nodes_ping (&ctx); /* the daemon's ping timer, sped up */
-  return ctx.nodes[k].state == want;
+  if (ctx.nodes->nodes[k].state != want)
+    nodes_ping (ctx.nodes); /* the daemon's ping timer, sped up */
+  return ctx.nodes->nodes[k].state == want;
 }
 
 static bool
 all_nodes_drained (void *arg)
 {
   (void) arg;
-  return sched_nodes_busy (&ctx) == 0 && sched_nodes_containers (&ctx) == 0;
+  return nodes_busy (ctx.nodes) == 0 && nodes_containers (ctx.nodes) == 0;
 }
 
 /* The four rows running (written ahead) name engine a and a container
@@ -1500,7 +1505,7 @@ running_rows_name_a (void *arg)
   int n = 0;
 
   (void) arg;
-  for (fake_container_t *fc = fake_engine_containers (fake_engine_of (ctx.nodes[0].eng)); fc;
+  for (fake_container_t *fc = fake_engine_containers (fake_engine_of (ctx.nodes->nodes[0].eng)); fc;
        fc = fake_container_next (fc))
     if (fake_container_state (fc) == FAKE_RUNNING)
       {
@@ -1645,6 +1650,7 @@ test_engines (void)
   {
     unsigned long inspected = fake_engine_calls (fake_of (1), FAKE_OP_INSPECT);
     ctx.cfg.engine_recheck_ms = 0; /* /info at every ping */
+    sched_ctx_configure (&ctx);
     wait_b[1] = NODE_DOWN;
     ok (!run_until (node_state_is, wait_b, 300), "b stays up while /info says the same");
     {
@@ -1654,13 +1660,13 @@ test_engines (void)
       f->fail_call = infos + 1;
       f->garbage_call = infos + 2;
       ok (!run_until (node_state_is, wait_b, 300) && fake_engine_calls (fake_of (1), FAKE_OP_INFO) > infos + 2,
-          "a failed and a garbled /info, pings answered: b stays up (%s)", ctx.nodes[1].last_error);
+          "a failed and a garbled /info, pings answered: b stays up (%s)", ctx.nodes->nodes[1].last_error);
       /* An engine that keeps failing to say what it is cannot stay
        * verified. */
       f->fail_call = f->garbage_call = 0;
       f->fail_from = fake_engine_calls (fake_of (1), FAKE_OP_INFO) + 1;
-      ok (run_until (node_state_is, wait_b, 3000) && strstr (ctx.nodes[1].last_error, "3 times in a row"),
-          "/info failing 3 times in a row takes b out (%s)", ctx.nodes[1].last_error);
+      ok (run_until (node_state_is, wait_b, 3000) && strstr (ctx.nodes->nodes[1].last_error, "3 times in a row"),
+          "/info failing 3 times in a row takes b out (%s)", ctx.nodes->nodes[1].last_error);
       fake_engine_reset_faults (fake_of (1));
       wait_b[1] = NODE_UP;
       ok (run_until (node_state_is, wait_b, 5000) && run_until (every_engine_holds_every_image, NULL, 5000),
@@ -1670,34 +1676,36 @@ test_engines (void)
     }
     fake_engine_set_version (fake_of (1), "fake-2");
     ok (run_until (node_state_is, wait_b, 3000), "b, answering in another version, is taken out");
-    ok (strstr (ctx.nodes[1].last_error, "version: \"fake\" when it was verified, \"fake-2\" now") != NULL,
-        "and why is said (%s)", ctx.nodes[1].last_error);
+    ok (strstr (ctx.nodes->nodes[1].last_error, "version: \"fake\" when it was verified, \"fake-2\" now") != NULL,
+        "and why is said (%s)", ctx.nodes->nodes[1].last_error);
     wait_b[1] = NODE_UP;
     ok (run_until (node_state_is, wait_b, 5000), "b is admitted again");
     ok (run_until (every_engine_holds_every_image, NULL, 5000)
             && fake_engine_calls (fake_of (1), FAKE_OP_INSPECT) >= inspected + ctx.profiles->n,
         "every profile verified on it again (a container of each created and inspected)");
-    ok (strcmp (ctx.nodes[1].facts.server_version, "fake-2") == 0, "its new facts are kept");
+    ok (strcmp (ctx.nodes->nodes[1].facts.server_version, "fake-2") == 0, "its new facts are kept");
 
     /* Podman now answers at b's address: the containers verified there
      * were Docker's.  Out at its next ping (no /info re-read meanwhile),
      * and admitted as Podman: refused here, since b has no seccomp_dir
      * for Podman's allowlist files. */
     ctx.cfg.engine_recheck_ms = 30000;
-    uint64_t outs = ctx.nodes[1].taken_out;
+    sched_ctx_configure (&ctx);
+    uint64_t outs = ctx.nodes->nodes[1].taken_out;
     fake_engine_set_podman (fake_of (1), true);
     wait_b[1] = NODE_REFUSED;
-    ok (run_until (node_state_is, wait_b, 5000) && ctx.nodes[1].taken_out == outs + 1,
-        "b, answering as Podman, is taken out, then refused as Podman (%s)", ctx.nodes[1].refused);
-    ok (strstr (ctx.nodes[1].refused, "seccomp_dir") != NULL, "(no seccomp_dir for its allowlists)");
-    ok (ctx.nodes[0].state == NODE_UP && ctx.nodes[0].taken_out == 0, "a, unchanged, stayed up throughout");
+    ok (run_until (node_state_is, wait_b, 5000) && ctx.nodes->nodes[1].taken_out == outs + 1,
+        "b, answering as Podman, is taken out, then refused as Podman (%s)", ctx.nodes->nodes[1].refused);
+    ok (strstr (ctx.nodes->nodes[1].refused, "seccomp_dir") != NULL, "(no seccomp_dir for its allowlists)");
+    ok (ctx.nodes->nodes[0].state == NODE_UP && ctx.nodes->nodes[0].taken_out == 0, "a, unchanged, stayed up throughout");
     ctx.cfg.engine_recheck_ms = 30000;
+    sched_ctx_configure (&ctx);
   }
 
   /* Drain both. */
-  ctx.draining = true;
-  for (size_t k = 0; k < ctx.n_nodes; k++)
-    pool_mgr_drain_all (ctx.nodes[k].pools);
+  sched_ctx_drain (&ctx);
+  for (size_t k = 0; k < ctx.nodes->n_nodes; k++)
+    pool_mgr_drain_all (ctx.nodes->nodes[k].pools);
   ok (run_until (all_nodes_drained, NULL, 5000), "both engines drain");
   is_int ((int) (fake_engine_stats (fake_of (0)).live + fake_engine_stats (fake_of (1)).live), 0,
           "no container is left on either");

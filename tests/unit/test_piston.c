@@ -3,6 +3,7 @@
 #include <cjson/cJSON.h>
 
 #include "api/piston.h"
+#include "api/request.h"
 #include "tap.h"
 
 static prof_set_t *set;

@@ -1,8 +1,8 @@
-/* api/metrics.c: counters and histograms in Prometheus text format.
+/* exec/metrics.c: counters and histograms in Prometheus text format.
  * Histograms are fixed-bucket, per language; nothing here allocates after
  * a language's first observation. */
 #define _GNU_SOURCE
-#include "api/metrics.h"
+#include "exec/metrics.h"
 
 #include <string.h>
 

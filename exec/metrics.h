@@ -1,4 +1,4 @@
-/* api/metrics.h: counters and histograms in Prometheus text format
+/* exec/metrics.h: counters and histograms in Prometheus text format
  * (metrics.c).  Fixed size: nothing allocates after a language's first
  * observation. */
 #ifndef WARMBOX_SCHED_METRICS_H
