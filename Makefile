@@ -38,7 +38,7 @@ WARN    := -Wall -Wextra -Werror -Wformat=2 -Wno-format-nonliteral -Wvla -Wmissi
 HARDEN  := -D_FORTIFY_SOURCE=2 -fstack-protector-strong -fPIE
 CFLAGS  ?= -O2 -g
 ifneq ($(SANITIZE),)
-  CFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=$(SANITIZE) -fno-sanitize-recover=all
+  CFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -DWB_CHECKED
   LDFLAGS += -fsanitize=$(SANITIZE)
 endif
 ALL_CFLAGS := -std=gnu11 $(WARN) $(HARDEN) $(CFLAGS) -Iinclude -I. $(PKG_CFLAGS) -MMD -MP \

@@ -25,13 +25,15 @@
  *
  * State x event -> action ("end" = exec_end after recording the row;
  * "refuse" = the program never started: row "refused", an HTTP error to
- * the client at once; "cancel" = row "cancelled", nobody to tell):
+ * the client at once; "move" = an engine failed it before its start and
+ * another may run it: back to QUEUED and placed again (replace), else
+ * refuse; "cancel" = row "cancelled", nobody to tell):
  *
  *                  | client gone     | deadline        | engine failure   | shutdown
  *   QUEUED         | cancel          | refuse (busy)   | -                | finish normally
- *   WAIT_CONTAINER | cancel          | refuse (busy)   | refuse           | finish normally
- *   PREPARING      | cancel          | refuse          | refuse           | finish normally
- *   WAIT_SLOT      | cancel          | refuse (busy)   | -                | finish normally
+ *   WAIT_CONTAINER | cancel          | refuse (busy)   | move             | finish normally
+ *   PREPARING      | cancel          | refuse          | move             | finish normally
+ *   WAIT_SLOT      | cancel          | refuse (busy)   | move             | finish normally
  *   STARTING       | kill once       | kill (timeout)  | engine down: may | finish normally
  *                  | started         |                 | have run -> kill,|
  *                  |                 |                 | engine_lost;     |
@@ -40,6 +42,14 @@
  *   KILLING        | forget client   | grace: give up  | (already ending) | finish normally
  *   INSPECTING     | forget client   | -               | finish, not OOM  | finish normally
  *   RECORDING      | forget client   | -               | -                | finish normally
+ *
+ * The moves between states this allows are exec_transitions[] below,
+ * and set_state is the only writer of the state: it refuses (and in
+ * checked builds aborts on) a move the table lacks.  Every execution's
+ * invariants (exec_check: the handles it holds belong to its state) are
+ * checked by the unit tests after every event.  Each bound has a timer
+ * of its own: the pre-start bound, the run's deadline, the kill's grace,
+ * the output's drain after the exit, the inspect's bound.
  *
  * A wait the engine answers with an error (not a lost engine) while
  * RUNNING is followed by one inspect: an exited container gives its exit
@@ -86,7 +96,32 @@ typedef enum exec_state
   EX_KILLING,
   EX_INSPECTING,
   EX_RECORDING,
+  EX_ENDED, /* exec_end: about to be freed */
+  EX_N_STATES
 } exec_state_t;
+
+#define TO(s) (1u << (s))
+/* The transitions set_state allows, from each state: the table at the
+ * top of the file as code.  ENDED is reachable from every state (a
+ * refusal before the start, the recorded row, or the daemon abandoning
+ * everything at exit: exec_end is the one ending). */
+static const unsigned exec_transitions[EX_N_STATES] = {
+  /* room to run: a container asked for; or refused (busy, cancelled) */
+  [EX_QUEUED] = TO (EX_WAIT_CONTAINER) | TO (EX_ENDED),
+  /* a container in hand; an engine failed it: to another engine (QUEUED) */
+  [EX_WAIT_CONTAINER] = TO (EX_PREPARING) | TO (EX_QUEUED) | TO (EX_ENDED),
+  [EX_PREPARING] = TO (EX_WAIT_SLOT) | TO (EX_QUEUED) | TO (EX_ENDED),
+  [EX_WAIT_SLOT] = TO (EX_STARTING) | TO (EX_QUEUED) | TO (EX_ENDED),
+  /* the start answered; or the engine said no (refused: nothing ran) */
+  [EX_STARTING] = TO (EX_RUNNING) | TO (EX_ENDED),
+  /* stopped; exit 137 to check for OOM; finished */
+  [EX_RUNNING] = TO (EX_KILLING) | TO (EX_INSPECTING) | TO (EX_RECORDING) | TO (EX_ENDED),
+  [EX_KILLING] = TO (EX_RECORDING) | TO (EX_ENDED),
+  [EX_INSPECTING] = TO (EX_RECORDING) | TO (EX_ENDED),
+  [EX_RECORDING] = TO (EX_ENDED),
+  [EX_ENDED] = 0,
+};
+#undef TO
 
 static const char *const state_names[] = {
   [EX_QUEUED] = "queued for room to run",
@@ -98,6 +133,7 @@ static const char *const state_names[] = {
   [EX_KILLING] = "killing",
   [EX_INSPECTING] = "inspecting",
   [EX_RECORDING] = "recording",
+  [EX_ENDED] = "ended",
 };
 
 /* The executions of one daemon (exec.h). */
@@ -175,8 +211,12 @@ struct sched_exec
   eng_req_t *op;             /* start or inspect in flight */
   eng_req_t *kill_req;
   bool kill_when_started;    /* cancel or deadline while STARTING */
-  struct event *deadline;    /* before start: the pre-start bound; after: the run's */
-  struct event *grace;       /* KILLING, or output draining after the exit */
+  /* One timer per purpose (each made on first use, freed by exec_end). */
+  struct event *prestart_timer; /* admission -> start: max_wait_ms */
+  struct event *run_timer;      /* start -> exit: the run's deadline (run_deadline_ms) */
+  struct event *kill_timer;     /* KILLING: the engine's time to report the exit */
+  struct event *drain_timer;    /* exit seen: the engine's time to end the output */
+  struct event *inspect_timer;  /* INSPECTING: the inspect's own bound */
 
   bool wait_done, attach_done, have_exit;
   bool wait_asked;           /* a failed wait was followed by an inspect (once) */
@@ -187,6 +227,130 @@ struct sched_exec
   uint32_t reserved;         /* history records still reserved */
   uint64_t t_admit_us, t_container_us, t_start_us, t_started_us, t_exit_us;
 };
+
+/* ---- the state ------------------------------------------------------- */
+
+bool
+sched_exec_transition_allowed (int from, int to)
+{
+  return from >= 0 && from < EX_N_STATES && to >= 0 && to < EX_N_STATES
+         && (exec_transitions[from] & (1u << to)) != 0;
+}
+
+/* Transitions set_state refused, since start-up (sched_exec_check_all
+ * reports them). */
+static uint64_t refused_transitions;
+
+/* The one way to change state.  A transition the table lacks is a bug:
+ * in checked builds (WB_CHECKED: the sanitizer builds) it aborts;
+ * otherwise it is logged, counted and refused (the state stays), and
+ * false returned. */
+static bool
+set_state (sched_exec_t *ex, exec_state_t to)
+{
+  if (!sched_exec_transition_allowed ((int) ex->state, (int) to))
+    {
+      refused_transitions++;
+      wb_log_error ("execution %s: refused transition %s -> %s (a bug)", ex->res.id,
+                    state_names[ex->state], state_names[to]);
+#ifdef WB_CHECKED
+      abort ();
+#endif
+      return false;
+    }
+  ex->state = to;
+  return true;
+}
+
+/* Nothing of it has started on an engine: it may still be refused (with
+ * an error to its client) or moved to another engine. */
+static bool
+before_start (const sched_exec_t *ex)
+{
+  switch (ex->state)
+    {
+    case EX_QUEUED:
+    case EX_WAIT_CONTAINER:
+    case EX_PREPARING:
+    case EX_WAIT_SLOT:
+      return true;
+    case EX_STARTING:
+    case EX_RUNNING:
+    case EX_KILLING:
+    case EX_INSPECTING:
+    case EX_RECORDING:
+    case EX_ENDED:
+    case EX_N_STATES:
+      break;
+    }
+  return false;
+}
+
+/* Arm timer *t (made on first use, with cb) for ms.  -1 when it cannot
+ * be (out of memory): the caller decides what a missing bound means. */
+static int
+arm_timer (sched_exec_t *ex, struct event **t, event_callback_fn cb, uint32_t ms)
+{
+  struct timeval tv = {ms / 1000, (ms % 1000) * 1000};
+
+  if (*t == NULL)
+    *t = evtimer_new (ex->ctx->base, cb, ex);
+  return *t != NULL && evtimer_add (*t, &tv) == 0 ? 0 : -1;
+}
+
+static void
+disarm (struct event *t)
+{
+  if (t)
+    evtimer_del (t);
+}
+
+static bool
+armed (const struct event *t)
+{
+  return t && evtimer_pending (t, NULL);
+}
+
+/* What must hold in each state, whatever happened before: the handles an
+ * execution holds belong to its state.  Returns the number of broken
+ * rules, each logged.  The unit tests call it after every event (SQLite's
+ * assert_pager_state is the model). */
+static int
+exec_check (const sched_exec_t *ex)
+{
+  int bad = 0;
+#define RULE(cond)                                                                                 \
+  do                                                                                               \
+    if (!(cond))                                                                                   \
+      {                                                                                            \
+        wb_log_error ("execution %s in state %s: broken invariant: %s", ex->res.id,                \
+                      state_names[ex->state], #cond);                                              \
+        bad++;                                                                                     \
+      }                                                                                            \
+  while (0)
+  bool pre = before_start (ex);
+
+  RULE (ex->state < EX_ENDED);
+  RULE ((ex->queued.client != NULL) == (ex->state == EX_QUEUED && !ex->admitted));
+  RULE (ex->waiter == NULL || ex->state == EX_WAIT_CONTAINER);
+  RULE (ex->container_id[0] == '\0' || ex->node != NULL);
+  RULE (ex->gate_waiter == NULL || ex->state == EX_WAIT_SLOT);
+  RULE (!ex->holds_slot || ex->state == EX_STARTING || ex->state == EX_WAIT_SLOT);
+  RULE (!pre || ex->t_start_us == 0);
+  RULE (pre || ex->t_start_us != 0);
+  RULE (!pre || armed (ex->prestart_timer));
+  RULE (!armed (ex->run_timer) || ex->state == EX_STARTING || ex->state == EX_RUNNING);
+  RULE (!armed (ex->kill_timer) || ex->state == EX_KILLING);
+  RULE (!armed (ex->inspect_timer) || ex->state == EX_INSPECTING);
+  RULE (ex->state != EX_RECORDING || (ex->container_id[0] == '\0' && ex->attach == NULL));
+  RULE (ex->state != EX_RECORDING || (!armed (ex->run_timer) && !armed (ex->kill_timer)
+                                      && !armed (ex->drain_timer) && !armed (ex->inspect_timer)));
+  RULE (ex->state != EX_INSPECTING || ex->op != NULL);
+  RULE (!ex->kill_when_started || ex->state == EX_STARTING || ex->outcome_set);
+  RULE (ex->reserved <= 2);
+#undef RULE
+  return bad;
+}
 
 const char *
 sched_status_name (sched_status_t st)
@@ -329,6 +493,8 @@ exec_end (sched_exec_t *ex)
 {
   execs_t *ctx = ex->ctx;
 
+  set_state (ex, EX_ENDED);
+
   if (ex->queued.client)
     adm_remove (&ctx->admission, &ex->queued);
   else if (ex->admitted)
@@ -343,10 +509,11 @@ exec_end (sched_exec_t *ex)
   release_container (ex);
   pool_waiter_cancel (ex->waiter);
   leave_node (ex);
-  if (ex->deadline)
-    event_free (ex->deadline);
-  if (ex->grace)
-    event_free (ex->grace);
+  struct event *timers[] = {ex->prestart_timer, ex->run_timer, ex->kill_timer, ex->drain_timer,
+                            ex->inspect_timer};
+  for (size_t i = 0; i < WB_ARRAY_SIZE (timers); i++)
+    if (timers[i])
+      event_free (timers[i]);
   if (ex->reserved)
     store_unreserve (ctx->store, ex->reserved);
   WB_LIST_UNLINK (ctx->execs, ex);
@@ -472,7 +639,7 @@ leave_engine (sched_exec_t *ex)
   ex->attach_done = ex->wait_done = ex->have_exit = false;
   ex->res.pool_hit = false;
   ex->t_container_us = 0;
-  ex->state = EX_QUEUED;
+  set_state (ex, EX_QUEUED);
 }
 
 /* The engine ex is placed on failed it before its start (or was taken
@@ -490,9 +657,8 @@ replace (sched_exec_t *ex, const wb_err_t *why)
 
   /* The pre-start bound must still be armed: it is what ends a wait on
    * the next engine (it fired early when the loop was busy). */
-  if (was == NULL || ex->t_start_us || ex->state < EX_WAIT_CONTAINER || ex->state > EX_WAIT_SLOT
-      || waited_ms + ADMIT_MIN_LEFT_MS > ctx->cfg.max_wait_ms
-      || !evtimer_pending (ex->deadline, NULL))
+  if (was == NULL || ex->t_start_us || !before_start (ex) || ex->state == EX_QUEUED
+      || waited_ms + ADMIT_MIN_LEFT_MS > ctx->cfg.max_wait_ms || !armed (ex->prestart_timer))
     return -1;
   if (!nodes_other_up (ctx->nodes, was, ex->tried))
     return -1; /* no engine left to try */
@@ -506,16 +672,14 @@ replace (sched_exec_t *ex, const wb_err_t *why)
   return -1;
 }
 
+/* The program never started and never will: record why (row "refused",
+ * or "cancelled" when the client left), tell the client at once, end. */
 static void
 exec_refuse (sched_exec_t *ex, const wb_err_t *err, bool cancelled)
 {
   execs_t *ctx = ex->ctx;
   sched_exec_done_cb cb = ex->cb;
   const char *status = cancelled ? "cancelled" : "refused";
-
-  /* An engine failed it before anything of it started: another may run it. */
-  if (!cancelled && err->code == WB_E_ENGINE_DOWN && replace (ex, err) == 0)
-    return;
   if (cancelled)
     wb_info ("execution %s: client went away while %s; nothing ran", ex->res.id,
              state_names[ex->state]);
@@ -533,6 +697,19 @@ exec_refuse (sched_exec_t *ex, const wb_err_t *err, bool cancelled)
   if (cb)
     cb (ex->cb_arg, NULL, err);
   exec_end (ex);
+}
+
+/* Something failed it before its start.  An engine's failure (the engine
+ * down, its create, attach or wait failing) may leave another engine to
+ * run it: moved there (back to QUEUED, then placed) when one is left and
+ * time allows (replace); otherwise, and for every other failure,
+ * refused. */
+static void
+exec_failed_before_start (sched_exec_t *ex, const wb_err_t *err)
+{
+  if (err->code == WB_E_ENGINE_DOWN && replace (ex, err) == 0)
+    return;
+  exec_refuse (ex, err, false);
 }
 
 /* ---- ending after a run ---------------------------------------------- */
@@ -645,12 +822,13 @@ exec_finish (sched_exec_t *ex)
   metrics_count_status (ctx->metrics, res->language, sched_status_name (res->status));
   metrics_observe (ctx->metrics, res->language, M_RUN, (double) res->duration_ms / 1000.0);
   metrics_observe (ctx->metrics, res->language, M_TOTAL, (double) (now - ex->t_admit_us) / 1e6);
-  if (ex->grace)
-    evtimer_del (ex->grace);
-  if (ex->deadline)
-    evtimer_del (ex->deadline);
+  disarm (ex->prestart_timer);
+  disarm (ex->run_timer);
+  disarm (ex->kill_timer);
+  disarm (ex->drain_timer);
+  disarm (ex->inspect_timer);
   release_container (ex);
-  ex->state = EX_RECORDING;
+  set_state (ex, EX_RECORDING);
   if (submit_row (ex, sched_status_name (res->status), res->error, recorded_cb) < 0)
     {
       wb_log_error ("execution %s: out of memory queueing its history record", res->id);
@@ -660,14 +838,11 @@ exec_finish (sched_exec_t *ex)
 
 /* ---- stopping a run -------------------------------------------------- */
 
+/* A bound on the engine passed (the exit after a kill, the output's end
+ * after the exit, an inspect): stop waiting for what it did not send. */
 static void
-grace_cb (evutil_socket_t fd, short what, void *arg)
+give_up_waiting (sched_exec_t *ex)
 {
-  sched_exec_t *ex = arg;
-
-  (void) fd;
-  (void) what;
-  /* The engine went quiet: stop waiting for what it did not send. */
   if (ex->wait_done && !ex->attach_done)
     ex->drain_cut = true; /* the init's report may be in what did not come */
   if (!ex->wait_done && !ex->outcome_set)
@@ -682,15 +857,45 @@ grace_cb (evutil_socket_t fd, short what, void *arg)
 }
 
 static void
-arm_grace (sched_exec_t *ex, uint32_t ms)
+kill_timer_cb (evutil_socket_t fd, short what, void *arg)
 {
-  struct timeval tv = {ms / 1000, (ms % 1000) * 1000};
+  (void) fd;
+  (void) what;
+  give_up_waiting (arg);
+}
 
-  if (ex->grace == NULL)
-    ex->grace = evtimer_new (ex->ctx->base, grace_cb, ex);
-  if (ex->grace == NULL || evtimer_add (ex->grace, &tv) < 0)
-    wb_log_error ("execution %s: cannot arm a timer; the engine's answers must end it",
-                  ex->res.id);
+static void
+drain_timer_cb (evutil_socket_t fd, short what, void *arg)
+{
+  (void) fd;
+  (void) what;
+  give_up_waiting (arg);
+}
+
+static void
+inspect_timer_cb (evutil_socket_t fd, short what, void *arg)
+{
+  (void) fd;
+  (void) what;
+  give_up_waiting (arg);
+}
+
+static void
+cannot_bound (const sched_exec_t *ex, const char *what)
+{
+  wb_log_error ("execution %s: cannot arm the bound on %s (out of memory); the engine's answers "
+                "must end it",
+                ex->res.id, what);
+}
+
+/* The exit is in, the output's end not yet: the engine gets drain_grace
+ * for it (the kill's bound, if any, is over: the exit came). */
+static void
+arm_drain (sched_exec_t *ex)
+{
+  disarm (ex->kill_timer);
+  if (arm_timer (ex, &ex->drain_timer, drain_timer_cb, drain_grace (ex)) < 0)
+    cannot_bound (ex, "the output's end");
 }
 
 static uint32_t
@@ -743,10 +948,17 @@ exec_kill (sched_exec_t *ex, sched_status_t reason, const char *error)
     }
   if (ex->state != EX_RUNNING)
     return;
-  ex->state = EX_KILLING;
-  arm_grace (ex, kill_grace (ex));
+  set_state (ex, EX_KILLING);
+  disarm (ex->run_timer); /* the run's deadline is spent: it is being stopped */
   if (ex->wait_done)
-    return; /* it exited already */
+    {
+      /* It exited already: only the output's end is awaited. */
+      if (!ex->attach_done && !armed (ex->drain_timer))
+        arm_drain (ex);
+      return;
+    }
+  if (arm_timer (ex, &ex->kill_timer, kill_timer_cb, kill_grace (ex)) < 0)
+    cannot_bound (ex, "the exit after the kill");
   ex->kill_req = eng_container_kill (node_engine (ex->node), ex->container_id, "SIGKILL", killed_cb, ex,
                                      &err);
   if (ex->kill_req == NULL)
@@ -794,8 +1006,11 @@ after_run (sched_exec_t *ex)
       ex->op = eng_container_inspect (node_engine (ex->node), ex->container_id, inspected_cb, ex, &err);
       if (ex->op)
         {
-          ex->state = EX_INSPECTING;
-          arm_grace (ex, kill_grace (ex)); /* the inspect's own bound */
+          set_state (ex, EX_INSPECTING);
+          disarm (ex->run_timer); /* exited: in time */
+          disarm (ex->drain_timer);
+          if (arm_timer (ex, &ex->inspect_timer, inspect_timer_cb, kill_grace (ex)) < 0)
+            cannot_bound (ex, "the inspect");
           return;
         }
       wb_warn ("execution %s: %s", ex->res.id, err.msg);
@@ -841,7 +1056,7 @@ wait_inspected_cb (void *arg, const eng_result_t *r)
     exec_kill (ex, SCHED_ST_ERROR, "the sandbox failed while the program ran; it was stopped");
   ex->wait_done = true;
   if (!ex->attach_done)
-    arm_grace (ex, drain_grace (ex));
+    arm_drain (ex);
   after_run (ex);
 }
 
@@ -852,14 +1067,14 @@ wait_cb (void *arg, const eng_result_t *r)
   wb_err_t err;
 
   ex->wait_req = NULL;
-  if (ex->state <= EX_WAIT_SLOT)
+  if (before_start (ex))
     {
       /* Before the start, a wait that ends is an engine failure. */
       err = r->err;
       if (r->rc == 0)
         wb_error (&err, WB_E_ENGINE, "the container exited before it was started");
       wb_err_wrap (&err, "waiting on the container");
-      exec_refuse (ex, &err, false);
+      exec_failed_before_start (ex, &err);
       return;
     }
   if (r->rc < 0)
@@ -887,7 +1102,7 @@ wait_cb (void *arg, const eng_result_t *r)
   if (ex->state == EX_STARTING)
     return; /* the start's answer carries on */
   if (!ex->attach_done)
-    arm_grace (ex, drain_grace (ex));
+    arm_drain (ex);
   after_run (ex);
 }
 
@@ -1418,12 +1633,12 @@ take_run_mark (sched_exec_t *ex, const char *data, size_t len, bool *fits)
     }
   if (ex->run_mark_seen == ex->run_mark_len)
     {
-      struct timeval tv = {(ex->req.limits.timeout_ms + RUN_SLACK_MS) / 1000,
-                           ((ex->req.limits.timeout_ms + RUN_SLACK_MS) % 1000) * 1000};
       ex->run_mark_done = true;
-      /* Only the run's own deadline, while it is armed (not after a kill). */
-      if (ex->deadline && evtimer_pending (ex->deadline, NULL)
-          && (ex->state == EX_STARTING || ex->state == EX_RUNNING) && evtimer_add (ex->deadline, &tv) < 0)
+      /* Only the run's own deadline, while it is armed (not after a kill):
+       * re-arming an armed timer cannot fail for lack of memory, and if it
+       * did, the deadline armed at the start still holds. */
+      if (armed (ex->run_timer)
+          && arm_timer (ex, &ex->run_timer, deadline_cb, ex->req.limits.timeout_ms + RUN_SLACK_MS) < 0)
         wb_log_error ("execution %s: cannot re-arm the deadline", ex->res.id);
     }
   return i;
@@ -1464,7 +1679,7 @@ on_attach_end (void *arg, int rc, const wb_err_t *err)
   sched_exec_t *ex = arg;
   wb_err_t e;
 
-  if (ex->state <= EX_WAIT_SLOT)
+  if (before_start (ex))
     {
       /* Before the start: the engine failed us; nothing ran. */
       if (rc == 0)
@@ -1472,7 +1687,7 @@ on_attach_end (void *arg, int rc, const wb_err_t *err)
       else
         e = *err;
       wb_err_wrap (&e, "attaching to the container");
-      exec_refuse (ex, &e, false);
+      exec_failed_before_start (ex, &e);
       return;
     }
   ex->attach_done = true;
@@ -1511,10 +1726,10 @@ started_cb (void *arg, const eng_result_t *r)
        * the container did not start. */
       err = r->err;
       wb_err_wrap (&err, "starting the container");
-      exec_refuse (ex, &err, false);
+      exec_refuse (ex, &err, false); /* STARTING: no other engine may take it now */
       return;
     }
-  ex->state = EX_RUNNING;
+  set_state (ex, EX_RUNNING);
   metrics_observe (ctx->metrics, ex->res.language, M_START,
                    (double) (ex->t_started_us - ex->t_start_us) / 1e6);
   if (r->rc < 0)
@@ -1532,34 +1747,32 @@ started_cb (void *arg, const eng_result_t *r)
   else if (ex->kill_when_started)
     exec_kill (ex, ex->outcome, ex->outcome_error);
   else if (ex->wait_done && !ex->attach_done)
-    arm_grace (ex, drain_grace (ex)); /* it exited during the start: a fast program */
+    arm_drain (ex); /* it exited during the start: a fast program */
   after_run (ex);
 }
 
 static void
 send_start (sched_exec_t *ex)
 {
-  struct timeval tv;
   wb_err_t err;
 
   ex->holds_slot = true;
-  ex->state = EX_STARTING;
+  /* From the start on the run's own deadline rules: armed first, since no
+   * program may run without one (it is refused instead, nothing ran). */
+  if (arm_timer (ex, &ex->run_timer, deadline_cb, run_deadline_ms (ex)) < 0)
+    {
+      wb_error (&err, WB_E_NOMEM, "cannot arm the run's deadline (out of memory)");
+      exec_failed_before_start (ex, &err);
+      return;
+    }
+  disarm (ex->prestart_timer);
+  set_state (ex, EX_STARTING);
   ex->t_start_us = wb_now_us ();
   ex->start_ticket = startgate_ticket (node_gate (ex->node), (double) ex->t_start_us / 1000.0);
   node_yield_update (ex->node);
   ex->op = eng_container_start (node_engine (ex->node), ex->container_id, started_cb, ex, &err);
   if (ex->op == NULL)
-    {
-      exec_refuse (ex, &err, false);
-      return;
-    }
-  /* From here the run's own deadline rules. */
-  tv.tv_sec = run_deadline_ms (ex) / 1000;
-  tv.tv_usec = (run_deadline_ms (ex) % 1000) * 1000;
-  evtimer_del (ex->deadline);
-  evtimer_assign (ex->deadline, ex->ctx->base, deadline_cb, ex);
-  if (evtimer_add (ex->deadline, &tv) < 0)
-    wb_log_error ("execution %s: cannot arm the deadline", ex->res.id);
+    exec_refuse (ex, &err, false); /* STARTING: nothing ran, but no other engine may take it now */
 }
 
 static void
@@ -1581,13 +1794,13 @@ maybe_start (sched_exec_t *ex)
 
   if (ex->state != EX_PREPARING || !ex->attach_ready || !ex->wait_armed || !ex->ahead_committed)
     return;
-  ex->state = EX_WAIT_SLOT;
+  set_state (ex, EX_WAIT_SLOT);
   r = startgate_enter (node_gate (ex->node), (double) wb_now_us () / 1000.0, gate_open_cb, ex,
                        &ex->gate_waiter);
   if (r < 0)
     {
       wb_error (&err, WB_E_NOMEM, "out of memory");
-      exec_refuse (ex, &err, false);
+      exec_failed_before_start (ex, &err);
       return;
     }
   node_yield_update (ex->node);
@@ -1606,7 +1819,7 @@ ahead_cb (void *arg, uint64_t serial, int rc)
   if (rc < 0)
     {
       wb_error (&err, WB_E_BUSY, "the execution history cannot be written; try again later");
-      exec_refuse (ex, &err, false);
+      exec_failed_before_start (ex, &err);
       return;
     }
   ex->ahead_committed = true;
@@ -1694,7 +1907,7 @@ on_attach_ready (void *arg)
   if (write_frame (ex) < 0)
     {
       wb_error (&err, WB_E_NOMEM, "out of memory writing the input");
-      exec_refuse (ex, &err, false);
+      exec_failed_before_start (ex, &err);
       return;
     }
   maybe_start (ex);
@@ -1717,7 +1930,7 @@ have_container (sched_exec_t *ex, wb_err_t *err)
 {
   execs_t *ctx = ex->ctx;
 
-  ex->state = EX_PREPARING;
+  set_state (ex, EX_PREPARING);
   ex->t_container_us = wb_now_us ();
   snprintf (ex->recorded_container, sizeof ex->recorded_container, "%s", ex->container_id);
   metrics_observe (ctx->metrics, ex->res.language, M_QUEUE_WAIT,
@@ -1767,7 +1980,7 @@ acquired_cb (void *arg, pool_t *from, char *id, const wb_err_t *perr)
   if (id == NULL)
     {
       err = *perr;
-      exec_refuse (ex, &err, false);
+      exec_failed_before_start (ex, &err);
       return;
     }
   ex->pool = from; /* maybe not the pool we queued on: it may have been replaced */
@@ -1775,7 +1988,7 @@ acquired_cb (void *arg, pool_t *from, char *id, const wb_err_t *perr)
   snprintf (ex->container_id, sizeof ex->container_id, "%s", id);
   free (id);
   if (have_container (ex, &err) < 0)
-    exec_refuse (ex, &err, false);
+    exec_failed_before_start (ex, &err);
 }
 
 /* The request's bound passed before its program started. */
@@ -1804,7 +2017,7 @@ prestart_deadline_cb (evutil_socket_t fd, short what, void *arg)
               ms);
   else
     wb_error (&err, WB_E_ENGINE_DOWN, "the engine did not prepare the container within %u ms", ms);
-  exec_refuse (ex, &err, false);
+  exec_failed_before_start (ex, &err);
 }
 
 static void
@@ -1905,7 +2118,7 @@ admit (sched_exec_t *ex, wb_err_t *err)
       if (ex->pool == NULL)
         return -1;
       snprintf (ex->pool_key, sizeof ex->pool_key, "%s", pool_key (ex->pool));
-      ex->state = EX_WAIT_CONTAINER;
+      set_state (ex, EX_WAIT_CONTAINER);
       r = pool_acquire (ex->pool, acquired_cb, ex, &id, &ex->waiter, err);
       if (r == 1)
         {
@@ -1971,7 +2184,6 @@ sched_exec_start (execs_t *ctx, sched_request_t *req, sched_exec_done_cb cb, voi
 {
   sched_exec_t *ex;
   char hex[33];
-  struct timeval tv;
 
   if (ctx->draining)
     {
@@ -2032,10 +2244,7 @@ sched_exec_start (execs_t *ctx, sched_request_t *req, sched_exec_done_cb cb, voi
 
   /* Everything before the start (room to run, a container, a start slot)
    * is bounded by max_wait_ms. */
-  tv.tv_sec = ctx->cfg.max_wait_ms / 1000;
-  tv.tv_usec = (ctx->cfg.max_wait_ms % 1000) * 1000;
-  ex->deadline = evtimer_new (ctx->base, prestart_deadline_cb, ex);
-  if (ex->deadline == NULL || evtimer_add (ex->deadline, &tv) < 0)
+  if (arm_timer (ex, &ex->prestart_timer, prestart_deadline_cb, ctx->cfg.max_wait_ms) < 0)
     wb_error (err, WB_E_NOMEM, "cannot arm the deadline");
   else if (queue && adm_push (&ctx->admission, ex->req.client, &ex->queued) < 0)
     wb_error (err, WB_E_NOMEM, "out of memory");
@@ -2071,10 +2280,10 @@ admit_cb (evutil_socket_t fd, short what, void *arg)
         {
           wb_error (&err, WB_E_BUSY, "no room to run became free within %u ms",
                     ctx->cfg.max_wait_ms);
-          exec_refuse (ex, &err, false);
+          exec_failed_before_start (ex, &err);
         }
       else if (admit (ex, &err) < 0)
-        exec_refuse (ex, &err, false);
+        exec_failed_before_start (ex, &err);
     }
 }
 
@@ -2119,6 +2328,9 @@ sched_exec_cancel (sched_exec_t *ex)
     case EX_INSPECTING:
     case EX_RECORDING:
       break; /* ending already; the row is written, nobody is told */
+    case EX_ENDED:
+    case EX_N_STATES:
+      break; /* not in the registry: never seen here */
     }
 }
 
@@ -2139,7 +2351,7 @@ sched_exec_node_lost (execs_t *ctx, sched_node_t *node)
         case EX_WAIT_CONTAINER: /* its pool failed it already; in case not */
         case EX_PREPARING:
         case EX_WAIT_SLOT:
-          exec_refuse (ex, &err, false);
+          exec_failed_before_start (ex, &err);
           break;
         case EX_STARTING:
         case EX_RUNNING:
@@ -2152,6 +2364,8 @@ sched_exec_node_lost (execs_t *ctx, sched_node_t *node)
         case EX_KILLING:
         case EX_INSPECTING:
         case EX_RECORDING:
+        case EX_ENDED:
+        case EX_N_STATES:
           break;
         }
     }
@@ -2183,4 +2397,41 @@ sched_exec_abandon_all (execs_t *ctx)
         cb (ex->cb_arg, NULL, &err);
       exec_end (ex);
     }
+}
+
+int
+sched_exec_check_all (const execs_t *x)
+{
+  int bad = 0;
+  size_t n = 0, queued = 0;
+
+  for (const sched_exec_t *ex = x->execs; ex; ex = ex->next, n++)
+    {
+      bad += exec_check (ex);
+      queued += ex->queued.client != NULL;
+    }
+  if (refused_transitions)
+    {
+      wb_log_error ("executions: %llu transitions refused (bugs)", (unsigned long long) refused_transitions);
+      bad++;
+    }
+  if (n != x->n_execs || queued != x->admission.n)
+    {
+      wb_log_error ("executions: %zu in the registry (counted %zu), %zu queued (counted %u)", n,
+                    x->n_execs, queued, x->admission.n);
+      bad++;
+    }
+  return bad;
+}
+
+int
+sched_exec_n_states (void)
+{
+  return EX_N_STATES;
+}
+
+const char *
+sched_exec_state_name (int st)
+{
+  return st >= 0 && st < EX_N_STATES ? state_names[st] : "?";
 }

@@ -194,6 +194,15 @@ const char *sched_exec_state (const sched_exec_t *ex);
  * room to run. */
 size_t sched_exec_count (const execs_t *x);
 size_t sched_exec_queued (const execs_t *x);
+/* The state machine, for tests: the number of states (their order is
+ * exec.c's), each one's name (sched_exec_state's words), whether the
+ * transition table allows from -> to, and every execution's invariants
+ * checked (the number of broken rules, each logged; 0 when all hold). */
+int sched_exec_n_states (void);
+const char *sched_exec_state_name (int st);
+bool sched_exec_transition_allowed (int from, int to);
+int sched_exec_check_all (const execs_t *x);
+
 /* The daemon is exiting now (second signal, fatal error): end every
  * execution without a reply or a finished row (their rows stay "running"
  * and the next start-up marks them interrupted; their containers are left

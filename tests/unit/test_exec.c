@@ -196,7 +196,13 @@ now_ms (void)
 
 typedef bool (*pred_t) (void *arg);
 
-/* Run the loop until pred holds or ms pass; true when it held. */
+/* Broken invariants seen (sched_exec_check_all after every turn of the
+ * loop): must stay 0. */
+static int invariant_breaks;
+static uint64_t invariant_checks;
+
+/* Run the loop until pred holds or ms pass; true when it held.  Every
+ * execution's invariants are checked after each turn. */
 static bool
 run_until (pred_t pred, void *arg, uint64_t ms)
 {
@@ -209,6 +215,11 @@ run_until (pred_t pred, void *arg, uint64_t ms)
         return false;
       event_base_loopexit (ctx.base, &tick);
       event_base_loop (ctx.base, EVLOOP_ONCE);
+      if (ctx.execs)
+        {
+          invariant_breaks += sched_exec_check_all (ctx.execs);
+          invariant_checks++;
+        }
     }
   return true;
 }
@@ -1717,6 +1728,57 @@ test_engines (void)
   ctx.base = NULL;
 }
 
+/* The transition table as code (exec.c's exec_transitions) is the table
+ * of its file comment: every pair of states either is one of these moves
+ * or is refused by set_state.  (That no path takes a move outside it is
+ * shown by the scenarios: sched_exec_check_all counts refused transitions
+ * and runs after every turn of the loop.) */
+static void
+test_state_table (void)
+{
+  static const char *const moves[] = {
+    "queued for room to run -> waiting for a container",
+    "waiting for a container -> preparing",
+    "waiting for a container -> queued for room to run", /* moved to another engine */
+    "preparing -> waiting for a start slot",
+    "preparing -> queued for room to run",
+    "waiting for a start slot -> starting",
+    "waiting for a start slot -> queued for room to run",
+    "starting -> running",
+    "running -> killing",
+    "running -> inspecting",
+    "running -> recording",
+    "killing -> recording",
+    "inspecting -> recording",
+  };
+  int n = sched_exec_n_states (), wrong = 0, allowed = 0;
+
+  is_str (sched_exec_state_name (n - 1), "ended", "the last state is ended");
+  for (int from = 0; from < n; from++)
+    for (int to = 0; to < n; to++)
+      {
+        char move[128];
+        bool listed = false;
+        snprintf (move, sizeof move, "%s -> %s", sched_exec_state_name (from), sched_exec_state_name (to));
+        for (size_t i = 0; i < WB_ARRAY_SIZE (moves); i++)
+          listed |= strcmp (moves[i], move) == 0;
+        /* Every state but ended itself may end. */
+        listed |= to == n - 1 && from != n - 1;
+        allowed += sched_exec_transition_allowed (from, to);
+        if (listed != sched_exec_transition_allowed (from, to))
+          {
+            printf ("# %s: %s by the code, %s by the table\n", move,
+                    sched_exec_transition_allowed (from, to) ? "allowed" : "refused",
+                    listed ? "listed" : "not listed");
+            wrong++;
+          }
+      }
+  is_int (wrong, 0, "every one of the %d (state, next state) pairs is allowed or refused as the table says "
+          "(%d allowed)", n * n, allowed);
+  ok (!sched_exec_transition_allowed (-1, 0) && !sched_exec_transition_allowed (0, n),
+      "states out of range are refused");
+}
+
 int
 main (void)
 {
@@ -1751,6 +1813,7 @@ main (void)
       TIMED (test_engine_faults ("hang", KNOB_HANG));
       return tap_done ();
     }
+  test_state_table ();
   TIMED (test_happy_path ());
   TIMED (test_transient_pool ());
   TIMED (test_reaper ());
@@ -1773,6 +1836,8 @@ main (void)
   TIMED (test_endings ());
   TIMED (test_output_order ());
   TIMED (test_alloc_faults ());
+  is_int (invariant_breaks, 0, "every execution's invariants held after each of %llu turns of the loop, and no "
+          "transition was refused", (unsigned long long) invariant_checks);
   prof_set_free (profiles);
   {
     char cmd[300];
