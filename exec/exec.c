@@ -163,13 +163,16 @@ struct sched_exec
   execs_t *ctx;
   sched_exec_t *prev, *next; /* the registry */
   uint64_t serial;
-  exec_state_t state;
+  exec_state_t state;        /* written by set_state only */
   sched_request_t req;
   sched_result_t res;
   sched_exec_done_cb cb;     /* NULL once the client left */
   void *cb_arg;
   char image_id[80];
   char pool_key[SBX_KEY_MAX]; /* for the history: the pool may be gone by then */
+  uint32_t reserved;         /* history records still reserved */
+  bool admitted;             /* it got room to run (admit): its ending frees that room */
+  uint64_t t_admit_us, t_container_us, t_start_us, t_started_us, t_exit_us;
 
   /* The engine it is placed on (NULL while QUEUED), and the engines it
    * was placed on before and that failed it before its start (bit per
@@ -177,55 +180,74 @@ struct sched_exec
   sched_node_t *node;
   uint32_t tried;
   const char *engine_name;   /* the last engine placed on, for the history ("" before) */
-  bool ahead_submitted;      /* its row ahead went to the store (once) */
-  bool admitted;             /* it got room to run (admit): its ending frees that room */
 
   /* The container: from pool, given back with pool_release. */
   pool_t *pool;
-  pool_waiter_t *waiter;
+  pool_waiter_t *waiter;     /* WAIT_CONTAINER */
   char container_id[80];
   char recorded_container[80];
 
-  /* Preparing: all three before the start. */
+  /* Engine calls in flight on it (each cancelled by release_container). */
   eng_attach_t *attach;
   eng_req_t *wait_req;
-  bool attach_ready, wait_armed, ahead_committed;
-
-  start_waiter_t *gate_waiter;
-  bool holds_slot;
-  double start_ticket;       /* the start gate's, when its start was sent */
-  char nonce[33];            /* the init's line: its trailer's mark must carry it */
-  char mark[64];             /* "\x1ewarmbox-trailer <nonce>\n" */
-  /* A compiled language: the init writes "\x1ewarmbox-run <nonce>\n" to
-   * stderr, before any other byte, as the program starts (take_run_mark). */
-  char run_mark[64];
-  size_t run_mark_len, run_mark_seen;
-  bool run_mark_done;
-  size_t mark_len, mark_seen; /* ... and how much of it ends stderr so far */
-  bool in_trailer;           /* stderr from here on is the init's */
-  bool trailer_overflow;     /* it passed its bound: ignored */
-  bool trailer_done;         /* taken apart (take_trailer): stderr is final */
-  bool trailer_ok;           /* ... and it parsed, end line and all: the init saw the program end */
-  bool drain_cut;            /* exited, but the output's end never came (grace_cb) */
-  wb_buf_t trailer;
-  eng_req_t *op;             /* start or inspect in flight */
+  eng_req_t *op;             /* start or inspect */
   eng_req_t *kill_req;
-  bool kill_when_started;    /* cancel or deadline while STARTING */
+
+  /* PREPARING: all three before the start. */
+  struct
+  {
+    bool attach_ready;       /* the attach answered, the frame is written */
+    bool wait_armed;
+    bool ahead_submitted;    /* its row ahead went to the store (once) */
+    bool ahead_committed;    /* ... and is on disk */
+  } prep;
+
+  /* WAIT_SLOT and STARTING. */
+  start_waiter_t *gate_waiter;
+  struct
+  {
+    bool holds_slot;
+    double start_ticket;     /* the start gate's, when its start was sent */
+    bool kill_when_started;  /* cancel or deadline while STARTING */
+  } start;
+
+  /* The output: the init's marks and its trailer (take_run_mark,
+   * stderr_data, take_trailer). */
+  struct
+  {
+    char nonce[33];          /* the init's line: its trailer's mark must carry it */
+    char mark[64];           /* "\x1ewarmbox-trailer <nonce>\n" */
+    size_t mark_len, mark_seen; /* ... and how much of it ends stderr so far */
+    /* A compiled language: the init writes "\x1ewarmbox-run <nonce>\n" to
+     * stderr, before any other byte, as the program starts. */
+    char run_mark[64];
+    size_t run_mark_len, run_mark_seen;
+    bool run_mark_done;
+    bool in_trailer;         /* stderr from here on is the init's */
+    bool trailer_overflow;   /* it passed its bound: ignored */
+    bool trailer_done;       /* taken apart (take_trailer): stderr is final */
+    bool trailer_ok;         /* ... and it parsed, end line and all: the init saw the program end */
+    bool drain_cut;          /* exited, but the output's end never came (give_up_waiting) */
+    wb_buf_t trailer;
+  } out;
+
+  /* The end of the run: what the engine said, and why we stopped it. */
+  struct
+  {
+    bool wait_done, attach_done, have_exit;
+    bool wait_asked;         /* a failed wait was followed by an inspect (once) */
+    long exit_code;
+    bool outcome_set;        /* the first reason to stop wins */
+    sched_status_t outcome;
+    const char *outcome_error; /* client-safe sentence for ERROR / ENGINE_LOST */
+  } end;
+
   /* One timer per purpose (each made on first use, freed by exec_end). */
   struct event *prestart_timer; /* admission -> start: max_wait_ms */
   struct event *run_timer;      /* start -> exit: the run's deadline (run_deadline_ms) */
   struct event *kill_timer;     /* KILLING: the engine's time to report the exit */
   struct event *drain_timer;    /* exit seen: the engine's time to end the output */
   struct event *inspect_timer;  /* INSPECTING: the inspect's own bound */
-
-  bool wait_done, attach_done, have_exit;
-  bool wait_asked;           /* a failed wait was followed by an inspect (once) */
-  long exit_code;
-  bool outcome_set;          /* the first reason to stop wins */
-  sched_status_t outcome;
-  const char *outcome_error; /* client-safe sentence for ERROR / ENGINE_LOST */
-  uint32_t reserved;         /* history records still reserved */
-  uint64_t t_admit_us, t_container_us, t_start_us, t_started_us, t_exit_us;
 };
 
 /* ---- the state ------------------------------------------------------- */
@@ -335,7 +357,7 @@ exec_check (const sched_exec_t *ex)
   RULE (ex->waiter == NULL || ex->state == EX_WAIT_CONTAINER);
   RULE (ex->container_id[0] == '\0' || ex->node != NULL);
   RULE (ex->gate_waiter == NULL || ex->state == EX_WAIT_SLOT);
-  RULE (!ex->holds_slot || ex->state == EX_STARTING || ex->state == EX_WAIT_SLOT);
+  RULE (!ex->start.holds_slot || ex->state == EX_STARTING || ex->state == EX_WAIT_SLOT);
   RULE (!pre || ex->t_start_us == 0);
   RULE (pre || ex->t_start_us != 0);
   RULE (!pre || armed (ex->prestart_timer));
@@ -346,7 +368,7 @@ exec_check (const sched_exec_t *ex)
   RULE (ex->state != EX_RECORDING || (!armed (ex->run_timer) && !armed (ex->kill_timer)
                                       && !armed (ex->drain_timer) && !armed (ex->inspect_timer)));
   RULE (ex->state != EX_INSPECTING || ex->op != NULL);
-  RULE (!ex->kill_when_started || ex->state == EX_STARTING || ex->outcome_set);
+  RULE (!ex->start.kill_when_started || ex->state == EX_STARTING || ex->end.outcome_set);
   RULE (ex->reserved <= 2);
 #undef RULE
   return bad;
@@ -458,9 +480,9 @@ leave_node (sched_exec_t *ex)
   if (ex->gate_waiter)
     startgate_cancel (node_gate (n), ex->gate_waiter);
   ex->gate_waiter = NULL;
-  if (ex->holds_slot)
+  if (ex->start.holds_slot)
     startgate_leave (node_gate (n), (double) wb_now_us () / 1000.0);
-  ex->holds_slot = false;
+  ex->start.holds_slot = false;
   node_yield_update (n);
   node_exec_leave (n);
   ex->node = NULL;
@@ -482,7 +504,7 @@ release_container (sched_exec_t *ex)
   eng_req_cancel (ex->kill_req);
   ex->kill_req = NULL;
   if (ex->container_id[0])
-    pool_release (ex->pool, ex->container_id, ex->t_start_us && !ex->have_exit);
+    pool_release (ex->pool, ex->container_id, ex->t_start_us && !ex->end.have_exit);
   ex->container_id[0] = '\0';
 }
 
@@ -522,7 +544,7 @@ exec_end (sched_exec_t *ex)
   wb_buf_free (&ex->res.out);
   wb_buf_free (&ex->res.err);
   sched_order_free (&ex->res.order);
-  wb_buf_free (&ex->trailer);
+  wb_buf_free (&ex->out.trailer);
   sched_result_files_free (&ex->res);
   free (ex);
 }
@@ -589,7 +611,7 @@ submit_row (sched_exec_t *ex, const char *status, const char *error, store_done_
   rec.cpu_system_ms = (double) res->cpu_system_us / 1000.0;
   rec.status = status;
   /* As the result says it: none after a timeout or a compile error. */
-  rec.exit_code = ran && ex->have_exit ? res->exit_code : -1;
+  rec.exit_code = ran && ex->end.have_exit ? res->exit_code : -1;
   rec.timed_out = ran && res->status == SCHED_ST_TIMEOUT;
   rec.oom_killed = ran && res->status == SCHED_ST_OOM;
   rec.stdout_truncated = res->out_truncated;
@@ -635,8 +657,8 @@ leave_engine (sched_exec_t *ex)
   ex->waiter = NULL;
   leave_node (ex);
   ex->pool = NULL;
-  ex->attach_ready = ex->wait_armed = false;
-  ex->attach_done = ex->wait_done = ex->have_exit = false;
+  ex->prep.attach_ready = ex->prep.wait_armed = false;
+  ex->end.attach_done = ex->end.wait_done = ex->end.have_exit = false;
   ex->res.pool_hit = false;
   ex->t_container_us = 0;
   set_state (ex, EX_QUEUED);
@@ -744,45 +766,45 @@ exec_finish (sched_exec_t *ex)
   uint64_t now = wb_now_us ();
 
   take_trailer (ex);
-  if (res->err_truncated && !ex->outcome_set && ex->have_exit && res->status != SCHED_ST_OOM)
+  if (res->err_truncated && !ex->end.outcome_set && ex->end.have_exit && res->status != SCHED_ST_OOM)
     {
       /* Past the cap by less than the trailer mark's room: not killed, but
        * over the limit all the same. */
-      ex->outcome_set = true;
-      ex->outcome = SCHED_ST_OUTPUT_LIMIT;
+      ex->end.outcome_set = true;
+      ex->end.outcome = SCHED_ST_OUTPUT_LIMIT;
     }
-  if (ex->outcome_set)
-    res->status = ex->outcome;
+  if (ex->end.outcome_set)
+    res->status = ex->end.outcome;
   else if (res->has_compile && strcmp (sched_compile_status (res), "ok") != 0)
     res->status = SCHED_ST_COMPILE_ERROR; /* the program never ran */
   else if (res->run_timed_out)
     res->status = SCHED_ST_TIMEOUT; /* the init's deadline for the program, after compiling */
-  else if (!ex->have_exit)
+  else if (!ex->end.have_exit)
     {
       res->status = SCHED_ST_ERROR;
-      ex->outcome_error = "the sandbox failed while the program ran; it was stopped";
+      ex->end.outcome_error = "the sandbox failed while the program ran; it was stopped";
     }
   else if (res->status == SCHED_ST_OOM)
     ; /* exit 137 and the engine says OOMKilled (inspected_cb): first, with or without a report */
-  else if (ex->mark_len && !ex->trailer_ok && ex->drain_cut)
+  else if (ex->out.mark_len && !ex->out.trailer_ok && ex->out.drain_cut)
     {
       /* Not the sandbox's doing, as far as we know: the engine never
        * delivered the end of the output, where the init's report is. */
       res->status = SCHED_ST_ERROR;
-      ex->outcome_error = "the container engine did not deliver the end of the program's output; how the "
+      ex->end.outcome_error = "the container engine did not deliver the end of the program's output; how the "
                           "program ended is unknown";
       wb_warn ("execution %s: the container exited with %ld and its output did not end within %u ms", res->id,
-               ex->exit_code, drain_grace (ex));
+               ex->end.exit_code, drain_grace (ex));
     }
-  else if (ex->mark_len && !ex->trailer_ok && ex->trailer_overflow)
+  else if (ex->out.mark_len && !ex->out.trailer_ok && ex->out.trailer_overflow)
     {
       /* The init did report (its mark came), but the report passed what
        * we keep (or memory ran out keeping it): ours, not the sandbox's. */
       res->status = SCHED_ST_ERROR;
-      ex->outcome_error = "warmbox could not keep the sandbox's report of how the program ended; how it ended "
+      ex->end.outcome_error = "warmbox could not keep the sandbox's report of how the program ended; how it ended "
                           "is unknown";
     }
-  else if (ex->mark_len && !ex->trailer_ok)
+  else if (ex->out.mark_len && !ex->out.trailer_ok)
     {
       /* It exited on its own (nothing of ours killed it: that would be an
        * outcome), yet its init never reported the program's end: the init
@@ -790,21 +812,21 @@ exec_finish (sched_exec_t *ex)
        * sandbox (gVisor's sentry dying).  The container's exit code is
        * theirs, not the program's. */
       res->status = SCHED_ST_SANDBOX_ERROR;
-      ex->outcome_error = "the sandbox ended before its init could report how the program ended (the "
+      ex->end.outcome_error = "the sandbox ended before its init could report how the program ended (the "
                           "runtime ended it, or the init was killed); the program's exit status is unknown";
       wb_warn ("execution %s: the container exited with %ld and %s; status sandbox_error", res->id,
-               ex->exit_code,
-               ex->in_trailer ? "a report of its init that does not parse (cut short?)"
+               ex->end.exit_code,
+               ex->out.in_trailer ? "a report of its init that does not parse (cut short?)"
                               : "no report of its init");
     }
   else
     res->status = SCHED_ST_OK;
   if (res->status == SCHED_ST_ERROR || res->status == SCHED_ST_ENGINE_LOST || res->status == SCHED_ST_SANDBOX_ERROR)
-    res->error = ex->outcome_error;
-  res->exit_code = ex->have_exit && res->status != SCHED_ST_COMPILE_ERROR && res->status != SCHED_ST_TIMEOUT
+    res->error = ex->end.outcome_error;
+  res->exit_code = ex->end.have_exit && res->status != SCHED_ST_COMPILE_ERROR && res->status != SCHED_ST_TIMEOUT
                            && res->status != SCHED_ST_SANDBOX_ERROR
-                           && !(res->status == SCHED_ST_ERROR && (ex->drain_cut || ex->trailer_overflow))
-                       ? (int) ex->exit_code
+                           && !(res->status == SCHED_ST_ERROR && (ex->out.drain_cut || ex->out.trailer_overflow))
+                       ? (int) ex->end.exit_code
                        : -1;
   res->duration_ms = ((ex->t_exit_us ? ex->t_exit_us : now) - ex->t_start_us) / 1000;
   res->total_ms = (now - ex->t_admit_us) / 1000;
@@ -843,16 +865,16 @@ exec_finish (sched_exec_t *ex)
 static void
 give_up_waiting (sched_exec_t *ex)
 {
-  if (ex->wait_done && !ex->attach_done)
-    ex->drain_cut = true; /* the init's report may be in what did not come */
-  if (!ex->wait_done && !ex->outcome_set)
+  if (ex->end.wait_done && !ex->end.attach_done)
+    ex->out.drain_cut = true; /* the init's report may be in what did not come */
+  if (!ex->end.wait_done && !ex->end.outcome_set)
     {
-      ex->outcome_set = true;
-      ex->outcome = SCHED_ST_ENGINE_LOST;
-      ex->outcome_error = "the container engine stopped answering while the program ran; it was "
+      ex->end.outcome_set = true;
+      ex->end.outcome = SCHED_ST_ENGINE_LOST;
+      ex->end.outcome_error = "the container engine stopped answering while the program ran; it was "
                           "stopped and will not run again";
     }
-  ex->wait_done = ex->attach_done = true;
+  ex->end.wait_done = ex->end.attach_done = true;
   exec_finish (ex);
 }
 
@@ -916,7 +938,7 @@ killed_cb (void *arg, const eng_result_t *r)
   sched_exec_t *ex = arg;
 
   ex->kill_req = NULL;
-  if (r->rc < 0 && !ex->wait_done)
+  if (r->rc < 0 && !ex->end.wait_done)
     {
       /* The program may still run: stop waiting for its exit; giving the
        * container back removes it with force, which kills it, retried
@@ -935,25 +957,25 @@ exec_kill (sched_exec_t *ex, sched_status_t reason, const char *error)
 {
   wb_err_t err;
 
-  if (!ex->outcome_set)
+  if (!ex->end.outcome_set)
     {
-      ex->outcome_set = true;
-      ex->outcome = reason;
-      ex->outcome_error = error;
+      ex->end.outcome_set = true;
+      ex->end.outcome = reason;
+      ex->end.outcome_error = error;
     }
   if (ex->state == EX_STARTING)
     {
-      ex->kill_when_started = true;
+      ex->start.kill_when_started = true;
       return;
     }
   if (ex->state != EX_RUNNING)
     return;
   set_state (ex, EX_KILLING);
   disarm (ex->run_timer); /* the run's deadline is spent: it is being stopped */
-  if (ex->wait_done)
+  if (ex->end.wait_done)
     {
       /* It exited already: only the output's end is awaited. */
-      if (!ex->attach_done && !armed (ex->drain_timer))
+      if (!ex->end.attach_done && !armed (ex->drain_timer))
         arm_drain (ex);
       return;
     }
@@ -999,9 +1021,9 @@ after_run (sched_exec_t *ex)
 {
   wb_err_t err;
 
-  if (!ex->wait_done || !ex->attach_done || ex->state == EX_INSPECTING)
+  if (!ex->end.wait_done || !ex->end.attach_done || ex->state == EX_INSPECTING)
     return;
-  if (ex->have_exit && ex->exit_code == 137 && !ex->outcome_set)
+  if (ex->end.have_exit && ex->end.exit_code == 137 && !ex->end.outcome_set)
     {
       ex->op = eng_container_inspect (node_engine (ex->node), ex->container_id, inspected_cb, ex, &err);
       if (ex->op)
@@ -1045,8 +1067,8 @@ wait_inspected_cb (void *arg, const eng_result_t *r)
     {
       wb_info ("execution %s: its exit status (%ld) came from the container's state", ex->res.id,
                r->exit_code);
-      ex->exit_code = r->exit_code;
-      ex->have_exit = true;
+      ex->end.exit_code = r->exit_code;
+      ex->end.have_exit = true;
     }
   /* Running, or not known: killed before the wait counts as over (a
    * kill is skipped once it is). */
@@ -1054,8 +1076,8 @@ wait_inspected_cb (void *arg, const eng_result_t *r)
     exec_kill (ex, lost_status (&r->err), lost_sentence (&r->err));
   else
     exec_kill (ex, SCHED_ST_ERROR, "the sandbox failed while the program ran; it was stopped");
-  ex->wait_done = true;
-  if (!ex->attach_done)
+  ex->end.wait_done = true;
+  if (!ex->end.attach_done)
     arm_drain (ex);
   after_run (ex);
 }
@@ -1083,9 +1105,9 @@ wait_cb (void *arg, const eng_result_t *r)
   /* A wait the engine answered with an error (not a lost engine) says
    * nothing of the program: ask the container itself, once. */
   if (r->rc < 0 && r->err.code != WB_E_ENGINE_DOWN && ex->state == EX_RUNNING && ex->op == NULL
-      && !ex->wait_asked)
+      && !ex->end.wait_asked)
     {
-      ex->wait_asked = true;
+      ex->end.wait_asked = true;
       ex->op = eng_container_inspect (node_engine (ex->node), ex->container_id, wait_inspected_cb, ex, &err);
       if (ex->op)
         return;
@@ -1095,13 +1117,13 @@ wait_cb (void *arg, const eng_result_t *r)
     exec_kill (ex, lost_status (&r->err), lost_sentence (&r->err)); /* before wait_done: sent */
   else
     {
-      ex->exit_code = r->exit_code;
-      ex->have_exit = true;
+      ex->end.exit_code = r->exit_code;
+      ex->end.have_exit = true;
     }
-  ex->wait_done = true;
+  ex->end.wait_done = true;
   if (ex->state == EX_STARTING)
     return; /* the start's answer carries on */
-  if (!ex->attach_done)
+  if (!ex->end.attach_done)
     arm_drain (ex);
   after_run (ex);
 }
@@ -1486,12 +1508,12 @@ sched_result_files_json (const sched_result_t *res, wb_buf_t *out)
 static void
 parse_trailer (sched_exec_t *ex)
 {
-  if (ex->trailer_overflow)
+  if (ex->out.trailer_overflow)
     wb_warn ("execution %s: the sandbox's report (files, usage) passed its bound; left out", ex->res.id);
-  else if (sched_trailer_parse (ex->trailer.data, ex->trailer.len, ex->nonce, &ex->res) < 0)
+  else if (sched_trailer_parse (ex->out.trailer.data, ex->out.trailer.len, ex->out.nonce, &ex->res) < 0)
     wb_warn ("execution %s: the sandbox's report (files, usage) does not parse; left out", ex->res.id);
   else
-    ex->trailer_ok = true;
+    ex->out.trailer_ok = true;
 }
 
 /* Take the init's trailer apart (stderr past its mark: see stderr_data),
@@ -1502,12 +1524,12 @@ take_trailer (sched_exec_t *ex)
   sched_result_t *res = &ex->res;
   wb_buf_t *b = &res->err;
 
-  if (ex->trailer_done)
+  if (ex->out.trailer_done)
     return;
-  ex->trailer_done = true;
-  if (ex->in_trailer)
+  ex->out.trailer_done = true;
+  if (ex->out.in_trailer)
     parse_trailer (ex);
-  wb_buf_free (&ex->trailer); /* parsed: its copy is not needed any longer */
+  wb_buf_free (&ex->out.trailer); /* parsed: its copy is not needed any longer */
   if (b->len > ex->req.limits.output_bytes)
     {
       b->len = (size_t) ex->req.limits.output_bytes;
@@ -1555,14 +1577,14 @@ stderr_data (sched_exec_t *ex, const char *data, size_t len)
 {
   sched_result_t *res = &ex->res;
 
-  if (ex->trailer_done)
+  if (ex->out.trailer_done)
     return true;
-  if (!ex->in_trailer)
+  if (!ex->out.in_trailer)
     {
       size_t i = 0;
-      while (i < len && ex->mark_seen < ex->mark_len)
+      while (i < len && ex->out.mark_seen < ex->out.mark_len)
         {
-          if (ex->mark_seen == 0)
+          if (ex->out.mark_seen == 0)
             {
               const char *rs = memchr (data + i, '\x1e', len - i);
               if (rs == NULL)
@@ -1571,23 +1593,23 @@ stderr_data (sched_exec_t *ex, const char *data, size_t len)
                   break;
                 }
               i = (size_t) (rs - data) + 1;
-              ex->mark_seen = 1;
+              ex->out.mark_seen = 1;
               continue;
             }
-          if (data[i] == ex->mark[ex->mark_seen])
-            ex->mark_seen++;
+          if (data[i] == ex->out.mark[ex->out.mark_seen])
+            ex->out.mark_seen++;
           else
-            ex->mark_seen = data[i] == '\x1e' ? 1 : 0;
+            ex->out.mark_seen = data[i] == '\x1e' ? 1 : 0;
           i++;
         }
       if (!append_capped (ex, &res->err, &res->err_truncated,
-                          ex->req.limits.output_bytes + 2 * ex->mark_len, data, i))
+                          ex->req.limits.output_bytes + 2 * ex->out.mark_len, data, i))
         return false;
-      if (ex->mark_seen < ex->mark_len)
+      if (ex->out.mark_seen < ex->out.mark_len)
         {
           /* The program's own bytes (a partial mark at the end may be the
            * init's) past the cap and the mark's room: stopped. */
-          if (res->err.len - ex->mark_seen > ex->req.limits.output_bytes + ex->mark_len)
+          if (res->err.len - ex->out.mark_seen > ex->req.limits.output_bytes + ex->out.mark_len)
             {
               res->err_truncated = true;
               return false;
@@ -1595,18 +1617,18 @@ stderr_data (sched_exec_t *ex, const char *data, size_t len)
           return true;
         }
       /* The mark: off the program's stderr; the rest is the trailer. */
-      res->err.len -= ex->mark_len;
-      ex->in_trailer = true;
+      res->err.len -= ex->out.mark_len;
+      ex->out.in_trailer = true;
       data += i;
       len -= i;
     }
-  if (ex->trailer_overflow)
+  if (ex->out.trailer_overflow)
     return true;
   /* Files' contents, the compile stage's two streams and their order
    * (no bigger than they are: order.h), records and lines. */
-  if (ex->trailer.len + len > ex->req.limits.output_bytes + 4 * ex->req.limits.compile_output_bytes + TRAILER_OVERHEAD
-      || wb_buf_append (&ex->trailer, data, len) < 0)
-    ex->trailer_overflow = true;
+  if (ex->out.trailer.len + len > ex->req.limits.output_bytes + 4 * ex->req.limits.compile_output_bytes + TRAILER_OVERHEAD
+      || wb_buf_append (&ex->out.trailer, data, len) < 0)
+    ex->out.trailer_overflow = true;
   return true;
 }
 
@@ -1620,20 +1642,20 @@ take_run_mark (sched_exec_t *ex, const char *data, size_t len, bool *fits)
 {
   size_t i = 0;
 
-  while (i < len && ex->run_mark_seen < ex->run_mark_len)
+  while (i < len && ex->out.run_mark_seen < ex->out.run_mark_len)
     {
-      if (data[i] != ex->run_mark[ex->run_mark_seen])
+      if (data[i] != ex->out.run_mark[ex->out.run_mark_seen])
         {
-          ex->run_mark_done = true;
-          *fits = stderr_data (ex, ex->run_mark, ex->run_mark_seen);
+          ex->out.run_mark_done = true;
+          *fits = stderr_data (ex, ex->out.run_mark, ex->out.run_mark_seen);
           return i;
         }
-      ex->run_mark_seen++;
+      ex->out.run_mark_seen++;
       i++;
     }
-  if (ex->run_mark_seen == ex->run_mark_len)
+  if (ex->out.run_mark_seen == ex->out.run_mark_len)
     {
-      ex->run_mark_done = true;
+      ex->out.run_mark_done = true;
       /* Only the run's own deadline, while it is armed (not after a kill):
        * re-arming an armed timer cannot fail for lack of memory, and if it
        * did, the deadline armed at the start still holds. */
@@ -1650,7 +1672,7 @@ on_data (void *arg, int stream, const char *data, size_t len)
   sched_exec_t *ex = arg;
   bool fits = true;
 
-  if (stream == ENG_STREAM_STDERR && ex->run_mark_len && !ex->run_mark_done)
+  if (stream == ENG_STREAM_STDERR && ex->out.run_mark_len && !ex->out.run_mark_done)
     {
       size_t used = take_run_mark (ex, data, len, &fits);
       data += used;
@@ -1658,7 +1680,7 @@ on_data (void *arg, int stream, const char *data, size_t len)
     }
   if (!fits)
     ; /* the held-back bytes passed stderr's cap */
-  else if (stream == ENG_STREAM_STDERR && ex->mark_len)
+  else if (stream == ENG_STREAM_STDERR && ex->out.mark_len)
     fits = stderr_data (ex, data, len);
   else if (stream == ENG_STREAM_STDERR)
     fits = append_capped (ex, &ex->res.err, &ex->res.err_truncated, ex->req.limits.output_bytes, data, len);
@@ -1690,7 +1712,7 @@ on_attach_end (void *arg, int rc, const wb_err_t *err)
       exec_failed_before_start (ex, &e);
       return;
     }
-  ex->attach_done = true;
+  ex->end.attach_done = true;
   if (rc < 0)
     exec_kill (ex, lost_status (err), lost_sentence (err));
   if (ex->state == EX_STARTING)
@@ -1708,7 +1730,7 @@ started_cb (void *arg, const eng_result_t *r)
   wb_err_t err;
 
   ex->op = NULL;
-  ex->holds_slot = false;
+  ex->start.holds_slot = false;
   ex->t_started_us = wb_now_us ();
   /* A start that failed slowly (a timeout, a 5xx under load) is a sample
    * too: under overload that is all there is.  One that failed faster than
@@ -1716,7 +1738,7 @@ started_cb (void *arg, const eng_result_t *r)
    * pace and would teach the gate that starts are nearly free. */
   double rtt_ms = (double) (ex->t_started_us - ex->t_start_us) / 1000.0;
   if (r->rc == 0 || rtt_ms >= node_gate (ex->node)->last_rtt_ms)
-    startgate_sample (node_gate (ex->node), rtt_ms, ex->start_ticket, (double) ex->t_started_us / 1000.0);
+    startgate_sample (node_gate (ex->node), rtt_ms, ex->start.start_ticket, (double) ex->t_started_us / 1000.0);
   startgate_leave (node_gate (ex->node), (double) ex->t_started_us / 1000.0);
   node_yield_update (ex->node);
   if (r->rc < 0 && (r->err.engine_status == 400 || r->err.engine_status == 404
@@ -1744,9 +1766,9 @@ started_cb (void *arg, const eng_result_t *r)
                      : "the sandbox failed while starting the program; it may have run, and "
                        "was stopped");
     }
-  else if (ex->kill_when_started)
-    exec_kill (ex, ex->outcome, ex->outcome_error);
-  else if (ex->wait_done && !ex->attach_done)
+  else if (ex->start.kill_when_started)
+    exec_kill (ex, ex->end.outcome, ex->end.outcome_error);
+  else if (ex->end.wait_done && !ex->end.attach_done)
     arm_drain (ex); /* it exited during the start: a fast program */
   after_run (ex);
 }
@@ -1756,7 +1778,7 @@ send_start (sched_exec_t *ex)
 {
   wb_err_t err;
 
-  ex->holds_slot = true;
+  ex->start.holds_slot = true;
   /* From the start on the run's own deadline rules: armed first, since no
    * program may run without one (it is refused instead, nothing ran). */
   if (arm_timer (ex, &ex->run_timer, deadline_cb, run_deadline_ms (ex)) < 0)
@@ -1768,7 +1790,7 @@ send_start (sched_exec_t *ex)
   disarm (ex->prestart_timer);
   set_state (ex, EX_STARTING);
   ex->t_start_us = wb_now_us ();
-  ex->start_ticket = startgate_ticket (node_gate (ex->node), (double) ex->t_start_us / 1000.0);
+  ex->start.start_ticket = startgate_ticket (node_gate (ex->node), (double) ex->t_start_us / 1000.0);
   node_yield_update (ex->node);
   ex->op = eng_container_start (node_engine (ex->node), ex->container_id, started_cb, ex, &err);
   if (ex->op == NULL)
@@ -1792,7 +1814,7 @@ maybe_start (sched_exec_t *ex)
   wb_err_t err;
   int r;
 
-  if (ex->state != EX_PREPARING || !ex->attach_ready || !ex->wait_armed || !ex->ahead_committed)
+  if (ex->state != EX_PREPARING || !ex->prep.attach_ready || !ex->prep.wait_armed || !ex->prep.ahead_committed)
     return;
   set_state (ex, EX_WAIT_SLOT);
   r = startgate_enter (node_gate (ex->node), (double) wb_now_us () / 1000.0, gate_open_cb, ex,
@@ -1814,7 +1836,7 @@ ahead_cb (void *arg, uint64_t serial, int rc)
   sched_exec_t *ex = find (arg, serial);
   wb_err_t err;
 
-  if (ex == NULL || ex->ahead_committed)
+  if (ex == NULL || ex->prep.ahead_committed)
     return;
   if (rc < 0)
     {
@@ -1822,7 +1844,7 @@ ahead_cb (void *arg, uint64_t serial, int rc)
       exec_failed_before_start (ex, &err);
       return;
     }
-  ex->ahead_committed = true;
+  ex->prep.ahead_committed = true;
   maybe_start (ex);
 }
 
@@ -1861,19 +1883,19 @@ write_frame (sched_exec_t *ex)
    * unchanged is not sent back. */
   if (uses_init (ex))
     {
-      ex->mark_len = (size_t) snprintf (ex->mark, sizeof ex->mark, "\x1ewarmbox-trailer %s\n", ex->nonce);
+      ex->out.mark_len = (size_t) snprintf (ex->out.mark, sizeof ex->out.mark, "\x1ewarmbox-trailer %s\n", ex->out.nonce);
       const prof_limits_t *l = &ex->req.limits;
       /* The program's own file, where the bootstrap writes one, is an
        * input too (prof_t.program_file). */
       const char *program = ex->req.profile->program_file ? program_name (ex) : NULL; /* NULL: no file */
-      rc = wb_buf_printf (&frame, "w1 %s %d %llu %zu", ex->nonce, SCHED_MAX_FILES,
+      rc = wb_buf_printf (&frame, "w1 %s %d %llu %zu", ex->out.nonce, SCHED_MAX_FILES,
                           (unsigned long long) l->output_bytes, ex->req.n_files + (program != NULL));
       /* A compile stage's limits, and the program's own timeout after it. */
       if (rc == 0 && ex->req.profile->compile_argv)
         {
           rc = wb_buf_printf (&frame, " %u %llu %u", l->compile_timeout_ms,
                               (unsigned long long) l->compile_output_bytes, l->timeout_ms);
-          ex->run_mark_len = (size_t) snprintf (ex->run_mark, sizeof ex->run_mark, "\x1ewarmbox-run %s\n", ex->nonce);
+          ex->out.run_mark_len = (size_t) snprintf (ex->out.run_mark, sizeof ex->out.run_mark, "\x1ewarmbox-run %s\n", ex->out.nonce);
         }
       if (rc == 0)
         rc = wb_buf_append (&frame, "\n", 1);
@@ -1903,7 +1925,7 @@ on_attach_ready (void *arg)
   sched_exec_t *ex = arg;
   wb_err_t err;
 
-  ex->attach_ready = true;
+  ex->prep.attach_ready = true;
   if (write_frame (ex) < 0)
     {
       wb_error (&err, WB_E_NOMEM, "out of memory writing the input");
@@ -1918,7 +1940,7 @@ on_wait_armed (void *arg)
 {
   sched_exec_t *ex = arg;
 
-  ex->wait_armed = true;
+  ex->prep.wait_armed = true;
   maybe_start (ex);
 }
 
@@ -1948,7 +1970,7 @@ have_container (sched_exec_t *ex, wb_err_t *err)
    * container, when the history has room.  The start waits for the first
    * row only (ahead_committed): rows are written in order, so the
    * rewrite lands before the finished row. */
-  if (ex->ahead_submitted)
+  if (ex->prep.ahead_submitted)
     {
       if (!store_reserve (ctx->store, 1))
         wb_warn ("execution %s: its row still names engine and container it left (the history "
@@ -1962,7 +1984,7 @@ have_container (sched_exec_t *ex, wb_err_t *err)
         }
       return 0;
     }
-  ex->ahead_submitted = true;
+  ex->prep.ahead_submitted = true;
   if (submit_row (ex, "running", NULL, ahead_cb) < 0)
     return wb_error (err, WB_E_NOMEM, "out of memory");
   return 0;
@@ -2011,7 +2033,7 @@ prestart_deadline_cb (evutil_socket_t fd, short what, void *arg)
     wb_error (&err, WB_E_BUSY, "no sandbox became free within %u ms", ms);
   else if (ex->state == EX_WAIT_SLOT)
     wb_error (&err, WB_E_BUSY, "no start slot became free within %u ms", ms);
-  else if (!ex->ahead_committed)
+  else if (!ex->prep.ahead_committed)
     wb_error (&err, WB_E_BUSY, "the execution history could not be written within %u ms; try "
                                "again later",
               ms);
@@ -2029,7 +2051,7 @@ deadline_cb (evutil_socket_t fd, short what, void *arg)
   (void) what;
   /* An exit already seen is in time, even if its output is still
    * draining. */
-  if ((ex->state == EX_STARTING || ex->state == EX_RUNNING) && !ex->wait_done)
+  if ((ex->state == EX_STARTING || ex->state == EX_RUNNING) && !ex->end.wait_done)
     exec_kill (ex, SCHED_ST_TIMEOUT, NULL);
 }
 
@@ -2206,7 +2228,7 @@ sched_exec_start (execs_t *ctx, sched_request_t *req, sched_exec_done_cb cb, voi
     }
   ex = calloc (1, sizeof *ex);
   /* The id is public; the nonce is the init's secret, drawn apart. */
-  if (ex == NULL || wb_random_hex (hex, 16) < 0 || wb_random_hex (ex->nonce, 16) < 0)
+  if (ex == NULL || wb_random_hex (hex, 16) < 0 || wb_random_hex (ex->out.nonce, 16) < 0)
     {
       free (ex);
       store_unreserve (ctx->store, 2);
