@@ -1,6 +1,7 @@
 /* engine: warmbox's Docker Engine API client.
  *
- * One eng_t per event base.  Requests go through one libcurl multi handle
+ * One eng_t per engine (each engine node has its own), on one event base.
+ * Requests go through one libcurl multi handle
  * driven by that base (curl's hiperfifo pattern); the hijacked attach stream
  * is a bufferevent on a socket of its own (plain or TLS).  Nothing here
  * blocks, and nothing here knows about pools, profiles or executions.
