@@ -35,6 +35,7 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #ifndef WB_DEFAULT_PROFILES_DIR
@@ -344,12 +345,209 @@ sched_config_engines_final (sched_config_t *cfg, wb_err_t *err)
   return 0;
 }
 
+/* ---- the key table ------------------------------------------------------ */
+
+/* "listen": replaces the list. */
+static int
+parse_listen (sched_config_t *cfg, cJSON *item, wb_err_t *err)
+{
+  cJSON *a;
+
+  if (!cJSON_IsArray (item))
+    return wb_error (err, WB_E_INVALID, "\"listen\" must be an array of addresses");
+  for (size_t i = 0; i < cfg->n_listen; i++)
+    free (cfg->listen[i]);
+  cfg->n_listen = 0;
+  cJSON_ArrayForEach (a, item)
+  {
+    if (!cJSON_IsString (a))
+      return wb_error (err, WB_E_INVALID, "\"listen\" must hold strings");
+    if (sched_config_add_listen (cfg, a->valuestring, err) < 0)
+      return -1;
+  }
+  return 0;
+}
+
+static int
+parse_engine_key (sched_config_t *cfg, cJSON *item, wb_err_t *err)
+{
+  return parse_engines (cfg, item, true, err);
+}
+
+static int
+parse_engines_key (sched_config_t *cfg, cJSON *item, wb_err_t *err)
+{
+  return parse_engines (cfg, item, false, err);
+}
+
+/* "tokens": replaces the list. */
+static int
+parse_tokens (sched_config_t *cfg, cJSON *item, wb_err_t *err)
+{
+  cJSON *tok;
+
+  if (!cJSON_IsArray (item))
+    return wb_error (err, WB_E_INVALID, "\"tokens\" must be an array");
+  cfg->n_tokens = 0;
+  cJSON_ArrayForEach (tok, item)
+  {
+    cJSON *f;
+    const char *name = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (tok, "name"));
+    const char *hash = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (tok, "sha256"));
+    double rate = 10, burst = 20;
+    uint64_t conc = 8;
+    cJSON_ArrayForEach (f, tok)
+    {
+      const char *tk = f->string ? f->string : "";
+      if (strcmp (tk, "rate") == 0 || strcmp (tk, "burst") == 0)
+        {
+          if (!cJSON_IsNumber (f) || !(f->valuedouble > 0) || f->valuedouble > 1e6)
+            return wb_error (err, WB_E_INVALID, "tokens[].%s must be a positive number", tk);
+          *(strcmp (tk, "rate") == 0 ? &rate : &burst) = f->valuedouble;
+        }
+      else if (strcmp (tk, "max_concurrent") == 0)
+        {
+          if (set_uint (&conc, f, "tokens[].max_concurrent", 1, 100000, err) < 0)
+            return -1;
+        }
+      else if (strcmp (tk, "name") != 0 && strcmp (tk, "sha256") != 0)
+        return wb_error (err, WB_E_INVALID, "unknown key \"tokens[].%.32s\"", tk);
+    }
+    if (sched_token_add (cfg, name, hash, rate, burst, (uint32_t) conc, err) < 0)
+      return -1;
+  }
+  return 0;
+}
+
+static void
+apply_tokens (sched_config_t *running, const sched_config_t *fresh)
+{
+  memcpy (running->tokens, fresh->tokens, sizeof fresh->tokens);
+  running->n_tokens = fresh->n_tokens;
+}
+
+static void
+apply_pools (sched_config_t *running, const sched_config_t *fresh)
+{
+  running->pool_default = fresh->pool_default;
+  memcpy (running->pools, fresh->pools, sizeof fresh->pools);
+  running->n_pools = fresh->n_pools;
+}
+
+typedef enum config_type
+{
+  CFG_U32,
+  CFG_U64,
+  CFG_STRING,
+  CFG_CUSTOM, /* parse (and, when reloadable, apply) say how */
+} config_type_t;
+
+/* One key of the file.  A dotted name ("admission.queue_max") is a key
+ * of that object.  Reloadable keys are applied to the running
+ * configuration by sched_config_apply_reloadable; the rest need a
+ * restart (the TLS files are re-read by the listeners themselves). */
+typedef struct config_key
+{
+  const char *name;
+  config_type_t type;
+  size_t offset;          /* into sched_config_t (CFG_U32, CFG_U64, CFG_STRING) */
+  double lo, hi;          /* whole numbers' range */
+  bool reloadable;
+  int (*parse) (sched_config_t *cfg, cJSON *item, wb_err_t *err);
+  void (*apply) (sched_config_t *running, const sched_config_t *fresh);
+} config_key_t;
+
+#define U32(key, field, lo, hi, reload) {key, CFG_U32, offsetof (sched_config_t, field), lo, hi, reload, NULL, NULL}
+#define U64(key, field, lo, hi) {key, CFG_U64, offsetof (sched_config_t, field), lo, hi, false, NULL, NULL}
+#define STR(key, field) {key, CFG_STRING, offsetof (sched_config_t, field), 0, 0, false, NULL, NULL}
+#define CUSTOM(key, parse, apply) {key, CFG_CUSTOM, 0, 0, 0, apply != NULL, parse, apply}
+
+static const config_key_t config_keys[] = {
+  CUSTOM ("listen", parse_listen, NULL),
+  CUSTOM ("engine", parse_engine_key, NULL),
+  CUSTOM ("engines", parse_engines_key, NULL),
+  STR ("tls.cert", tls_cert),
+  STR ("tls.key", tls_key),
+  STR ("tls.client_ca", tls_client_ca),
+  STR ("profiles_dir", profiles_dir),
+  U32 ("max_concurrent", max_concurrent, 1, 100000, false),
+  U32 ("shutdown_grace_ms", shutdown_grace_ms, 0, 3600000, false),
+  U32 ("drain_delay_ms", drain_delay_ms, 0, 3600000, true),
+  U32 ("request_read_timeout_ms", request_read_timeout_ms, 1000, 3600000, true),
+  U32 ("ready_pool_grace_ms", ready_pool_grace_ms, 1000, 3600000, true),
+  STR ("agent_listen", agent_listen),
+  U64 ("max_body_bytes", max_body_bytes, 1024, 1073741824.0),
+  U32 ("max_containers", max_containers, 1, 3600000, false),
+  U32 ("create_concurrency", create_concurrency, 1, 3600000, false),
+  U32 ("queue_max", queue_max, 0, 3600000, false),
+  U32 ("image_refresh_ms", image_refresh_ms, 1, 3600000, false),
+  U32 ("engine_recheck_ms", engine_recheck_ms, 1, 3600000, false),
+  U32 ("admission.queue_max", admission_queue_max, 0, 1000000, false),
+  U32 ("admission.max_wait_ms", max_wait_ms, 1, 3600000, false),
+  U32 ("start_limit.initial", start_limit.initial, 1, 4096, false),
+  U32 ("start_limit.min", start_limit.min, 1, 4096, false),
+  U32 ("start_limit.max", start_limit.max, 1, 4096, false),
+  STR ("store.path", store_path),
+  U32 ("store.retention_days", store_retention_days, 0, 36500, false),
+  U32 ("store.max_backlog", store_max_backlog, 1, 10000000, false),
+  CUSTOM ("pools", parse_pools, apply_pools),
+  CUSTOM ("tokens", parse_tokens, apply_tokens),
+};
+
+#undef U32
+#undef U64
+#undef STR
+#undef CUSTOM
+
+static const config_key_t *
+config_key (const char *name)
+{
+  for (size_t i = 0; i < WB_ARRAY_SIZE (config_keys); i++)
+    if (strcmp (config_keys[i].name, name) == 0)
+      return &config_keys[i];
+  return NULL;
+}
+
+/* Is name the object of some dotted key ("admission" for "admission.*")? */
+static bool
+config_object (const char *name)
+{
+  size_t len = strlen (name);
+
+  for (size_t i = 0; i < WB_ARRAY_SIZE (config_keys); i++)
+    if (strncmp (config_keys[i].name, name, len) == 0 && config_keys[i].name[len] == '.')
+      return true;
+  return false;
+}
+
+static int
+config_set (sched_config_t *cfg, const config_key_t *key, cJSON *item, wb_err_t *err)
+{
+  char *field = (char *) cfg + key->offset;
+  uint64_t v;
+
+  switch (key->type)
+    {
+    case CFG_U32:
+      if (set_uint (&v, item, key->name, key->lo, key->hi, err) < 0)
+        return -1;
+      *(uint32_t *) (void *) field = (uint32_t) v;
+      return 0;
+    case CFG_U64:
+      return set_uint ((uint64_t *) (void *) field, item, key->name, key->lo, key->hi, err);
+    case CFG_STRING:
+      return set_string ((char **) (void *) field, item, key->name, err);
+    case CFG_CUSTOM:
+      return key->parse (cfg, item, err);
+    }
+  return wb_error (err, WB_E_INTERNAL, "key %s: unknown type", key->name);
+}
+
 int
 sched_config_parse (sched_config_t *cfg, const char *json, size_t len, wb_err_t *err)
 {
   cJSON *root = cJSON_ParseWithLength (json, len), *item;
   int ret = -1;
-  uint64_t v;
 
   if (root == NULL || !cJSON_IsObject (root))
     {
@@ -359,241 +557,79 @@ sched_config_parse (sched_config_t *cfg, const char *json, size_t len, wb_err_t 
   cJSON_ArrayForEach (item, root)
   {
     const char *k = item->string ? item->string : "";
-    if (strcmp (k, "listen") == 0)
+    const config_key_t *key = config_key (k);
+    cJSON *e;
+
+    if (key)
       {
-        cJSON *a;
-        if (!cJSON_IsArray (item))
-          {
-            wb_error (err, WB_E_INVALID, "\"listen\" must be an array of addresses");
-            goto out;
-          }
-        for (size_t i = 0; i < cfg->n_listen; i++)
-          free (cfg->listen[i]);
-        cfg->n_listen = 0;
-        cJSON_ArrayForEach (a, item)
-        {
-          if (!cJSON_IsString (a) || sched_config_add_listen (cfg, a->valuestring, err) < 0)
-            {
-              if (!cJSON_IsString (a))
-                wb_error (err, WB_E_INVALID, "\"listen\" must hold strings");
-              goto out;
-            }
-        }
-      }
-    else if (strcmp (k, "engine") == 0 || strcmp (k, "engines") == 0)
-      {
-        if (parse_engines (cfg, item, strcmp (k, "engine") == 0, err) < 0)
+        if (config_set (cfg, key, item, err) < 0)
           goto out;
+        continue;
       }
-    else if (strcmp (k, "tls") == 0)
-      {
-        cJSON *e;
-        if (!cJSON_IsObject (item))
-          {
-            wb_error (err, WB_E_INVALID, "\"tls\" must be an object");
-            goto out;
-          }
-        cJSON_ArrayForEach (e, item)
-        {
-          const char *ek = e->string ? e->string : "";
-          char **dst = strcmp (ek, "cert") == 0        ? &cfg->tls_cert
-                       : strcmp (ek, "key") == 0       ? &cfg->tls_key
-                       : strcmp (ek, "client_ca") == 0 ? &cfg->tls_client_ca
-                                                       : NULL;
-          if (dst == NULL)
-            {
-              wb_error (err, WB_E_INVALID, "unknown key \"tls.%.64s\"", ek);
-              goto out;
-            }
-          if (set_string (dst, e, ek, err) < 0)
-            goto out;
-        }
-      }
-    else if (strcmp (k, "profiles_dir") == 0)
-      {
-        if (set_string (&cfg->profiles_dir, item, k, err) < 0)
-          goto out;
-      }
-    else if (strcmp (k, "max_concurrent") == 0)
-      {
-        if (set_uint (&v, item, k, 1, 100000, err) < 0)
-          goto out;
-        cfg->max_concurrent = (uint32_t) v;
-      }
-    else if (strcmp (k, "shutdown_grace_ms") == 0)
-      {
-        if (set_uint (&v, item, k, 0, 3600000, err) < 0)
-          goto out;
-        cfg->shutdown_grace_ms = (uint32_t) v;
-      }
-    else if (strcmp (k, "drain_delay_ms") == 0 || strcmp (k, "request_read_timeout_ms") == 0
-             || strcmp (k, "ready_pool_grace_ms") == 0)
-      {
-        uint32_t *dst = k[0] == 'd'                             ? &cfg->drain_delay_ms
-                        : strcmp (k, "ready_pool_grace_ms") == 0 ? &cfg->ready_pool_grace_ms
-                                                                 : &cfg->request_read_timeout_ms;
-        if (set_uint (&v, item, k, k[0] == 'd' ? 0 : 1000, 3600000, err) < 0)
-          goto out;
-        *dst = (uint32_t) v;
-      }
-    else if (strcmp (k, "agent_listen") == 0)
-      {
-        if (set_string (&cfg->agent_listen, item, k, err) < 0)
-          goto out;
-      }
-    else if (strcmp (k, "max_body_bytes") == 0)
-      {
-        if (set_uint (&cfg->max_body_bytes, item, k, 1024, 1073741824.0, err) < 0)
-          goto out;
-      }
-    else if (strcmp (k, "max_containers") == 0 || strcmp (k, "create_concurrency") == 0
-             || strcmp (k, "queue_max") == 0 || strcmp (k, "image_refresh_ms") == 0
-             || strcmp (k, "engine_recheck_ms") == 0)
-      {
-        uint32_t *dst = strcmp (k, "max_containers") == 0       ? &cfg->max_containers
-                        : strcmp (k, "create_concurrency") == 0 ? &cfg->create_concurrency
-                        : strcmp (k, "queue_max") == 0          ? &cfg->queue_max
-                        : strcmp (k, "engine_recheck_ms") == 0  ? &cfg->engine_recheck_ms
-                                                                : &cfg->image_refresh_ms;
-        if (set_uint (&v, item, k, strcmp (k, "queue_max") == 0 ? 0 : 1, 3600000, err) < 0)
-          goto out;
-        *dst = (uint32_t) v;
-      }
-    else if (strcmp (k, "admission") == 0 || strcmp (k, "start_limit") == 0)
-      {
-        cJSON *e;
-        bool adm = k[0] == 'a';
-        if (!cJSON_IsObject (item))
-          {
-            wb_error (err, WB_E_INVALID, "\"%s\" must be an object", k);
-            goto out;
-          }
-        cJSON_ArrayForEach (e, item)
-        {
-          const char *sk = e->string ? e->string : "";
-          char name[96];
-          uint32_t *dst = NULL;
-          double lo = 1, hi = 1000000;
-          if (adm && strcmp (sk, "queue_max") == 0)
-            dst = &cfg->admission_queue_max, lo = 0;
-          else if (adm && strcmp (sk, "max_wait_ms") == 0)
-            dst = &cfg->max_wait_ms, hi = 3600000;
-          else if (!adm && strcmp (sk, "initial") == 0)
-            dst = &cfg->start_limit.initial, hi = 4096;
-          else if (!adm && strcmp (sk, "min") == 0)
-            dst = &cfg->start_limit.min, hi = 4096;
-          else if (!adm && strcmp (sk, "max") == 0)
-            dst = &cfg->start_limit.max, hi = 4096;
-          snprintf (name, sizeof name, "%s.%.64s", k, sk);
-          if (dst == NULL)
-            {
-              wb_error (err, WB_E_INVALID, "unknown key \"%s\"", name);
-              goto out;
-            }
-          if (set_uint (&v, e, name, lo, hi, err) < 0)
-            goto out;
-          *dst = (uint32_t) v;
-        }
-        if (!adm && cfg->start_limit.min && cfg->start_limit.max
-            && cfg->start_limit.max < cfg->start_limit.min)
-          {
-            wb_error (err, WB_E_INVALID, "start_limit.max is below start_limit.min");
-            goto out;
-          }
-      }
-    else if (strcmp (k, "store") == 0)
-      {
-        cJSON *e;
-        if (!cJSON_IsObject (item))
-          {
-            wb_error (err, WB_E_INVALID, "\"store\" must be an object");
-            goto out;
-          }
-        cJSON_ArrayForEach (e, item)
-        {
-          const char *sk = e->string ? e->string : "";
-          if (strcmp (sk, "path") == 0)
-            {
-              if (set_string (&cfg->store_path, e, "store.path", err) < 0)
-                goto out;
-            }
-          else if (strcmp (sk, "retention_days") == 0)
-            {
-              if (set_uint (&v, e, "store.retention_days", 0, 36500, err) < 0)
-                goto out;
-              cfg->store_retention_days = (uint32_t) v;
-            }
-          else if (strcmp (sk, "max_backlog") == 0)
-            {
-              if (set_uint (&v, e, "store.max_backlog", 1, 10000000, err) < 0)
-                goto out;
-              cfg->store_max_backlog = (uint32_t) v;
-            }
-          else
-            {
-              wb_error (err, WB_E_INVALID, "unknown key \"store.%.64s\"", sk);
-              goto out;
-            }
-        }
-      }
-    else if (strcmp (k, "pools") == 0)
-      {
-        if (parse_pools (cfg, item, err) < 0)
-          goto out;
-      }
-    else if (strcmp (k, "tokens") == 0)
-      {
-        cJSON *tok;
-        if (!cJSON_IsArray (item))
-          {
-            wb_error (err, WB_E_INVALID, "\"tokens\" must be an array");
-            goto out;
-          }
-        cfg->n_tokens = 0;
-        cJSON_ArrayForEach (tok, item)
-        {
-          cJSON *f;
-          const char *name = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (tok, "name"));
-          const char *hash = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (tok, "sha256"));
-          double rate = 10, burst = 20;
-          uint64_t conc = 8;
-          cJSON_ArrayForEach (f, tok)
-          {
-            const char *tk = f->string ? f->string : "";
-            if (strcmp (tk, "rate") == 0 || strcmp (tk, "burst") == 0)
-              {
-                if (!cJSON_IsNumber (f) || !(f->valuedouble > 0) || f->valuedouble > 1e6)
-                  {
-                    wb_error (err, WB_E_INVALID, "tokens[].%s must be a positive number", tk);
-                    goto out;
-                  }
-                *(strcmp (tk, "rate") == 0 ? &rate : &burst) = f->valuedouble;
-              }
-            else if (strcmp (tk, "max_concurrent") == 0)
-              {
-                if (set_uint (&conc, f, "tokens[].max_concurrent", 1, 100000, err) < 0)
-                  goto out;
-              }
-            else if (strcmp (tk, "name") != 0 && strcmp (tk, "sha256") != 0)
-              {
-                wb_error (err, WB_E_INVALID, "unknown key \"tokens[].%.32s\"", tk);
-                goto out;
-              }
-          }
-          if (sched_token_add (cfg, name, hash, rate, burst, (uint32_t) conc, err) < 0)
-            goto out;
-        }
-      }
-    else
+    if (!config_object (k))
       {
         wb_error (err, WB_E_INVALID, "unknown key \"%.64s\"", k);
         goto out;
       }
+    if (!cJSON_IsObject (item))
+      {
+        wb_error (err, WB_E_INVALID, "\"%s\" must be an object", k);
+        goto out;
+      }
+    cJSON_ArrayForEach (e, item)
+    {
+      char name[96];
+      snprintf (name, sizeof name, "%s.%.64s", k, e->string ? e->string : "");
+      if ((key = config_key (name)) == NULL)
+        {
+          wb_error (err, WB_E_INVALID, "unknown key \"%s\"", name);
+          goto out;
+        }
+      if (config_set (cfg, key, e, err) < 0)
+        goto out;
+    }
   }
+  if (cfg->start_limit.min && cfg->start_limit.max && cfg->start_limit.max < cfg->start_limit.min)
+    {
+      wb_error (err, WB_E_INVALID, "start_limit.max is below start_limit.min");
+      goto out;
+    }
   ret = 0;
 out:
   cJSON_Delete (root);
   return ret;
+}
+
+void
+sched_config_apply_reloadable (sched_config_t *running, const sched_config_t *fresh)
+{
+  for (size_t i = 0; i < WB_ARRAY_SIZE (config_keys); i++)
+    {
+      const config_key_t *key = &config_keys[i];
+      if (!key->reloadable)
+        continue;
+      if (key->apply)
+        key->apply (running, fresh);
+      else if (key->type == CFG_U32)
+        memcpy ((char *) running + key->offset, (const char *) fresh + key->offset, sizeof (uint32_t));
+      else if (key->type == CFG_U64)
+        memcpy ((char *) running + key->offset, (const char *) fresh + key->offset, sizeof (uint64_t));
+    }
+}
+
+size_t
+sched_config_reloadable_keys (const char **names, size_t max)
+{
+  size_t n = 0;
+
+  for (size_t i = 0; i < WB_ARRAY_SIZE (config_keys); i++)
+    if (config_keys[i].reloadable)
+      {
+        if (n < max)
+          names[n] = config_keys[i].name;
+        n++;
+      }
+  return n;
 }
 
 int

@@ -98,5 +98,13 @@ int sched_config_set_engine (sched_config_t *cfg, const char *endpoint, wb_err_t
  * -1 only without memory. */
 int sched_config_engines_final (sched_config_t *cfg, wb_err_t *err);
 void sched_config_clear (sched_config_t *cfg);
+/* SIGHUP: copy every key the key table marks reloadable (tokens, pool
+ * sizes, drain_delay_ms, request_read_timeout_ms, ready_pool_grace_ms)
+ * from fresh into running; the rest need a restart.  Strings are not
+ * among them (running keeps its own).  Can't fail. */
+void sched_config_apply_reloadable (sched_config_t *running, const sched_config_t *fresh);
+/* The reloadable keys' names (for docs and tests): up to max into names;
+ * returns how many there are. */
+size_t sched_config_reloadable_keys (const char **names, size_t max);
 
 #endif

@@ -278,15 +278,10 @@ reload_cb (evutil_socket_t sig, short what, void *arg)
       if (engines_changed && cfg.n_engines > 0)
         wb_warn ("the engines in %s changed: engines are read at start-up (restart to apply)",
                  config_path);
+      /* Tokens kept by name keep their buckets (before the table copies
+       * the new list in). */
       sched_auth_reload (&ctx.auth, &ctx.cfg, &cfg);
-      memcpy (ctx.cfg.tokens, cfg.tokens, sizeof cfg.tokens);
-      ctx.cfg.n_tokens = cfg.n_tokens;
-      ctx.cfg.pool_default = cfg.pool_default;
-      memcpy (ctx.cfg.pools, cfg.pools, sizeof cfg.pools);
-      ctx.cfg.n_pools = cfg.n_pools;
-      ctx.cfg.drain_delay_ms = cfg.drain_delay_ms;
-      ctx.cfg.request_read_timeout_ms = cfg.request_read_timeout_ms;
-      ctx.cfg.ready_pool_grace_ms = cfg.ready_pool_grace_ms;
+      sched_config_apply_reloadable (&ctx.cfg, &cfg);
       sched_config_clear (&cfg);
     }
   sched_ctx_configure (&ctx);
