@@ -45,8 +45,8 @@ typedef struct sched_request
 /* Parse and validate POST /v1/executions.
  * On error returns -1, *out is left cleared, err->code says which HTTP
  * status (400 bad input, 404 unknown language, 413 code too large). */
-int sched_request_parse (const char *body, size_t len, const prof_set_t *profiles,
-                         sched_request_t *out, wb_err_t *err);
+WB_MUST_CHECK int sched_request_parse (const char *body, size_t len, const prof_set_t *profiles,
+                                       sched_request_t *out, wb_err_t *err);
 /* Free what the request owns, wiping code, args, files and stdin first.
  * A cleared request may be cleared again. */
 void sched_request_clear (sched_request_t *req);
@@ -66,7 +66,8 @@ bool sched_file_name_valid (const char *name, size_t len);
  * profile's suffixes and none of its refused patterns; never for a
  * profile whose code's class names the file (Java).  -1 with a 400 in err
  * otherwise. */
-int sched_program_name_check (const prof_t *p, const char *name, const char *field, wb_err_t *err);
+WB_MUST_CHECK int sched_program_name_check (const prof_t *p, const char *name, const char *field,
+                                            wb_err_t *err);
 
 /* One hash for the history over files' names and contents: the SHA-256 of,
  * file by file in order, the hex SHA-256 of its name followed by the hex
@@ -88,9 +89,9 @@ void sched_files_sha256_of (const char *const *names, const char *const *content
  * byte counts; the header is at most SCHED_FRAME_HEADER_MAX bytes.
  * code_name NULL: no name (the language's default). */
 #define SCHED_FRAME_HEADER_MAX 4096
-int sched_frame_build (const char *code_name, const char *code, size_t code_len, char *const *args, size_t n_args,
-                       const sched_file_t *files, size_t n_files, const char *in, size_t in_len,
-                       wb_buf_t *out);
+WB_MUST_CHECK int sched_frame_build (const char *code_name, const char *code, size_t code_len,
+                                     char *const *args, size_t n_args, const sched_file_t *files,
+                                     size_t n_files, const char *in, size_t in_len, wb_buf_t *out);
 
 typedef struct sched_frame
 {
@@ -109,6 +110,6 @@ typedef struct sched_frame
  * malformed (not digits, more than SCHED_MAX_ARGS arguments or
  * SCHED_MAX_FILES files, an argument after a file, a name of length 0 or
  * past SCHED_MAX_FILE_NAME, a header too long). */
-int sched_frame_parse (const char *buf, size_t len, sched_frame_t *f);
+WB_MUST_CHECK int sched_frame_parse (const char *buf, size_t len, sched_frame_t *f);
 
 #endif

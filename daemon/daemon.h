@@ -137,7 +137,7 @@ struct sched_ctx
  * client, sandbox, pools, store (which marks rows a dead daemon left
  * "running" as "interrupted").  ctx->cfg and ctx->profiles must be loaded;
  * ctx->base made.  -1 with err; sched_ctx_clear then frees what was made. */
-int sched_ctx_init (sched_ctx_t *ctx, wb_err_t *err);
+WB_MUST_CHECK int sched_ctx_init (sched_ctx_t *ctx, wb_err_t *err);
 /* Abandon executions still in flight, close the store (its pending records
  * get up to store_timeout_ms), free the rest.  Leaves cfg and profiles to
  * the caller.  Can't fail. */
@@ -153,7 +153,7 @@ void sched_images_refresh (sched_ctx_t *ctx);
 /* SIGHUP replaced the profiles: image ids of unchanged images carry over
  * (old, new: the two sets), retired languages' pools drain.  -1 without
  * memory, nothing changed. */
-int sched_profiles_swap (sched_ctx_t *ctx, prof_set_t *fresh);
+WB_MUST_CHECK int sched_profiles_swap (sched_ctx_t *ctx, prof_set_t *fresh);
 /* Ping every engine (health): one that fails is taken out (its waiting
  * work goes elsewhere, what it ran ends engine_lost), one that answers
  * again is re-admitted once its leftovers are gone.  Async. */

@@ -458,6 +458,11 @@ req_complete (eng_req_t *req, CURLcode code)
   if (status < 200 || status > 299)
     {
       res.rc = eng_http_error (&res.err, status, what, req->body.data, req->body.len);
+      /* Answers that refuse a start outright (a bad request, no such
+       * container, a conflict): nothing of it ran.  Any other failure
+       * (a 5xx from a start half done, a proxy's 502, no answer) may
+       * come after the container started. */
+      res.not_started = req->kind == REQ_START && (status == 400 || status == 404 || status == 409);
       goto done;
     }
   if (req->kind == REQ_START && status == 304)
@@ -997,7 +1002,9 @@ parse_endpoint (eng_t *eng, const char *endpoint, wb_err_t *err)
       eng->unix_path = strdup (rest);
       eng->base_url = strdup ("http://localhost");
       eng->host = strdup ("localhost");
-      return eng->unix_path && eng->base_url && eng->host ? 0 : wb_error (err, WB_E_NOMEM, "oom");
+      return eng->unix_path && eng->base_url && eng->host
+                 ? 0
+                 : wb_error (err, WB_E_NOMEM, "engine endpoint %s: out of memory", endpoint);
     }
   if (strncmp (endpoint, "tcp://", 6) == 0)
     rest = endpoint + 6;
@@ -1040,16 +1047,24 @@ parse_endpoint (eng_t *eng, const char *endpoint, wb_err_t *err)
   {
     wb_buf_t url = WB_BUF_INIT;
     if (wb_buf_printf (&url, "%s://%s:%s", eng->tls ? "https" : "http", host, port) < 0)
-      return wb_error (err, WB_E_NOMEM, "oom");
+      return wb_error (err, WB_E_NOMEM, "engine endpoint %s: out of memory", endpoint);
     eng->base_url = wb_buf_steal (&url);
   }
-  return eng->host && eng->base_url ? 0 : wb_error (err, WB_E_NOMEM, "oom");
+  return eng->host && eng->base_url ? 0 : wb_error (err, WB_E_NOMEM, "engine endpoint %s: out of memory", endpoint);
 }
 
-static char *
-strdup_or_null (const char *s)
+/* *dst = a copy of s, or NULL when s is NULL or empty.  -1 with err when
+ * the copy fails: a setting lost to a failed copy would silently mean its
+ * default (no tls_ca: the system's CAs; no tls_cert: no TLS). */
+static int
+copy_setting (char **dst, const char *s, const char *name, wb_err_t *err)
 {
-  return s && *s ? strdup (s) : NULL;
+  *dst = NULL;
+  if (s == NULL || *s == '\0')
+    return 0;
+  if ((*dst = strdup (s)) == NULL)
+    return wb_error (err, WB_E_NOMEM, "engine: out of memory copying %s", name);
+  return 0;
 }
 
 int
@@ -1070,10 +1085,10 @@ eng_new (struct event_base *base, const eng_config_t *cfg, eng_t **out, wb_err_t
   eng->base = base;
   eng->request_timeout_ms = cfg->request_timeout_ms > 0 ? cfg->request_timeout_ms : 30000;
   snprintf (eng->api_version, sizeof eng->api_version, "%s", ENG_API_MAX);
-  eng->tls_ca = strdup_or_null (cfg->tls_ca);
-  eng->tls_cert = strdup_or_null (cfg->tls_cert);
-  eng->tls_key = strdup_or_null (cfg->tls_key);
-  if (parse_endpoint (eng, eng_default_endpoint (cfg->endpoint), err) < 0)
+  if (copy_setting (&eng->tls_ca, cfg->tls_ca, "tls_ca", err) < 0
+      || copy_setting (&eng->tls_cert, cfg->tls_cert, "tls_cert", err) < 0
+      || copy_setting (&eng->tls_key, cfg->tls_key, "tls_key", err) < 0
+      || parse_endpoint (eng, eng_default_endpoint (cfg->endpoint), err) < 0)
     goto fail;
   eng->multi = curl_multi_init ();
   eng->timer = evtimer_new (base, timer_event_cb, eng);

@@ -310,9 +310,10 @@ span_ms (uint64_t from_us, uint64_t to_us)
 }
 
 /* Submit the execution's row with this status; cb (may be NULL) hears of
- * its commit by serial.  -1 only when memory runs out. */
+ * its commit by serial.  -1 with err: WB_E_NOMEM when memory runs out,
+ * WB_E_INTERNAL when no record was left reserved for it (a bug). */
 static int
-submit_row (sched_exec_t *ex, const char *status, const char *error, store_done_cb cb)
+submit_row (sched_exec_t *ex, const char *status, const char *error, store_done_cb cb, wb_err_t *err)
 {
   sched_ctx_t *ctx = ex->ctx;
   const sched_result_t *res = &ex->res;
@@ -370,10 +371,11 @@ submit_row (sched_exec_t *ex, const char *status, const char *error, store_done_
   rec.error = error ? error : "";
   rec.daemon = sched_owner (ctx);
   rec.pool = ex->pool_key;
-  if (ex->reserved == 0)
-    return -1; /* a bug: every row is reserved at admission */
+  if (ex->reserved == 0) /* every row is reserved at admission */
+    return wb_error (err, WB_E_INTERNAL, "execution %s: no history record left reserved for its %s row",
+                     res->id, status);
   ex->reserved--;
-  return store_submit_execution (ctx->store, &rec, cb, ctx, ex->serial);
+  return store_submit_execution (ctx->store, &rec, cb, ctx, ex->serial, err);
 }
 
 /* ---- ending without a run -------------------------------------------- */
@@ -446,6 +448,7 @@ exec_refuse (sched_exec_t *ex, const wb_err_t *err, bool cancelled)
   sched_ctx_t *ctx = ex->ctx;
   sched_exec_done_cb cb = ex->cb;
   const char *status = cancelled ? "cancelled" : "refused";
+  wb_err_t row_err;
 
   /* An engine failed it before anything of it started: another may run it. */
   if (!cancelled && err->code == WB_E_ENGINE_DOWN && replace (ex, err) == 0)
@@ -460,9 +463,9 @@ exec_refuse (sched_exec_t *ex, const wb_err_t *err, bool cancelled)
   release_container (ex);
   if (submit_row (ex, status, cancelled ? "the client left before the program started"
                                         : wb_code_name (err->code),
-                  NULL)
+                  NULL, &row_err)
       < 0)
-    wb_log_error ("execution %s: out of memory queueing its history record", ex->res.id);
+    wb_log_error ("execution %s: its history record was not queued: %s", ex->res.id, row_err.msg);
   ex->cb = NULL;
   if (cb)
     cb (ex->cb_arg, NULL, err);
@@ -499,6 +502,7 @@ exec_finish (sched_exec_t *ex)
   sched_ctx_t *ctx = ex->ctx;
   sched_result_t *res = &ex->res;
   uint64_t now = wb_now_us ();
+  wb_err_t row_err;
 
   take_trailer (ex);
   if (res->err_truncated && !ex->outcome_set && ex->have_exit && res->status != SCHED_ST_OOM)
@@ -585,9 +589,9 @@ exec_finish (sched_exec_t *ex)
     evtimer_del (ex->deadline);
   release_container (ex);
   ex->state = EX_RECORDING;
-  if (submit_row (ex, sched_status_name (res->status), res->error, recorded_cb) < 0)
+  if (submit_row (ex, sched_status_name (res->status), res->error, recorded_cb, &row_err) < 0)
     {
-      wb_log_error ("execution %s: out of memory queueing its history record", res->id);
+      wb_log_error ("execution %s: its history record was not queued: %s", res->id, row_err.msg);
       recorded_cb (ctx, ex->serial, -1);
     }
 }
@@ -1438,11 +1442,10 @@ started_cb (void *arg, const eng_result_t *r)
     startgate_sample (&ex->node->gate, rtt_ms, ex->start_ticket, (double) ex->t_started_us / 1000.0);
   startgate_leave (&ex->node->gate, (double) ex->t_started_us / 1000.0);
   set_yield (ex->node);
-  if (r->rc < 0 && (r->err.engine_status == 400 || r->err.engine_status == 404
-                    || r->err.engine_status == 409))
+  if (r->rc < 0 && r->not_started)
     {
-      /* The engine said no (bad request, no such container, conflict):
-       * the container did not start. */
+      /* The engine said no (engine/ decides which answers say so): the
+       * container did not start. */
       err = r->err;
       wb_err_wrap (&err, "starting the container");
       exec_refuse (ex, &err, false);
@@ -1477,6 +1480,18 @@ send_start (sched_exec_t *ex)
   wb_err_t err;
 
   ex->holds_slot = true;
+  /* From here the run's own deadline rules: armed before the start is
+   * sent, or nothing is sent (no program runs without one). */
+  tv.tv_sec = run_deadline_ms (ex) / 1000;
+  tv.tv_usec = (run_deadline_ms (ex) % 1000) * 1000;
+  evtimer_del (ex->deadline);
+  evtimer_assign (ex->deadline, ex->ctx->base, deadline_cb, ex);
+  if (evtimer_add (ex->deadline, &tv) < 0)
+    {
+      wb_error (&err, WB_E_INTERNAL, "cannot arm the run's deadline");
+      exec_refuse (ex, &err, false);
+      return;
+    }
   ex->state = EX_STARTING;
   ex->t_start_us = wb_now_us ();
   ex->start_ticket = startgate_ticket (&ex->node->gate, (double) ex->t_start_us / 1000.0);
@@ -1487,13 +1502,6 @@ send_start (sched_exec_t *ex)
       exec_refuse (ex, &err, false);
       return;
     }
-  /* From here the run's own deadline rules. */
-  tv.tv_sec = run_deadline_ms (ex) / 1000;
-  tv.tv_usec = (run_deadline_ms (ex) % 1000) * 1000;
-  evtimer_del (ex->deadline);
-  evtimer_assign (ex->deadline, ex->ctx->base, deadline_cb, ex);
-  if (evtimer_add (ex->deadline, &tv) < 0)
-    wb_log_error ("execution %s: cannot arm the deadline", ex->res.id);
 }
 
 static void
@@ -1517,10 +1525,9 @@ maybe_start (sched_exec_t *ex)
     return;
   ex->state = EX_WAIT_SLOT;
   r = startgate_enter (&ex->node->gate, (double) wb_now_us () / 1000.0, gate_open_cb, ex,
-                       &ex->gate_waiter);
+                       &ex->gate_waiter, &err);
   if (r < 0)
     {
-      wb_error (&err, WB_E_NOMEM, "out of memory");
       exec_refuse (ex, &err, false);
       return;
     }
@@ -1678,15 +1685,13 @@ have_container (sched_exec_t *ex, wb_err_t *err)
       else
         {
           ex->reserved++;
-          if (submit_row (ex, "running", NULL, ahead_cb) < 0)
-            wb_warn ("execution %s: its row could not be rewritten (out of memory)", ex->res.id);
+          if (submit_row (ex, "running", NULL, ahead_cb, err) < 0)
+            wb_warn ("execution %s: its row could not be rewritten: %s", ex->res.id, err->msg);
         }
       return 0;
     }
   ex->ahead_submitted = true;
-  if (submit_row (ex, "running", NULL, ahead_cb) < 0)
-    return wb_error (err, WB_E_NOMEM, "out of memory");
-  return 0;
+  return submit_row (ex, "running", NULL, ahead_cb, err);
 }
 
 /* ---- the container --------------------------------------------------- */
@@ -2029,9 +2034,8 @@ sched_exec_start (sched_ctx_t *ctx, sched_request_t *req, sched_exec_done_cb cb,
   ex->deadline = evtimer_new (ctx->base, prestart_deadline_cb, ex);
   if (ex->deadline == NULL || evtimer_add (ex->deadline, &tv) < 0)
     wb_error (err, WB_E_NOMEM, "cannot arm the deadline");
-  else if (queue && adm_push (&ctx->admission, ex->req.client, &ex->queued) < 0)
-    wb_error (err, WB_E_NOMEM, "out of memory");
-  else if (queue || admit (ex, err) == 0)
+  else if (queue ? adm_push (&ctx->admission, ex->req.client, &ex->queued, err) == 0
+                 : admit (ex, err) == 0)
     return ex;
   /* Nothing recorded, nothing reported: the caller reports err. */
   metrics_count_status (&ctx->metrics, ex->res.language, "refused");
