@@ -128,7 +128,13 @@ multi_timer_cb (CURLM *multi, long timeout_ms, void *userp)
     }
   tv.tv_sec = timeout_ms / 1000;
   tv.tv_usec = (timeout_ms % 1000) * 1000;
-  evtimer_add (eng->timer, &tv);
+  /* Without its timer no request would ever time out: curl fails them
+   * all instead (a -1 from here). */
+  if (evtimer_add (eng->timer, &tv) < 0)
+    {
+      wb_log_error ("engine: cannot arm curl's timer; its requests fail");
+      return -1;
+    }
   return 0;
 }
 
@@ -173,8 +179,7 @@ multi_socket_cb (CURL *easy, curl_socket_t fd, int what, void *userp, void *sock
       event_del (w->ev);
       event_assign (w->ev, eng->base, fd, kind, event_cb, eng);
     }
-  event_add (w->ev, NULL);
-  return 0;
+  return event_add (w->ev, NULL) < 0 ? -1 : 0;
 }
 
 /* ---- requests -------------------------------------------------------- */

@@ -930,8 +930,11 @@ trailer_file (const char **p, const char *end, sched_file_out_t *f, uint64_t *om
           f->content_len = content_len;
         }
     }
-  if (f->name == NULL)
+  /* Without memory for its content the file is not kept half: listed
+   * without content it would read as past the output limit. */
+  if (f->name == NULL || ((content_len || size == 0) && f->content == NULL))
     {
+      free (f->name);
       free (f->content);
       return false;
     }
