@@ -103,7 +103,8 @@ typedef struct http_conn
 static void
 reply_nomem (struct evhttp_request *req, bool piston)
 {
-  static const char v1[] = "{\"error\":{\"code\":\"out_of_memory\",\"message\":\"internal error\"}}\n";
+  static const char v1[]
+      = "{\"error\":{\"code\":\"out_of_memory\",\"message\":\"internal error\"}}\n";
   static const char pi[] = "{\"message\":\"internal error\"}\n";
   struct evbuffer *out = evhttp_request_get_output_buffer (req);
   struct evkeyvalq *h = evhttp_request_get_output_headers (req);
@@ -111,7 +112,9 @@ reply_nomem (struct evhttp_request *req, bool piston)
   wb_warn ("500 out_of_memory: the reply's own body could not be built");
   evbuffer_drain (out, evbuffer_get_length (out));
   evhttp_clear_headers (h);
-  if (evbuffer_add_reference (out, piston ? pi : v1, piston ? sizeof pi - 1 : sizeof v1 - 1, NULL, NULL) < 0
+  if (evbuffer_add_reference (out, piston ? pi : v1, piston ? sizeof pi - 1 : sizeof v1 - 1, NULL,
+                              NULL)
+          < 0
       || evhttp_add_header (h, "Content-Type", "application/json") < 0)
     evbuffer_drain (out, evbuffer_get_length (out)); /* a body with no type would be guessed at */
   evhttp_send_reply (req, 500, "Internal Server Error", NULL);
@@ -130,7 +133,8 @@ reply_json_as (struct evhttp_request *req, int status, const char *body, size_t 
       || evhttp_add_header (h, "Cache-Control", "no-store") < 0
       || ((status == 503 || status == 429) && evhttp_find_header (h, "Retry-After") == NULL
           && evhttp_add_header (h, "Retry-After", "1") < 0)
-      || (status == 401 && evhttp_add_header (h, "WWW-Authenticate", "Bearer realm=\"warmbox\"") < 0)
+      || (status == 401
+          && evhttp_add_header (h, "WWW-Authenticate", "Bearer realm=\"warmbox\"") < 0)
       || evbuffer_add (out, body, len) < 0)
     {
       reply_nomem (req, piston);
@@ -258,8 +262,8 @@ sched_result_json (const sched_result_t *res, wb_buf_t *out, wb_err_t *err)
   return 0;
 nomem:
   /* Every step above only appends: memory is all it can run out of. */
-  return wb_error (err, WB_E_NOMEM, "out of memory encoding the result of %s (%zu bytes so far)", res->id,
-                   out->len);
+  return wb_error (err, WB_E_NOMEM, "out of memory encoding the result of %s (%zu bytes so far)",
+                   res->id, out->len);
 }
 
 /* ---- POST /v1/executions --------------------------------------------- */
@@ -653,30 +657,31 @@ handle_metrics (struct evhttp_request *req, sched_ctx_t *ctx)
     }
   store_stats_t ss;
   store_get_stats (ctx->store, &ss);
-  if (metrics_render (&ctx->metrics, engines, ctx->n_nodes, sched_exec_count (ctx) - ctx->admission.n,
-                      ctx->admission.n, &body) < 0
-      || wb_buf_printf (&body,
-                        "# HELP warmbox_history_backlog Records waiting to be written.\n"
-                        "# TYPE warmbox_history_backlog gauge\nwarmbox_history_backlog %u\n"
-                        "# HELP warmbox_history_failing 1 while the history cannot be written.\n"
-                        "# TYPE warmbox_history_failing gauge\nwarmbox_history_failing %d\n"
-                        "# HELP warmbox_history_committed_total Execution records committed.\n"
-                        "# TYPE warmbox_history_committed_total counter\n"
-                        "warmbox_history_committed_total %llu\n"
-                        "# HELP warmbox_history_write_errors_total Failed write attempts.\n"
-                        "# TYPE warmbox_history_write_errors_total counter\n"
-                        "warmbox_history_write_errors_total %llu\n"
-                        "# HELP warmbox_history_dropped_events_total Pool events dropped (backlog full).\n"
-                        "# TYPE warmbox_history_dropped_events_total counter\n"
-                        "warmbox_history_dropped_events_total %llu\n"
-                        "# HELP warmbox_engines_up Engines taking work (see warmbox_engine_up).\n"
-                        "# TYPE warmbox_engines_up gauge\nwarmbox_engines_up %d\n"
-                        "# HELP warmbox_draining 1 once SIGTERM was seen.\n"
-                        "# TYPE warmbox_draining gauge\nwarmbox_draining %d\n",
-                        ss.backlog, ss.failing ? 1 : 0, (unsigned long long) ss.committed,
-                        (unsigned long long) ss.write_errors,
-                        (unsigned long long) ss.dropped_events, engines_up (ctx),
-                        ctx->leaving ? 1 : 0)
+  if (metrics_render (&ctx->metrics, engines, ctx->n_nodes,
+                      sched_exec_count (ctx) - ctx->admission.n, ctx->admission.n, &body)
+          < 0
+      || wb_buf_printf (
+             &body,
+             "# HELP warmbox_history_backlog Records waiting to be written.\n"
+             "# TYPE warmbox_history_backlog gauge\nwarmbox_history_backlog %u\n"
+             "# HELP warmbox_history_failing 1 while the history cannot be written.\n"
+             "# TYPE warmbox_history_failing gauge\nwarmbox_history_failing %d\n"
+             "# HELP warmbox_history_committed_total Execution records committed.\n"
+             "# TYPE warmbox_history_committed_total counter\n"
+             "warmbox_history_committed_total %llu\n"
+             "# HELP warmbox_history_write_errors_total Failed write attempts.\n"
+             "# TYPE warmbox_history_write_errors_total counter\n"
+             "warmbox_history_write_errors_total %llu\n"
+             "# HELP warmbox_history_dropped_events_total Pool events dropped (backlog full).\n"
+             "# TYPE warmbox_history_dropped_events_total counter\n"
+             "warmbox_history_dropped_events_total %llu\n"
+             "# HELP warmbox_engines_up Engines taking work (see warmbox_engine_up).\n"
+             "# TYPE warmbox_engines_up gauge\nwarmbox_engines_up %d\n"
+             "# HELP warmbox_draining 1 once SIGTERM was seen.\n"
+             "# TYPE warmbox_draining gauge\nwarmbox_draining %d\n",
+             ss.backlog, ss.failing ? 1 : 0, (unsigned long long) ss.committed,
+             (unsigned long long) ss.write_errors, (unsigned long long) ss.dropped_events,
+             engines_up (ctx), ctx->leaving ? 1 : 0)
              < 0)
     {
       reply_nomem_err (req, "rendering the metrics", body.len);

@@ -425,7 +425,8 @@ piston_compile_json (const sched_result_t *res, wb_buf_t *out)
 }
 
 int
-sched_piston_result_json (const sched_result_t *res, const char *version, wb_buf_t *out, wb_err_t *err)
+sched_piston_result_json (const sched_result_t *res, const char *version, wb_buf_t *out,
+                          wb_err_t *err)
 {
   char code[16] = "null";
   const char *status = NULL, *message = NULL, *signal = NULL;
@@ -497,6 +498,6 @@ sched_piston_result_json (const sched_result_t *res, const char *version, wb_buf
   return 0;
 nomem:
   /* Every step above only appends: memory is all it can run out of. */
-  return wb_error (err, WB_E_NOMEM, "out of memory encoding the result of %s (%zu bytes so far)", res->id,
-                   out->len);
+  return wb_error (err, WB_E_NOMEM, "out of memory encoding the result of %s (%zu bytes so far)",
+                   res->id, out->len);
 }

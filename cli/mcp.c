@@ -176,14 +176,15 @@ append_stream_as (wb_buf_t *text, cJSON *res, const char *name, const char *labe
   if (text->len && text->data[text->len - 1] != '\n')
     bad |= wb_buf_append_str (text, "\n");
   if (shown < raw.len)
-    bad |= wb_buf_printf (text, "[%s cut for the model: showing the first %zu of %zu bytes]\n", name,
-                          shown, raw.len);
+    bad |= wb_buf_printf (text, "[%s cut for the model: showing the first %zu of %zu bytes]\n",
+                          name, shown, raw.len);
   snprintf (key, sizeof key, "%s_truncated", name);
   if (cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (res, key)))
-    bad |= wb_buf_printf (text, "[%s reached the sandbox's output limit: the program was stopped there]\n",
-                          name);
+    bad |= wb_buf_printf (
+        text, "[%s reached the sandbox's output limit: the program was stopped there]\n", name);
   if (enc && strcmp (enc, "base64") == 0)
-    bad |= wb_buf_printf (text, "[%s was not UTF-8 text; undecodable bytes are shown as U+FFFD]\n", name);
+    bad |= wb_buf_printf (text, "[%s was not UTF-8 text; undecodable bytes are shown as U+FFFD]\n",
+                          name);
   return bad < 0 ? -1 : 0;
 }
 
@@ -245,14 +246,18 @@ append_files (wb_buf_t *text, cJSON *res, cJSON *images)
       continue;
     if (content == NULL)
       {
-        bad |= wb_buf_printf (text, "\nfile %s: %.0f bytes, sha256 %.12s… (content not returned: past the "
-                             "sandbox's output limit)\n", name, size, sha ? sha : "");
+        bad |= wb_buf_printf (
+            text,
+            "\nfile %s: %.0f bytes, sha256 %.12s… (content not returned: past the "
+            "sandbox's output limit)\n",
+            name, size, sha ? sha : "");
         continue;
       }
     if (enc && strcmp (enc, "base64") == 0 && strlen (content) / 4 * 3 > MCP_IMAGE_MAX + 3)
       {
-        bad |= wb_buf_printf (text, "\nfile %s: %.0f bytes, binary, sha256 %.12s… (too large to show)\n", name, size,
-                       sha ? sha : "");
+        bad |= wb_buf_printf (text,
+                              "\nfile %s: %.0f bytes, binary, sha256 %.12s… (too large to show)\n",
+                              name, size, sha ? sha : "");
         continue;
       }
     if (enc && strcmp (enc, "base64") == 0 ? wb_base64_decode (&raw, content, strlen (content)) < 0
@@ -268,7 +273,8 @@ append_files (wb_buf_t *text, cJSON *res, cJSON *images)
             && cJSON_AddStringToObject (img, "mimeType", mime))
           {
             cJSON_AddItemToArray (images, img);
-            bad |= wb_buf_printf (text, "\nfile %s: %.0f bytes, %s (shown as an image)\n", name, size, mime);
+            bad |= wb_buf_printf (text, "\nfile %s: %.0f bytes, %s (shown as an image)\n", name,
+                                  size, mime);
           }
         else
           cJSON_Delete (img);
@@ -276,13 +282,15 @@ append_files (wb_buf_t *text, cJSON *res, cJSON *images)
       }
     if (enc && strcmp (enc, "base64") == 0)
       {
-        bad |= wb_buf_printf (text, "\nfile %s: %.0f bytes, binary, sha256 %.12s…\n", name, size, sha ? sha : "");
+        bad |= wb_buf_printf (text, "\nfile %s: %.0f bytes, binary, sha256 %.12s…\n", name, size,
+                              sha ? sha : "");
         continue;
       }
     if (text_left == 0)
       {
-        bad |= wb_buf_printf (text, "\nfile %s: %.0f bytes of text (not shown: enough files shown already)\n", name,
-                       size);
+        bad |= wb_buf_printf (
+            text, "\nfile %s: %.0f bytes of text (not shown: enough files shown already)\n", name,
+            size);
         continue;
       }
     bad |= wb_buf_printf (text, "\n--- file %s (%.0f bytes) ---\n", name, size);
@@ -294,7 +302,8 @@ append_files (wb_buf_t *text, cJSON *res, cJSON *images)
     if (text->len && text->data[text->len - 1] != '\n')
       bad |= wb_buf_append_str (text, "\n");
     if (shown < raw.len)
-      bad |= wb_buf_printf (text, "[file cut for the model: showing the first %zu of %zu bytes]\n", shown, raw.len);
+      bad |= wb_buf_printf (text, "[file cut for the model: showing the first %zu of %zu bytes]\n",
+                            shown, raw.len);
   }
   if (omitted > 0)
     bad |= wb_buf_printf (text, "\n[%.0f more files were left and not listed]\n", omitted);
@@ -334,11 +343,13 @@ describe_result (long http, const wb_buf_t *reply)
       /* What the model needs to fix the program: the compiler's words. */
       const char *cst = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (compile, "status"));
       cJSON *cec = cJSON_GetObjectItemCaseSensitive (compile, "exit_code");
-      bad |= wb_buf_printf (&text, "compile error: the program did not compile and was not run (%s%s",
-                     cst && strcmp (cst, "timeout") == 0 ? "the compiler ran out of time"
-                     : cst && strcmp (cst, "killed") == 0 ? "the compiler was killed, likely at the memory limit"
-                                                          : "compiler exit status ",
-                     "");
+      bad |= wb_buf_printf (&text,
+                            "compile error: the program did not compile and was not run (%s%s",
+                            cst && strcmp (cst, "timeout") == 0 ? "the compiler ran out of time"
+                            : cst && strcmp (cst, "killed") == 0
+                                ? "the compiler was killed, likely at the memory limit"
+                                : "compiler exit status ",
+                            "");
       if (cst && strcmp (cst, "error") == 0 && cJSON_IsNumber (cec))
         bad |= wb_buf_printf (&text, "%d", cec->valueint);
       bad |= wb_buf_append_str (&text, ")");
@@ -351,7 +362,8 @@ describe_result (long http, const wb_buf_t *reply)
       return tool_result (text.data ? text.data : "", true);
     }
   if (!failed)
-    bad |= wb_buf_printf (&text, "exit status %d", cJSON_IsNumber (exit_code) ? exit_code->valueint : -1);
+    bad |= wb_buf_printf (&text, "exit status %d",
+                          cJSON_IsNumber (exit_code) ? exit_code->valueint : -1);
   else if (strcmp (status, "timeout") == 0)
     bad |= wb_buf_printf (&text, "timed out: the program was killed at its time limit");
   else if (strcmp (status, "oom") == 0)
@@ -361,9 +373,11 @@ describe_result (long http, const wb_buf_t *reply)
   else if (strcmp (status, "sandbox_error") == 0)
     /* Not the program's exit: say so, or a model reads the output as the
      * whole of what it did. */
-    bad |= wb_buf_printf (&text, "sandbox error: the sandbox ended before the program did (its runtime or its init "
-                          "stopped it, e.g. too many processes under gVisor, or the program killed its parent); "
-                          "its exit status is unknown and its output may be cut short");
+    bad |= wb_buf_printf (
+        &text,
+        "sandbox error: the sandbox ended before the program did (its runtime or its init "
+        "stopped it, e.g. too many processes under gVisor, or the program killed its parent); "
+        "its exit status is unknown and its output may be cut short");
   else
     {
       message = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (res, "error"));
@@ -501,12 +515,14 @@ input_schema (void)
       if (name && (names || (names = cJSON_AddArrayToObject (p, "enum"))))
         {
           cJSON_AddItemToArray (names, cJSON_CreateString (name));
-          bad |= wb_buf_printf (&desc, "%s %s %s%s", names->child->next ? "," : ":", name, version ? version : "",
-                         compiled ? " (compiled: a compile error is reported, the program is not run)" : "");
+          bad |= wb_buf_printf (
+              &desc, "%s %s %s%s", names->child->next ? "," : ":", name, version ? version : "",
+              compiled ? " (compiled: a compile error is reported, the program is not run)" : "");
         }
     }
     /* Without memory for the list, the plain sentence (not half a list). */
-    cJSON_AddStringToObject (p, "description", bad == 0 && desc.data ? desc.data : "The language of the code");
+    cJSON_AddStringToObject (p, "description",
+                             bad == 0 && desc.data ? desc.data : "The language of the code");
   }
   p = cJSON_AddObjectToObject (props, "code");
   cJSON_AddStringToObject (p, "type", "string");

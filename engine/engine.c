@@ -691,8 +691,21 @@ req_start_stream (eng_t *eng, req_kind_t kind, const char *method, const char *p
   else if (wb_buf_printf (&url, "%s/v%s%s", eng->base_url, eng->api_version, path) < 0)
     goto oom;
 
-  curl_easy_setopt (req->easy, CURLOPT_URL, url.data);
-  curl_easy_setopt (req->easy, CURLOPT_CUSTOMREQUEST, method);
+  /* The string options curl copies can fail for memory, and one lost
+   * would change the request: the socket (TCP to localhost instead), the
+   * protocols allowed, the CA that vouches for the engine (the system's
+   * instead). */
+  if (curl_easy_setopt (req->easy, CURLOPT_URL, url.data) != CURLE_OK
+      || curl_easy_setopt (req->easy, CURLOPT_CUSTOMREQUEST, method) != CURLE_OK
+      || curl_easy_setopt (req->easy, CURLOPT_PROTOCOLS_STR, eng->tls ? "https" : "http")
+             != CURLE_OK
+      || (eng->unix_path
+          && curl_easy_setopt (req->easy, CURLOPT_UNIX_SOCKET_PATH, eng->unix_path) != CURLE_OK)
+      || (eng->tls
+          && ((eng->tls_ca && curl_easy_setopt (req->easy, CURLOPT_CAINFO, eng->tls_ca) != CURLE_OK)
+              || curl_easy_setopt (req->easy, CURLOPT_SSLCERT, eng->tls_cert) != CURLE_OK
+              || curl_easy_setopt (req->easy, CURLOPT_SSLKEY, eng->tls_key) != CURLE_OK)))
+    goto oom;
   curl_easy_setopt (req->easy, CURLOPT_PRIVATE, req);
   curl_easy_setopt (req->easy, CURLOPT_WRITEFUNCTION, write_cb);
   curl_easy_setopt (req->easy, CURLOPT_WRITEDATA, req);
@@ -702,15 +715,8 @@ req_start_stream (eng_t *eng, req_kind_t kind, const char *method, const char *p
   curl_easy_setopt (req->easy, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt (req->easy, CURLOPT_CONNECTTIMEOUT_MS, 5000L);
   curl_easy_setopt (req->easy, CURLOPT_TIMEOUT_MS, timeout_ms);
-  curl_easy_setopt (req->easy, CURLOPT_PROTOCOLS_STR, eng->tls ? "https" : "http");
-  if (eng->unix_path)
-    curl_easy_setopt (req->easy, CURLOPT_UNIX_SOCKET_PATH, eng->unix_path);
   if (eng->tls)
     {
-      if (eng->tls_ca)
-        curl_easy_setopt (req->easy, CURLOPT_CAINFO, eng->tls_ca);
-      curl_easy_setopt (req->easy, CURLOPT_SSLCERT, eng->tls_cert);
-      curl_easy_setopt (req->easy, CURLOPT_SSLKEY, eng->tls_key);
       /* A kept handle would offer the TLS session of an earlier connection;
        * an engine behind a TLS front that cannot resume it (one process per
        * connection) answers with an alert.  Full handshakes only. */
@@ -1055,7 +1061,9 @@ parse_endpoint (eng_t *eng, const char *endpoint, wb_err_t *err)
       return wb_error (err, WB_E_NOMEM, "engine endpoint %s: out of memory", endpoint);
     eng->base_url = wb_buf_steal (&url);
   }
-  return eng->host && eng->base_url ? 0 : wb_error (err, WB_E_NOMEM, "engine endpoint %s: out of memory", endpoint);
+  return eng->host && eng->base_url
+             ? 0
+             : wb_error (err, WB_E_NOMEM, "engine endpoint %s: out of memory", endpoint);
 }
 
 /* *dst = a copy of s, or NULL when s is NULL or empty.  -1 with err when

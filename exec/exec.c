@@ -313,7 +313,8 @@ span_ms (uint64_t from_us, uint64_t to_us)
  * its commit by serial.  -1 with err: WB_E_NOMEM when memory runs out,
  * WB_E_INTERNAL when no record was left reserved for it (a bug). */
 static int
-submit_row (sched_exec_t *ex, const char *status, const char *error, store_done_cb cb, wb_err_t *err)
+submit_row (sched_exec_t *ex, const char *status, const char *error, store_done_cb cb,
+            wb_err_t *err)
 {
   sched_ctx_t *ctx = ex->ctx;
   const sched_result_t *res = &ex->res;
@@ -372,8 +373,9 @@ submit_row (sched_exec_t *ex, const char *status, const char *error, store_done_
   rec.daemon = sched_owner (ctx);
   rec.pool = ex->pool_key;
   if (ex->reserved == 0) /* every row is reserved at admission */
-    return wb_error (err, WB_E_INTERNAL, "execution %s: no history record left reserved for its %s row",
-                     res->id, status);
+    return wb_error (err, WB_E_INTERNAL,
+                     "execution %s: no history record left reserved for its %s row", res->id,
+                     status);
   ex->reserved--;
   return store_submit_execution (ctx->store, &rec, cb, ctx, ex->serial, err);
 }
@@ -461,8 +463,9 @@ exec_refuse (sched_exec_t *ex, const wb_err_t *err, bool cancelled)
              err->msg);
   metrics_count_status (&ctx->metrics, ex->res.language, cancelled ? "cancelled" : "refused");
   release_container (ex);
-  if (submit_row (ex, status, cancelled ? "the client left before the program started"
-                                        : wb_code_name (err->code),
+  if (submit_row (ex, status,
+                  cancelled ? "the client left before the program started"
+                            : wb_code_name (err->code),
                   NULL, &row_err)
       < 0)
     wb_log_error ("execution %s: its history record was not queued: %s", ex->res.id, row_err.msg);
@@ -1687,9 +1690,10 @@ have_container (sched_exec_t *ex, wb_err_t *err)
                  ex->res.id);
       else
         {
+          wb_err_t row_err;
           ex->reserved++;
-          if (submit_row (ex, "running", NULL, ahead_cb, err) < 0)
-            wb_warn ("execution %s: its row could not be rewritten: %s", ex->res.id, err->msg);
+          if (submit_row (ex, "running", NULL, ahead_cb, &row_err) < 0)
+            wb_warn ("execution %s: its row could not be rewritten: %s", ex->res.id, row_err.msg);
         }
       return 0;
     }

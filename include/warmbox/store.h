@@ -105,8 +105,8 @@ bool store_accepting (const store_t *st, uint32_t n);
  * (WB_E_NOMEM; the reservation is given back, cb never called) only when
  * memory runs out. */
 typedef void (*store_done_cb) (void *arg, uint64_t tag, int rc);
-WB_MUST_CHECK int store_submit_execution (store_t *st, const store_execution_t *rec, store_done_cb cb,
-                                          void *arg, uint64_t tag, wb_err_t *err);
+WB_MUST_CHECK int store_submit_execution (store_t *st, const store_execution_t *rec,
+                                          store_done_cb cb, void *arg, uint64_t tag, wb_err_t *err);
 /* Fire and forget, under a bound of its own: dropped (and counted) when
  * that is full, so pool events never crowd out execution records. */
 void store_submit_pool_event (store_t *st, const char *event, const char *language,

@@ -40,7 +40,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     {
       if (len > sizeof out)
         abort ();
-      if (eng_archive_manifest_check (out, len, id, "warmbox/bash:latest", &err) < 0 && err.msg[0] == '\0')
+      if (eng_archive_manifest_check (out, len, id, "warmbox/bash:latest", &err) < 0
+          && err.msg[0] == '\0')
         abort (); /* a refusal says why */
     }
   if (eng_archive_manifest_check ((const char *) data, size, id, "warmbox/bash:latest", &err) < 0

@@ -12,7 +12,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
   wb_buf_t enc = WB_BUF_INIT, dec = WB_BUF_INIT, js = WB_BUF_INIT;
 
-  if (wb_base64_encode (&enc, data, size) < 0 || wb_base64_decode (&dec, enc.data ? enc.data : "", enc.len) < 0 || dec.len != size
+  if (wb_base64_encode (&enc, data, size) < 0
+      || wb_base64_decode (&dec, enc.data ? enc.data : "", enc.len) < 0 || dec.len != size
       || (size && memcmp (dec.data, data, size)))
     abort ();
   wb_buf_reset (&dec);

@@ -821,8 +821,8 @@ program_run (fake_container_t *c)
             cexit = cexit * 10 + (uint64_t) (code[k] - '0');
           size_t mlen = sp < e ? e - sp - 1 : 0;
           size_t had = c->compile.len;
-          if (wb_buf_printf (&c->compile, "compile %llu 0 0 0 120000 0 %zu\n", (unsigned long long) cexit,
-                             mlen)
+          if (wb_buf_printf (&c->compile, "compile %llu 0 0 0 120000 0 %zu\n",
+                             (unsigned long long) cexit, mlen)
                   < 0
               || wb_buf_append (&c->compile, sp < e ? code + sp + 1 : "", mlen) < 0)
             {
@@ -1405,8 +1405,8 @@ req_answer (eng_req_t *req)
     }
   /* As engine.c maps it: a start refused outright did not run. */
   if (req->op == FAKE_OP_START && req->res.rc < 0)
-    req->res.not_started = req->res.http_status == 400 || req->res.http_status == 404
-                           || req->res.http_status == 409;
+    req->res.not_started
+        = req->res.http_status == 400 || req->res.http_status == 404 || req->res.http_status == 409;
 }
 
 static void

@@ -34,10 +34,10 @@ test_startgate (void)
 {
   startgate_t g;
   start_waiter_t *w = NULL;
-  wb_err_t err = {0};
+  wb_err_t err = { 0 };
   int rc;
 
-  startgate_init (&g, &(startgate_config_t){1, 1, 1});
+  startgate_init (&g, &(startgate_config_t){ 1, 1, 1 });
   ok (startgate_enter (&g, 0, on_open, NULL, &w, &err) == 1, "gate: the first start is admitted");
   failmalloc_arm (1);
   rc = startgate_enter (&g, 0, on_open, NULL, &w, &err);
@@ -54,9 +54,9 @@ test_startgate (void)
 static void
 test_admission (void)
 {
-  adm_queue_t q = {0};
-  adm_node_t a = {0}, b = {0}, c = {0};
-  wb_err_t err = {0};
+  adm_queue_t q = { 0 };
+  adm_node_t a = { 0 }, b = { 0 }, c = { 0 };
+  wb_err_t err = { 0 };
   int rc;
 
   ok (adm_push (&q, "alice", &a, &err) == 0, "admission: alice queues");
@@ -93,7 +93,7 @@ sweep_encoder (const char *what, encode_fn encode, const sched_result_t *res)
   for (n = 1; n < 1000; n++)
     {
       wb_buf_t out = WB_BUF_INIT;
-      wb_err_t err = {0};
+      wb_err_t err = { 0 };
       failmalloc_arm (n);
       int rc = encode (res, &out, &err);
       bool fired = failmalloc_fired ();
@@ -130,13 +130,14 @@ test_result_encoders (void)
   wb_buf_free (&res.out);
   wb_buf_free (&res.err);
 
-  if (!ok (prof_load_dir (WB_DEFAULT_PROFILES_DIR, &profiles, &err) == 0, "the shipped profiles load"))
+  if (!ok (prof_load_dir (WB_DEFAULT_PROFILES_DIR, &profiles, &err) == 0,
+           "the shipped profiles load"))
     return;
   long n, failures = 0, bad = 0;
   for (n = 1; n < 1000; n++)
     {
       wb_buf_t out = WB_BUF_INIT;
-      wb_err_t e = {0};
+      wb_err_t e = { 0 };
       failmalloc_arm (n);
       int rc = sched_piston_runtimes_json (profiles, &out, &e);
       bool fired = failmalloc_fired ();
@@ -147,8 +148,8 @@ test_result_encoders (void)
       failures++;
       bad += rc != -1 || e.code != WB_E_NOMEM;
     }
-  ok (failures > 0 && bad == 0, "Piston runtimes: each of %ld allocation failures is -1 with WB_E_NOMEM",
-      failures);
+  ok (failures > 0 && bad == 0,
+      "Piston runtimes: each of %ld allocation failures is -1 with WB_E_NOMEM", failures);
   prof_set_free (profiles);
 }
 
@@ -157,14 +158,14 @@ test_result_encoders (void)
 static void
 test_eng_new_settings (struct event_base *base)
 {
-  eng_config_t cfg = {"tcp://127.0.0.1:2376", "/etc/warmbox/engine-ca.pem", "/etc/warmbox/cert.pem",
-                      "/etc/warmbox/key.pem", 0};
+  eng_config_t cfg = { "tcp://127.0.0.1:2376", "/etc/warmbox/engine-ca.pem",
+                       "/etc/warmbox/cert.pem", "/etc/warmbox/key.pem", 0 };
   long n, failures = 0, silent = 0;
 
   for (n = 1; n < 200; n++)
     {
       eng_t *eng = NULL;
-      wb_err_t err = {0};
+      wb_err_t err = { 0 };
       failmalloc_arm (n);
       int rc = eng_new (base, &cfg, &eng, &err);
       bool fired = failmalloc_fired ();
@@ -184,8 +185,8 @@ test_eng_new_settings (struct event_base *base)
       eng_free (rc == 0 ? eng : NULL);
     }
   ok (failures >= 3 && silent == 0,
-      "eng_new: each of %ld allocation failures fails the create with WB_E_NOMEM (%ld did not)", failures,
-      silent);
+      "eng_new: each of %ld allocation failures fails the create with WB_E_NOMEM (%ld did not)",
+      failures, silent);
 }
 
 /* ---- a one-shot engine on a Unix socket ------------------------------ */
@@ -237,7 +238,8 @@ accept_cb (evutil_socket_t fd, short what, void *arg)
   while (i < FAKE_CONNS && fa->conn_fd[i] >= 0)
     i++;
   if (i == FAKE_CONNS
-      || (fa->conn_ev[i] = event_new (event_get_base (fa->accept_ev), c, EV_READ | EV_PERSIST, conn_read_cb, fa))
+      || (fa->conn_ev[i]
+          = event_new (event_get_base (fa->accept_ev), c, EV_READ | EV_PERSIST, conn_read_cb, fa))
              == NULL
       || event_add (fa->conn_ev[i], NULL) < 0)
     {
@@ -270,9 +272,9 @@ static start_rec_t
 start_against (struct event_base *base, const char *dir, const char *reply)
 {
   char path[100], endpoint[120];
-  struct sockaddr_un sun = {.sun_family = AF_UNIX};
-  fake_answer_t fa = {-1, reply, NULL, {NULL}, {-1, -1, -1, -1}};
-  start_rec_t rec = {0};
+  struct sockaddr_un sun = { .sun_family = AF_UNIX };
+  fake_answer_t fa = { -1, reply, NULL, { NULL }, { -1, -1, -1, -1 } };
+  start_rec_t rec = { 0 };
   eng_t *eng = NULL;
   wb_err_t err;
 
@@ -289,12 +291,12 @@ start_against (struct event_base *base, const char *dir, const char *reply)
   fa.accept_ev = event_new (base, fa.listen_fd, EV_READ | EV_PERSIST, accept_cb, &fa);
   snprintf (endpoint, sizeof endpoint, "unix://%s", path);
   if (fa.accept_ev == NULL || event_add (fa.accept_ev, NULL) < 0
-      || eng_new (base, &(eng_config_t){endpoint, NULL, NULL, NULL, 5000}, &eng, &err) < 0
+      || eng_new (base, &(eng_config_t){ endpoint, NULL, NULL, NULL, 5000 }, &eng, &err) < 0
       || eng_container_start (eng, "c0ffee", started, &rec, &err) == NULL)
     ok (0, "a start is sent to the fake engine");
   for (int i = 0; i < 500 && rec.n == 0; i++)
     {
-      struct timeval tv = {0, 10000};
+      struct timeval tv = { 0, 10000 };
       event_base_loopexit (base, &tv);
       event_base_dispatch (base);
     }
@@ -330,17 +332,23 @@ test_not_started (struct event_base *base, const char *dir)
     const char *status;
     bool not_started;
   } cases[] = {
-    {"204 No Content", false},  {"400 Bad Request", true},           {"404 Not Found", true},
-    {"409 Conflict", true},     {"500 Internal Server Error", false}, {"502 Bad Gateway", false},
-    {"304 Not Modified", false},
+    { "204 No Content", false },
+    { "400 Bad Request", true },
+    { "404 Not Found", true },
+    { "409 Conflict", true },
+    { "500 Internal Server Error", false },
+    { "502 Bad Gateway", false },
+    { "304 Not Modified", false },
   };
   char buf[512];
 
   for (size_t i = 0; i < WB_ARRAY_SIZE (cases); i++)
     {
-      bool empty = strncmp (cases[i].status, "204", 3) == 0 || strncmp (cases[i].status, "304", 3) == 0;
-      start_rec_t rec
-          = start_against (base, dir, reply_of (buf, sizeof buf, cases[i].status, empty ? "" : "{\"message\":\"no\"}"));
+      bool empty
+          = strncmp (cases[i].status, "204", 3) == 0 || strncmp (cases[i].status, "304", 3) == 0;
+      start_rec_t rec = start_against (
+          base, dir,
+          reply_of (buf, sizeof buf, cases[i].status, empty ? "" : "{\"message\":\"no\"}"));
       ok (rec.n == 1 && rec.r.not_started == cases[i].not_started
               && (rec.r.rc == 0) == (strncmp (cases[i].status, "204", 3) == 0),
           "engine: a start answered %s: %s", cases[i].status,
@@ -364,9 +372,9 @@ static void
 test_history (struct event_base *base, const char *dir)
 {
   char path[300], wal[310];
-  store_config_t cfg = {path, 30, 1, NULL, NULL};
+  store_config_t cfg = { path, 30, 1, NULL, NULL };
   store_t *st = NULL;
-  wb_err_t err = {0};
+  wb_err_t err = { 0 };
   struct stat sb;
   store_execution_t e;
   mode_t old;
@@ -397,7 +405,7 @@ test_history (struct event_base *base, const char *dir)
   ok (store_submit_execution (st, &e, on_commit, NULL, 2, &err) == 0, "history: the retry queues");
   for (int i = 0; i < 300 && commits == 0; i++)
     {
-      struct timeval tv = {0, 10000};
+      struct timeval tv = { 0, 10000 };
       event_base_loopexit (base, &tv);
       event_base_dispatch (base);
     }

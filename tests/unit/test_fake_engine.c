@@ -1053,7 +1053,8 @@ sweep_scenario (void)
     return 0;
   /* The sweep may fail the test's own allocations too: a frame cut short
    * is sent empty, and the fake answers it as malformed. */
-  if (frame_build (&r.frame, "out hi; args; echo; err e; flood 70000; exit 4", args, 1, "in", 2) < 0)
+  if (frame_build (&r.frame, "out hi; args; echo; err e; flood 70000; exit 4", args, 1, "in", 2)
+      < 0)
     wb_buf_reset (&r.frame);
   if (launch_frame (&r, BODY))
     lost += !run_finish (&r, 2000);

@@ -267,7 +267,8 @@ main (void)
     wb_buf_free (&o.out);
     wb_buf_free (&o.err);
   }
-  ok (sched_piston_runtimes_json (set, &out, NULL) == 0 && strstr (out.data, "\"aliases\":[\"py\",\"python3\"]"),
+  ok (sched_piston_runtimes_json (set, &out, NULL) == 0
+          && strstr (out.data, "\"aliases\":[\"py\",\"python3\"]"),
       "runtimes list aliases");
   wb_buf_free (&out);
   wb_buf_free (&res.out);

@@ -39,7 +39,8 @@ test_gate_queue (void)
   startgate_init (&g, &cfg);
   ok (startgate_enter (&g, 0, on_open, NULL, &w[0], NULL) == 1, "first start admitted");
   ok (startgate_enter (&g, 0, on_open, NULL, &w[0], NULL) == 1, "second start admitted");
-  ok (startgate_enter (&g, 0, on_open, NULL, &w[0], NULL) == 0 && g.queued == 1, "third queued at limit 2");
+  ok (startgate_enter (&g, 0, on_open, NULL, &w[0], NULL) == 0 && g.queued == 1,
+      "third queued at limit 2");
   ok (startgate_enter (&g, 0, on_open, NULL, &w[1], NULL) == 0 && g.queued == 2, "fourth queued");
   ok (startgate_enter (&g, 0, on_open, NULL, &w[2], NULL) == 0, "fifth queued");
   startgate_cancel (&g, w[1]);
