@@ -16,7 +16,8 @@
 typedef struct sched_agent sched_agent_t;
 
 /* Listen on addr ("host:port").  -1 with err when it can't be bound. */
-int sched_agent_start (sched_ctx_t *ctx, const char *addr, sched_agent_t **out, wb_err_t *err);
+WB_MUST_CHECK int sched_agent_start (sched_ctx_t *ctx, const char *addr, sched_agent_t **out,
+                                     wb_err_t *err);
 void sched_agent_free (sched_agent_t *a);
 
 /* The weight, in percent of the configured one, for a daemon with

@@ -97,27 +97,57 @@ typedef struct http_conn
 
 #define SWEEP_MS 250
 
+/* Memory ran out building a reply: a 500 whose body is static (referenced
+ * by the request's output buffer, not copied), in the caller's API's
+ * shape; without memory even for that, the status alone.  Never
+ * evhttp_send_error: its body is HTML. */
+static void
+reply_nomem (struct evhttp_request *req, bool piston)
+{
+  static const char v1[]
+      = "{\"error\":{\"code\":\"out_of_memory\",\"message\":\"internal error\"}}\n";
+  static const char pi[] = "{\"message\":\"internal error\"}\n";
+  struct evbuffer *out = evhttp_request_get_output_buffer (req);
+  struct evkeyvalq *h = evhttp_request_get_output_headers (req);
+
+  wb_warn ("500 out_of_memory: the reply's own body could not be built");
+  evbuffer_drain (out, evbuffer_get_length (out));
+  evhttp_clear_headers (h);
+  if (evbuffer_add_reference (out, piston ? pi : v1, piston ? sizeof pi - 1 : sizeof v1 - 1, NULL,
+                              NULL)
+          < 0
+      || evhttp_add_header (h, "Content-Type", "application/json") < 0)
+    evbuffer_drain (out, evbuffer_get_length (out)); /* a body with no type would be guessed at */
+  evhttp_send_reply (req, 500, "Internal Server Error", NULL);
+}
+
+/* Send body as the reply, in the request's own output buffer (no buffer
+ * of ours to allocate).  Without memory for its headers or its copy:
+ * reply_nomem, in the shape of the caller's API. */
+static void
+reply_json_as (struct evhttp_request *req, int status, const char *body, size_t len, bool piston)
+{
+  struct evbuffer *out = evhttp_request_get_output_buffer (req);
+  struct evkeyvalq *h = evhttp_request_get_output_headers (req);
+
+  if (evhttp_add_header (h, "Content-Type", "application/json") < 0
+      || evhttp_add_header (h, "Cache-Control", "no-store") < 0
+      || ((status == 503 || status == 429) && evhttp_find_header (h, "Retry-After") == NULL
+          && evhttp_add_header (h, "Retry-After", "1") < 0)
+      || (status == 401
+          && evhttp_add_header (h, "WWW-Authenticate", "Bearer realm=\"warmbox\"") < 0)
+      || evbuffer_add (out, body, len) < 0)
+    {
+      reply_nomem (req, piston);
+      return;
+    }
+  evhttp_send_reply (req, status, status == 200 ? "OK" : "Error", NULL);
+}
+
 static void
 reply_json (struct evhttp_request *req, int status, const char *body, size_t len)
 {
-  struct evbuffer *buf = evbuffer_new ();
-  struct evkeyvalq *h = evhttp_request_get_output_headers (req);
-
-  evhttp_add_header (h, "Content-Type", "application/json");
-  evhttp_add_header (h, "Cache-Control", "no-store");
-  if ((status == 503 || status == 429) && evhttp_find_header (h, "Retry-After") == NULL)
-    evhttp_add_header (h, "Retry-After", "1");
-  if (status == 401)
-    evhttp_add_header (h, "WWW-Authenticate", "Bearer realm=\"warmbox\"");
-  if (buf == NULL || evbuffer_add (buf, body, len) < 0)
-    {
-      evhttp_send_error (req, 500, "out of memory");
-      if (buf)
-        evbuffer_free (buf);
-      return;
-    }
-  evhttp_send_reply (req, status, status == 200 ? "OK" : "Error", buf);
-  evbuffer_free (buf);
+  reply_json_as (req, status, body, len, false);
 }
 
 /* What the client may read about an error.  Errors from our own checks
@@ -169,10 +199,10 @@ reply_error_as (struct evhttp_request *req, const wb_err_t *err, bool piston)
       || wb_json_append_string (&body, msg, strlen (msg)) < 0
       || wb_buf_append_str (&body, piston ? "}\n" : "}}\n") < 0)
     {
-      evhttp_send_error (req, 500, "out of memory");
+      reply_nomem (req, piston);
       return;
     }
-  reply_json (req, status, body.data, body.len);
+  reply_json_as (req, status, body.data, body.len, piston);
 }
 
 static void
@@ -181,20 +211,30 @@ reply_error (struct evhttp_request *req, const wb_err_t *err)
   reply_error_as (req, err, false);
 }
 
+/* A /v1 endpoint ran out of memory doing what: a 500 through reply_error. */
+static void
+reply_nomem_err (struct evhttp_request *req, const char *what, size_t built)
+{
+  wb_err_t err;
+
+  wb_error (&err, WB_E_NOMEM, "out of memory %s (%zu bytes built)", what, built);
+  reply_error (req, &err);
+}
+
 int
-sched_result_json (const sched_result_t *res, wb_buf_t *out)
+sched_result_json (const sched_result_t *res, wb_buf_t *out, wb_err_t *err)
 {
   if (wb_buf_printf (out, "{\"id\":\"%s\",\"language\":\"%s\",\"status\":\"%s\"", res->id,
                      res->language, sched_status_name (res->status))
       < 0)
-    return -1;
+    goto nomem;
   if ((res->exit_code >= 0 ? wb_buf_printf (out, ",\"exit_code\":%d", res->exit_code)
                            : wb_buf_append_str (out, ",\"exit_code\":null"))
       < 0)
-    return -1;
+    goto nomem;
   if (sched_append_stream (out, "stdout", &res->out) < 0 || sched_append_stream (out, "stderr", &res->err) < 0
       || (res->combined_output && sched_result_output_json (res, out) < 0))
-    return -1;
+    goto nomem;
   if (wb_buf_printf (out,
                      ",\"stdout_truncated\":%s,\"stderr_truncated\":%s,\"duration_ms\":%llu,"
                      "\"total_ms\":%llu,\"code_sha256\":\"%s\",\"pool_hit\":%s",
@@ -202,7 +242,7 @@ sched_result_json (const sched_result_t *res, wb_buf_t *out)
                      (unsigned long long) res->duration_ms, (unsigned long long) res->total_ms,
                      res->code_sha256, res->pool_hit ? "true" : "false")
       < 0)
-    return -1;
+    goto nomem;
   if ((res->has_usage
            ? wb_buf_printf (out,
                             ",\"usage\":{\"peak_memory_bytes\":%llu,\"cpu_user_ms\":%.3f,"
@@ -211,14 +251,20 @@ sched_result_json (const sched_result_t *res, wb_buf_t *out)
                             (double) res->cpu_user_us / 1000.0, (double) res->cpu_system_us / 1000.0)
            : wb_buf_append_str (out, ",\"usage\":null"))
       < 0)
-    return -1;
+    goto nomem;
   if (sched_result_files_json (res, out) < 0 || sched_result_compile_json (res, out) < 0)
-    return -1;
+    goto nomem;
   if (res->error
       && (wb_buf_append_str (out, ",\"error\":") < 0
           || wb_json_append_string (out, res->error, strlen (res->error)) < 0))
-    return -1;
-  return wb_buf_append_str (out, "}\n");
+    goto nomem;
+  if (wb_buf_append_str (out, "}\n") < 0)
+    goto nomem;
+  return 0;
+nomem:
+  /* Every step above only appends: memory is all it can run out of. */
+  return wb_error (err, WB_E_NOMEM, "out of memory encoding the result of %s (%zu bytes so far)",
+                   res->id, out->len);
 }
 
 /* ---- POST /v1/executions --------------------------------------------- */
@@ -294,6 +340,7 @@ exec_done_cb (void *arg, const sched_result_t *res, const wb_err_t *err)
 {
   http_call_t *call = arg;
   cleanup_buf wb_buf_t body = WB_BUF_INIT;
+  wb_err_t e;
 
   call->hconn->call = NULL;
   if (call->watch)
@@ -303,16 +350,12 @@ exec_done_cb (void *arg, const sched_result_t *res, const wb_err_t *err)
     }
   if (res == NULL)
     reply_error_as (call->req, err, call->piston);
-  else if ((call->piston ? sched_piston_result_json (res, call->piston_version, &body)
-                         : sched_result_json (res, &body))
+  else if ((call->piston ? sched_piston_result_json (res, call->piston_version, &body, &e)
+                         : sched_result_json (res, &body, &e))
            < 0)
-    {
-      wb_err_t e;
-      wb_error (&e, WB_E_NOMEM, "out of memory encoding the result");
-      reply_error (call->req, &e);
-    }
+    reply_error_as (call->req, &e, call->piston);
   else
-    reply_json (call->req, 200, body.data, body.len);
+    reply_json_as (call->req, 200, body.data, body.len, call->piston);
   call_free (call);
 }
 
@@ -362,6 +405,14 @@ handle_execute (struct evhttp_request *req, http_conn_t *hconn, sched_ctx_t *ctx
 
   if (token && !within_limits (req, ctx, token, token_index, piston))
     return;
+  if (len > 0 && body == NULL)
+    {
+      /* Not made contiguous: the pieces are dropped unread. */
+      evbuffer_drain (in, len);
+      wb_error (&err, WB_E_NOMEM, "out of memory reading a request body of %zu bytes", len);
+      reply_error_as (req, &err, piston);
+      return;
+    }
   if (piston)
     {
       rc = sched_piston_translate (body, len, ctx->profiles, &translated, &err);
@@ -456,7 +507,7 @@ handle_languages (struct evhttp_request *req, sched_ctx_t *ctx)
     }
   if (bad < 0 || wb_buf_append_str (&body, "]}\n") < 0)
     {
-      evhttp_send_error (req, 500, "out of memory");
+      reply_nomem_err (req, "listing the languages", body.len);
       return;
     }
   reply_json (req, 200, body.data, body.len);
@@ -505,7 +556,7 @@ handle_pools (struct evhttp_request *req, sched_ctx_t *ctx)
   bad |= wb_buf_printf (&body, "],\"start_limit\":%u,\"starts_queued\":%u}\n", limit, queued);
   if (bad)
     {
-      evhttp_send_error (req, 500, "out of memory");
+      reply_nomem_err (req, "listing the pools", body.len);
       return;
     }
   reply_json (req, 200, body.data, body.len);
@@ -574,7 +625,7 @@ handle_engines (struct evhttp_request *req, sched_ctx_t *ctx)
     }
   if (bad || wb_buf_append_str (&body, "]}\n") < 0)
     {
-      evhttp_send_error (req, 500, "out of memory");
+      reply_nomem_err (req, "listing the engines", body.len);
       return;
     }
   reply_json (req, 200, body.data, body.len);
@@ -595,7 +646,6 @@ handle_metrics (struct evhttp_request *req, sched_ctx_t *ctx)
 {
   cleanup_buf wb_buf_t body = WB_BUF_INIT;
   metrics_engine_t engines[SCHED_MAX_ENGINES];
-  struct evbuffer *buf;
 
   size_t n_nodes = nodes_count (ctx->nodes);
   for (size_t k = 0; k < n_nodes; k++)
@@ -613,40 +663,44 @@ handle_metrics (struct evhttp_request *req, sched_ctx_t *ctx)
   store_get_stats (ctx->store, &ss);
   if (metrics_render (&ctx->metrics, engines, n_nodes,
                       sched_exec_count (ctx->execs) - sched_exec_queued (ctx->execs),
-                      sched_exec_queued (ctx->execs), &body) < 0
-      || wb_buf_printf (&body,
-                        "# HELP warmbox_history_backlog Records waiting to be written.\n"
-                        "# TYPE warmbox_history_backlog gauge\nwarmbox_history_backlog %u\n"
-                        "# HELP warmbox_history_failing 1 while the history cannot be written.\n"
-                        "# TYPE warmbox_history_failing gauge\nwarmbox_history_failing %d\n"
-                        "# HELP warmbox_history_committed_total Execution records committed.\n"
-                        "# TYPE warmbox_history_committed_total counter\n"
-                        "warmbox_history_committed_total %llu\n"
-                        "# HELP warmbox_history_write_errors_total Failed write attempts.\n"
-                        "# TYPE warmbox_history_write_errors_total counter\n"
-                        "warmbox_history_write_errors_total %llu\n"
-                        "# HELP warmbox_history_dropped_events_total Pool events dropped (backlog full).\n"
-                        "# TYPE warmbox_history_dropped_events_total counter\n"
-                        "warmbox_history_dropped_events_total %llu\n"
-                        "# HELP warmbox_engines_up Engines taking work (see warmbox_engine_up).\n"
-                        "# TYPE warmbox_engines_up gauge\nwarmbox_engines_up %d\n"
-                        "# HELP warmbox_draining 1 once SIGTERM was seen.\n"
-                        "# TYPE warmbox_draining gauge\nwarmbox_draining %d\n",
-                        ss.backlog, ss.failing ? 1 : 0, (unsigned long long) ss.committed,
-                        (unsigned long long) ss.write_errors,
-                        (unsigned long long) ss.dropped_events, engines_up (ctx),
-                        ctx->leaving ? 1 : 0)
-             < 0
-      || (buf = evbuffer_new ()) == NULL)
+                      sched_exec_queued (ctx->execs), &body)
+          < 0
+      || wb_buf_printf (
+             &body,
+             "# HELP warmbox_history_backlog Records waiting to be written.\n"
+             "# TYPE warmbox_history_backlog gauge\nwarmbox_history_backlog %u\n"
+             "# HELP warmbox_history_failing 1 while the history cannot be written.\n"
+             "# TYPE warmbox_history_failing gauge\nwarmbox_history_failing %d\n"
+             "# HELP warmbox_history_committed_total Execution records committed.\n"
+             "# TYPE warmbox_history_committed_total counter\n"
+             "warmbox_history_committed_total %llu\n"
+             "# HELP warmbox_history_write_errors_total Failed write attempts.\n"
+             "# TYPE warmbox_history_write_errors_total counter\n"
+             "warmbox_history_write_errors_total %llu\n"
+             "# HELP warmbox_history_dropped_events_total Pool events dropped (backlog full).\n"
+             "# TYPE warmbox_history_dropped_events_total counter\n"
+             "warmbox_history_dropped_events_total %llu\n"
+             "# HELP warmbox_engines_up Engines taking work (see warmbox_engine_up).\n"
+             "# TYPE warmbox_engines_up gauge\nwarmbox_engines_up %d\n"
+             "# HELP warmbox_draining 1 once SIGTERM was seen.\n"
+             "# TYPE warmbox_draining gauge\nwarmbox_draining %d\n",
+             ss.backlog, ss.failing ? 1 : 0, (unsigned long long) ss.committed,
+             (unsigned long long) ss.write_errors, (unsigned long long) ss.dropped_events,
+             engines_up (ctx), ctx->leaving ? 1 : 0)
+             < 0)
     {
-      evhttp_send_error (req, 500, "out of memory");
+      reply_nomem_err (req, "rendering the metrics", body.len);
       return;
     }
-  evbuffer_add (buf, body.data, body.len);
-  evhttp_add_header (evhttp_request_get_output_headers (req), "Content-Type",
-                     "text/plain; version=0.0.4");
-  evhttp_send_reply (req, 200, "OK", buf);
-  evbuffer_free (buf);
+  if (evhttp_add_header (evhttp_request_get_output_headers (req), "Content-Type",
+                         "text/plain; version=0.0.4")
+          < 0
+      || evbuffer_add (evhttp_request_get_output_buffer (req), body.data, body.len) < 0)
+    {
+      reply_nomem_err (req, "sending the metrics", body.len);
+      return;
+    }
+  evhttp_send_reply (req, 200, "OK", NULL);
 }
 
 /* ---- connections --------------------------------------------------- */
@@ -773,8 +827,8 @@ route (struct evhttp_request *req, void *arg)
 
   if (hconn == NULL)
     {
-      static const char nomem[] = "{\"error\":{\"code\":\"internal_error\",\"message\":\"out of memory\"}}\n";
-      reply_json (req, 503, nomem, sizeof nomem - 1);
+      wb_error (&err, WB_E_NOMEM, "out of memory recording a connection");
+      reply_error_as (req, &err, path && strncmp (path, "/api/", 5) == 0);
       return;
     }
   /* Cut at its deadline, with the request already buffered: not served
@@ -834,10 +888,10 @@ route (struct evhttp_request *req, void *arg)
   if (strcmp (path, "/api/v2/runtimes") == 0 && cmd == EVHTTP_REQ_GET)
     {
       cleanup_buf wb_buf_t body = WB_BUF_INIT;
-      if (sched_piston_runtimes_json (ctx->profiles, &body) < 0)
-        evhttp_send_error (req, 500, "out of memory");
+      if (sched_piston_runtimes_json (ctx->profiles, &body, &err) < 0)
+        reply_error_as (req, &err, true);
       else
-        reply_json (req, 200, body.data, body.len);
+        reply_json_as (req, 200, body.data, body.len, true);
       return;
     }
   if (strcmp (path, "/v1/languages") == 0 && cmd == EVHTTP_REQ_GET)
@@ -890,7 +944,9 @@ route_tls (struct evhttp_request *req, void *arg)
 {
   if (request_ssl (req) == NULL)
     {
-      evhttp_send_error (req, 400, "TLS required");
+      wb_err_t err;
+      wb_error (&err, WB_E_INVALID, "this port speaks HTTPS: use https://");
+      reply_error (req, &err);
       return;
     }
   route (req, arg);
@@ -903,10 +959,14 @@ listen_unix (sched_http_t *h, const char *path, wb_err_t *err)
 {
   struct sockaddr_un sun;
   struct stat st;
+  cleanup_free char *copy = NULL;
   int fd;
 
   if (strlen (path) >= sizeof sun.sun_path)
     return wb_error (err, WB_E_INVALID, "listen unix:%s: path too long", path);
+  /* Copied first: a socket file bound is one we must be able to unlink. */
+  if ((copy = strdup (path)) == NULL)
+    return wb_error (err, WB_E_NOMEM, "listen unix:%s: out of memory", path);
   /* Replace a stale socket left by a dead daemon, never any other file. */
   if (lstat (path, &st) == 0)
     {
@@ -935,7 +995,8 @@ listen_unix (sched_http_t *h, const char *path, wb_err_t *err)
       close (fd);
       return wb_error (err, WB_E_IO, "listen unix:%s: evhttp refused the socket", path);
     }
-  h->unix_path[h->n_bound] = strdup (path);
+  h->unix_path[h->n_bound] = copy;
+  copy = NULL;
   if (stat (path, &st) == 0)
     h->unix_ino[h->n_bound] = st.st_ino;
   h->n_bound++;
@@ -1232,7 +1293,11 @@ sched_http_start (sched_ctx_t *ctx, sched_http_t **out, wb_err_t *err)
       return wb_error (err, WB_E_NOMEM, "evhttp_new failed");
     }
   struct timeval every = {0, SWEEP_MS * 1000};
-  event_add (h->sweep, &every);
+  if (event_add (h->sweep, &every) < 0)
+    {
+      sched_http_free (h);
+      return wb_error (err, WB_E_NOMEM, "cannot arm the connections' sweep");
+    }
   evhttp_set_bevcb (h->http, plain_bevcb, h);
   for (size_t i = 0; i < ctx->cfg.n_listen; i++)
     any_tls = any_tls || strncmp (ctx->cfg.listen[i], "https://", 8) == 0;

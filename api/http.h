@@ -11,18 +11,19 @@ typedef struct sched_http sched_http_t;
 
 /* Bind every configured listener and route the API.  -1 with err naming
  * the listener that failed (nothing stays bound). */
-int sched_http_start (sched_ctx_t *ctx, sched_http_t **out, wb_err_t *err);
+WB_MUST_CHECK int sched_http_start (sched_ctx_t *ctx, sched_http_t **out, wb_err_t *err);
 /* SIGHUP, in two steps: prepare reads tls.cert, tls.key and tls.client_ca
  * again (-1 with err when they do not load, or client_ca was added or
  * removed; nothing changes), commit makes new TLS connections use them
  * (open ones keep theirs), abandon drops what prepare read.  No-ops
  * without a TLS listener. */
-int sched_http_tls_prepare (sched_http_t *h, const sched_config_t *cfg, wb_err_t *err);
+WB_MUST_CHECK int sched_http_tls_prepare (sched_http_t *h, const sched_config_t *cfg,
+                                          wb_err_t *err);
 void sched_http_tls_commit (sched_http_t *h);
 void sched_http_tls_abandon (sched_http_t *h);
 /* --check-config: would the https:// listeners' TLS settings load?  0 when
  * there are none. */
-int sched_http_check_tls (const sched_config_t *cfg, wb_err_t *err);
+WB_MUST_CHECK int sched_http_check_tls (const sched_config_t *cfg, wb_err_t *err);
 /* Stop taking new connections (the end of a SIGTERM drain): TCP listeners
  * close; Unix sockets are unlinked, so a connect fails at once while the
  * connections already queued are still accepted and answered until
@@ -32,7 +33,8 @@ void sched_http_stop_accepting (sched_http_t *h);
 /* Close everything, connections included (their executions are
  * cancelled).  NULL is a no-op. */
 void sched_http_free (sched_http_t *h);
-/* Append the JSON body of a result.  -1 on allocation failure. */
-int sched_result_json (const sched_result_t *res, wb_buf_t *out);
+/* Append the JSON body of a result.  -1 with err (WB_E_NOMEM) when memory
+ * runs out; out may then hold part of it. */
+WB_MUST_CHECK int sched_result_json (const sched_result_t *res, wb_buf_t *out, wb_err_t *err);
 
 #endif

@@ -335,10 +335,10 @@ sched_piston_translate (const char *body, size_t len, const prof_set_t *profiles
 }
 
 int
-sched_piston_runtimes_json (const prof_set_t *profiles, wb_buf_t *out)
+sched_piston_runtimes_json (const prof_set_t *profiles, wb_buf_t *out, wb_err_t *err)
 {
   if (wb_buf_append_str (out, "[") < 0)
-    return -1;
+    goto nomem;
   for (size_t i = 0; i < profiles->n; i++)
     {
       const prof_t *p = profiles->items[i];
@@ -347,14 +347,18 @@ sched_piston_runtimes_json (const prof_set_t *profiles, wb_buf_t *out)
       if (wb_buf_printf (out, "%s{\"language\":\"%s\",\"version\":", i ? "," : "", p->language) < 0
           || wb_json_append_string (out, version, strlen (version)) < 0
           || wb_buf_append_str (out, ",\"aliases\":[") < 0)
-        return -1;
+        goto nomem;
       for (size_t k = 0; k < p->n_aliases; k++)
         if (wb_buf_printf (out, "%s\"%s\"", k ? "," : "", p->aliases[k]) < 0)
-          return -1;
+          goto nomem;
       if (wb_buf_append_str (out, "]}") < 0)
-        return -1;
+        goto nomem;
     }
-  return wb_buf_append_str (out, "]\n");
+  if (wb_buf_append_str (out, "]\n") < 0)
+    goto nomem;
+  return 0;
+nomem:
+  return wb_error (err, WB_E_NOMEM, "out of memory listing the runtimes");
 }
 
 /* Piston's strings are text: bytes that are not UTF-8 become U+FFFD (the
@@ -422,7 +426,8 @@ piston_compile_json (const sched_result_t *res, wb_buf_t *out)
 }
 
 int
-sched_piston_result_json (const sched_result_t *res, const char *version, wb_buf_t *out)
+sched_piston_result_json (const sched_result_t *res, const char *version, wb_buf_t *out,
+                          wb_err_t *err)
 {
   char code[16] = "null";
   const char *status = NULL, *message = NULL, *signal = NULL;
@@ -466,7 +471,7 @@ sched_piston_result_json (const sched_result_t *res, const char *version, wb_buf
       || append_lossy (out, res->out.data ? res->out.data : "", res->out.len) < 0
       || wb_buf_append_str (out, ",\"stderr\":") < 0
       || append_lossy (out, res->err.data ? res->err.data : "", res->err.len) < 0)
-    return -1;
+    goto nomem;
   /* output: both streams in the order the engine delivered their bytes
    * (exec.h: res->order), as Piston's "in order of data". */
   {
@@ -474,7 +479,7 @@ sched_piston_result_json (const sched_result_t *res, const char *version, wb_buf
     if (sched_order_render (&res->order, res->out.data, res->out.len, res->err.data, res->err.len, &both) < 0
         || wb_buf_append_str (out, ",\"output\":") < 0
         || append_lossy (out, both.data ? both.data : "", both.len) < 0)
-      return -1;
+      goto nomem;
   }
   if (wb_buf_printf (out, ",\"code\":%s,\"signal\":%s%s%s", code, signal ? "\"" : "",
                      signal ? signal : "null", signal ? "\"" : "")
@@ -490,6 +495,10 @@ sched_piston_result_json (const sched_result_t *res, const char *version, wb_buf
       /* Not Piston's: the files the program left, as /v1 has them (Piston
        * clients ignore fields they do not know). */
       || sched_result_files_json (res, out) < 0 || wb_buf_append_str (out, "}\n") < 0)
-    return -1;
+    goto nomem;
   return 0;
+nomem:
+  /* Every step above only appends: memory is all it can run out of. */
+  return wb_error (err, WB_E_NOMEM, "out of memory encoding the result of %s (%zu bytes so far)",
+                   res->id, out->len);
 }

@@ -8,13 +8,16 @@
 /* POST /api/v2/execute, translated into a /v1/executions body (which
  * sched_request_parse then validates, so both APIs share every limit).
  * -1 with err (400/404) on a bad request. */
-int sched_piston_translate (const char *body, size_t len, const prof_set_t *profiles,
-                            wb_buf_t *v1_body, wb_err_t *err);
-/* GET /api/v2/runtimes. */
-int sched_piston_runtimes_json (const prof_set_t *profiles, wb_buf_t *out);
+WB_MUST_CHECK int sched_piston_translate (const char *body, size_t len, const prof_set_t *profiles,
+                                          wb_buf_t *v1_body, wb_err_t *err);
+/* GET /api/v2/runtimes.  -1 with err (WB_E_NOMEM) when memory runs out. */
+WB_MUST_CHECK int sched_piston_runtimes_json (const prof_set_t *profiles, wb_buf_t *out,
+                                              wb_err_t *err);
 /* The execute response: {language, version, run{stdout, stderr, output,
- * code, signal, message, status, wall_time}}. */
-int sched_piston_result_json (const sched_result_t *res, const char *version, wb_buf_t *out);
+ * code, signal, message, status, wall_time}}.  -1 with err (WB_E_NOMEM)
+ * when memory runs out; out may then hold part of it. */
+WB_MUST_CHECK int sched_piston_result_json (const sched_result_t *res, const char *version,
+                                            wb_buf_t *out, wb_err_t *err);
 /* Piston's semver-looking version of a profile ("3.11" -> "3.11.0"). */
 void sched_piston_version (const prof_t *profile, char *out, size_t size);
 

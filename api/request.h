@@ -8,8 +8,8 @@
 /* Parse and validate POST /v1/executions.
  * On error returns -1, *out is left cleared, err->code says which HTTP
  * status (400 bad input, 404 unknown language, 413 code too large). */
-int sched_request_parse (const char *body, size_t len, const prof_set_t *profiles,
-                         sched_request_t *out, wb_err_t *err);
+WB_MUST_CHECK int sched_request_parse (const char *body, size_t len, const prof_set_t *profiles,
+                                       sched_request_t *out, wb_err_t *err);
 /* True when a JSON string in body holds the escape \u0000 (cJSON would cut
  * the string there silently). */
 bool sched_json_has_nul_escape (const char *body, size_t len);

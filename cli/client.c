@@ -52,6 +52,7 @@ cli_call_daemon (const char *url, const char *method, const char *path, const wb
   const char *token = getenv ("WARMBOX_TOKEN");
   char errbuf[CURL_ERROR_SIZE] = "";
   long status = -1;
+  int bad = 0;
   CURLcode rc;
 
   if (easy == NULL)
@@ -62,18 +63,30 @@ cli_call_daemon (const char *url, const char *method, const char *path, const wb
   if (strncmp (url, "unix:", 5) == 0)
     {
       curl_easy_setopt (easy, CURLOPT_UNIX_SOCKET_PATH, url + 5);
-      wb_buf_printf (&full, "http://localhost%s", path);
+      bad |= wb_buf_printf (&full, "http://localhost%s", path);
     }
   else
     {
       size_t l = strlen (url);
-      wb_buf_printf (&full, "%.*s%s", (int) (l && url[l - 1] == '/' ? l - 1 : l), url, path);
+      bad |= wb_buf_printf (&full, "%.*s%s", (int) (l && url[l - 1] == '/' ? l - 1 : l), url, path);
     }
-  headers = curl_slist_append (headers, "Content-Type: application/json");
-  if (token && *token)
+  if (bad == 0 && (headers = curl_slist_append (headers, "Content-Type: application/json")) == NULL)
+    bad = -1;
+  if (bad == 0 && token && *token)
     {
-      wb_buf_printf (&auth, "Authorization: Bearer %s", token);
-      headers = curl_slist_append (headers, auth.data);
+      struct curl_slist *more;
+      bad |= wb_buf_printf (&auth, "Authorization: Bearer %s", token);
+      if (bad == 0 && (more = curl_slist_append (headers, auth.data)) == NULL)
+        bad = -1;
+      else if (bad == 0)
+        headers = more;
+    }
+  if (bad < 0)
+    {
+      snprintf (why, why_len, "out of memory");
+      curl_slist_free_all (headers);
+      curl_easy_cleanup (easy);
+      return -1;
     }
   /* HTTPS: the CA that signed the daemon's certificate, and ours when the
    * daemon asks for one (the CLI flags set these). */

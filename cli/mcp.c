@@ -143,7 +143,10 @@ tool_result (const char *text, bool is_error)
 
 /* ---- execute_code ------------------------------------------------------ */
 
-static void
+/* The text for the model is built in pieces: a piece memory cannot hold
+ * makes the helpers below return -1, and the result is then an error,
+ * never a text with a hole in it. */
+static int
 append_stream_as (wb_buf_t *text, cJSON *res, const char *name, const char *label)
 {
   char key[32];
@@ -151,39 +154,44 @@ append_stream_as (wb_buf_t *text, cJSON *res, const char *name, const char *labe
   const char *enc;
   cleanup_buf wb_buf_t raw = WB_BUF_INIT;
   size_t shown;
+  int bad = 0;
 
   snprintf (key, sizeof key, "%s_encoding", name);
   enc = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (res, key));
   if (data == NULL)
-    return;
+    return 0;
   if (enc && strcmp (enc, "base64") == 0)
-    wb_base64_decode (&raw, data, strlen (data));
-  else
-    wb_buf_append_str (&raw, data);
-  if (raw.len == 0)
     {
-      wb_buf_printf (text, "\n%s: (empty)\n", label);
-      return;
+      if (wb_base64_decode (&raw, data, strlen (data)) < 0)
+        return wb_buf_printf (text, "\n%s: (could not be decoded)\n", label);
     }
-  wb_buf_printf (text, "\n--- %s ---\n", label);
+  else if (wb_buf_append_str (&raw, data) < 0)
+    return -1;
+  if (raw.len == 0)
+    return wb_buf_printf (text, "\n%s: (empty)\n", label);
+  bad |= wb_buf_printf (text, "\n--- %s ---\n", label);
   shown = wb_utf8_sanitize (text, raw.data, raw.len, mcp.max_output, true);
+  if (shown == (size_t) -1)
+    return -1;
   if (text->len && text->data[text->len - 1] != '\n')
-    wb_buf_append_str (text, "\n");
+    bad |= wb_buf_append_str (text, "\n");
   if (shown < raw.len)
-    wb_buf_printf (text, "[%s cut for the model: showing the first %zu of %zu bytes]\n", name, shown,
-                   raw.len);
+    bad |= wb_buf_printf (text, "[%s cut for the model: showing the first %zu of %zu bytes]\n",
+                          name, shown, raw.len);
   snprintf (key, sizeof key, "%s_truncated", name);
   if (cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (res, key)))
-    wb_buf_printf (text, "[%s reached the sandbox's output limit: the program was stopped there]\n",
-                   name);
+    bad |= wb_buf_printf (
+        text, "[%s reached the sandbox's output limit: the program was stopped there]\n", name);
   if (enc && strcmp (enc, "base64") == 0)
-    wb_buf_printf (text, "[%s was not UTF-8 text; undecodable bytes are shown as U+FFFD]\n", name);
+    bad |= wb_buf_printf (text, "[%s was not UTF-8 text; undecodable bytes are shown as U+FFFD]\n",
+                          name);
+  return bad < 0 ? -1 : 0;
 }
 
-static void
+static int
 append_stream (wb_buf_t *text, cJSON *res, const char *name)
 {
-  append_stream_as (text, res, name, name);
+  return append_stream_as (text, res, name, name);
 }
 
 /* The MIME type of an image the model can be shown, by its first bytes;
@@ -215,12 +223,13 @@ image_type (const wb_buf_t *raw)
  * cut like the streams, and all of them together at four times that);
  * other files, and those sent without content, are listed with their size
  * and hash. */
-static void
+static int
 append_files (wb_buf_t *text, cJSON *res, cJSON *images)
 {
   cJSON *files = cJSON_GetObjectItemCaseSensitive (res, "files"), *f;
   double omitted = cJSON_GetNumberValue (cJSON_GetObjectItemCaseSensitive (res, "files_omitted"));
   size_t text_left = 4 * mcp.max_output;
+  int bad = 0;
 
   cJSON_ArrayForEach (f, files)
   {
@@ -237,20 +246,24 @@ append_files (wb_buf_t *text, cJSON *res, cJSON *images)
       continue;
     if (content == NULL)
       {
-        wb_buf_printf (text, "\nfile %s: %.0f bytes, sha256 %.12s… (content not returned: past the "
-                             "sandbox's output limit)\n", name, size, sha ? sha : "");
+        bad |= wb_buf_printf (
+            text,
+            "\nfile %s: %.0f bytes, sha256 %.12s… (content not returned: past the "
+            "sandbox's output limit)\n",
+            name, size, sha ? sha : "");
         continue;
       }
     if (enc && strcmp (enc, "base64") == 0 && strlen (content) / 4 * 3 > MCP_IMAGE_MAX + 3)
       {
-        wb_buf_printf (text, "\nfile %s: %.0f bytes, binary, sha256 %.12s… (too large to show)\n", name, size,
-                       sha ? sha : "");
+        bad |= wb_buf_printf (text,
+                              "\nfile %s: %.0f bytes, binary, sha256 %.12s… (too large to show)\n",
+                              name, size, sha ? sha : "");
         continue;
       }
     if (enc && strcmp (enc, "base64") == 0 ? wb_base64_decode (&raw, content, strlen (content)) < 0
                                            : wb_buf_append_str (&raw, content) < 0)
       {
-        wb_buf_printf (text, "\nfile %s: %.0f bytes (could not be decoded)\n", name, size);
+        bad |= wb_buf_printf (text, "\nfile %s: %.0f bytes (could not be decoded)\n", name, size);
         continue;
       }
     if (enc && strcmp (enc, "base64") == 0 && (mime = image_type (&raw)) != NULL)
@@ -260,7 +273,8 @@ append_files (wb_buf_t *text, cJSON *res, cJSON *images)
             && cJSON_AddStringToObject (img, "mimeType", mime))
           {
             cJSON_AddItemToArray (images, img);
-            wb_buf_printf (text, "\nfile %s: %.0f bytes, %s (shown as an image)\n", name, size, mime);
+            bad |= wb_buf_printf (text, "\nfile %s: %.0f bytes, %s (shown as an image)\n", name,
+                                  size, mime);
           }
         else
           cJSON_Delete (img);
@@ -268,26 +282,32 @@ append_files (wb_buf_t *text, cJSON *res, cJSON *images)
       }
     if (enc && strcmp (enc, "base64") == 0)
       {
-        wb_buf_printf (text, "\nfile %s: %.0f bytes, binary, sha256 %.12s…\n", name, size, sha ? sha : "");
+        bad |= wb_buf_printf (text, "\nfile %s: %.0f bytes, binary, sha256 %.12s…\n", name, size,
+                              sha ? sha : "");
         continue;
       }
     if (text_left == 0)
       {
-        wb_buf_printf (text, "\nfile %s: %.0f bytes of text (not shown: enough files shown already)\n", name,
-                       size);
+        bad |= wb_buf_printf (
+            text, "\nfile %s: %.0f bytes of text (not shown: enough files shown already)\n", name,
+            size);
         continue;
       }
-    wb_buf_printf (text, "\n--- file %s (%.0f bytes) ---\n", name, size);
+    bad |= wb_buf_printf (text, "\n--- file %s (%.0f bytes) ---\n", name, size);
     shown = wb_utf8_sanitize (text, raw.data ? raw.data : "", raw.len,
                               mcp.max_output < text_left ? mcp.max_output : text_left, true);
+    if (shown == (size_t) -1)
+      return -1;
     text_left -= shown < text_left ? shown : text_left;
     if (text->len && text->data[text->len - 1] != '\n')
-      wb_buf_append_str (text, "\n");
+      bad |= wb_buf_append_str (text, "\n");
     if (shown < raw.len)
-      wb_buf_printf (text, "[file cut for the model: showing the first %zu of %zu bytes]\n", shown, raw.len);
+      bad |= wb_buf_printf (text, "[file cut for the model: showing the first %zu of %zu bytes]\n",
+                            shown, raw.len);
   }
   if (omitted > 0)
-    wb_buf_printf (text, "\n[%.0f more files were left and not listed]\n", omitted);
+    bad |= wb_buf_printf (text, "\n[%.0f more files were left and not listed]\n", omitted);
+  return bad < 0 ? -1 : 0;
 }
 
 /* The answer of POST /v1/executions as text for the model, and the
@@ -300,13 +320,16 @@ describe_result (long http, const wb_buf_t *reply)
   const char *status, *message;
   cJSON *exit_code;
   bool failed;
+  int bad = 0;
 
   if (http != 200)
     {
       cJSON *e = cJSON_GetObjectItemCaseSensitive (res, "error");
       message = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (e, "message"));
-      wb_buf_printf (&text, "warmbox refused to run the code (HTTP %ld): %s", http,
-                     message ? message : "no reason given");
+      if (wb_buf_printf (&text, "warmbox refused to run the code (HTTP %ld): %s", http,
+                         message ? message : "no reason given")
+          < 0)
+        return NULL;
       return tool_result (text.data, true);
     }
   status = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (res, "status"));
@@ -320,48 +343,57 @@ describe_result (long http, const wb_buf_t *reply)
       /* What the model needs to fix the program: the compiler's words. */
       const char *cst = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (compile, "status"));
       cJSON *cec = cJSON_GetObjectItemCaseSensitive (compile, "exit_code");
-      wb_buf_printf (&text, "compile error: the program did not compile and was not run (%s%s",
-                     cst && strcmp (cst, "timeout") == 0 ? "the compiler ran out of time"
-                     : cst && strcmp (cst, "killed") == 0 ? "the compiler was killed, likely at the memory limit"
-                                                          : "compiler exit status ",
-                     "");
+      bad |= wb_buf_printf (&text,
+                            "compile error: the program did not compile and was not run (%s%s",
+                            cst && strcmp (cst, "timeout") == 0 ? "the compiler ran out of time"
+                            : cst && strcmp (cst, "killed") == 0
+                                ? "the compiler was killed, likely at the memory limit"
+                                : "compiler exit status ",
+                            "");
       if (cst && strcmp (cst, "error") == 0 && cJSON_IsNumber (cec))
-        wb_buf_printf (&text, "%d", cec->valueint);
-      wb_buf_append_str (&text, ")");
-      append_stream_as (&text, compile, "stderr", "compiler output");
+        bad |= wb_buf_printf (&text, "%d", cec->valueint);
+      bad |= wb_buf_append_str (&text, ")");
+      bad |= append_stream_as (&text, compile, "stderr", "compiler output");
       if (cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (compile, "stdout"))
           && *cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (compile, "stdout")))
-        append_stream_as (&text, compile, "stdout", "compiler stdout");
+        bad |= append_stream_as (&text, compile, "stdout", "compiler stdout");
+      if (bad < 0)
+        return NULL;
       return tool_result (text.data ? text.data : "", true);
     }
   if (!failed)
-    wb_buf_printf (&text, "exit status %d", cJSON_IsNumber (exit_code) ? exit_code->valueint : -1);
+    bad |= wb_buf_printf (&text, "exit status %d",
+                          cJSON_IsNumber (exit_code) ? exit_code->valueint : -1);
   else if (strcmp (status, "timeout") == 0)
-    wb_buf_printf (&text, "timed out: the program was killed at its time limit");
+    bad |= wb_buf_printf (&text, "timed out: the program was killed at its time limit");
   else if (strcmp (status, "oom") == 0)
-    wb_buf_printf (&text, "out of memory: the program was killed at its memory limit");
+    bad |= wb_buf_printf (&text, "out of memory: the program was killed at its memory limit");
   else if (strcmp (status, "output_limit") == 0)
-    wb_buf_printf (&text, "output limit: the program printed too much and was killed");
+    bad |= wb_buf_printf (&text, "output limit: the program printed too much and was killed");
   else if (strcmp (status, "sandbox_error") == 0)
     /* Not the program's exit: say so, or a model reads the output as the
      * whole of what it did. */
-    wb_buf_printf (&text, "sandbox error: the sandbox ended before the program did (its runtime or its init "
-                          "stopped it, e.g. too many processes under gVisor, or the program killed its parent); "
-                          "its exit status is unknown and its output may be cut short");
+    bad |= wb_buf_printf (
+        &text,
+        "sandbox error: the sandbox ended before the program did (its runtime or its init "
+        "stopped it, e.g. too many processes under gVisor, or the program killed its parent); "
+        "its exit status is unknown and its output may be cut short");
   else
     {
       message = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (res, "error"));
-      wb_buf_printf (&text, "the sandbox failed: %s", message ? message : status);
+      bad |= wb_buf_printf (&text, "the sandbox failed: %s", message ? message : status);
     }
   /* A compiler's warnings are worth the model's reading too. */
   if (cJSON_IsObject (compile) && cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (compile, "stderr"))
       && *cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (compile, "stderr")))
-    append_stream_as (&text, compile, "stderr", "compiler warnings");
-  append_stream (&text, res, "stdout");
-  append_stream (&text, res, "stderr");
+    bad |= append_stream_as (&text, compile, "stderr", "compiler warnings");
+  bad |= append_stream (&text, res, "stdout");
+  bad |= append_stream (&text, res, "stderr");
   cleanup_json cJSON *images = cJSON_CreateArray ();
   if (images)
-    append_files (&text, res, images);
+    bad |= append_files (&text, res, images);
+  if (bad < 0)
+    return NULL; /* the caller answers "out of memory" */
   cJSON *out = tool_result (text.data ? text.data : "", failed);
   cJSON *content = cJSON_GetObjectItemCaseSensitive (out, "content");
   while (out && content && images && cJSON_GetArraySize (images) > 0)
@@ -420,7 +452,8 @@ execute_code (const char *arguments, const atomic_int *cancel)
   if (http < 0)
     {
       cleanup_buf wb_buf_t msg = WB_BUF_INIT;
-      wb_buf_printf (&msg, "warmbox is unavailable: %s", why);
+      if (wb_buf_printf (&msg, "warmbox is unavailable: %s", why) < 0)
+        return NULL;
       return tool_result (msg.data, true);
     }
   return describe_result (http, &reply);
@@ -473,7 +506,7 @@ input_schema (void)
   {
     /* "The language of the code: python 3.11, c 12.2.0 (compiled), ..." */
     cleanup_buf wb_buf_t desc = WB_BUF_INIT;
-    wb_buf_append_str (&desc, "The language of the code");
+    int bad = wb_buf_append_str (&desc, "The language of the code");
     cJSON_ArrayForEach (item, cJSON_GetObjectItemCaseSensitive (langs, "languages"))
     {
       const char *name = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (item, "language"));
@@ -482,11 +515,14 @@ input_schema (void)
       if (name && (names || (names = cJSON_AddArrayToObject (p, "enum"))))
         {
           cJSON_AddItemToArray (names, cJSON_CreateString (name));
-          wb_buf_printf (&desc, "%s %s %s%s", names->child->next ? "," : ":", name, version ? version : "",
-                         compiled ? " (compiled: a compile error is reported, the program is not run)" : "");
+          bad |= wb_buf_printf (
+              &desc, "%s %s %s%s", names->child->next ? "," : ":", name, version ? version : "",
+              compiled ? " (compiled: a compile error is reported, the program is not run)" : "");
         }
     }
-    cJSON_AddStringToObject (p, "description", desc.data ? desc.data : "The language of the code");
+    /* Without memory for the list, the plain sentence (not half a list). */
+    cJSON_AddStringToObject (p, "description",
+                             bad == 0 && desc.data ? desc.data : "The language of the code");
   }
   p = cJSON_AddObjectToObject (props, "code");
   cJSON_AddStringToObject (p, "type", "string");

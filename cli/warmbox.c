@@ -250,11 +250,10 @@ handle_files (cJSON *root, const char *out_dir)
         fprintf (stderr, "warmbox: %s not saved: its content was past the output limit\n", name);
         continue;
       }
-    if (enc && strcmp (enc, "base64") == 0)
-      wb_base64_decode (&raw, content, strlen (content));
-    else
-      wb_buf_append_str (&raw, content);
-    if (save_file (dirfd, name, raw.data ? raw.data : "", raw.len) < 0)
+    if (enc && strcmp (enc, "base64") == 0 ? wb_base64_decode (&raw, content, strlen (content)) < 0
+                                           : wb_buf_append_str (&raw, content) < 0)
+      fprintf (stderr, "warmbox: %s not saved: its content could not be decoded\n", name);
+    else if (save_file (dirfd, name, raw.data ? raw.data : "", raw.len) < 0)
       fprintf (stderr, "warmbox: %s not saved: %s\n", name, strerror (errno));
   }
   if (dirfd < 0)
@@ -279,7 +278,7 @@ cmd_run (const char *url, int argc, char **argv)
   cJSON *root;
   const char *status;
   long http;
-  int i, first_arg, exit_code;
+  int i, first_arg, exit_code, bad = 0;
 
   /* argv[0] is "run".  Options may come anywhere before "--"; the first
    * operand is the language, the second the code file. */
@@ -315,11 +314,11 @@ cmd_run (const char *url, int argc, char **argv)
               fprintf (stderr, "warmbox run: cannot read %s: %s\n", path, strerror (errno));
               return EXIT_USAGE;
             }
-          wb_buf_append_str (&files_json, files_json.len ? ",{\"name\":" : "{\"name\":");
-          wb_json_append_string (&files_json, base, strlen (base));
-          wb_buf_append_str (&files_json, ",\"encoding\":\"base64\",\"content\":\"");
-          wb_base64_encode (&files_json, data.data ? data.data : "", data.len);
-          wb_buf_append_str (&files_json, "\"}");
+          bad |= wb_buf_append_str (&files_json, files_json.len ? ",{\"name\":" : "{\"name\":");
+          bad |= wb_json_append_string (&files_json, base, strlen (base));
+          bad |= wb_buf_append_str (&files_json, ",\"encoding\":\"base64\",\"content\":\"");
+          bad |= wb_base64_encode (&files_json, data.data ? data.data : "", data.len);
+          bad |= wb_buf_append_str (&files_json, "\"}");
         }
       else if (a[0] == '-' && a[1] != '\0')
         {
@@ -376,39 +375,42 @@ cmd_run (const char *url, int argc, char **argv)
       return EXIT_USAGE;
     }
 
-  wb_buf_append_str (&body, "{\"language\":");
-  wb_json_append_string (&body, language, strlen (language));
-  wb_buf_append_str (&body, ",\"code\":");
-  wb_json_append_string (&body, code.data ? code.data : "", code.len);
+  bad |= wb_buf_append_str (&body, "{\"language\":");
+  bad |= wb_json_append_string (&body, language, strlen (language));
+  bad |= wb_buf_append_str (&body, ",\"code\":");
+  bad |= wb_json_append_string (&body, code.data ? code.data : "", code.len);
   if (in.len)
     {
-      wb_buf_append_str (&body, ",\"stdin_base64\":\"");
-      wb_base64_encode (&body, in.data, in.len);
-      wb_buf_append_str (&body, "\"");
+      bad |= wb_buf_append_str (&body, ",\"stdin_base64\":\"");
+      bad |= wb_base64_encode (&body, in.data, in.len);
+      bad |= wb_buf_append_str (&body, "\"");
     }
   if (first_arg < argc)
     {
-      wb_buf_append_str (&body, ",\"args\":[");
+      bad |= wb_buf_append_str (&body, ",\"args\":[");
       for (i = first_arg; i < argc; i++)
         {
           if (i > first_arg)
-            wb_buf_append_str (&body, ",");
-          wb_json_append_string (&body, argv[i], strlen (argv[i]));
+            bad |= wb_buf_append_str (&body, ",");
+          bad |= wb_json_append_string (&body, argv[i], strlen (argv[i]));
         }
-      wb_buf_append_str (&body, "]");
+      bad |= wb_buf_append_str (&body, "]");
     }
   if (timeout > 0)
-    wb_buf_printf (&body, ",\"timeout_ms\":%ld", timeout);
+    bad |= wb_buf_printf (&body, ",\"timeout_ms\":%ld", timeout);
   if (memory > 0)
-    wb_buf_printf (&body, ",\"memory_mb\":%ld", memory);
+    bad |= wb_buf_printf (&body, ",\"memory_mb\":%ld", memory);
   if (files_json.len)
     {
-      wb_buf_append_str (&body, ",\"files\":[");
-      wb_buf_append (&body, files_json.data, files_json.len);
-      wb_buf_append_str (&body, "]");
+      bad |= wb_buf_append_str (&body, ",\"files\":[");
+      bad |= wb_buf_append (&body, files_json.data, files_json.len);
+      bad |= wb_buf_append_str (&body, "]");
     }
-  if (wb_buf_append_str (&body, "}") < 0)
-    return EXIT_SANDBOX;
+  if (bad < 0 || wb_buf_append_str (&body, "}") < 0)
+    {
+      fputs ("warmbox run: out of memory building the request\n", stderr);
+      return EXIT_SANDBOX;
+    }
 
   http = call_daemon (url, "POST", "/v1/executions", &body, &reply);
   if (http < 0)

@@ -360,6 +360,15 @@ wb_utf8_valid (const char *str, size_t len)
   return true;
 }
 
+/* Append into room wb_buf_reserve already made: can't fail. */
+static void
+put_reserved (wb_buf_t *b, const void *data, size_t len)
+{
+  memcpy (b->data + b->len, data, len);
+  b->len += len;
+  b->data[b->len] = '\0';
+}
+
 static const char b64_alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 int
@@ -375,18 +384,18 @@ wb_base64_encode (wb_buf_t *out, const void *data, size_t len)
       char q[4] = {b64_alphabet[p[i] >> 2], b64_alphabet[((p[i] & 3) << 4) | (p[i + 1] >> 4)],
                    b64_alphabet[((p[i + 1] & 15) << 2) | (p[i + 2] >> 6)],
                    b64_alphabet[p[i + 2] & 63]};
-      wb_buf_append (out, q, 4);
+      put_reserved (out, q, 4);
     }
   if (len - i == 1)
     {
       char q[4] = {b64_alphabet[p[i] >> 2], b64_alphabet[(p[i] & 3) << 4], '=', '='};
-      wb_buf_append (out, q, 4);
+      put_reserved (out, q, 4);
     }
   else if (len - i == 2)
     {
       char q[4] = {b64_alphabet[p[i] >> 2], b64_alphabet[((p[i] & 3) << 4) | (p[i + 1] >> 4)],
                    b64_alphabet[(p[i + 1] & 15) << 2], '='};
-      wb_buf_append (out, q, 4);
+      put_reserved (out, q, 4);
     }
   return 0;
 }
@@ -465,7 +474,7 @@ wb_base64_decode (wb_buf_t *out, const char *s, size_t len)
       bytes[0] = (unsigned char) ((v[0] << 2) | (v[1] >> 4));
       bytes[1] = (unsigned char) (((v[1] & 15) << 4) | (v[2] >> 2));
       bytes[2] = (unsigned char) (((v[2] & 3) << 6) | v[3]);
-      wb_buf_append (out, bytes, (size_t) (3 - pad));
+      put_reserved (out, bytes, (size_t) (3 - pad));
     }
   return 0;
 bad:

@@ -77,26 +77,29 @@ typedef struct sched_config
                                      report the exit, or the output's end */
 } sched_config_t;
 
-int sched_token_add (sched_config_t *cfg, const char *name, const char *sha256_hex, double rate,
-                     double burst, uint32_t max_concurrent, wb_err_t *err);
+WB_MUST_CHECK int sched_token_add (sched_config_t *cfg, const char *name, const char *sha256_hex,
+                                   double rate, double burst, uint32_t max_concurrent,
+                                   wb_err_t *err);
 
 /* The sizes configured for a language (its own entry, else the default). */
 const sched_pool_config_t *sched_config_pool (const sched_config_t *cfg, const char *language);
 
 /* Defaults good enough to run with no file.  Can't fail except on memory. */
-int sched_config_defaults (sched_config_t *cfg, wb_err_t *err);
+WB_MUST_CHECK int sched_config_defaults (sched_config_t *cfg, wb_err_t *err);
 /* Overlay a JSON config file; unknown keys are errors (typos must not pass
  * silently).  -1 with the file and key in err. */
-int sched_config_load (sched_config_t *cfg, const char *path, wb_err_t *err);
+WB_MUST_CHECK int sched_config_load (sched_config_t *cfg, const char *path, wb_err_t *err);
 /* Same, from memory (fuzzed). */
-int sched_config_parse (sched_config_t *cfg, const char *json, size_t len, wb_err_t *err);
-int sched_config_add_listen (sched_config_t *cfg, const char *addr, wb_err_t *err);
+WB_MUST_CHECK int sched_config_parse (sched_config_t *cfg, const char *json, size_t len,
+                                      wb_err_t *err);
+WB_MUST_CHECK int sched_config_add_listen (sched_config_t *cfg, const char *addr, wb_err_t *err);
 /* The command line's --engine: replaces a one-entry list; -1 with err when
  * the file lists several engines (which of them would it replace?). */
-int sched_config_set_engine (sched_config_t *cfg, const char *endpoint, wb_err_t *err);
+WB_MUST_CHECK int sched_config_set_engine (sched_config_t *cfg, const char *endpoint,
+                                           wb_err_t *err);
 /* After the file and the flags: no engine given means one, "default".
  * -1 only without memory. */
-int sched_config_engines_final (sched_config_t *cfg, wb_err_t *err);
+WB_MUST_CHECK int sched_config_engines_final (sched_config_t *cfg, wb_err_t *err);
 void sched_config_clear (sched_config_t *cfg);
 /* SIGHUP: copy every key the key table marks reloadable (tokens, pool
  * sizes, drain_delay_ms, request_read_timeout_ms, ready_pool_grace_ms)

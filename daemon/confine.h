@@ -6,6 +6,6 @@
 
 /* Deny warmboxd itself execve, ptrace, mount, module, kexec and namespace
  * calls (EPERM), in every thread.  -1 with err if the filter cannot load. */
-int sched_confine (wb_err_t *err);
+WB_MUST_CHECK int sched_confine (wb_err_t *err);
 
 #endif

@@ -47,7 +47,7 @@ struct sched_ctx
  * as "interrupted"), the executions.  ctx->cfg and ctx->profiles must be
  * loaded; ctx->base made.  -1 with err; sched_ctx_clear then frees what
  * was made. */
-int sched_ctx_init (sched_ctx_t *ctx, wb_err_t *err);
+WB_MUST_CHECK int sched_ctx_init (sched_ctx_t *ctx, wb_err_t *err);
 /* Abandon executions still in flight, close the store (its pending records
  * get up to store_timeout_ms), free the nodes.  Leaves cfg and profiles to
  * the caller.  Can't fail. */
@@ -63,7 +63,7 @@ void sched_ctx_configure (sched_ctx_t *ctx);
  * over and the executions check requests against fresh; the old set is
  * retired (freed when nothing runs).  -1 with err: nothing changed, the
  * caller still owns fresh. */
-int sched_ctx_profiles_swap (sched_ctx_t *ctx, prof_set_t *fresh, wb_err_t *err);
+WB_MUST_CHECK int sched_ctx_profiles_swap (sched_ctx_t *ctx, prof_set_t *fresh, wb_err_t *err);
 /* SIGTERM's drain begins: new work is refused, pools stop refilling. */
 void sched_ctx_drain (sched_ctx_t *ctx);
 

@@ -131,9 +131,7 @@ start_drain (evutil_socket_t fd, short what, void *arg)
   sched_ctx_drain (&ctx); /* new executions get 503 from now on, pools stop refilling */
   drain_started_ms = wb_now_ms ();
   drain_timer = event_new (ctx.base, -1, EV_PERSIST, drain_check_cb, NULL);
-  if (drain_timer)
-    event_add (drain_timer, &tv);
-  else
+  if (drain_timer == NULL || event_add (drain_timer, &tv) < 0)
     event_base_loopbreak (ctx.base);
 }
 
@@ -395,13 +393,16 @@ main (int argc, char **argv)
   if (profiles)
     {
       free (ctx.cfg.profiles_dir);
-      ctx.cfg.profiles_dir = strdup (profiles);
+      if ((ctx.cfg.profiles_dir = strdup (profiles)) == NULL)
+        goto nomem;
     }
   ctx.cfg.insecure_no_auth = insecure;
   if (store_path)
     {
       free (ctx.cfg.store_path);
-      ctx.cfg.store_path = strdup (store_path);
+      /* Lost to a failed copy, the flag would mean the default path. */
+      if ((ctx.cfg.store_path = strdup (store_path)) == NULL)
+        goto nomem;
     }
 
   if (prof_load_dir (ctx.cfg.profiles_dir, &ctx.profiles, &err) < 0)
@@ -508,6 +509,8 @@ main (int argc, char **argv)
   status = 0;
   goto out;
 
+nomem:
+  wb_error (&err, WB_E_NOMEM, "out of memory reading the command line");
 fatal:
   fprintf (stderr, "warmboxd: %s\n", err.msg);
 out:

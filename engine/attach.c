@@ -171,19 +171,22 @@ write_cb (struct bufferevent *bev, void *arg)
     do_shutdown_write (a);
 }
 
-static void
+/* Queue the upgrade request.  -1 when memory runs out. */
+static int
 send_request (eng_attach_t *a, const char *path)
 {
-  evbuffer_add_printf (bufferevent_get_output (a->bev),
-                       "POST %s HTTP/1.1\r\n"
-                       "Host: %s\r\n"
-                       "User-Agent: warmbox\r\n"
-                       "Content-Type: text/plain\r\n"
-                       "Content-Length: 0\r\n"
-                       "Connection: Upgrade\r\n"
-                       "Upgrade: tcp\r\n"
-                       "\r\n",
-                       path, a->eng->host);
+  int n = evbuffer_add_printf (bufferevent_get_output (a->bev),
+                               "POST %s HTTP/1.1\r\n"
+                               "Host: %s\r\n"
+                               "User-Agent: warmbox\r\n"
+                               "Content-Type: text/plain\r\n"
+                               "Content-Length: 0\r\n"
+                               "Connection: Upgrade\r\n"
+                               "Upgrade: tcp\r\n"
+                               "\r\n",
+                               path, a->eng->host);
+
+  return n < 0 ? -1 : 0;
 }
 
 static void
@@ -301,8 +304,13 @@ eng_attach_open (eng_t *eng, const char *id, const eng_attach_cbs_t *cbs, void *
           wb_error (err, WB_E_NOMEM, "attach: SSL_new failed");
           goto fail;
         }
-      SSL_set1_host (ssl, eng->host);
-      SSL_set_tlsext_host_name (ssl, eng->host);
+      /* Without the name to check, any certificate of the CA would do. */
+      if (SSL_set1_host (ssl, eng->host) != 1 || SSL_set_tlsext_host_name (ssl, eng->host) != 1)
+        {
+          SSL_free (ssl);
+          wb_error (err, WB_E_NOMEM, "attach: cannot set the engine's name on the TLS session");
+          goto fail;
+        }
       a->bev = bufferevent_openssl_socket_new (eng->base, -1, ssl, BUFFEREVENT_SSL_CONNECTING,
                                                BEV_OPT_CLOSE_ON_FREE);
       if (a->bev == NULL)
@@ -316,7 +324,11 @@ eng_attach_open (eng_t *eng, const char *id, const eng_attach_cbs_t *cbs, void *
       goto fail;
     }
   bufferevent_setcb (a->bev, read_cb, write_cb, event_cb, a);
-  bufferevent_enable (a->bev, EV_READ | EV_WRITE);
+  if (bufferevent_enable (a->bev, EV_READ | EV_WRITE) < 0)
+    {
+      wb_error (err, WB_E_NOMEM, "attach: cannot watch the connection");
+      goto fail;
+    }
 
   if (eng->unix_path)
     {
@@ -331,7 +343,11 @@ eng_attach_open (eng_t *eng, const char *id, const eng_attach_cbs_t *cbs, void *
       sa = (const struct sockaddr *) &eng->addr;
       salen = (int) eng->addr_len;
     }
-  send_request (a, path);
+  if (send_request (a, path) < 0)
+    {
+      wb_error (err, WB_E_NOMEM, "attach: out of memory queueing the request");
+      goto fail;
+    }
   /* For unix sockets the connect completes (or fails) at once; a failure is
    * reported through event_cb on the next loop pass, never re-entrantly. */
   if (bufferevent_socket_connect (a->bev, sa, salen) < 0)

@@ -128,7 +128,13 @@ multi_timer_cb (CURLM *multi, long timeout_ms, void *userp)
     }
   tv.tv_sec = timeout_ms / 1000;
   tv.tv_usec = (timeout_ms % 1000) * 1000;
-  evtimer_add (eng->timer, &tv);
+  /* Without its timer no request would ever time out: curl fails them
+   * all instead (a -1 from here). */
+  if (evtimer_add (eng->timer, &tv) < 0)
+    {
+      wb_log_error ("engine: cannot arm curl's timer; its requests fail");
+      return -1;
+    }
   return 0;
 }
 
@@ -173,8 +179,7 @@ multi_socket_cb (CURL *easy, curl_socket_t fd, int what, void *userp, void *sock
       event_del (w->ev);
       event_assign (w->ev, eng->base, fd, kind, event_cb, eng);
     }
-  event_add (w->ev, NULL);
-  return 0;
+  return event_add (w->ev, NULL) < 0 ? -1 : 0;
 }
 
 /* ---- requests -------------------------------------------------------- */
@@ -458,6 +463,11 @@ req_complete (eng_req_t *req, CURLcode code)
   if (status < 200 || status > 299)
     {
       res.rc = eng_http_error (&res.err, status, what, req->body.data, req->body.len);
+      /* Answers that refuse a start outright (a bad request, no such
+       * container, a conflict): nothing of it ran.  Any other failure
+       * (a 5xx from a start half done, a proxy's 502, no answer) may
+       * come after the container started. */
+      res.not_started = req->kind == REQ_START && (status == 400 || status == 404 || status == 409);
       goto done;
     }
   if (req->kind == REQ_START && status == 304)
@@ -681,8 +691,21 @@ req_start_stream (eng_t *eng, req_kind_t kind, const char *method, const char *p
   else if (wb_buf_printf (&url, "%s/v%s%s", eng->base_url, eng->api_version, path) < 0)
     goto oom;
 
-  curl_easy_setopt (req->easy, CURLOPT_URL, url.data);
-  curl_easy_setopt (req->easy, CURLOPT_CUSTOMREQUEST, method);
+  /* The string options curl copies can fail for memory, and one lost
+   * would change the request: the socket (TCP to localhost instead), the
+   * protocols allowed, the CA that vouches for the engine (the system's
+   * instead). */
+  if (curl_easy_setopt (req->easy, CURLOPT_URL, url.data) != CURLE_OK
+      || curl_easy_setopt (req->easy, CURLOPT_CUSTOMREQUEST, method) != CURLE_OK
+      || curl_easy_setopt (req->easy, CURLOPT_PROTOCOLS_STR, eng->tls ? "https" : "http")
+             != CURLE_OK
+      || (eng->unix_path
+          && curl_easy_setopt (req->easy, CURLOPT_UNIX_SOCKET_PATH, eng->unix_path) != CURLE_OK)
+      || (eng->tls
+          && ((eng->tls_ca && curl_easy_setopt (req->easy, CURLOPT_CAINFO, eng->tls_ca) != CURLE_OK)
+              || curl_easy_setopt (req->easy, CURLOPT_SSLCERT, eng->tls_cert) != CURLE_OK
+              || curl_easy_setopt (req->easy, CURLOPT_SSLKEY, eng->tls_key) != CURLE_OK)))
+    goto oom;
   curl_easy_setopt (req->easy, CURLOPT_PRIVATE, req);
   curl_easy_setopt (req->easy, CURLOPT_WRITEFUNCTION, write_cb);
   curl_easy_setopt (req->easy, CURLOPT_WRITEDATA, req);
@@ -692,15 +715,8 @@ req_start_stream (eng_t *eng, req_kind_t kind, const char *method, const char *p
   curl_easy_setopt (req->easy, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt (req->easy, CURLOPT_CONNECTTIMEOUT_MS, 5000L);
   curl_easy_setopt (req->easy, CURLOPT_TIMEOUT_MS, timeout_ms);
-  curl_easy_setopt (req->easy, CURLOPT_PROTOCOLS_STR, eng->tls ? "https" : "http");
-  if (eng->unix_path)
-    curl_easy_setopt (req->easy, CURLOPT_UNIX_SOCKET_PATH, eng->unix_path);
   if (eng->tls)
     {
-      if (eng->tls_ca)
-        curl_easy_setopt (req->easy, CURLOPT_CAINFO, eng->tls_ca);
-      curl_easy_setopt (req->easy, CURLOPT_SSLCERT, eng->tls_cert);
-      curl_easy_setopt (req->easy, CURLOPT_SSLKEY, eng->tls_key);
       /* A kept handle would offer the TLS session of an earlier connection;
        * an engine behind a TLS front that cannot resume it (one process per
        * connection) answers with an alert.  Full handshakes only. */
@@ -997,7 +1013,9 @@ parse_endpoint (eng_t *eng, const char *endpoint, wb_err_t *err)
       eng->unix_path = strdup (rest);
       eng->base_url = strdup ("http://localhost");
       eng->host = strdup ("localhost");
-      return eng->unix_path && eng->base_url && eng->host ? 0 : wb_error (err, WB_E_NOMEM, "oom");
+      return eng->unix_path && eng->base_url && eng->host
+                 ? 0
+                 : wb_error (err, WB_E_NOMEM, "engine endpoint %s: out of memory", endpoint);
     }
   if (strncmp (endpoint, "tcp://", 6) == 0)
     rest = endpoint + 6;
@@ -1040,16 +1058,26 @@ parse_endpoint (eng_t *eng, const char *endpoint, wb_err_t *err)
   {
     wb_buf_t url = WB_BUF_INIT;
     if (wb_buf_printf (&url, "%s://%s:%s", eng->tls ? "https" : "http", host, port) < 0)
-      return wb_error (err, WB_E_NOMEM, "oom");
+      return wb_error (err, WB_E_NOMEM, "engine endpoint %s: out of memory", endpoint);
     eng->base_url = wb_buf_steal (&url);
   }
-  return eng->host && eng->base_url ? 0 : wb_error (err, WB_E_NOMEM, "oom");
+  return eng->host && eng->base_url
+             ? 0
+             : wb_error (err, WB_E_NOMEM, "engine endpoint %s: out of memory", endpoint);
 }
 
-static char *
-strdup_or_null (const char *s)
+/* *dst = a copy of s, or NULL when s is NULL or empty.  -1 with err when
+ * the copy fails: a setting lost to a failed copy would silently mean its
+ * default (no tls_ca: the system's CAs; no tls_cert: no TLS). */
+static int
+copy_setting (char **dst, const char *s, const char *name, wb_err_t *err)
 {
-  return s && *s ? strdup (s) : NULL;
+  *dst = NULL;
+  if (s == NULL || *s == '\0')
+    return 0;
+  if ((*dst = strdup (s)) == NULL)
+    return wb_error (err, WB_E_NOMEM, "engine: out of memory copying %s", name);
+  return 0;
 }
 
 int
@@ -1070,10 +1098,10 @@ eng_new (struct event_base *base, const eng_config_t *cfg, eng_t **out, wb_err_t
   eng->base = base;
   eng->request_timeout_ms = cfg->request_timeout_ms > 0 ? cfg->request_timeout_ms : 30000;
   snprintf (eng->api_version, sizeof eng->api_version, "%s", ENG_API_MAX);
-  eng->tls_ca = strdup_or_null (cfg->tls_ca);
-  eng->tls_cert = strdup_or_null (cfg->tls_cert);
-  eng->tls_key = strdup_or_null (cfg->tls_key);
-  if (parse_endpoint (eng, eng_default_endpoint (cfg->endpoint), err) < 0)
+  if (copy_setting (&eng->tls_ca, cfg->tls_ca, "tls_ca", err) < 0
+      || copy_setting (&eng->tls_cert, cfg->tls_cert, "tls_cert", err) < 0
+      || copy_setting (&eng->tls_key, cfg->tls_key, "tls_key", err) < 0
+      || parse_endpoint (eng, eng_default_endpoint (cfg->endpoint), err) < 0)
     goto fail;
   eng->multi = curl_multi_init ();
   eng->timer = evtimer_new (base, timer_event_cb, eng);

@@ -33,7 +33,7 @@ find_client (const adm_queue_t *q, const char *name)
 }
 
 int
-adm_push (adm_queue_t *q, const char *client, adm_node_t *node)
+adm_push (adm_queue_t *q, const char *client, adm_node_t *node, wb_err_t *err)
 {
   adm_client_t *c = find_client (q, client ? client : "");
 
@@ -41,7 +41,8 @@ adm_push (adm_queue_t *q, const char *client, adm_node_t *node)
     {
       c = calloc (1, sizeof *c);
       if (c == NULL)
-        return -1;
+        return wb_error (err, WB_E_NOMEM, "out of memory queueing for room to run (%u queued)",
+                         q->n);
       snprintf (c->name, sizeof c->name, "%s", client ? client : "");
       /* A newcomer joins the ring just before the client whose turn it
        * is: it is served after everyone already waiting had one turn. */

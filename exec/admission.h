@@ -26,9 +26,9 @@ typedef struct adm_queue
   uint32_t n;
 } adm_queue_t;
 
-/* Queue node for client.  -1 when memory runs out for a new client's
- * record (nothing queued then). */
-int adm_push (adm_queue_t *q, const char *client, adm_node_t *node);
+/* Queue node for client.  -1 with err (WB_E_NOMEM) when memory runs out
+ * for a new client's record (nothing queued then). */
+WB_MUST_CHECK int adm_push (adm_queue_t *q, const char *client, adm_node_t *node, wb_err_t *err);
 /* Take node out (cancel, deadline).  A node not queued is left alone. */
 void adm_remove (adm_queue_t *q, adm_node_t *node);
 /* The next node, the clients taking turns; NULL when empty. */

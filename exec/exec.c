@@ -568,9 +568,11 @@ span_ms (uint64_t from_us, uint64_t to_us)
 }
 
 /* Submit the execution's row with this status; cb (may be NULL) hears of
- * its commit by serial.  -1 only when memory runs out. */
+ * its commit by serial.  -1 with err: WB_E_NOMEM when memory runs out,
+ * WB_E_INTERNAL when no record was left reserved for it (a bug). */
 static int
-submit_row (sched_exec_t *ex, const char *status, const char *error, store_done_cb cb)
+submit_row (sched_exec_t *ex, const char *status, const char *error, store_done_cb cb,
+            wb_err_t *err)
 {
   execs_t *ctx = ex->ctx;
   const sched_result_t *res = &ex->res;
@@ -628,10 +630,12 @@ submit_row (sched_exec_t *ex, const char *status, const char *error, store_done_
   rec.error = error ? error : "";
   rec.daemon = nodes_owner (ctx->nodes);
   rec.pool = ex->pool_key;
-  if (ex->reserved == 0)
-    return -1; /* a bug: every row is reserved at admission */
+  if (ex->reserved == 0) /* every row is reserved at admission */
+    return wb_error (err, WB_E_INTERNAL,
+                     "execution %s: no history record left reserved for its %s row", res->id,
+                     status);
   ex->reserved--;
-  return store_submit_execution (ctx->store, &rec, cb, ctx, ex->serial);
+  return store_submit_execution (ctx->store, &rec, cb, ctx, ex->serial, err);
 }
 
 /* ---- ending without a run -------------------------------------------- */
@@ -702,6 +706,7 @@ exec_refuse (sched_exec_t *ex, const wb_err_t *err, bool cancelled)
   execs_t *ctx = ex->ctx;
   sched_exec_done_cb cb = ex->cb;
   const char *status = cancelled ? "cancelled" : "refused";
+  wb_err_t row_err;
   if (cancelled)
     wb_info ("execution %s: client went away while %s; nothing ran", ex->res.id,
              state_names[ex->state]);
@@ -710,11 +715,12 @@ exec_refuse (sched_exec_t *ex, const wb_err_t *err, bool cancelled)
              err->msg);
   metrics_count_status (ctx->metrics, ex->res.language, cancelled ? "cancelled" : "refused");
   release_container (ex);
-  if (submit_row (ex, status, cancelled ? "the client left before the program started"
-                                        : wb_code_name (err->code),
-                  NULL)
+  if (submit_row (ex, status,
+                  cancelled ? "the client left before the program started"
+                            : wb_code_name (err->code),
+                  NULL, &row_err)
       < 0)
-    wb_log_error ("execution %s: out of memory queueing its history record", ex->res.id);
+    wb_log_error ("execution %s: its history record was not queued: %s", ex->res.id, row_err.msg);
   ex->cb = NULL;
   if (cb)
     cb (ex->cb_arg, NULL, err);
@@ -764,6 +770,7 @@ exec_finish (sched_exec_t *ex)
   execs_t *ctx = ex->ctx;
   sched_result_t *res = &ex->res;
   uint64_t now = wb_now_us ();
+  wb_err_t row_err;
 
   take_trailer (ex);
   if (res->err_truncated && !ex->end.outcome_set && ex->end.have_exit && res->status != SCHED_ST_OOM)
@@ -851,9 +858,9 @@ exec_finish (sched_exec_t *ex)
   disarm (ex->inspect_timer);
   release_container (ex);
   set_state (ex, EX_RECORDING);
-  if (submit_row (ex, sched_status_name (res->status), res->error, recorded_cb) < 0)
+  if (submit_row (ex, sched_status_name (res->status), res->error, recorded_cb, &row_err) < 0)
     {
-      wb_log_error ("execution %s: out of memory queueing its history record", res->id);
+      wb_log_error ("execution %s: its history record was not queued: %s", res->id, row_err.msg);
       recorded_cb (ctx, ex->serial, -1);
     }
 }
@@ -1229,8 +1236,11 @@ trailer_file (const char **p, const char *end, sched_file_out_t *f, uint64_t *om
           f->content_len = content_len;
         }
     }
-  if (f->name == NULL)
+  /* Without memory for its content the file is not kept half: listed
+   * without content it would read as past the output limit. */
+  if (f->name == NULL || ((content_len || size == 0) && f->content == NULL))
     {
+      free (f->name);
       free (f->content);
       return false;
     }
@@ -1741,11 +1751,10 @@ started_cb (void *arg, const eng_result_t *r)
     startgate_sample (node_gate (ex->node), rtt_ms, ex->start.start_ticket, (double) ex->t_started_us / 1000.0);
   startgate_leave (node_gate (ex->node), (double) ex->t_started_us / 1000.0);
   node_yield_update (ex->node);
-  if (r->rc < 0 && (r->err.engine_status == 400 || r->err.engine_status == 404
-                    || r->err.engine_status == 409))
+  if (r->rc < 0 && r->not_started)
     {
-      /* The engine said no (bad request, no such container, conflict):
-       * the container did not start. */
+      /* The engine said no (engine/ decides which answers say so): the
+       * container did not start. */
       err = r->err;
       wb_err_wrap (&err, "starting the container");
       exec_refuse (ex, &err, false); /* STARTING: no other engine may take it now */
@@ -1818,10 +1827,9 @@ maybe_start (sched_exec_t *ex)
     return;
   set_state (ex, EX_WAIT_SLOT);
   r = startgate_enter (node_gate (ex->node), (double) wb_now_us () / 1000.0, gate_open_cb, ex,
-                       &ex->gate_waiter);
+                       &ex->gate_waiter, &err);
   if (r < 0)
     {
-      wb_error (&err, WB_E_NOMEM, "out of memory");
       exec_failed_before_start (ex, &err);
       return;
     }
@@ -1978,16 +1986,15 @@ have_container (sched_exec_t *ex, wb_err_t *err)
                  ex->res.id);
       else
         {
+          wb_err_t row_err;
           ex->reserved++;
-          if (submit_row (ex, "running", NULL, ahead_cb) < 0)
-            wb_warn ("execution %s: its row could not be rewritten (out of memory)", ex->res.id);
+          if (submit_row (ex, "running", NULL, ahead_cb, &row_err) < 0)
+            wb_warn ("execution %s: its row could not be rewritten: %s", ex->res.id, row_err.msg);
         }
       return 0;
     }
   ex->prep.ahead_submitted = true;
-  if (submit_row (ex, "running", NULL, ahead_cb) < 0)
-    return wb_error (err, WB_E_NOMEM, "out of memory");
-  return 0;
+  return submit_row (ex, "running", NULL, ahead_cb, err);
 }
 
 /* ---- the container --------------------------------------------------- */
@@ -2268,9 +2275,8 @@ sched_exec_start (execs_t *ctx, sched_request_t *req, sched_exec_done_cb cb, voi
    * is bounded by max_wait_ms. */
   if (arm_timer (ex, &ex->prestart_timer, prestart_deadline_cb, ctx->cfg.max_wait_ms) < 0)
     wb_error (err, WB_E_NOMEM, "cannot arm the deadline");
-  else if (queue && adm_push (&ctx->admission, ex->req.client, &ex->queued) < 0)
-    wb_error (err, WB_E_NOMEM, "out of memory");
-  else if (queue || admit (ex, err) == 0)
+  else if (queue ? adm_push (&ctx->admission, ex->req.client, &ex->queued, err) == 0
+                 : admit (ex, err) == 0)
     return ex;
   /* Nothing recorded, nothing reported: the caller reports err. */
   metrics_count_status (ctx->metrics, ex->res.language, "refused");

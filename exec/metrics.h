@@ -55,7 +55,7 @@ typedef struct metrics_engine
   uint32_t executions; /* placed on it now */
 } metrics_engine_t;
 
-int metrics_render (const metrics_t *m, const metrics_engine_t *engines, size_t n_engines,
-                    size_t running, size_t queued, wb_buf_t *out);
+WB_MUST_CHECK int metrics_render (const metrics_t *m, const metrics_engine_t *engines,
+                                  size_t n_engines, size_t running, size_t queued, wb_buf_t *out);
 
 #endif

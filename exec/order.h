@@ -38,7 +38,7 @@ typedef struct sched_order
  * memory the order is marked lost (render then falls back to stdout, then
  * stderr) and -1 is returned, that once (later calls return 0); the output
  * itself is unaffected. */
-int sched_order_add (sched_order_t *o, int stream, size_t len);
+WB_MUST_CHECK int sched_order_add (sched_order_t *o, int stream, size_t len);
 /* The streams are final with these lengths: close the open segment, take
  * off the list whatever it says past each stream's length (from its tail),
  * and join the segments that become neighbours.  Can't fail (without
@@ -47,12 +47,13 @@ void sched_order_close (sched_order_t *o, size_t out_len, size_t err_len);
 /* Parse len bytes of encoded segments (the init's trailer) into o: every
  * segment at least one byte, the lengths adding up to exactly out_len and
  * err_len.  -1 (o untouched) when they do not, or without memory. */
-int sched_order_parse (const char *p, size_t len, size_t out_len, size_t err_len, sched_order_t *o);
+WB_MUST_CHECK int sched_order_parse (const char *p, size_t len, size_t out_len, size_t err_len,
+                                     sched_order_t *o);
 /* Append out and err interleaved as o says to dst; what o does not cover
  * (no order: an old trailer, memory ran out) follows, stdout then stderr.
  * Every byte of both, exactly once.  -1 without memory. */
-int sched_order_render (const sched_order_t *o, const char *out, size_t out_len, const char *err,
-                        size_t err_len, wb_buf_t *dst);
+WB_MUST_CHECK int sched_order_render (const sched_order_t *o, const char *out, size_t out_len,
+                                      const char *err, size_t err_len, wb_buf_t *dst);
 /* Segments, for tests and logs: the number of (closed) segments; -1 when
  * the list does not decode (a bug). */
 long sched_order_count (const sched_order_t *o);

@@ -59,7 +59,7 @@ bool sched_file_name_valid (const char *name, size_t len);
  * profile's suffixes and none of its refused patterns; never for a
  * profile whose code's class names the file (Java).  -1 with a 400 in err
  * otherwise. */
-int sched_program_name_check (const prof_t *p, const char *name, const char *field, wb_err_t *err);
+WB_MUST_CHECK int sched_program_name_check (const prof_t *p, const char *name, const char *field, wb_err_t *err);
 
 /* One hash for the history over files' names and contents: the SHA-256 of,
  * file by file in order, the hex SHA-256 of its name followed by the hex
@@ -81,7 +81,7 @@ void sched_files_sha256_of (const char *const *names, const char *const *content
  * byte counts; the header is at most SCHED_FRAME_HEADER_MAX bytes.
  * code_name NULL: no name (the language's default). */
 #define SCHED_FRAME_HEADER_MAX 4096
-int sched_frame_build (const char *code_name, const char *code, size_t code_len, char *const *args, size_t n_args,
+WB_MUST_CHECK int sched_frame_build (const char *code_name, const char *code, size_t code_len, char *const *args, size_t n_args,
                        const sched_file_t *files, size_t n_files, const char *in, size_t in_len,
                        wb_buf_t *out);
 
@@ -102,6 +102,6 @@ typedef struct sched_frame
  * malformed (not digits, more than SCHED_MAX_ARGS arguments or
  * SCHED_MAX_FILES files, an argument after a file, a name of length 0 or
  * past SCHED_MAX_FILE_NAME, a header too long). */
-int sched_frame_parse (const char *buf, size_t len, sched_frame_t *f);
+WB_MUST_CHECK int sched_frame_parse (const char *buf, size_t len, sched_frame_t *f);
 
 #endif

@@ -774,6 +774,10 @@ probe_inspected_cb (void *arg, const eng_result_t *r)
                    node_name (n), pr->language, pr->image, copy, n->ns->profiles->items[i]->hash);
           node_pool_update (n, (size_t) i);
         }
+      else
+        wb_log_error ("engine %s: language %s: out of memory recording its verified image (not "
+                      "used there yet)",
+                      node_name (n), pr->language);
     }
   probe_free (pr);
 }
@@ -907,6 +911,10 @@ sync_answer_cb (void *arg, const eng_result_t *r)
               free (ns->image_ids[i]);
               ns->image_ids[i] = copy;
             }
+          else if (changed)
+            wb_log_error ("language %s: out of memory recording its image %.19s; the history names "
+                          "the one before",
+                          sy->language, r->id);
           snprintf (sy->image_id, sizeof sy->image_id, "%s", r->id);
           sy->by_id = true;
           sy->source = sy->node;

@@ -152,7 +152,7 @@ void nodes_images_refresh (nodes_t *ns);
  * returns 0 the set reads fresh (the caller keeps the old one alive while
  * executions point into it).  -1 with err (out of memory): nothing
  * changed. */
-int nodes_profiles_swap (nodes_t *ns, const prof_set_t *fresh, wb_err_t *err);
+WB_MUST_CHECK int nodes_profiles_swap (nodes_t *ns, const prof_set_t *fresh, wb_err_t *err);
 /* Ping every engine (health): one that fails is taken out (the lost
  * callback hears of it), one that answers again is re-admitted once its
  * leftovers are gone.  Async; can't fail. */

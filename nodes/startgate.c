@@ -122,7 +122,8 @@ startgate_clear (startgate_t *g)
 }
 
 int
-startgate_enter (startgate_t *g, double now_ms, startgate_cb cb, void *arg, start_waiter_t **out)
+startgate_enter (startgate_t *g, double now_ms, startgate_cb cb, void *arg, start_waiter_t **out,
+                 wb_err_t *err)
 {
   start_waiter_t *w;
 
@@ -134,7 +135,8 @@ startgate_enter (startgate_t *g, double now_ms, startgate_cb cb, void *arg, star
     }
   w = calloc (1, sizeof *w);
   if (w == NULL)
-    return -1;
+    return wb_error (err, WB_E_NOMEM, "out of memory queueing for a start slot (%u queued)",
+                     g->queued);
   w->cb = cb;
   w->arg = arg;
   if (g->tail)

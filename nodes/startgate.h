@@ -88,9 +88,10 @@ void startgate_init (startgate_t *g, const startgate_config_t *cfg);
 /* The limit now (>= cfg.min; lower while a probe runs).  Can't fail. */
 uint32_t startgate_limit (const startgate_t *g);
 /* Admit now (returns 1), or queue (returns 0, *w set, cb runs when a slot
- * frees: the slot is then the waiter's), or -1 on allocation failure. */
-int startgate_enter (startgate_t *g, double now_ms, startgate_cb cb, void *arg,
-                     start_waiter_t **w);
+ * frees: the slot is then the waiter's), or -1 with err (WB_E_NOMEM) when
+ * memory for the waiter runs out: nothing is queued then. */
+WB_MUST_CHECK int startgate_enter (startgate_t *g, double now_ms, startgate_cb cb, void *arg,
+                                   start_waiter_t **w, wb_err_t *err);
 /* Leave the queue (no callback).  Can't fail. */
 void startgate_cancel (startgate_t *g, start_waiter_t *w);
 /* Taken when a start is sent (its slot already held); handed back with

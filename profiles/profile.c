@@ -331,7 +331,7 @@ limits_within (const prof_limits_t *d, const prof_limits_t *m, wb_err_t *err)
  * clone3 is allowed instead: the sentry implements it, and nothing created
  * inside the sandbox reaches the host's namespaces.  Measured with Debian's
  * runsc 20221219. */
-static void
+static int
 runsc_adjust (cJSON *sc)
 {
   cJSON *rule;
@@ -342,10 +342,16 @@ runsc_adjust (cJSON *sc)
     const char *first = cJSON_GetStringValue (cJSON_GetArrayItem (names, 0));
     if (cJSON_GetArraySize (names) == 1 && first && strcmp (first, "clone3") == 0)
       {
-        cJSON_ReplaceItemInObjectCaseSensitive (rule, "action", cJSON_CreateString ("SCMP_ACT_ALLOW"));
+        cJSON *allow = cJSON_CreateString ("SCMP_ACT_ALLOW");
+        if (allow == NULL || !cJSON_ReplaceItemInObjectCaseSensitive (rule, "action", allow))
+          {
+            cJSON_Delete (allow);
+            return -1; /* memory: the profile does not load (never half adjusted) */
+          }
         cJSON_DeleteItemFromObjectCaseSensitive (rule, "errnoRet");
       }
   }
+  return 0;
 }
 
 /* [a-z0-9_-]{1,32}; an alias may hold '+' too (Piston's "c++", "g++"). */
@@ -659,8 +665,8 @@ prof_parse (const char *json, size_t json_len, const char *seccomp, size_t secco
       || limits_within (&p->def, &p->max, err) < 0)
     goto fail;
 
-  if (strcmp (p->runtime, "runsc") == 0)
-    runsc_adjust (sc);
+  if (strcmp (p->runtime, "runsc") == 0 && runsc_adjust (sc) < 0)
+    goto oom;
   p->seccomp_json = cJSON_PrintUnformatted (sc);
   if (p->seccomp_json == NULL)
     goto oom;

@@ -251,8 +251,8 @@ reconcile_in (sbx_t *s, uint32_t ms)
     ms = s->cfg.reconcile_ms;
   struct timeval tv = {ms / 1000, (ms % 1000) * 1000};
 
-  if (s->reconcile)
-    evtimer_add (s->reconcile, &tv);
+  if (s->reconcile && evtimer_add (s->reconcile, &tv) < 0)
+    wb_log_error ("cannot arm the reconciler's timer: it runs when next asked to");
 }
 
 static void

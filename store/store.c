@@ -395,7 +395,7 @@ store_unreserve (store_t *st, uint32_t n)
 
 int
 store_submit_execution (store_t *st, const store_execution_t *rec, store_done_cb cb, void *arg,
-                        uint64_t tag)
+                        uint64_t tag, wb_err_t *err)
 {
   item_t *it = calloc (1, sizeof *it);
 
@@ -403,7 +403,8 @@ store_submit_execution (store_t *st, const store_execution_t *rec, store_done_cb
     {
       free (it);
       store_unreserve (st, 1);
-      return -1;
+      return wb_error (err, WB_E_NOMEM, "out of memory queueing the %s row of %s", rec->status,
+                       rec->id);
     }
   it->kind = ITEM_EXEC;
   it->cb = cb;
@@ -887,6 +888,28 @@ mkdir_parents (const char *path)
   return 0;
 }
 
+/* The history file exists with mode 0640 before SQLite opens it: created
+ * with that mode (never first with the umask's, then changed), or an
+ * existing one changed to it.  Its -wal and -shm files, which SQLite
+ * makes later, copy the database's mode. */
+static int
+history_file_mode (const char *path, wb_err_t *err)
+{
+  struct stat sb;
+  int fd = open (path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0640);
+
+  if (fd >= 0)
+    close (fd);
+  else if (errno != EEXIST)
+    return wb_error_errno (err, WB_E_IO, errno, "history: creating %s", path);
+  if (stat (path, &sb) < 0)
+    return wb_error_errno (err, WB_E_IO, errno, "history: %s", path);
+  if ((sb.st_mode & 07777) != 0640 && chmod (path, 0640) < 0)
+    return wb_error_errno (err, WB_E_IO, errno, "history: giving %s mode 0640 (it has %04o)", path,
+                           (unsigned) (sb.st_mode & 07777));
+  return 0;
+}
+
 int
 store_open (struct event_base *base, const store_config_t *cfg, store_t **out, wb_err_t *err)
 {
@@ -910,6 +933,8 @@ store_open (struct event_base *base, const store_config_t *cfg, store_t **out, w
       wb_error_errno (err, WB_E_IO, errno, "history: creating the folder of %s", st->path);
       goto fail;
     }
+  if (history_file_mode (st->path, err) < 0)
+    goto fail;
   if (sqlite3_open_v2 (st->path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL)
       != SQLITE_OK)
     {
@@ -917,7 +942,6 @@ store_open (struct event_base *base, const store_config_t *cfg, store_t **out, w
                 st->db ? sqlite3_errmsg (st->db) : "out of memory");
       goto fail;
     }
-  chmod (st->path, 0640);
   sqlite3_busy_timeout (st->db, 2000);
   if (exec_sql (st->db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; "
                         "PRAGMA foreign_keys = ON; PRAGMA secure_delete = ON;",

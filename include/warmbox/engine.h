@@ -10,7 +10,9 @@
  *   cannot connect / connection lost / timed out -> WB_E_ENGINE_DOWN
  *   404 from the engine                          -> WB_E_NOT_FOUND
  *   any other non-2xx                            -> WB_E_ENGINE
+ *   a start answered 400, 404 or 409             -> also not_started (it did not run)
  * The engine's own message goes into err->msg, which is for the log only.
+ * Callers read the code and the flags, never the status itself.
  *
  * Callbacks run on the event loop.  A callback may start new requests and may
  * cancel other requests; cancelling the request whose callback is running is
@@ -44,7 +46,8 @@ const char *eng_default_endpoint (const char *cfg_endpoint);
 
 /* Create a client.  Does no I/O.  The config strings are copied.
  * On error returns -1 with *out untouched (bad endpoint, no memory). */
-int eng_new (struct event_base *base, const eng_config_t *cfg, eng_t **out, wb_err_t *err);
+WB_MUST_CHECK int eng_new (struct event_base *base, const eng_config_t *cfg, eng_t **out,
+                           wb_err_t *err);
 /* Cancel every pending request (their callbacks are not called), close every
  * attach stream and free the client.  NULL is a no-op. */
 void eng_free (eng_t *eng);
@@ -56,7 +59,10 @@ typedef struct eng_result
 {
   int rc;           /* 0 or -1 */
   wb_err_t err;     /* set when rc < 0 */
-  long http_status; /* the engine's HTTP status, 0 if none */
+  long http_status; /* the engine's HTTP status, 0 if none (for logs and tests: the
+                     * meaning of a status is mapped here, into err and the flags) */
+  bool not_started; /* start failed and the engine said so outright: the container
+                     * did not start (any other failed start may have run) */
   const char *id;   /* create: container id; image inspect: image id */
   long exit_code;   /* wait: StatusCode; inspect: State.ExitCode */
   bool oom_killed;  /* inspect */
@@ -171,7 +177,7 @@ eng_attach_t *eng_attach_open (eng_t *eng, const char *id, const eng_attach_cbs_
                                void *arg, wb_err_t *err);
 /* Queue bytes for the container's stdin.  -1 if the stream is closed or
  * memory runs out. */
-int eng_attach_write (eng_attach_t *a, const void *data, size_t len);
+WB_MUST_CHECK int eng_attach_write (eng_attach_t *a, const void *data, size_t len);
 /* Half-close stdin once everything queued is written (shutdown(SHUT_WR)),
  * which the container sees as EOF. */
 void eng_attach_close_stdin (eng_attach_t *a);
@@ -186,7 +192,8 @@ void eng_attach_free (eng_attach_t *a);
  * Returns 1 when the head is complete (*status and *head_len set: bytes past
  * head_len are stream data), 0 when more bytes are needed, -1 when the bytes
  * are not an HTTP response head or the head exceeds 16 KiB. */
-int eng_hijack_parse_head (const char *buf, size_t len, int *status, size_t *head_len);
+WB_MUST_CHECK int eng_hijack_parse_head (const char *buf, size_t len, int *status,
+                                         size_t *head_len);
 
 /* The 8-byte-header multiplexed stream: [type, 0, 0, 0, size (4 bytes BE)]
  * followed by size bytes.  Types 0, 1, 2 are stdin, stdout, stderr. */
@@ -204,7 +211,8 @@ void eng_demux_init (eng_demux_t *d);
 /* Feed bytes; calls cb for each payload piece (possibly split across
  * feeds).  Returns 0, or -1 on a header with an unknown stream type (the
  * demuxer is then unusable). */
-int eng_demux_feed (eng_demux_t *d, const char *data, size_t len, eng_demux_cb cb, void *arg);
+WB_MUST_CHECK int eng_demux_feed (eng_demux_t *d, const char *data, size_t len, eng_demux_cb cb,
+                                  void *arg);
 /* True when the stream stopped at a frame boundary. */
 bool eng_demux_idle (const eng_demux_t *d);
 
@@ -215,8 +223,8 @@ bool eng_demux_idle (const eng_demux_t *d);
  * it, -1 when the archive is malformed or the member larger than out_max.
  * ustar names (prefix/name); members of other types are stepped over. */
 typedef ssize_t (*eng_read_at) (void *arg, void *buf, size_t count, uint64_t offset);
-int eng_tar_member (eng_read_at read_at, void *arg, const char *name, char *out, size_t out_max,
-                    size_t *out_len);
+WB_MUST_CHECK int eng_tar_member (eng_read_at read_at, void *arg, const char *name, char *out,
+                                  size_t out_max, size_t *out_len);
 
 /* Is a docker-save archive (through read_at) exactly the image image_id,
  * tagged at most as tag, in a form every engine's loader reads the same
@@ -226,14 +234,14 @@ int eng_tar_member (eng_read_at read_at, void *arg, const char *name, char *out,
  * a manifest.json or config twice, a config whose SHA-256 is not the id
  * (the id is its digest), and what eng_archive_manifest_check refuses.
  * 0, or -1 with err saying why. */
-int eng_archive_check (eng_read_at read_at, void *arg, const char *image_id, const char *tag,
-                       wb_err_t *err);
+WB_MUST_CHECK int eng_archive_check (eng_read_at read_at, void *arg, const char *image_id,
+                                     const char *tag, wb_err_t *err);
 /* Is a docker-save manifest.json (json[0..len)) the archive of exactly one
  * image, image_id ("sha256:<hex>"), tagged at most as tag?  An engine
  * loads every image and tag an archive holds: one from an engine that is
  * not to be trusted could otherwise move other profiles' tags.  0, or -1
  * with err saying what it holds. */
-int eng_archive_manifest_check (const char *json, size_t len, const char *image_id,
-                                const char *tag, wb_err_t *err);
+WB_MUST_CHECK int eng_archive_manifest_check (const char *json, size_t len, const char *image_id,
+                                              const char *tag, wb_err_t *err);
 
 #endif

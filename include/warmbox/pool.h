@@ -85,8 +85,8 @@ typedef struct pool_stats
 } pool_stats_t;
 
 /* No I/O.  -1 with err on allocation failure. */
-int pool_mgr_new (struct event_base *base, sbx_t *sbx, const pool_mgr_config_t *cfg,
-                  pool_mgr_t **out, wb_err_t *err);
+WB_MUST_CHECK int pool_mgr_new (struct event_base *base, sbx_t *sbx, const pool_mgr_config_t *cfg,
+                                pool_mgr_t **out, wb_err_t *err);
 /* Cancel waiters (no callbacks) and creates; ready containers are NOT
  * removed here (see pool_mgr_drain_all): they are left to the reaper.  NULL
  * is a no-op. */
@@ -156,8 +156,8 @@ bool pool_mgr_healthy (pool_mgr_t *mgr, uint64_t grace_ms);
  * the engine is known down (WB_E_ENGINE_DOWN); a transient pool left empty
  * by a refusal is freed at once. */
 typedef void (*pool_acquire_cb) (void *arg, pool_t *from, char *id, const wb_err_t *err);
-int pool_acquire (pool_t *pool, pool_acquire_cb cb, void *arg, char **id, pool_waiter_t **waiter,
-                  wb_err_t *err);
+WB_MUST_CHECK int pool_acquire (pool_t *pool, pool_acquire_cb cb, void *arg, char **id,
+                                pool_waiter_t **waiter, wb_err_t *err);
 /* Give up waiting (deadline passed, client gone): no callback.  NULL ok. */
 void pool_waiter_cancel (pool_waiter_t *w);
 /* The execution is over: remove the container (now, or once the engine

@@ -104,13 +104,13 @@ typedef struct prof_set
 /* Parse a profile from memory (no I/O): json is profile.json, seccomp the
  * allowlist it names.  On error returns -1, *out untouched, err says which
  * key or syscall is wrong.  The caller owns *out (prof_free). */
-int prof_parse (const char *json, size_t json_len, const char *seccomp, size_t seccomp_len,
-                prof_t **out, wb_err_t *err);
+WB_MUST_CHECK int prof_parse (const char *json, size_t json_len, const char *seccomp,
+                              size_t seccomp_len, prof_t **out, wb_err_t *err);
 /* Read dir/profile.json and the seccomp file it names (relative to dir). */
-int prof_load_file (const char *dir, prof_t **out, wb_err_t *err);
+WB_MUST_CHECK int prof_load_file (const char *dir, prof_t **out, wb_err_t *err);
 /* Load every dir/<name>/profile.json.  Fails on the first bad profile, with
  * the file in the message; an empty folder is an error too. */
-int prof_load_dir (const char *dir, prof_set_t **out, wb_err_t *err);
+WB_MUST_CHECK int prof_load_dir (const char *dir, prof_set_t **out, wb_err_t *err);
 void prof_free (prof_t *p);
 void prof_set_free (prof_set_t *set);
 /* The profile for a language, or NULL.  Can't fail. */
@@ -125,6 +125,6 @@ uint32_t prof_memory_mb (const prof_t *p, const prof_limits_t *lim);
 
 /* Check a seccomp JSON document: known actions, every syscall name resolved
  * by libseccomp for the host architecture.  -1 with the name in err. */
-int prof_seccomp_check (const char *json, size_t len, wb_err_t *err);
+WB_MUST_CHECK int prof_seccomp_check (const char *json, size_t len, wb_err_t *err);
 
 #endif

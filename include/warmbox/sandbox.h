@@ -76,8 +76,8 @@ typedef struct sbx_identity
  * within p->max) to out: every hardening setting of DESIGN.md and the four
  * labels.  On error (memory) returns -1, err set, and out holds nothing of
  * the body. */
-int sbx_body (const prof_t *p, const prof_limits_t *lim, const sbx_identity_t *id, wb_buf_t *out,
-              wb_err_t *err);
+WB_MUST_CHECK int sbx_body (const prof_t *p, const prof_limits_t *lim, const sbx_identity_t *id,
+                            wb_buf_t *out, wb_err_t *err);
 
 /* The pool key of a container recipe:
  *   "<language>/<image id, 19 chars>/<profile hash, 12 chars>"
@@ -106,7 +106,8 @@ extern const char *const sbx_catatonit_syscalls[];
  * unconditional allow rule, as compact JSON appended to out: what an
  * engine whose init needs more (Podman: sbx_catatonit_syscalls) runs
  * under.  -1 with err (memory, or an allowlist without such a rule). */
-int sbx_seccomp_with (const prof_t *p, const char *const *extra, wb_buf_t *out, wb_err_t *err);
+WB_MUST_CHECK int sbx_seccomp_with (const prof_t *p, const char *const *extra, wb_buf_t *out,
+                                    wb_err_t *err);
 
 /* Does a created container (the engine's inspect reply, json[0..len))
  * hold every hardening setting of template t?  Compared: Memory,
@@ -118,7 +119,8 @@ int sbx_seccomp_with (const prof_t *p, const char *const *extra, wb_buf_t *out, 
  * and drop them (rootless Podman on cgroup v1 shows Memory 0): this is
  * how warmboxd finds out.  0, or -1 with err naming the first difference.
  * Fuzzed by its callers' inputs (the reply is the engine's). */
-int sbx_verify_created (const sbx_tmpl_t *t, const char *json, size_t len, wb_err_t *err);
+WB_MUST_CHECK int sbx_verify_created (const sbx_tmpl_t *t, const char *json, size_t len,
+                                      wb_err_t *err);
 void sbx_tmpl_free (sbx_tmpl_t *t);
 /* Its pool key (see sbx_pool_key), language and image id.  Never NULL. */
 const char *sbx_tmpl_key (const sbx_tmpl_t *t);
@@ -145,8 +147,8 @@ typedef struct sbx_config
 } sbx_config_t;
 
 /* No I/O.  -1 with err on allocation failure. */
-int sbx_new (struct event_base *base, eng_t *eng, const sbx_config_t *cfg, sbx_t **out,
-             wb_err_t *err);
+WB_MUST_CHECK int sbx_new (struct event_base *base, eng_t *eng, const sbx_config_t *cfg,
+                           sbx_t **out, wb_err_t *err);
 /* Stop: creates in flight are cancelled (their containers, if the engine
  * made them, are left to the reaper), removals waiting for a retry are
  * logged and dropped.  No callback runs afterwards.  NULL is a no-op. */

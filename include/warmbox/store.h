@@ -83,7 +83,8 @@ typedef struct store_config
 
 /* Open (creating and migrating as needed) and start the writer.  Blocking
  * (start-up only).  -1 with err when the file cannot be opened or migrated. */
-int store_open (struct event_base *base, const store_config_t *cfg, store_t **out, wb_err_t *err);
+WB_MUST_CHECK int store_open (struct event_base *base, const store_config_t *cfg, store_t **out,
+                              wb_err_t *err);
 /* Stop the writer after it committed what it can (up to timeout_ms), close,
  * free.  Completion callbacks still pending are called with rc -1. */
 void store_close (store_t *st, uint32_t timeout_ms);
@@ -94,17 +95,18 @@ void store_close (store_t *st, uint32_t timeout_ms);
  * must refuse the execution.  Each record submitted uses one; what is not
  * used is given back with store_unreserve.  Also false while writes are
  * failing (the last attempt failed): new work is refused at once. */
-bool store_reserve (store_t *st, uint32_t n);
+WB_MUST_CHECK bool store_reserve (store_t *st, uint32_t n);
 void store_unreserve (store_t *st, uint32_t n);
 /* True when a reservation of n would succeed now. */
 bool store_accepting (const store_t *st, uint32_t n);
 /* Uses a reservation (never refused for room).  cb(arg, tag, 0) on the loop
  * once the row is committed; cb(arg, tag, -1) if the store closes first.
- * Callbacks come in submission order.  cb may be NULL.  -1 (the
- * reservation is given back, cb never called) only when memory runs out. */
+ * Callbacks come in submission order.  cb may be NULL.  -1 with err
+ * (WB_E_NOMEM; the reservation is given back, cb never called) only when
+ * memory runs out. */
 typedef void (*store_done_cb) (void *arg, uint64_t tag, int rc);
-int store_submit_execution (store_t *st, const store_execution_t *rec, store_done_cb cb, void *arg,
-                            uint64_t tag);
+WB_MUST_CHECK int store_submit_execution (store_t *st, const store_execution_t *rec,
+                                          store_done_cb cb, void *arg, uint64_t tag, wb_err_t *err);
 /* Fire and forget, under a bound of its own: dropped (and counted) when
  * that is full, so pool events never crowd out execution records. */
 void store_submit_pool_event (store_t *st, const char *event, const char *language,
@@ -126,7 +128,7 @@ int store_schema_version (void);
 /* Migrate an open database to the current schema.  Used by store_open and
  * by tests on old files. */
 struct sqlite3;
-int store_migrate (struct sqlite3 *db, wb_err_t *err);
+WB_MUST_CHECK int store_migrate (struct sqlite3 *db, wb_err_t *err);
 
 /* ---- reading (warmbox history, warmbox plan): no daemon needed --------- */
 
@@ -143,8 +145,8 @@ typedef struct store_history_filter
 typedef int (*store_row_cb) (void *arg, const store_execution_t *row);
 /* Opens path read-only.  -1 with err if it cannot be read or queried; the
  * callback's non-zero return stops early. */
-int store_history (const char *path, const store_history_filter_t *f, store_row_cb cb, void *arg,
-                   wb_err_t *err);
+WB_MUST_CHECK int store_history (const char *path, const store_history_filter_t *f, store_row_cb cb,
+                                 void *arg, wb_err_t *err);
 
 #define STORE_PLAN_CANDIDATES 12
 
@@ -204,8 +206,8 @@ typedef struct store_plan_opts
  * recommendation is the candidate with the fewest idle containers that
  * reaches the target.  *rows is malloc'd (caller frees).  -1 with err when
  * the file cannot be read. */
-int store_plan (const char *path, const store_plan_opts_t *opts, store_plan_row_t **rows, size_t *n,
-                wb_err_t *err);
+WB_MUST_CHECK int store_plan (const char *path, const store_plan_opts_t *opts,
+                              store_plan_row_t **rows, size_t *n, wb_err_t *err);
 /* The sizing rule alone: the smallest N with P(Poisson(rate * replenish)
  * <= N - 1) >= target, at most 10000.  Pure. */
 uint32_t store_plan_size (double rate_per_s, double replenish_s, double target_hit_rate);
@@ -230,8 +232,9 @@ typedef struct store_replay_result
  * policy with these sizes; create_ms are the recorded replenish times,
  * taken in turn (none: 500 ms).  The pool starts holding min_ready.
  * Deterministic; no I/O.  -1 only when memory runs out. */
-int store_replay (const double *arrivals, size_t n, const double *create_ms, size_t n_create,
-                  const store_replay_sizes_t *sizes, store_replay_result_t *out);
+WB_MUST_CHECK int store_replay (const double *arrivals, size_t n, const double *create_ms,
+                                size_t n_create, const store_replay_sizes_t *sizes,
+                                store_replay_result_t *out);
 
 /* The default path: /var/lib/warmbox/history.db for root, else
  * $XDG_STATE_HOME/warmbox/history.db or ~/.local/state/warmbox/history.db.

@@ -23,6 +23,10 @@
 #define WB_LIKELY(x) __builtin_expect (!!(x), 1)
 #define WB_UNLIKELY(x) __builtin_expect (!!(x), 0)
 #define WB_ARRAY_SIZE(a) (sizeof (a) / sizeof ((a)[0]))
+/* On a function that can fail: a caller that drops its result does not
+ * build (warnings are errors).  GCC ignores a cast to void here; a result
+ * dropped on purpose is tested and the reason written beside it. */
+#define WB_MUST_CHECK __attribute__ ((warn_unused_result))
 
 /* ---- errors ---------------------------------------------------------- */
 
@@ -108,11 +112,12 @@ typedef struct wb_buf
 #define WB_BUF_INIT {NULL, 0, 0}
 
 /* Append; on allocation failure returns -1 and leaves the buffer unaltered. */
-int wb_buf_append (wb_buf_t *b, const void *data, size_t len);
-int wb_buf_append_str (wb_buf_t *b, const char *s);
-int wb_buf_printf (wb_buf_t *b, const char *fmt, ...) __attribute__ ((format (printf, 2, 3)));
+WB_MUST_CHECK int wb_buf_append (wb_buf_t *b, const void *data, size_t len);
+WB_MUST_CHECK int wb_buf_append_str (wb_buf_t *b, const char *s);
+WB_MUST_CHECK int wb_buf_printf (wb_buf_t *b, const char *fmt, ...)
+    __attribute__ ((format (printf, 2, 3)));
 /* Make room for n more bytes; -1 on allocation failure. */
-int wb_buf_reserve (wb_buf_t *b, size_t n);
+WB_MUST_CHECK int wb_buf_reserve (wb_buf_t *b, size_t n);
 /* Drop the first n bytes (n <= len).  Can't fail. */
 void wb_buf_consume (wb_buf_t *b, size_t n);
 void wb_buf_reset (wb_buf_t *b);
@@ -153,7 +158,7 @@ char *wb_buf_steal (wb_buf_t *b);
 /* Append s[0..len) as a JSON string literal (quotes included), escaping
  * control characters, quotes, backslashes and NUL as \u0000.  The input must
  * be valid UTF-8 (check with wb_utf8_valid); -1 on allocation failure. */
-int wb_json_append_string (wb_buf_t *b, const char *s, size_t len);
+WB_MUST_CHECK int wb_json_append_string (wb_buf_t *b, const char *s, size_t len);
 /* True when s[0..len) is well-formed UTF-8 (no overlongs, no surrogates). */
 bool wb_utf8_valid (const char *s, size_t len);
 /* Append at most max bytes of s[0..len) as valid UTF-8: a byte that starts
@@ -161,25 +166,26 @@ bool wb_utf8_valid (const char *s, size_t len);
  * characters.  With nul_visible, NUL becomes the two characters \0 (for
  * text that goes through C strings).  Returns how many bytes of s were
  * consumed, or (size_t) -1 on allocation failure. */
-size_t wb_utf8_sanitize (wb_buf_t *out, const char *s, size_t len, size_t max, bool nul_visible);
+WB_MUST_CHECK size_t wb_utf8_sanitize (wb_buf_t *out, const char *s, size_t len, size_t max,
+                                       bool nul_visible);
 /* Standard base64 with padding.  -1 on allocation failure / bad input. */
-int wb_base64_encode (wb_buf_t *out, const void *data, size_t len);
-int wb_base64_decode (wb_buf_t *out, const char *s, size_t len);
+WB_MUST_CHECK int wb_base64_encode (wb_buf_t *out, const void *data, size_t len);
+WB_MUST_CHECK int wb_base64_decode (wb_buf_t *out, const char *s, size_t len);
 /* Append the bytes of hex digits s[0..len) (either case); -1 when len is
  * odd, a character is not a hex digit, or memory runs out. */
-int wb_hex_decode (wb_buf_t *out, const char *s, size_t len);
+WB_MUST_CHECK int wb_hex_decode (wb_buf_t *out, const char *s, size_t len);
 /* Lower-case hex SHA-256 of data into out[65].  Can't fail. */
 void wb_sha256_hex (const void *data, size_t len, char out[65]);
 /* Random lower-case hex of 2*nbytes chars into out (NUL-terminated);
  * -1 if the kernel's random source fails. */
-int wb_random_hex (char *out, size_t nbytes);
+WB_MUST_CHECK int wb_random_hex (char *out, size_t nbytes);
 /* 0 when path is a directory only root or this process's user can change:
  * it and every folder above it owned by root or the effective user, none
  * writable by group or others (not even a sticky one such as /tmp: anyone
  * may create there a name that was removed).  Symbolic links are resolved
  * first; the resolved path is written to resolved (size bytes): use it,
  * not path, from then on.  -1 with err naming the folder and why. */
-int wb_dir_trusted (const char *path, char *resolved, size_t size, wb_err_t *err);
+WB_MUST_CHECK int wb_dir_trusted (const char *path, char *resolved, size_t size, wb_err_t *err);
 /* Monotonic clock in milliseconds / microseconds. */
 uint64_t wb_now_ms (void);
 uint64_t wb_now_us (void);

@@ -40,9 +40,13 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     {
       if (len > sizeof out)
         abort ();
-      eng_archive_manifest_check (out, len, id, "warmbox/bash:latest", &err);
+      if (eng_archive_manifest_check (out, len, id, "warmbox/bash:latest", &err) < 0
+          && err.msg[0] == '\0')
+        abort (); /* a refusal says why */
     }
-  eng_archive_manifest_check ((const char *) data, size, id, "warmbox/bash:latest", &err);
+  if (eng_archive_manifest_check ((const char *) data, size, id, "warmbox/bash:latest", &err) < 0
+      && err.msg[0] == '\0')
+    abort ();
   m = (mem_t){data, size};
   if (eng_archive_check (mem_read_at, &m, id, "warmbox/bash:latest", &err) < 0 && err.msg[0] == '\0')
     abort (); /* a refusal says why */

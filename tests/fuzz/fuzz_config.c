@@ -11,7 +11,9 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 
   if (sched_config_defaults (&cfg, &err) < 0)
     abort ();
-  sched_config_parse (&cfg, (const char *) data, size, &err);
+  err.msg[0] = '\0';
+  if (sched_config_parse (&cfg, (const char *) data, size, &err) < 0 && err.msg[0] == '\0')
+    abort (); /* a refusal says why */
   if (cfg.n_listen > SCHED_MAX_LISTEN)
     abort ();
   sched_config_clear (&cfg);

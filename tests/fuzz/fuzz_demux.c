@@ -10,7 +10,8 @@ static void
 collect (void *arg, int stream, const char *d, size_t n)
 {
   wb_buf_t *b = arg;
-  wb_buf_append (&b[stream == ENG_STREAM_STDERR], d, n);
+  if (wb_buf_append (&b[stream == ENG_STREAM_STDERR], d, n) < 0)
+    abort ();
 }
 
 int

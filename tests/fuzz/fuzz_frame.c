@@ -50,9 +50,10 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   if (r == 1 && (fr.code_name_off > size || fr.code_name_len > size - fr.code_name_off || fr.code_name_len > 255
                  || (fr.code_name_len && fr.code_name_off + fr.code_name_len > fr.code_off)))
     abort ();
-  sched_frame_build (name, (const char *) data, cut, args, n_args, files, n_files, (const char *) data + cut,
-                     size - cut, &f);
-  if (sched_frame_parse (f.data, f.len, &fr) != 1 || fr.code_len != cut || fr.n_args != n_args
+  if (sched_frame_build (name, (const char *) data, cut, args, n_args, files, n_files,
+                         (const char *) data + cut, size - cut, &f)
+          < 0
+      || sched_frame_parse (f.data, f.len, &fr) != 1 || fr.code_len != cut || fr.n_args != n_args
       || fr.n_files != n_files || fr.code_name_len != (name ? strlen (name) : 0)
       || (name && memcmp (f.data + fr.code_name_off, name, fr.code_name_len) != 0)
       || memcmp (f.data + fr.code_off, data, cut) != 0 || f.len - fr.stdin_off != size - cut

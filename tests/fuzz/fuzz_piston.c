@@ -42,9 +42,9 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
           res.language = req.profile->language;
           res.status = (sched_status_t) (req.code_len % 5);
           res.exit_code = (int) (req.stdin_len % 3) - 1;
-          wb_buf_append (&res.out, req.code, req.code_len);
-          wb_buf_append (&res.err, req.stdin_data, req.stdin_len);
-          if (sched_piston_result_json (&res, "3.11.0", &out) < 0)
+          if (wb_buf_append (&res.out, req.code, req.code_len) < 0
+              || wb_buf_append (&res.err, req.stdin_data, req.stdin_len) < 0
+              || sched_piston_result_json (&res, "3.11.0", &out, &err) < 0)
             abort ();
           check = cJSON_ParseWithLength (out.data, out.len);
           if (check == NULL)

@@ -45,9 +45,10 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       wb_buf_t out = WB_BUF_INIT;
       memset (&res, 0, sizeof res);
       res.language = req.profile->language;
-      wb_buf_append (&res.out, req.code, req.code_len);
-      wb_buf_append (&res.err, req.stdin_data, req.stdin_len);
-      sched_result_json (&res, &out);
+      if (wb_buf_append (&res.out, req.code, req.code_len) < 0
+          || wb_buf_append (&res.err, req.stdin_data, req.stdin_len) < 0
+          || sched_result_json (&res, &out, &err) < 0)
+        abort (); /* memory is all it can lack */
       wb_buf_free (&out);
       wb_buf_free (&res.out);
       wb_buf_free (&res.err);

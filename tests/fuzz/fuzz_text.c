@@ -12,15 +12,17 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
   wb_buf_t enc = WB_BUF_INIT, dec = WB_BUF_INIT, js = WB_BUF_INIT;
 
-  wb_base64_encode (&enc, data, size);
-  if (wb_base64_decode (&dec, enc.data ? enc.data : "", enc.len) < 0 || dec.len != size
+  if (wb_base64_encode (&enc, data, size) < 0
+      || wb_base64_decode (&dec, enc.data ? enc.data : "", enc.len) < 0 || dec.len != size
       || (size && memcmp (dec.data, data, size)))
     abort ();
   wb_buf_reset (&dec);
-  wb_base64_decode (&dec, (const char *) data, size);
+  if (wb_base64_decode (&dec, (const char *) data, size) < 0 && dec.len != 0)
+    abort (); /* a refusal leaves nothing behind */
   if (wb_utf8_valid ((const char *) data, size) && !memchr (data, 0, size))
     {
-      wb_json_append_string (&js, (const char *) data, size);
+      if (wb_json_append_string (&js, (const char *) data, size) < 0)
+        abort ();
       cJSON *j = cJSON_ParseWithLength (js.data, js.len);
       if (j == NULL || !cJSON_IsString (j) || strlen (j->valuestring) != size
           || memcmp (j->valuestring, data, size))

@@ -11,7 +11,7 @@
 #include <string.h>
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
-int sched_result_json (const sched_result_t *res, wb_buf_t *out);
+int sched_result_json (const sched_result_t *res, wb_buf_t *out, wb_err_t *err);
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
@@ -55,7 +55,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     strcpy (res.id, "00000000-0000-0000-0000-000000000000");
     res.language = "python";
     res.combined_output = true;
-    if (sched_result_json (&res, &out) < 0 || (check = cJSON_ParseWithLength (out.data, out.len)) == NULL)
+    if (sched_result_json (&res, &out, NULL) < 0
+        || (check = cJSON_ParseWithLength (out.data, out.len)) == NULL)
       abort ();
     cJSON_Delete (check);
     wb_buf_free (&out);

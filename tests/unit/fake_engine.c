@@ -595,6 +595,18 @@ program_end (fake_container_t *c, long code, bool oom)
   container_exits (c, code, oom);
 }
 
+/* Memory ran out building a line of the init's report into b (which
+ * held had bytes): the line is taken back, so the report stays whole,
+ * and the program fails as a program would (exit 2). */
+static void
+report_oom (fake_container_t *c, wb_buf_t *b, size_t had)
+{
+  b->len = had;
+  if (b->data)
+    b->data[had] = '\0';
+  program_end (c, 2, false);
+}
+
 /* "<code length>[ <arg length>...]\n<code><args...><stdin...>" in c->in,
  * which no longer changes (stdin is closed).  -1 when malformed. */
 static int
@@ -808,8 +820,15 @@ program_run (fake_container_t *c)
           for (size_t k = r; k < sp; k++)
             cexit = cexit * 10 + (uint64_t) (code[k] - '0');
           size_t mlen = sp < e ? e - sp - 1 : 0;
-          wb_buf_printf (&c->compile, "compile %llu 0 0 0 120000 0 %zu\n", (unsigned long long) cexit, mlen);
-          wb_buf_append (&c->compile, sp < e ? code + sp + 1 : "", mlen);
+          size_t had = c->compile.len;
+          if (wb_buf_printf (&c->compile, "compile %llu 0 0 0 120000 0 %zu\n",
+                             (unsigned long long) cexit, mlen)
+                  < 0
+              || wb_buf_append (&c->compile, sp < e ? code + sp + 1 : "", mlen) < 0)
+            {
+              report_oom (c, &c->compile, had);
+              return;
+            }
           if (cexit != 0)
             {
               program_end (c, (long) cexit, false);
@@ -839,9 +858,14 @@ program_run (fake_container_t *c)
             sp++;
           size_t clen = sp < e ? e - sp - 1 : 0;
           wb_sha256_hex (sp < e ? code + sp + 1 : "", clen, hex);
-          wb_buf_printf (&c->files, "file %zu %zu %zu %s\n", sp - r, clen, clen, hex);
-          wb_buf_append (&c->files, code + r, sp - r);
-          wb_buf_append (&c->files, sp < e ? code + sp + 1 : "", clen);
+          size_t had = c->files.len;
+          if (wb_buf_printf (&c->files, "file %zu %zu %zu %s\n", sp - r, clen, clen, hex) < 0
+              || wb_buf_append (&c->files, code + r, sp - r) < 0
+              || wb_buf_append (&c->files, sp < e ? code + sp + 1 : "", clen) < 0)
+            {
+              report_oom (c, &c->files, had);
+              return;
+            }
           c->n_files++;
         }
       else
@@ -1379,6 +1403,10 @@ req_answer (eng_req_t *req)
       else
         req_error (req, WB_E_ENGINE, 200, "%s: reply is not JSON", op_what (req->op));
     }
+  /* As engine.c maps it: a start refused outright did not run. */
+  if (req->op == FAKE_OP_START && req->res.rc < 0)
+    req->res.not_started
+        = req->res.http_status == 400 || req->res.http_status == 404 || req->res.http_status == 409;
 }
 
 static void

@@ -43,6 +43,16 @@ ok (int cond, const char *fmt, ...)
     }                                                                          \
   while (0)
 
+/* A set-up step of the test's own (building an input, say) that returns
+ * < 0 on failure: a failure is a failed test, never ignored. */
+#define must(expr)                                                             \
+  do                                                                           \
+    {                                                                          \
+      if ((expr) < 0)                                                          \
+        ok (0, "set-up step failed: %s", #expr);                               \
+    }                                                                          \
+  while (0)
+
 static inline int
 tap_done (void)
 {

@@ -12,7 +12,7 @@ main (void)
   size_t idx = 99;
   const sched_token_t *t;
 
-  sched_config_defaults (&cfg, &err);
+  must (sched_config_defaults (&cfg, &err));
   wb_sha256_hex ("s3cret-token", 12, hex);
   ok (sched_token_add (&cfg, "alice", hex, 1.0, 2, 1, &err) == 0, "a token is added by its hash");
   ok (sched_token_add (&cfg, "alice", hex, 1.0, 2, 1, &err) < 0, "names are unique");
@@ -22,7 +22,7 @@ main (void)
   const char *j = "{\"tokens\":[{\"name\":\"x\",\"sha256\":\"0000000000000000000000000000000000000000000000000000000000000000\","
                   "\"rate\":5,\"burst\":10,\"max_concurrent\":3}]}";
   sched_config_t c2;
-  sched_config_defaults (&c2, &err);
+  must (sched_config_defaults (&c2, &err));
   ok (sched_config_parse (&c2, j, strlen (j), &err) == 0 && c2.n_tokens == 1 && c2.tokens[0].rate == 5,
       "tokens[] in the config file");
   const char *bad = "{\"tokens\":[{\"name\":\"x\",\"sha256\":\"00\",\"rat\":5}]}";
@@ -49,10 +49,10 @@ main (void)
   /* Reload: "bob" is new and comes first, "alice" keeps her state by name. */
   sched_config_t fresh;
   char hex2[65];
-  sched_config_defaults (&fresh, &err);
+  must (sched_config_defaults (&fresh, &err));
   wb_sha256_hex ("bob-token", 9, hex2);
-  sched_token_add (&fresh, "bob", hex2, 1.0, 5, 2, &err);
-  sched_token_add (&fresh, "alice", hex, 1.0, 1, 1, &err);
+  must (sched_token_add (&fresh, "bob", hex2, 1.0, 5, 2, &err));
+  must (sched_token_add (&fresh, "alice", hex, 1.0, 1, 1, &err));
   auth.state[0].in_flight = 1;
   auth.state[0].tokens = 0.5;
   sched_auth_reload (&auth, &cfg, &fresh);

@@ -652,7 +652,7 @@ test_reaper (void)
     fclose (f);
   snprintf (owner, sizeof owner, "%s/%s/999999999/12345", host, boot);
   id = (sbx_identity_t){images[0].id, "dead-instance", owner, "python/dead", SBX_UID_FIRST, NULL};
-  sbx_body (py, &py->def, &id, &body, &err);
+  must (sbx_body (py, &py->def, &id, &body, &err));
   for (int i = 0; i < 3; i++)
     eng_container_create (NODE->eng, body.data, created_eng_cb, &made, &err);
   wb_buf_free (&body);
@@ -1435,8 +1435,8 @@ test_output_order (void)
   submit (&c[2], "python", "err a; flood 3000000; err never", NULL);
   for (int i = 0; i < 100; i++)
     {
-      wb_buf_printf (&script, "out o%d; err e%d; ", i, i);
-      wb_buf_printf (&want, "o%d\ne%d\n", i, i);
+      must (wb_buf_printf (&script, "out o%d; err e%d; ", i, i));
+      must (wb_buf_printf (&want, "o%d\ne%d\n", i, i));
     }
   submit (&c[3], "python", script.data, NULL);
   submit (&c[4], "python", "err x; out y; cutreport 0", NULL);

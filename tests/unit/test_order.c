@@ -51,12 +51,12 @@ main (void)
   sched_order_t o = {0};
 
   /* Alternating writes, each a segment; repeats of one stream join. */
-  sched_order_add (&o, SCHED_ORDER_OUT, 2);
-  sched_order_add (&o, SCHED_ORDER_ERR, 2);
-  sched_order_add (&o, SCHED_ORDER_OUT, 1);
-  sched_order_add (&o, SCHED_ORDER_OUT, 1);
-  sched_order_add (&o, SCHED_ORDER_ERR, 0); /* nothing kept: nothing recorded */
-  sched_order_add (&o, SCHED_ORDER_ERR, 2);
+  must (sched_order_add (&o, SCHED_ORDER_OUT, 2));
+  must (sched_order_add (&o, SCHED_ORDER_ERR, 2));
+  must (sched_order_add (&o, SCHED_ORDER_OUT, 1));
+  must (sched_order_add (&o, SCHED_ORDER_OUT, 1));
+  must (sched_order_add (&o, SCHED_ORDER_ERR, 0)); /* nothing kept: nothing recorded */
+  must (sched_order_add (&o, SCHED_ORDER_ERR, 2));
   is_str (render (&o, "0\n2\n", "1\n3\n", r, sizeof r), "0\n1\n2\n3\n",
           "rendered while open: out 0, err 1, out 2, err 3 in that order");
   sched_order_close (&o, 4, 4);
@@ -66,20 +66,20 @@ main (void)
 
   /* The init's mark taken off stderr's tail, split by stdout between its
    * pieces: the stdout segment keeps its place, the mark's bytes go. */
-  sched_order_add (&o, SCHED_ORDER_OUT, 3);  /* "ab\n" */
-  sched_order_add (&o, SCHED_ORDER_ERR, 5);  /* "e\n" and the mark's first 3 bytes */
-  sched_order_add (&o, SCHED_ORDER_OUT, 2);  /* "c\n" */
-  sched_order_add (&o, SCHED_ORDER_ERR, 10); /* the rest of the mark */
+  must (sched_order_add (&o, SCHED_ORDER_OUT, 3));  /* "ab\n" */
+  must (sched_order_add (&o, SCHED_ORDER_ERR, 5));  /* "e\n" and the mark's first 3 bytes */
+  must (sched_order_add (&o, SCHED_ORDER_OUT, 2));  /* "c\n" */
+  must (sched_order_add (&o, SCHED_ORDER_ERR, 10)); /* the rest of the mark */
   sched_order_close (&o, 5, 2);
   is_str (describe (&o, d, sizeof d), "o3e2o2", "the mark off stderr's tail: off the order, nothing shifted");
   is_str (render (&o, "ab\nc\n", "e\n", r, sizeof r), "ab\ne\nc\n", "and the output as written");
   sched_order_free (&o);
 
   /* A segment wholly cut (stderr cut to its cap) joins its neighbours. */
-  sched_order_add (&o, SCHED_ORDER_ERR, 4);
-  sched_order_add (&o, SCHED_ORDER_OUT, 1);
-  sched_order_add (&o, SCHED_ORDER_ERR, 4);
-  sched_order_add (&o, SCHED_ORDER_OUT, 1);
+  must (sched_order_add (&o, SCHED_ORDER_ERR, 4));
+  must (sched_order_add (&o, SCHED_ORDER_OUT, 1));
+  must (sched_order_add (&o, SCHED_ORDER_ERR, 4));
+  must (sched_order_add (&o, SCHED_ORDER_OUT, 1));
   sched_order_close (&o, 2, 4);
   is_str (describe (&o, d, sizeof d), "e4o2", "stderr cut to 4: its second segment goes, stdout's two join");
   is_str (render (&o, "xy", "abcd", r, sizeof r), "abcdxy", "rendered as kept");
@@ -95,7 +95,7 @@ main (void)
     for (size_t i = 0; i < 5000; i++)
       {
         size_t len = 1 + (i * 7919) % (i % 3 ? 70 : 20000);
-        sched_order_add (&o, (int) (i & 1), len);
+        must (sched_order_add (&o, (int) (i & 1), len));
         total += len;
         within &= o.segs.len <= total;
       }
@@ -104,7 +104,7 @@ main (void)
         "5000 segments of 1 to 20000 bytes: %zu bytes of order for %zu of output", o.segs.len, total);
     sched_order_free (&o);
     for (size_t i = 0; i < 1000; i++)
-      sched_order_add (&o, (int) (i & 1), 1);
+      must (sched_order_add (&o, (int) (i & 1), 1));
     sched_order_close (&o, 500, 500);
     is_int (o.segs.len, 1000, "1000 one-byte segments: 1000 bytes of order (one each)");
     sched_order_free (&o);
@@ -134,7 +134,7 @@ main (void)
 
   /* Memory runs out while recording: the order is lost, output whole. */
   {
-    sched_order_add (&o, SCHED_ORDER_OUT, 1);
+    must (sched_order_add (&o, SCHED_ORDER_OUT, 1));
     failmalloc_arm (1);
     int rc = sched_order_add (&o, SCHED_ORDER_ERR, 1);
     failmalloc_arm (0);

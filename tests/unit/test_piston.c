@@ -164,9 +164,9 @@ main (void)
   res.status = SCHED_ST_OK;
   res.exit_code = 3;
   res.duration_ms = 12;
-  wb_buf_append (&res.out, "a\xff", 2);
-  wb_buf_append (&res.err, "e", 1);
-  ok (sched_piston_result_json (&res, "3.11.0", &out) == 0, "a result encodes");
+  must (wb_buf_append (&res.out, "a\xff", 2));
+  must (wb_buf_append (&res.err, "e", 1));
+  ok (sched_piston_result_json (&res, "3.11.0", &out, NULL) == 0, "a result encodes");
   cJSON *j = cJSON_Parse (out.data), *run = cJSON_GetObjectItem (j, "run");
   ok (j && strcmp (cJSON_GetStringValue (cJSON_GetObjectItem (run, "stdout")), "a\xef\xbf\xbd") == 0
           && strcmp (cJSON_GetStringValue (cJSON_GetObjectItem (run, "output")), "a\xef\xbf\xbd" "e") == 0,
@@ -179,7 +179,7 @@ main (void)
   wb_buf_reset (&out);
   res.status = SCHED_ST_TIMEOUT;
   res.exit_code = 137;
-  sched_piston_result_json (&res, "3.11.0", &out);
+  must (sched_piston_result_json (&res, "3.11.0", &out, NULL));
   j = cJSON_Parse (out.data);
   run = cJSON_GetObjectItem (j, "run");
   ok (cJSON_IsNull (cJSON_GetObjectItem (run, "code"))
@@ -190,7 +190,7 @@ main (void)
   wb_buf_reset (&out);
   res.status = SCHED_ST_OUTPUT_LIMIT;
   res.err_truncated = true;
-  sched_piston_result_json (&res, "3.11.0", &out);
+  must (sched_piston_result_json (&res, "3.11.0", &out, NULL));
   ok (strstr (out.data, "\"status\":\"EL\"") != NULL, "stderr over its cap: EL");
   wb_buf_reset (&out);
 
@@ -200,14 +200,14 @@ main (void)
     memset (&o, 0, sizeof o);
     o.language = "python";
     o.status = SCHED_ST_OK;
-    wb_buf_append (&o.out, "0\n2\n", 4);
-    wb_buf_append (&o.err, "1\n3\n", 4);
-    sched_order_add (&o.order, SCHED_ORDER_OUT, 2);
-    sched_order_add (&o.order, SCHED_ORDER_ERR, 2);
-    sched_order_add (&o.order, SCHED_ORDER_OUT, 2);
-    sched_order_add (&o.order, SCHED_ORDER_ERR, 2);
+    must (wb_buf_append (&o.out, "0\n2\n", 4));
+    must (wb_buf_append (&o.err, "1\n3\n", 4));
+    must (sched_order_add (&o.order, SCHED_ORDER_OUT, 2));
+    must (sched_order_add (&o.order, SCHED_ORDER_ERR, 2));
+    must (sched_order_add (&o.order, SCHED_ORDER_OUT, 2));
+    must (sched_order_add (&o.order, SCHED_ORDER_ERR, 2));
     sched_order_close (&o.order, o.out.len, o.err.len);
-    sched_piston_result_json (&o, "3.11.0", &out);
+    must (sched_piston_result_json (&o, "3.11.0", &out, NULL));
     j = cJSON_Parse (out.data);
     run = cJSON_GetObjectItem (j, "run");
     is_str (cJSON_GetStringValue (cJSON_GetObjectItem (run, "output")), "0\n1\n2\n3\n",
@@ -219,7 +219,7 @@ main (void)
     o.status = SCHED_ST_SANDBOX_ERROR;
     o.exit_code = -1;
     o.error = "the sandbox ended before its init could report how the program ended";
-    sched_piston_result_json (&o, "3.11.0", &out);
+    must (sched_piston_result_json (&o, "3.11.0", &out, NULL));
     j = cJSON_Parse (out.data);
     run = cJSON_GetObjectItem (j, "run");
     ok (cJSON_IsNull (cJSON_GetObjectItem (run, "code")) && cJSON_IsNull (cJSON_GetObjectItem (run, "signal"))
@@ -241,7 +241,7 @@ main (void)
     o.error = NULL;
     ok (sched_trailer_parse (trailer, sizeof trailer - 1, nonce, &o) == 0 && o.compile_order.known,
         "a trailer with the compile stage's order parses");
-    sched_piston_result_json (&o, "12.2.0", &out);
+    must (sched_piston_result_json (&o, "12.2.0", &out, NULL));
     j = cJSON_Parse (out.data);
     is_str (cJSON_GetStringValue (cJSON_GetObjectItem (cJSON_GetObjectItem (j, "compile"), "output")),
             "o1\ne1\no2\ne2\n", "compile.output: the compiler's streams in the order the init read them");
@@ -252,7 +252,7 @@ main (void)
                               "files 0 0\nusage 1 2 3\nend 0123456789abcdef0123456789abcdef\n";
     ok (sched_trailer_parse (old, sizeof old - 1, nonce, &o) == 0 && !o.compile_order.known,
         "an older init's trailer (no order) parses");
-    sched_piston_result_json (&o, "12.2.0", &out);
+    must (sched_piston_result_json (&o, "12.2.0", &out, NULL));
     j = cJSON_Parse (out.data);
     is_str (cJSON_GetStringValue (cJSON_GetObjectItem (cJSON_GetObjectItem (j, "compile"), "output")),
             "o1\no2\ne1\ne2\n", "... compile.output is then stdout, then stderr");
@@ -268,7 +268,8 @@ main (void)
     wb_buf_free (&o.out);
     wb_buf_free (&o.err);
   }
-  ok (sched_piston_runtimes_json (set, &out) == 0 && strstr (out.data, "\"aliases\":[\"py\",\"python3\"]"),
+  ok (sched_piston_runtimes_json (set, &out, NULL) == 0
+          && strstr (out.data, "\"aliases\":[\"py\",\"python3\"]"),
       "runtimes list aliases");
   wb_buf_free (&out);
   wb_buf_free (&res.out);

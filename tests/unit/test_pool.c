@@ -37,11 +37,12 @@ test_gate_queue (void)
   startgate_config_t cfg = {2, 1, 64};
 
   startgate_init (&g, &cfg);
-  ok (startgate_enter (&g, 0, on_open, NULL, &w[0]) == 1, "first start admitted");
-  ok (startgate_enter (&g, 0, on_open, NULL, &w[0]) == 1, "second start admitted");
-  ok (startgate_enter (&g, 0, on_open, NULL, &w[0]) == 0 && g.queued == 1, "third queued at limit 2");
-  ok (startgate_enter (&g, 0, on_open, NULL, &w[1]) == 0 && g.queued == 2, "fourth queued");
-  ok (startgate_enter (&g, 0, on_open, NULL, &w[2]) == 0, "fifth queued");
+  ok (startgate_enter (&g, 0, on_open, NULL, &w[0], NULL) == 1, "first start admitted");
+  ok (startgate_enter (&g, 0, on_open, NULL, &w[0], NULL) == 1, "second start admitted");
+  ok (startgate_enter (&g, 0, on_open, NULL, &w[0], NULL) == 0 && g.queued == 1,
+      "third queued at limit 2");
+  ok (startgate_enter (&g, 0, on_open, NULL, &w[1], NULL) == 0 && g.queued == 2, "fourth queued");
+  ok (startgate_enter (&g, 0, on_open, NULL, &w[2], NULL) == 0, "fifth queued");
   startgate_cancel (&g, w[1]);
   is_int (g.queued, 2, "a cancelled waiter leaves the queue");
   startgate_leave (&g, 0);
@@ -135,7 +136,7 @@ sim_request (sim_t *s)
   start_waiter_t *w;
 
   s->pending--;
-  if (!s->gated || startgate_enter (&s->g, s->now, sim_open, NULL, &w) == 1)
+  if (!s->gated || startgate_enter (&s->g, s->now, sim_open, NULL, &w, NULL) == 1)
     sim_send (s);
 }
 
@@ -311,7 +312,7 @@ test_pool_config (void)
   wb_err_t err;
   const char *j = "{\"pools\":{\"default\":{\"min_ready\":1,\"max_ready\":3},"
                   "\"python\":{\"min_ready\":4,\"max_ready\":16}},\"max_containers\":10}";
-  sched_config_defaults (&cfg, &err);
+  must (sched_config_defaults (&cfg, &err));
   ok (sched_config_parse (&cfg, j, strlen (j), &err) == 0, "pools config parses");
   is_int (sched_config_pool (&cfg, "python")->max_ready, 16, "per-language sizes");
   is_int (sched_config_pool (&cfg, "javascript")->min_ready, 1, "others take the default");

@@ -119,7 +119,8 @@ test_parse (void)
       prof_t *q = NULL;
       char other[2048];
       snprintf (other, sizeof other, "%s ", minimal_profile);
-      prof_parse (other, strlen (other), minimal_seccomp, strlen (minimal_seccomp), &q, &err);
+      must (
+          prof_parse (other, strlen (other), minimal_seccomp, strlen (minimal_seccomp), &q, &err));
       ok (q && strcmp (p->hash, q->hash) != 0, "any byte of change changes the hash");
       prof_free (q);
     }

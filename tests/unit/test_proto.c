@@ -14,7 +14,7 @@ static void
 collect (void *arg, int stream, const char *data, size_t len)
 {
   sink_t *s = arg;
-  wb_buf_append (stream == ENG_STREAM_STDERR ? &s->err : &s->out, data, len);
+  must (wb_buf_append (stream == ENG_STREAM_STDERR ? &s->err : &s->out, data, len));
 }
 
 static size_t
@@ -74,9 +74,9 @@ test_demux (void)
         eng_demux_t d;
         sink_t s = {WB_BUF_INIT, WB_BUF_INIT};
         eng_demux_init (&d);
-        eng_demux_feed (&d, (char *) stream, a, collect, &s);
-        eng_demux_feed (&d, (char *) stream + a, b - a, collect, &s);
-        eng_demux_feed (&d, (char *) stream + b, n - b, collect, &s);
+        must (eng_demux_feed (&d, (char *) stream, a, collect, &s));
+        must (eng_demux_feed (&d, (char *) stream + a, b - a, collect, &s));
+        must (eng_demux_feed (&d, (char *) stream + b, n - b, collect, &s));
         if (s.out.len != 11 || memcmp (s.out.data, "hello world", 11) != 0 || s.err.len != 6
             || memcmp (s.err.data, "oops\0\xff", 6) != 0 || !eng_demux_idle (&d))
           all_ok = 0;
@@ -91,7 +91,7 @@ test_demux (void)
   unsigned char bad[8] = {3, 0, 0, 0, 0, 0, 0, 1};
   ok (eng_demux_feed (&d, (char *) bad, 8, collect, &s) == -1, "stream type 3 is refused");
   eng_demux_init (&d);
-  eng_demux_feed (&d, (char *) stream, 10, collect, &s);
+  must (eng_demux_feed (&d, (char *) stream, 10, collect, &s));
   ok (!eng_demux_idle (&d), "stopping inside a frame is not idle");
   wb_buf_free (&s.out);
   wb_buf_free (&s.err);
@@ -133,7 +133,7 @@ archive (const char *name, const char *tag, wb_err_t *err)
   if ((fp = fopen (path, "rb")) == NULL)
     return -3;
   while ((n = fread (buf, 1, sizeof buf, fp)) > 0)
-    wb_buf_append (&data, buf, n);
+    must (wb_buf_append (&data, buf, n));
   fclose (fp);
   f.data = data.data;
   f.size = data.len;

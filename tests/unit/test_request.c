@@ -106,16 +106,16 @@ test_invalid (void)
 
   /* Huge argv. */
   wb_buf_t args = WB_BUF_INIT;
-  wb_buf_append_str (&args, "{\"language\":\"python\",\"code\":\"x\",\"args\":[");
+  must (wb_buf_append_str (&args, "{\"language\":\"python\",\"code\":\"x\",\"args\":["));
   for (int i = 0; i < 300; i++)
-    wb_buf_printf (&args, "%s\"a\"", i ? "," : "");
-  wb_buf_append_str (&args, "]}");
+    must (wb_buf_printf (&args, "%s\"a\"", i ? "," : ""));
+  must (wb_buf_append_str (&args, "]}"));
   expect_error (args.data, WB_E_INVALID, "at most", "more than 256 args");
   wb_buf_reset (&args);
-  wb_buf_append_str (&args, "{\"language\":\"python\",\"code\":\"x\",\"args\":[\"");
+  must (wb_buf_append_str (&args, "{\"language\":\"python\",\"code\":\"x\",\"args\":[\""));
   for (int i = 0; i < 5000; i++)
-    wb_buf_append_str (&args, "a");
-  wb_buf_append_str (&args, "\"]}");
+    must (wb_buf_append_str (&args, "a"));
+  must (wb_buf_append_str (&args, "\"]}"));
   expect_error (args.data, WB_E_TOO_LARGE, "bytes", "one arg over 4096 bytes");
   wb_buf_free (&args);
 }
@@ -127,7 +127,7 @@ test_frame (void)
   static sched_frame_t fr;
   char *args[] = {"one", "", "two words"};
 
-  sched_frame_build (NULL, "print(1)", 8, NULL, 0, NULL, 0, "in\0put", 6, &f);
+  must (sched_frame_build (NULL, "print(1)", 8, NULL, 0, NULL, 0, "in\0put", 6, &f));
   ok (f.len == 2 + 8 + 6 && memcmp (f.data, "8\nprint(1)in\0put", f.len) == 0,
       "without args the frame is <len>\\n<code><stdin>");
   ok (sched_frame_parse (f.data, f.len, &fr) == 1 && fr.code_off == 2 && fr.code_len == 8 && fr.n_args == 0
@@ -135,7 +135,7 @@ test_frame (void)
       "frame parses back");
   ok (sched_frame_parse (f.data, 5, &fr) == 0, "a short frame asks for more");
   wb_buf_reset (&f);
-  sched_frame_build (NULL, "x", 1, args, 3, NULL, 0, "IN", 2, &f);
+  must (sched_frame_build (NULL, "x", 1, args, 3, NULL, 0, "IN", 2, &f));
   ok (f.len == 8 + 1 + 12 + 2 && memcmp (f.data, "1 3 0 9\nxonetwo wordsIN", f.len) == 0,
       "args: their lengths in the header, their bytes after the code");
   ok (sched_frame_parse (f.data, f.len, &fr) == 1 && fr.n_args == 3 && fr.arg_len[2] == 9
@@ -152,16 +152,16 @@ test_frame (void)
       "no newline yet: incomplete");
   wb_buf_reset (&f);
   for (int i = 0; i < SCHED_FRAME_HEADER_MAX; i++)
-    wb_buf_append (&f, "1", 1);
+    must (wb_buf_append (&f, "1", 1));
   ok (sched_frame_parse (f.data, f.len, &fr) == -1, "a header without newline past the cap is malformed");
   wb_buf_reset (&f);
-  wb_buf_append (&f, "1", 1);
+  must (wb_buf_append (&f, "1", 1));
   for (int i = 0; i <= SCHED_MAX_ARGS; i++)
-    wb_buf_append (&f, " 0", 2);
-  wb_buf_append (&f, "\nx", 2);
+    must (wb_buf_append (&f, " 0", 2));
+  must (wb_buf_append (&f, "\nx", 2));
   ok (sched_frame_parse (f.data, f.len, &fr) == -1, "more than SCHED_MAX_ARGS args are malformed");
   wb_buf_reset (&f);
-  sched_frame_build (NULL, "", 0, NULL, 0, NULL, 0, "", 0, &f);
+  must (sched_frame_build (NULL, "", 0, NULL, 0, NULL, 0, "", 0, &f));
   ok (sched_frame_parse (f.data, f.len, &fr) == 1 && fr.code_len == 0 && fr.code_name_len == 0, "empty code");
   /* The program's own file name: first in the header and in the body. */
   wb_buf_reset (&f);
@@ -257,7 +257,7 @@ test_config (void)
 {
   sched_config_t cfg;
   wb_err_t err;
-  sched_config_defaults (&cfg, &err);
+  must (sched_config_defaults (&cfg, &err));
   const char *good = "{\"listen\":[\"unix:/tmp/x.sock\",\"127.0.0.1:9\"],\"engine\":{\"endpoint\":"
                      "\"unix:///run/d.sock\"},\"max_concurrent\":4}";
   ok (sched_config_parse (&cfg, good, strlen (good), &err) == 0, "a config parses");
@@ -282,9 +282,9 @@ test_result_json (void)
   snprintf (res.id, sizeof res.id, "00000000-0000-0000-0000-000000000000");
   res.language = "python";
   res.status = SCHED_ST_OK;
-  wb_buf_append (&res.out, "h\xc3\xa9llo\n", 7);
-  wb_buf_append (&res.err, "a\0\xff", 3);
-  sched_result_json (&res, &out);
+  must (wb_buf_append (&res.out, "h\xc3\xa9llo\n", 7));
+  must (wb_buf_append (&res.err, "a\0\xff", 3));
+  must (sched_result_json (&res, &out, NULL));
   ok (strstr (out.data, "\"stdout\":\"h\xc3\xa9llo\\n\",\"stdout_encoding\":\"utf-8\"") != NULL,
       "UTF-8 output stays text");
   ok (strstr (out.data, "\"stderr\":\"YQD/\",\"stderr_encoding\":\"base64\"") != NULL,
@@ -314,7 +314,8 @@ test_files (void)
           && strcmp (req.files[1].name, "b\xc3\xa9.bin") == 0 && req.files[1].len == 2
           && memcmp (req.files[1].data, "\0\xff", 2) == 0 && req.files[2].len == 0 && req.files_bytes == 10,
       "names, utf8 and base64 contents, an empty file");
-  sched_frame_build (req.filename, req.code, req.code_len, req.args, req.n_args, req.files, req.n_files, "IN", 2, &f);
+  must (sched_frame_build (req.filename, req.code, req.code_len, req.args, req.n_args, req.files,
+                           req.n_files, "IN", 2, &f));
   ok (f.len > 20 && memcmp (f.data, "1 1 f8:8 f7:2 f4:0\n", 19) == 0, "the frame's header names the files");
   ok (sched_frame_parse (f.data, f.len, &fr) == 1 && fr.n_args == 1 && fr.n_files == 3
           && fr.name_len[1] == 7 && memcmp (f.data + fr.name_off[1], "b\xc3\xa9.bin", 7) == 0
@@ -361,21 +362,21 @@ test_files (void)
                 "\"mode\":420}]}",
                 WB_E_INVALID, "unknown field", "an unknown field in a file");
   /* Too many, too big. */
-  wb_buf_append_str (&body, "{\"language\":\"python\",\"code\":\"x\",\"files\":[");
+  must (wb_buf_append_str (&body, "{\"language\":\"python\",\"code\":\"x\",\"files\":["));
   for (int i = 0; i <= SCHED_MAX_FILES; i++)
-    wb_buf_printf (&body, "%s{\"name\":\"f%d\",\"content\":\"\"}", i ? "," : "", i);
-  wb_buf_append_str (&body, "]}");
+    must (wb_buf_printf (&body, "%s{\"name\":\"f%d\",\"content\":\"\"}", i ? "," : "", i));
+  must (wb_buf_append_str (&body, "]}"));
   expect_error (body.data, WB_E_INVALID, "at most 64", "65 files");
   wb_buf_reset (&body);
-  wb_buf_append_str (&body, "{\"language\":\"python\",\"code\":\"x\",\"files\":[");
+  must (wb_buf_append_str (&body, "{\"language\":\"python\",\"code\":\"x\",\"files\":["));
   for (int i = 0; i < 3; i++)
     {
-      wb_buf_printf (&body, "%s{\"name\":\"f%d\",\"content\":\"", i ? "," : "", i);
+      must (wb_buf_printf (&body, "%s{\"name\":\"f%d\",\"content\":\"", i ? "," : "", i));
       for (int k = 0; k < 6 * 1024 * 1024; k++)
-        wb_buf_append (&body, "a", 1);
-      wb_buf_append_str (&body, "\"}");
+        must (wb_buf_append (&body, "a", 1));
+      must (wb_buf_append_str (&body, "\"}"));
     }
-  wb_buf_append_str (&body, "]}");
+  must (wb_buf_append_str (&body, "]}"));
   expect_error (body.data, WB_E_TOO_LARGE, "files hold more than", "18 MiB of files: 413");
   wb_buf_free (&body);
   wb_buf_free (&f);

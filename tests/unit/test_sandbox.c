@@ -209,7 +209,7 @@ test_runsc (void)
       "a runsc profile parses");
   if (p == NULL)
     return;
-  sbx_body (p, &p->def, &id, &body, &err);
+  must (sbx_body (p, &p->def, &id, &body, &err));
   ok (strstr (body.data, "\"PidsLimit\":272") != NULL,
       "runsc: PidsLimit = pids + 256 for gVisor's own threads");
   ok (strstr (body.data, "\"Runtime\":\"runsc\"") != NULL, "runtime from the profile");
@@ -330,7 +330,7 @@ inspect_of (const sbx_tmpl_t *t, void (*tweak) (cJSON *hc))
   cJSON *b, *o = cJSON_CreateObject (), *cfg;
   char *out;
 
-  sbx_tmpl_render (t, "i", "o/w/n/er", 20003, &body, &err);
+  must (sbx_tmpl_render (t, "i", "o/w/n/er", 20003, &body, &err));
   b = cJSON_Parse (body.data);
   cJSON *hc = cJSON_DetachItemFromObject (b, "HostConfig");
   if (tweak)
@@ -446,7 +446,7 @@ test_verify (const prof_t *p)
       "an unreadable reply is refused");
 
   /* Podman's body: the allowlist by path, /run and /var/tmp read-only. */
-  sbx_tmpl_render (pt, "i", "o/w/n/er", 20004, &body, &err);
+  must (sbx_tmpl_render (pt, "i", "o/w/n/er", 20004, &body, &err));
   ok (strstr (body.data, "\"seccomp=/srv/seccomp/python.json\"") && !strstr (body.data, "SCMP_ACT"),
       "Podman: seccomp= names the file on its host, nothing inline");
   ok (strstr (body.data, "\"/run\":\"ro,noexec") && strstr (body.data, "\"/var/tmp\":\"ro,noexec"),

@@ -139,7 +139,7 @@ test_write_path (const char *dir, struct event_base *base)
       snprintf (ids[i], sizeof ids[i], "id-%d", i);
       e = sample (ids[i]);
       if (store_reserve (st, 1))
-        store_submit_execution (st, &e, on_done, NULL, 0);
+        must (store_submit_execution (st, &e, on_done, NULL, 0, NULL));
     }
   store_submit_pool_event (st, "created", "python", "python/x/y", "c1", 12.5, "");
   run_until (base, &committed, 100, 1000);
@@ -176,7 +176,7 @@ test_locked_backlog (const char *dir, struct event_base *base)
       store_execution_t e;
       snprintf (ids[i], sizeof ids[i], "lk-%d", i);
       e = sample (ids[i]);
-      ok (store_reserve (st, 1) && store_submit_execution (st, &e, on_done, NULL, 0) == 0,
+      ok (store_reserve (st, 1) && store_submit_execution (st, &e, on_done, NULL, 0, NULL) == 0,
           "record %d waits in the backlog", i);
     }
   ok (!store_accepting (st, 1), "with the backlog full the store refuses new work");
@@ -220,7 +220,7 @@ test_retention (const char *dir, struct event_base *base)
       e.received_at = (double) time (NULL) - (i % 2 ? 10 * 86400.0 : 60.0);
       e.finished_at = e.received_at + 0.3;
       if (store_reserve (st, 1))
-        store_submit_execution (st, &e, on_done, NULL, 0);
+        must (store_submit_execution (st, &e, on_done, NULL, 0, NULL));
     }
   run_until (base, &committed, 20, 1000);
   for (int i = 0; i < 300; i++)
@@ -252,7 +252,7 @@ test_replay (void)
   ok (store_replay (arr, 100, create, 1, &sz, &r) == 0, "replay runs");
   is_int (r.hits, 100, "1/s, replenish 0.5 s, min 1: every arrival a hit");
   sz = (store_replay_sizes_t){0, 0, 2};
-  store_replay (arr, 100, create, 1, &sz, &r);
+  must (store_replay (arr, 100, create, 1, &sz, &r));
   is_int (r.hits, 0, "min = max = 0 (the cold path): no hit");
   ok (r.miss_wait_ms > 499 && r.miss_wait_ms < 501, "each miss waits one create (%.1f ms)",
       r.miss_wait_ms);
@@ -261,16 +261,16 @@ test_replay (void)
   for (int i = 0; i < 10; i++)
     arr[i] = 2000.0;
   sz = (store_replay_sizes_t){4, 4, 2};
-  store_replay (arr, 10, create, 1, &sz, &r);
+  must (store_replay (arr, 10, create, 1, &sz, &r));
   is_int (r.hits, 4, "a burst of 10 against 4 ready: 4 hits");
   /* Five such bursts 5 s apart: the pool is full again each time. */
   for (int b = 0; b < 5; b++)
     for (int i = 0; i < 10; i++)
       arr[b * 10 + i] = 3000.0 + 5.0 * b;
-  store_replay (arr, 50, create, 1, &sz, &r);
+  must (store_replay (arr, 50, create, 1, &sz, &r));
   is_int (r.hits, 20, "five bursts 5 s apart: 4 hits each");
   sz = (store_replay_sizes_t){10, 10, 2};
-  store_replay (arr, 50, create, 1, &sz, &r);
+  must (store_replay (arr, 50, create, 1, &sz, &r));
   is_int (r.hits, 50, "with 10 ready every burst is served from the pool");
   /* Each burst empties it; 10 creates two at a time (2 every 0.5 s) take
    * 2.5 s of each 5 s: (2.5 x (0+2+4+6+8)/5 + 2.5 x 10) / 5 = 7 idle. */
@@ -282,11 +282,11 @@ test_replay (void)
     arr[i] = 5000.0 + i * 0.25;
   create[0] = 1000;
   sz = (store_replay_sizes_t){0, 8, 8};
-  store_replay (arr, 400, create, 1, &sz, &r);
+  must (store_replay (arr, 400, create, 1, &sz, &r));
   ok (r.hit_rate > 0.8, "a steady 4/s with min 0 / max 8: the target follows the rate (%.2f hits)",
       r.hit_rate);
   sz = (store_replay_sizes_t){0, 8, 4};
-  store_replay (arr, 400, create, 1, &sz, &r);
+  must (store_replay (arr, 400, create, 1, &sz, &r));
   ok (r.hit_rate < 0.05, "but with 4 creates of 1 s at once, 4/s is all they can make: misses "
                          "take every one (%.2f hits)",
       r.hit_rate);

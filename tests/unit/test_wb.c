@@ -11,7 +11,7 @@ test_buf (void)
 {
   wb_buf_t b = WB_BUF_INIT;
   ok (wb_buf_append (&b, "abc", 3) == 0 && b.len == 3 && b.data[3] == '\0', "append keeps NUL");
-  wb_buf_printf (&b, "-%d-", 42);
+  must (wb_buf_printf (&b, "-%d-", 42));
   is_str (b.data, "abc-42-", "printf appends");
   wb_buf_consume (&b, 2);
   is_str (b.data, "c-42-", "consume drops the head");
@@ -22,7 +22,7 @@ test_buf (void)
   ok (s && s[0] == '\0', "steal of an empty buffer gives an empty string");
   free (s);
   for (int i = 0; i < 100000; i++)
-    wb_buf_append (&b, "x", 1);
+    must (wb_buf_append (&b, "x", 1));
   is_int (b.len, 100000, "grows to 100000 bytes");
   wb_buf_free (&b);
 }
@@ -32,7 +32,7 @@ test_json (void)
 {
   wb_buf_t b = WB_BUF_INIT;
   const char in[] = "a\"b\\c\n\t\x01\x7f\0z\xc3\xa9";
-  wb_json_append_string (&b, in, sizeof in - 1);
+  must (wb_json_append_string (&b, in, sizeof in - 1));
   is_str (b.data, "\"a\\\"b\\\\c\\n\\t\\u0001\\u007f\\u0000z\xc3\xa9\"", "escapes quotes, controls, NUL");
   wb_buf_free (&b);
 }
@@ -89,7 +89,7 @@ test_base64 (void)
   for (size_t i = 0; i < WB_ARRAY_SIZE (vec); i++)
     {
       wb_buf_t e = WB_BUF_INIT, d = WB_BUF_INIT;
-      wb_base64_encode (&e, vec[i][0], strlen (vec[i][0]));
+      must (wb_base64_encode (&e, vec[i][0], strlen (vec[i][0])));
       is_str (e.data ? e.data : "", vec[i][1], "base64(\"%s\")", vec[i][0]);
       ok (wb_base64_decode (&d, vec[i][1], strlen (vec[i][1])) == 0
               && d.len == strlen (vec[i][0]) && memcmp (d.data ? d.data : "", vec[i][0], d.len) == 0,
@@ -101,8 +101,8 @@ test_base64 (void)
   for (int i = 0; i < 256; i++)
     all[i] = (unsigned char) i;
   wb_buf_t e = WB_BUF_INIT, d = WB_BUF_INIT;
-  wb_base64_encode (&e, all, sizeof all);
-  wb_base64_decode (&d, e.data, e.len);
+  must (wb_base64_encode (&e, all, sizeof all));
+  must (wb_base64_decode (&d, e.data, e.len));
   ok (d.len == 256 && memcmp (d.data, all, 256) == 0, "every byte value round-trips");
   wb_buf_reset (&d);
   ok (wb_base64_decode (&d, "Zm9", 3) < 0, "length not a multiple of 4 refused");
