@@ -116,8 +116,8 @@ sched_auth_decide (const sched_config_t *cfg, const sched_caller_t *c, const sch
   if (c->open)
     return 0;
   if (c->cert_required && c->cert_name == NULL && cfg->n_tokens == 0)
-    return wb_error (err, WB_E_UNAUTHORIZED,
-                     "the client certificate has no usable common name (one, UTF-8, at most 64 bytes)");
+    return wb_error (err, WB_E_UNAUTHORIZED, "the client certificate has no usable common name "
+                                             "(one, UTF-8, at most 64 bytes)");
   if (cfg->n_tokens == 0)
     return 0;
   for (size_t i = 0; c->cert_name && i < cfg->n_tokens; i++)

@@ -38,8 +38,8 @@ typedef struct sched_caller
  * the caller needs one: a certificate named as a token stands for it,
  * else the bearer token (sched_auth_check).  0 with *token (NULL: no
  * tokens configured) and *index, or -1 with err (WB_E_UNAUTHORIZED). */
-int sched_auth_decide (const sched_config_t *cfg, const sched_caller_t *c, const sched_token_t **token,
-                       size_t *index, wb_err_t *err);
+int sched_auth_decide (const sched_config_t *cfg, const sched_caller_t *c,
+                       const sched_token_t **token, size_t *index, wb_err_t *err);
 /* Take one execution from the token's bucket: 0 when allowed, else the
  * seconds until it would be. */
 double sched_auth_take (sched_auth_t *a, const sched_token_t *t, size_t index);

@@ -881,8 +881,9 @@ route (struct evhttp_request *req, void *arg)
   wb_err_t err;
   char cert_name[65];
   bool has_cert = client_cert_name (h, req, cert_name, sizeof cert_name);
-  http_caller_t who = {.ctx = ctx, .hconn = conn_of_request (h, req), .cert_name = has_cert ? cert_name : NULL};
+  http_caller_t who = {.ctx = ctx, .hconn = conn_of_request (h, req)};
   sched_caller_t caller;
+  uint16_t method = (uint16_t) evhttp_request_get_command (req);
 
   if (who.hconn == NULL)
     {
@@ -899,6 +900,7 @@ route (struct evhttp_request *req, void *arg)
     }
   if (path == NULL)
     path = "/";
+  who.cert_name = has_cert ? cert_name : NULL;
   who.route = http_route_find (path);
   caller = (sched_caller_t) {
     .open = who.route && who.route->open,
@@ -911,13 +913,13 @@ route (struct evhttp_request *req, void *arg)
       reply_error_as (req, &err, http_path_is_piston (path));
       return;
     }
-  if (who.route == NULL || (!(who.route->methods & evhttp_request_get_command (req)) && !who.route->says_method))
+  if (who.route == NULL || (!(who.route->methods & method) && !who.route->says_method))
     {
       wb_error (&err, WB_E_NOT_FOUND, "no such endpoint");
       reply_error (req, &err);
       return;
     }
-  if (!(who.route->methods & evhttp_request_get_command (req)))
+  if (!(who.route->methods & method))
     {
       wb_error (&err, WB_E_INVALID, "use %s on %s", method_name (who.route->methods), path);
       reply_error_as (req, &err, who.route->piston);

@@ -150,7 +150,8 @@ metrics_render (const metrics_t *m, const metrics_engine_t *engines, size_t n_en
   for (size_t i = 0; i < m->n_langs; i++)
     for (size_t k = 0; k < WB_ARRAY_SIZE (m->langs[i].status_name) && m->langs[i].status_name[k]; k++)
       {
-        label_t lab[2] = {{"language", m->langs[i].language}, {"status", m->langs[i].status_name[k]}};
+        label_t lab[2] = {{"language", m->langs[i].language},
+                          {"status", m->langs[i].status_name[k]}};
         bad |= put_series (out, "warmbox_executions_total", lab, 2);
         bad |= wb_buf_printf (out, "%llu\n", (unsigned long long) m->langs[i].status_count[k]);
       }
@@ -163,8 +164,8 @@ metrics_render (const metrics_t *m, const metrics_engine_t *engines, size_t n_en
     for (size_t i = 0; i < engines[e].n_pools; i++)                                            \
       if (!P.transient)                                                                        \
         {                                                                                      \
-          label_t lab[4] = {{"engine", engines[e].name}, {"language", P.language}, {"pool", P.key}, \
-                            {"draining", P.draining ? "true" : "false"}};                       \
+          label_t lab[4] = {{"engine", engines[e].name}, {"language", P.language},             \
+                            {"pool", P.key}, {"draining", P.draining ? "true" : "false"}};     \
           bad |= put_series (out, mname, lab, 4);                                              \
           bad |= wb_buf_printf (out, fmt "\n", expr);                                          \
         }

@@ -21,7 +21,7 @@ typedef struct http_route
   uint16_t methods;        /* the EVHTTP_REQ_* it serves */
   bool open;               /* served without credentials (the probes), whatever the method */
   bool piston;             /* its errors in Piston's shape ({"message"}) */
-  bool says_method;        /* another method: 400 "use POST on PATH"; else 404, as an unknown path */
+  bool says_method;        /* another method: 400 "use POST on PATH"; else 404 (as unknown) */
   http_handler_t *handler;
 } http_route_t;
 

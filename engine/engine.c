@@ -343,8 +343,9 @@ req_complete (eng_req_t *req, CURLcode code)
                        req->errbuf);
   else
     {
-      eng_reply_t reply = {.body = req->body.data, .len = req->body.len, .api_header = req->api_header,
-                           .libpod = req->libpod, .value_key = req->value_key};
+      eng_reply_t reply = {.body = req->body.data, .len = req->body.len,
+                           .api_header = req->api_header, .libpod = req->libpod,
+                           .value_key = req->value_key};
       curl_easy_getinfo (req->easy, CURLINFO_RESPONSE_CODE, &status);
       reply.status = res.http_status = status;
       eng_reply_decode (req->kind, &reply, &res, &own);

@@ -90,7 +90,8 @@ const char *eng_req_what (req_kind_t kind);
  * remove's 404) or the reply cannot be read (WB_E_NOMEM when memory ran
  * out).  res's pointers point into r's body and into own, which must be
  * zeroed before and cleared after (eng_decoded_clear). */
-void eng_reply_decode (req_kind_t kind, const eng_reply_t *r, eng_result_t *res, eng_decoded_t *own);
+void eng_reply_decode (req_kind_t kind, const eng_reply_t *r, eng_result_t *res,
+                       eng_decoded_t *own);
 void eng_decoded_clear (eng_decoded_t *own);
 
 #endif

@@ -453,10 +453,11 @@ decode_ping (const eng_reply_t *r, const char *what, const cJSON *json, eng_resu
   if (r->api_header == NULL || r->api_header[0] == '\0' || !api_version_ok (r->api_header, &minor))
     return wb_error (&res->err, WB_E_ENGINE, "ping: engine sent no usable API-Version");
   if (minor < ENG_API_MIN_MINOR)
-    return wb_error (&res->err, WB_E_ENGINE, "ping: engine API %s is older than 1.%d", r->api_header,
-                     ENG_API_MIN_MINOR);
+    return wb_error (&res->err, WB_E_ENGINE, "ping: engine API %s is older than 1.%d",
+                     r->api_header, ENG_API_MIN_MINOR);
   api_version_ok (ENG_API_MAX, &our_minor);
-  snprintf (own->api_version, sizeof own->api_version, "1.%d", minor < our_minor ? minor : our_minor);
+  snprintf (own->api_version, sizeof own->api_version, "1.%d",
+            minor < our_minor ? minor : our_minor);
   res->api_version = own->api_version;
   res->podman = r->libpod;
   return 0;
@@ -540,9 +541,8 @@ decode_list (const eng_reply_t *r, const char *what, const cJSON *json, eng_resu
     cJSON *labels = cJSON_GetObjectItemCaseSensitive (item, "Labels");
     if (id == NULL)
       continue;
-    own->values[k] = r->value_key
-                         ? cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (labels, r->value_key))
-                         : NULL;
+    cJSON *value = r->value_key ? cJSON_GetObjectItemCaseSensitive (labels, r->value_key) : NULL;
+    own->values[k] = cJSON_GetStringValue (value);
     own->ids[k++] = id;
   }
   res->ids = own->ids;
@@ -578,10 +578,12 @@ decode_info (const eng_reply_t *r, const char *what, const cJSON *json, eng_resu
         own->values[k_sec++] = so->valuestring;
   res->security_options = own->values;
   res->n_security_options = (size_t) k_sec;
-  res->engine_id = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (json, "ID"));
-  res->default_runtime = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (json, "DefaultRuntime"));
-  res->server_version = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (json, "ServerVersion"));
-  res->cgroup_version = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (json, "CgroupVersion"));
+#define STRING_OF(key) cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (json, key))
+  res->engine_id = STRING_OF ("ID");
+  res->default_runtime = STRING_OF ("DefaultRuntime");
+  res->server_version = STRING_OF ("ServerVersion");
+  res->cgroup_version = STRING_OF ("CgroupVersion");
+#undef STRING_OF
   return 0;
 }
 
