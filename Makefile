@@ -96,7 +96,7 @@ WRAP      := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap
 TEST_INC  := -iquote engine -iquote sandbox -iquote tests/unit
 # Tests against the fake engine (tests/unit/fake_engine.c) link it instead
 # of engine/engine.c and engine/attach.c.
-FAKE_TESTS := test_exec test_fake_engine
+FAKE_TESTS := test_exec test_fake_engine test_http
 CORE_OBJ  := $(filter-out $(BUILD)/engine/engine.o $(BUILD)/engine/attach.o,$(LIB_OBJ))
 
 $(BUILD)/libwarmbox-core.a: $(CORE_OBJ)

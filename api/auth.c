@@ -107,6 +107,30 @@ sched_auth_check (const sched_config_t *cfg, const char *authorization, size_t *
   return found;
 }
 
+int
+sched_auth_decide (const sched_config_t *cfg, const sched_caller_t *c, const sched_token_t **token,
+                   size_t *index, wb_err_t *err)
+{
+  *token = NULL;
+  *index = 0;
+  if (c->open)
+    return 0;
+  if (c->cert_required && c->cert_name == NULL && cfg->n_tokens == 0)
+    return wb_error (err, WB_E_UNAUTHORIZED, "the client certificate has no usable common name "
+                                             "(one, UTF-8, at most 64 bytes)");
+  if (cfg->n_tokens == 0)
+    return 0;
+  for (size_t i = 0; c->cert_name && i < cfg->n_tokens; i++)
+    if (strcmp (cfg->tokens[i].name, c->cert_name) == 0)
+      {
+        *token = &cfg->tokens[i];
+        *index = i;
+        return 0;
+      }
+  *token = sched_auth_check (cfg, c->authorization, index, err);
+  return *token ? 0 : -1;
+}
+
 double
 sched_auth_take (sched_auth_t *a, const sched_token_t *t, size_t index)
 {

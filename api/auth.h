@@ -23,6 +23,23 @@ void sched_auth_init (sched_auth_t *a, const sched_config_t *cfg);
  * (WB_E_UNAUTHORIZED).  Constant time in the token compared. */
 const sched_token_t *sched_auth_check (const sched_config_t *cfg, const char *authorization,
                                        size_t *index, wb_err_t *err);
+/* Who sent a request, as far as credentials go. */
+typedef struct sched_caller
+{
+  bool open;                 /* the route is served to anyone (the probes) */
+  bool cert_required;        /* it came over TLS on a listener that requires client certificates */
+  const char *cert_name;     /* the verified client certificate's common name, or NULL */
+  const char *authorization; /* its Authorization header, or NULL */
+} sched_caller_t;
+
+/* May the caller be served, and as which token?  An open route: yes, as
+ * nobody.  A client that had to show a certificate whose name is unusable
+ * (cert_name NULL) is not served anonymously.  With tokens configured,
+ * the caller needs one: a certificate named as a token stands for it,
+ * else the bearer token (sched_auth_check).  0 with *token (NULL: no
+ * tokens configured) and *index, or -1 with err (WB_E_UNAUTHORIZED). */
+int sched_auth_decide (const sched_config_t *cfg, const sched_caller_t *c,
+                       const sched_token_t **token, size_t *index, wb_err_t *err);
 /* Take one execution from the token's bucket: 0 when allowed, else the
  * seconds until it would be. */
 double sched_auth_take (sched_auth_t *a, const sched_token_t *t, size_t index);

@@ -1,8 +1,20 @@
-/* api/http.c: the HTTP API on evhttp.
+/* api/http.c: the HTTP API on evhttp (docs/api.md, docs/openapi.yaml).
  *
- *   POST /v1/executions   run code (see docs/api.md)
- *   GET  /v1/languages    the languages and their limits
- *   GET  /healthz         the daemon answers
+ *   POST /v1/executions    run code
+ *   GET  /v1/languages     the languages and their limits
+ *   GET  /v1/pools         each engine's pools, for operators
+ *   GET  /v1/engines       each engine's state, for operators
+ *   GET  /metrics          Prometheus text (metrics.c, plus the history's)
+ *   GET  /healthz          the daemon answers (and whether an engine is up)
+ *   GET  /readyz           503 unless an engine is up, its pools are healthy
+ *                          and no SIGTERM was seen
+ *   POST /api/v2/execute   Piston's execute (piston.c translates)
+ *   GET  /api/v2/runtimes  Piston's runtimes
+ *
+ * One table (routes[], below) lists them with what each needs; route()
+ * walks it.  With API tokens configured every route but the probes
+ * (/healthz, /readyz) needs credentials (auth.c decides).  The HAProxy
+ * agent (agent.c) is a separate TCP protocol, not a route.
  *
  * Listeners: Unix sockets, plain TCP, and TLS ("https://host:port": a
  * second evhttp whose connections are OpenSSL bufferevents, TLS 1.2+,
@@ -17,6 +29,7 @@
 #include "daemon/daemon.h"
 #include "api/piston.h"
 #include "api/request.h"
+#include "api/route.h"
 
 #include <errno.h>
 #include <event2/buffer.h>
@@ -94,6 +107,18 @@ typedef struct http_conn
   bool cut;                        /* its deadline passed: shut down */
   http_call_t *call;               /* the execution its request waits for */
 } http_conn_t;
+
+/* What route() found out about a request before its handler runs. */
+struct http_caller
+{
+  sched_ctx_t *ctx;
+  http_conn_t *hconn;
+  const http_route_t *route;
+  const sched_token_t *token; /* NULL without tokens configured (or on an open route) */
+  size_t token_index;
+  const char *cert_name;      /* a verified client certificate's common name, or NULL */
+};
+typedef struct http_caller http_caller_t;
 
 #define SWEEP_MS 250
 
@@ -391,9 +416,12 @@ within_limits (struct evhttp_request *req, sched_ctx_t *ctx, const sched_token_t
 /* POST /v1/executions, and POST /api/v2/execute (piston): a Piston body is
  * translated into a /v1 body first, so both share one validator. */
 static void
-handle_execute (struct evhttp_request *req, http_conn_t *hconn, sched_ctx_t *ctx,
-                const sched_token_t *token, size_t token_index, const char *cert_name, bool piston)
+handle_execute (struct evhttp_request *req, const http_caller_t *who)
 {
+  sched_ctx_t *ctx = who->ctx;
+  const sched_token_t *token = who->token;
+  size_t token_index = who->token_index;
+  bool piston = who->route->piston;
   struct evbuffer *in = evhttp_request_get_input_buffer (req);
   size_t len = evbuffer_get_length (in);
   const char *body = len ? (const char *) evbuffer_pullup (in, -1) : NULL;
@@ -434,8 +462,8 @@ handle_execute (struct evhttp_request *req, http_conn_t *hconn, sched_ctx_t *ctx
     }
   if (token)
     snprintf (parsed.client, sizeof parsed.client, "%s", token->name);
-  else if (cert_name)
-    snprintf (parsed.client, sizeof parsed.client, "%s", cert_name);
+  else if (who->cert_name)
+    snprintf (parsed.client, sizeof parsed.client, "%s", who->cert_name);
 
   call = calloc (1, sizeof *call);
   if (call == NULL)
@@ -451,7 +479,7 @@ handle_execute (struct evhttp_request *req, http_conn_t *hconn, sched_ctx_t *ctx
   if (piston)
     sched_piston_version (parsed.profile, call->piston_version, sizeof call->piston_version);
   call->conn = evhttp_request_get_connection (req);
-  call->hconn = hconn;
+  call->hconn = who->hconn;
   call->ex = sched_exec_start (ctx->execs, &parsed, exec_done_cb, call, &err);
   if (call->ex == NULL)
     {
@@ -465,15 +493,16 @@ handle_execute (struct evhttp_request *req, http_conn_t *hconn, sched_ctx_t *ctx
       snprintf (call->token_name, sizeof call->token_name, "%s", token->name);
       ctx->auth.state[token_index].in_flight++;
     }
-  hconn->call = call;
+  who->hconn->call = call;
   watch_client (call);
 }
 
 /* ---- small endpoints ------------------------------------------------- */
 
 static void
-handle_languages (struct evhttp_request *req, sched_ctx_t *ctx)
+handle_languages (struct evhttp_request *req, const http_caller_t *who)
 {
+  sched_ctx_t *ctx = who->ctx;
   cleanup_buf wb_buf_t body = WB_BUF_INIT;
   int bad = wb_buf_append_str (&body, "{\"languages\":[");
 
@@ -514,8 +543,9 @@ handle_languages (struct evhttp_request *req, sched_ctx_t *ctx)
 }
 
 static void
-handle_pools (struct evhttp_request *req, sched_ctx_t *ctx)
+handle_pools (struct evhttp_request *req, const http_caller_t *who)
 {
+  sched_ctx_t *ctx = who->ctx;
   cleanup_buf wb_buf_t body = WB_BUF_INIT;
   int bad = wb_buf_append_str (&body, "{\"pools\":[");
   uint32_t limit = 0, queued = 0;
@@ -565,8 +595,9 @@ handle_pools (struct evhttp_request *req, sched_ctx_t *ctx)
 /* GET /v1/engines: each engine's state, for operators (no secrets: the
  * endpoint, and whether TLS is used, not its files). */
 static void
-handle_engines (struct evhttp_request *req, sched_ctx_t *ctx)
+handle_engines (struct evhttp_request *req, const http_caller_t *who)
 {
+  sched_ctx_t *ctx = who->ctx;
   cleanup_buf wb_buf_t body = WB_BUF_INIT;
   int bad = wb_buf_append_str (&body, "{\"engines\":[");
   uint64_t now = wb_now_ms ();
@@ -642,8 +673,9 @@ engines_up (const sched_ctx_t *ctx)
 }
 
 static void
-handle_metrics (struct evhttp_request *req, sched_ctx_t *ctx)
+handle_metrics (struct evhttp_request *req, const http_caller_t *who)
 {
+  sched_ctx_t *ctx = who->ctx;
   cleanup_buf wb_buf_t body = WB_BUF_INIT;
   metrics_engine_t engines[SCHED_MAX_ENGINES];
 
@@ -811,21 +843,109 @@ sweep_cb (evutil_socket_t fd, short what, void *arg)
     }
 }
 
+/* ---- routes ---------------------------------------------------------- */
+
+static void
+handle_runtimes (struct evhttp_request *req, const http_caller_t *who)
+{
+  cleanup_buf wb_buf_t body = WB_BUF_INIT;
+  wb_err_t err;
+
+  if (sched_piston_runtimes_json (who->ctx->profiles, &body, &err) < 0)
+    reply_error_as (req, &err, true);
+  else
+    reply_json_as (req, 200, body.data, body.len, true);
+}
+
+static void
+handle_healthz (struct evhttp_request *req, const http_caller_t *who)
+{
+  static const char ok[] = "{\"status\":\"ok\",\"engine\":\"up\"}\n";
+  static const char down[] = "{\"status\":\"ok\",\"engine\":\"down\"}\n";
+
+  if (nodes_any_up (who->ctx->nodes))
+    reply_json (req, 200, ok, sizeof ok - 1);
+  else
+    reply_json (req, 200, down, sizeof down - 1);
+}
+
+static void
+handle_readyz (struct evhttp_request *req, const http_caller_t *who)
+{
+  static const char ready[] = "{\"ready\":true}\n";
+  static const char not_ready[] = "{\"ready\":false}\n";
+  sched_ctx_t *ctx = who->ctx;
+
+  if (nodes_any_up (ctx->nodes) && !ctx->leaving && nodes_pools_healthy (ctx->nodes))
+    reply_json (req, 200, ready, sizeof ready - 1);
+  else
+    reply_json (req, 503, not_ready, sizeof not_ready - 1);
+}
+
+/* Every endpoint, once.  Paths match whole; a method a route does not
+ * serve gets 404 as an unknown path does, except where says_method asks
+ * for a 400 that names the method to use.  (No 405, no Allow header.)
+ * HEAD is accepted by evhttp but served by no route; other methods are
+ * refused by evhttp itself (501) before route() runs. */
+static const http_route_t routes[] = {
+  /* path                method            open   piston says_method handler */
+  {"/v1/executions",   EVHTTP_REQ_POST, false, false, true,  handle_execute},
+  {"/api/v2/execute",  EVHTTP_REQ_POST, false, true,  true,  handle_execute},
+  {"/api/v2/runtimes", EVHTTP_REQ_GET,  false, true,  false, handle_runtimes},
+  {"/v1/languages",    EVHTTP_REQ_GET,  false, false, false, handle_languages},
+  {"/healthz",         EVHTTP_REQ_GET,  true,  false, false, handle_healthz},
+  {"/readyz",          EVHTTP_REQ_GET,  true,  false, false, handle_readyz},
+  {"/v1/pools",        EVHTTP_REQ_GET,  false, false, false, handle_pools},
+  {"/v1/engines",      EVHTTP_REQ_GET,  false, false, false, handle_engines},
+  {"/metrics",         EVHTTP_REQ_GET,  false, false, false, handle_metrics},
+};
+
+const http_route_t *
+http_route_find (const char *path)
+{
+  for (size_t i = 0; i < WB_ARRAY_SIZE (routes); i++)
+    if (strcmp (routes[i].path, path) == 0)
+      return &routes[i];
+  return NULL;
+}
+
+const http_route_t *
+http_routes (size_t *n)
+{
+  *n = WB_ARRAY_SIZE (routes);
+  return routes;
+}
+
+bool
+http_path_is_piston (const char *path)
+{
+  return strncmp (path, "/api/", 5) == 0;
+}
+
+/* The method a route serves, for "use POST on ..." (routes that say it
+ * serve one). */
+static const char *
+method_name (uint16_t methods)
+{
+  return methods & EVHTTP_REQ_POST ? "POST" : methods & EVHTTP_REQ_GET ? "GET" : "another method";
+}
+
+/* Every request of both evhttps: its connection's record, its route, its
+ * credentials, then the route's handler (which replies) or one error. */
 static void
 route (struct evhttp_request *req, void *arg)
 {
   sched_http_t *h = arg;
   sched_ctx_t *ctx = h->ctx;
   const char *path = evhttp_uri_get_path (evhttp_request_get_evhttp_uri (req));
-  enum evhttp_cmd_type cmd = evhttp_request_get_command (req);
   wb_err_t err;
   char cert_name[65];
   bool has_cert = client_cert_name (h, req, cert_name, sizeof cert_name);
-  http_conn_t *hconn = conn_of_request (h, req);
-  const sched_token_t *token = NULL;
-  size_t token_index = 0;
+  http_caller_t who = {.ctx = ctx, .hconn = conn_of_request (h, req)};
+  sched_caller_t caller;
+  uint16_t method = (uint16_t) evhttp_request_get_command (req);
 
-  if (hconn == NULL)
+  if (who.hconn == NULL)
     {
       wb_error (&err, WB_E_NOMEM, "out of memory recording a connection");
       reply_error_as (req, &err, path && strncmp (path, "/api/", 5) == 0);
@@ -833,109 +953,39 @@ route (struct evhttp_request *req, void *arg)
     }
   /* Cut at its deadline, with the request already buffered: not served
    * (its socket is shut down; the reply goes nowhere). */
-  if (hconn->cut)
+  if (who.hconn->cut)
     {
       evhttp_send_error (req, 408, "request read timeout");
       return;
     }
-
   if (path == NULL)
     path = "/";
-  /* A client that had to show a certificate is known by its name: one
-   * whose certificate names nobody usable is not served anonymously. */
-  if (h->verify_clients && !has_cert && ctx->cfg.n_tokens == 0 && request_ssl (req) != NULL
-      && strcmp (path, "/healthz") != 0 && strcmp (path, "/readyz") != 0)
+  who.cert_name = has_cert ? cert_name : NULL;
+  who.route = http_route_find (path);
+  caller = (sched_caller_t) {
+    .open = who.route && who.route->open,
+    .cert_required = h->verify_clients && request_ssl (req) != NULL,
+    .cert_name = who.cert_name,
+    .authorization = evhttp_find_header (evhttp_request_get_input_headers (req), "Authorization"),
+  };
+  if (sched_auth_decide (&ctx->cfg, &caller, &who.token, &who.token_index, &err) < 0)
     {
-      wb_error (&err, WB_E_UNAUTHORIZED,
-                "the client certificate has no usable common name (one, UTF-8, at most 64 bytes)");
-      reply_error_as (req, &err, strncmp (path, "/api/", 5) == 0);
+      reply_error_as (req, &err, http_path_is_piston (path));
       return;
     }
-  /* With tokens configured every endpoint but the probes needs one: a
-   * bearer token, or a verified client certificate whose common name is a
-   * token's name (its limits apply). */
-  if (ctx->cfg.n_tokens > 0 && strcmp (path, "/healthz") != 0 && strcmp (path, "/readyz") != 0)
+  if (who.route == NULL || (!(who.route->methods & method) && !who.route->says_method))
     {
-      for (size_t i = 0; has_cert && token == NULL && i < ctx->cfg.n_tokens; i++)
-        if (strcmp (ctx->cfg.tokens[i].name, cert_name) == 0)
-          {
-            token = &ctx->cfg.tokens[i];
-            token_index = i;
-          }
-      if (token == NULL)
-        token = sched_auth_check (&ctx->cfg,
-                                  evhttp_find_header (evhttp_request_get_input_headers (req),
-                                                      "Authorization"),
-                                  &token_index, &err);
-      if (token == NULL)
-        {
-          reply_error_as (req, &err, strncmp (path, "/api/", 5) == 0);
-          return;
-        }
-    }
-  if (strcmp (path, "/v1/executions") == 0 || strcmp (path, "/api/v2/execute") == 0)
-    {
-      bool piston = path[1] == 'a';
-      if (cmd == EVHTTP_REQ_POST)
-        handle_execute (req, hconn, ctx, token, token_index, has_cert ? cert_name : NULL, piston);
-      else
-        {
-          wb_error (&err, WB_E_INVALID, "use POST on %s", path);
-          reply_error_as (req, &err, piston);
-        }
+      wb_error (&err, WB_E_NOT_FOUND, "no such endpoint");
+      reply_error (req, &err);
       return;
     }
-  if (strcmp (path, "/api/v2/runtimes") == 0 && cmd == EVHTTP_REQ_GET)
+  if (!(who.route->methods & method))
     {
-      cleanup_buf wb_buf_t body = WB_BUF_INIT;
-      if (sched_piston_runtimes_json (ctx->profiles, &body, &err) < 0)
-        reply_error_as (req, &err, true);
-      else
-        reply_json_as (req, 200, body.data, body.len, true);
+      wb_error (&err, WB_E_INVALID, "use %s on %s", method_name (who.route->methods), path);
+      reply_error_as (req, &err, who.route->piston);
       return;
     }
-  if (strcmp (path, "/v1/languages") == 0 && cmd == EVHTTP_REQ_GET)
-    {
-      handle_languages (req, ctx);
-      return;
-    }
-  if (strcmp (path, "/healthz") == 0 && cmd == EVHTTP_REQ_GET)
-    {
-      static const char ok[] = "{\"status\":\"ok\",\"engine\":\"up\"}\n";
-      static const char down[] = "{\"status\":\"ok\",\"engine\":\"down\"}\n";
-      if (nodes_any_up (ctx->nodes))
-        reply_json (req, 200, ok, sizeof ok - 1);
-      else
-        reply_json (req, 200, down, sizeof down - 1);
-      return;
-    }
-  if (strcmp (path, "/readyz") == 0 && cmd == EVHTTP_REQ_GET)
-    {
-      static const char ready[] = "{\"ready\":true}\n";
-      static const char not_ready[] = "{\"ready\":false}\n";
-      if (nodes_any_up (ctx->nodes) && !ctx->leaving && nodes_pools_healthy (ctx->nodes))
-        reply_json (req, 200, ready, sizeof ready - 1);
-      else
-        reply_json (req, 503, not_ready, sizeof not_ready - 1);
-      return;
-    }
-  if (strcmp (path, "/v1/pools") == 0 && cmd == EVHTTP_REQ_GET)
-    {
-      handle_pools (req, ctx);
-      return;
-    }
-  if (strcmp (path, "/v1/engines") == 0 && cmd == EVHTTP_REQ_GET)
-    {
-      handle_engines (req, ctx);
-      return;
-    }
-  if (strcmp (path, "/metrics") == 0 && cmd == EVHTTP_REQ_GET)
-    {
-      handle_metrics (req, ctx);
-      return;
-    }
-  wb_error (&err, WB_E_NOT_FOUND, "no such endpoint");
-  reply_error (req, &err);
+  who.route->handler (req, &who);
 }
 
 /* The TLS listeners' requests: only over TLS (see tls_bevcb). */

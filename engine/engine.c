@@ -16,30 +16,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define ENG_API_MAX "1.41"
-#define ENG_API_MIN_MINOR 40
 #define ENG_BODY_MAX (4 * 1024 * 1024)
 /* An image archive: the largest sandbox image is ~600 MB; past this an
  * engine is not sending an image (a compromised one could fill the
  * disk), and no transfer may hold the one copy slot for longer. */
 #define ENG_ARCHIVE_MAX (8ll * 1024 * 1024 * 1024)
 #define ENG_ARCHIVE_TIMEOUT_MS (30L * 60 * 1000)
-
-typedef enum req_kind
-{
-  REQ_PING,
-  REQ_IMAGE_INSPECT,
-  REQ_CREATE,
-  REQ_START,
-  REQ_WAIT,
-  REQ_KILL,
-  REQ_INSPECT,
-  REQ_REMOVE,
-  REQ_LIST,
-  REQ_INFO,
-  REQ_IMAGE_SAVE,
-  REQ_IMAGE_LOAD,
-} req_kind_t;
 
 struct eng_req
 {
@@ -326,88 +308,6 @@ header_cb (char *ptr, size_t size, size_t nmemb, void *userdata)
   return n;
 }
 
-int
-eng_http_error (wb_err_t *err, long status, const char *what, const char *body, size_t body_len)
-{
-  cJSON *json = NULL;
-  const char *msg = NULL;
-  int ret;
-
-  if (body && body_len)
-    json = cJSON_ParseWithLength (body, body_len);
-  if (json)
-    msg = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (json, "message"));
-  ret = wb_error (err, status == 404 ? WB_E_NOT_FOUND : WB_E_ENGINE, "%s: engine answered %ld: %s",
-                  what, status, msg ? msg : "(no message)");
-  if (err)
-    err->engine_status = (int) status;
-  cJSON_Delete (json);
-  return ret;
-}
-
-static const char *
-req_what (req_kind_t kind)
-{
-  switch (kind)
-    {
-    case REQ_PING: return "ping";
-    case REQ_IMAGE_INSPECT: return "image inspect";
-    case REQ_CREATE: return "container create";
-    case REQ_START: return "container start";
-    case REQ_WAIT: return "container wait";
-    case REQ_KILL: return "container kill";
-    case REQ_INSPECT: return "container inspect";
-    case REQ_REMOVE: return "container remove";
-    case REQ_LIST: return "container list";
-    case REQ_INFO: return "info";
-    case REQ_IMAGE_SAVE: return "image save";
-    case REQ_IMAGE_LOAD: return "image load";
-    }
-  return "request";
-}
-
-static bool
-api_version_ok (const char *v, int *minor)
-{
-  int maj = 0, min = 0;
-  char tail;
-
-  if (sscanf (v, "%d.%d%c", &maj, &min, &tail) != 2 || maj != 1)
-    return false;
-  *minor = min;
-  return true;
-}
-
-/* POST /images/load answers 200 and then a stream of JSON messages; a
- * failure is one of them ({"errorDetail":..., "error": "..."}), not a
- * status.  Returns 0, or -1 with err. */
-static int
-load_reply_check (const char *body, size_t len, wb_err_t *err)
-{
-  const char *p = body, *end = body + len;
-
-  while (p && p < end)
-    {
-      const char *parse_end = NULL;
-      cJSON *msg = cJSON_ParseWithLengthOpts (p, (size_t) (end - p), &parse_end, false);
-      const char *e;
-      if (msg == NULL)
-        break; /* the rest is not JSON: nothing we can read an error from */
-      e = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (msg, "error"));
-      if (e && *e)
-        {
-          wb_error (err, WB_E_ENGINE, "image load: %s", e);
-          cJSON_Delete (msg);
-          return -1;
-        }
-      cJSON_Delete (msg);
-      p = parse_end;
-      while (p < end && (*p == '\r' || *p == '\n' || *p == ' '))
-        p++;
-    }
-  return 0;
-}
-
 static size_t
 read_cb (char *buf, size_t size, size_t nmemb, void *userdata)
 {
@@ -428,208 +328,45 @@ read_cb (char *buf, size_t size, size_t nmemb, void *userdata)
     }
 }
 
-/* Turn a finished transfer into an eng_result_t for the caller. */
+/* Turn a finished transfer into an eng_result_t for the caller: the
+ * transfer's own failures here, the reply by its kind's decoder (proto.c). */
 static void
 req_complete (eng_req_t *req, CURLcode code)
 {
   eng_t *eng = req->eng;
   eng_result_t res;
-  cJSON *json = NULL;
-  const char **ids = NULL, **values = NULL;
+  eng_decoded_t own = {0};
   long status = 0;
-  const char *what = req_what (req->kind);
+  const char *what = eng_req_what (req->kind);
 
   memset (&res, 0, sizeof res);
   if (req->fd_errno)
+    res.rc = wb_error_errno (&res.err, WB_E_IO, req->fd_errno, "%s: the archive file", what);
+  else if (code != CURLE_OK)
+    res.rc = wb_error (&res.err, code == CURLE_WRITE_ERROR ? WB_E_ENGINE : WB_E_ENGINE_DOWN,
+                       "%s: %s%s%s", what, curl_easy_strerror (code), req->errbuf[0] ? ": " : "",
+                       req->errbuf);
+  else
     {
-      res.rc = wb_error_errno (&res.err, WB_E_IO, req->fd_errno, "%s: the archive file", what);
-      goto done;
-    }
-  if (code != CURLE_OK)
-    {
-      res.rc = wb_error (&res.err,
-                         code == CURLE_WRITE_ERROR ? WB_E_ENGINE : WB_E_ENGINE_DOWN,
-                         "%s: %s%s%s", what, curl_easy_strerror (code),
-                         req->errbuf[0] ? ": " : "", req->errbuf);
-      goto done;
-    }
-  curl_easy_getinfo (req->easy, CURLINFO_RESPONSE_CODE, &status);
-  res.http_status = status;
-
-  /* Statuses that mean "already where you wanted it". */
-  if ((req->kind == REQ_KILL && (status == 409 || status == 404))
-      || (req->kind == REQ_REMOVE && status == 404))
-    goto done;
-  if (status < 200 || status > 299)
-    {
-      res.rc = eng_http_error (&res.err, status, what, req->body.data, req->body.len);
-      /* Answers that refuse a start outright (a bad request, no such
-       * container, a conflict): nothing of it ran.  Any other failure
-       * (a 5xx from a start half done, a proxy's 502, no answer) may
-       * come after the container started. */
-      res.not_started = req->kind == REQ_START && (status == 400 || status == 404 || status == 409);
-      goto done;
-    }
-  if (req->kind == REQ_START && status == 304)
-    {
-      res.rc = wb_error (&res.err, WB_E_ENGINE, "container start: already started");
-      goto done;
-    }
-
-  if (req->kind == REQ_PING)
-    {
-      int minor = 0;
-      if (req->api_header[0] == '\0' || !api_version_ok (req->api_header, &minor))
+      eng_reply_t reply = {.body = req->body.data, .len = req->body.len,
+                           .api_header = req->api_header, .libpod = req->libpod,
+                           .value_key = req->value_key};
+      curl_easy_getinfo (req->easy, CURLINFO_RESPONSE_CODE, &status);
+      reply.status = res.http_status = status;
+      eng_reply_decode (req->kind, &reply, &res, &own);
+      /* A ping's version is the one every later request speaks. */
+      if (res.rc == 0 && res.api_version)
         {
-          res.rc = wb_error (&res.err, WB_E_ENGINE, "ping: engine sent no usable API-Version");
-          goto done;
+          snprintf (eng->api_version, sizeof eng->api_version, "%s", res.api_version);
+          res.api_version = eng->api_version;
         }
-      if (minor < ENG_API_MIN_MINOR)
-        {
-          res.rc = wb_error (&res.err, WB_E_ENGINE, "ping: engine API %s is older than 1.%d",
-                             req->api_header, ENG_API_MIN_MINOR);
-          goto done;
-        }
-      int our_minor = 0;
-      api_version_ok (ENG_API_MAX, &our_minor);
-      snprintf (eng->api_version, sizeof eng->api_version, "1.%d",
-                minor < our_minor ? minor : our_minor);
-      res.api_version = eng->api_version;
-      res.podman = req->libpod;
-      goto done;
     }
-  if (req->kind == REQ_START || req->kind == REQ_KILL || req->kind == REQ_REMOVE
-      || req->kind == REQ_IMAGE_SAVE)
-    goto done;
-  if (req->kind == REQ_IMAGE_LOAD)
-    {
-      res.rc = load_reply_check (req->body.data, req->body.len, &res.err);
-      goto done;
-    }
-
-  json = cJSON_ParseWithLength (req->body.data ? req->body.data : "", req->body.len);
-  if (json == NULL)
-    {
-      res.rc = wb_error (&res.err, WB_E_ENGINE, "%s: reply is not JSON", what);
-      goto done;
-    }
-  switch (req->kind)
-    {
-    case REQ_IMAGE_INSPECT:
-    case REQ_CREATE:
-      res.id = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (json, "Id"));
-      if (res.id == NULL || *res.id == '\0')
-        res.rc = wb_error (&res.err, WB_E_ENGINE, "%s: reply has no Id", what);
-      break;
-    case REQ_WAIT:
-      {
-        cJSON *sc = cJSON_GetObjectItemCaseSensitive (json, "StatusCode");
-        cJSON *e = cJSON_GetObjectItemCaseSensitive (json, "Error");
-        const char *emsg = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (e, "Message"));
-        if (!cJSON_IsNumber (sc))
-          res.rc = wb_error (&res.err, WB_E_ENGINE, "container wait: reply has no StatusCode");
-        else if (emsg && *emsg)
-          res.rc = wb_error (&res.err, WB_E_ENGINE, "container wait: %s", emsg);
-        else
-          res.exit_code = (long) sc->valuedouble;
-        break;
-      }
-    case REQ_INSPECT:
-      {
-        cJSON *state = cJSON_GetObjectItemCaseSensitive (json, "State");
-        cJSON *ec = cJSON_GetObjectItemCaseSensitive (state, "ExitCode");
-        if (!cJSON_IsObject (state) || !cJSON_IsNumber (ec))
-          {
-            res.rc = wb_error (&res.err, WB_E_ENGINE, "container inspect: reply has no State");
-            break;
-          }
-        res.exit_code = (long) ec->valuedouble;
-        res.oom_killed = cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (state, "OOMKilled"));
-        res.running = cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (state, "Running"));
-        res.json = req->body.data;
-        res.json_len = req->body.len;
-        break;
-      }
-    case REQ_LIST:
-      {
-        int n = cJSON_GetArraySize (json), k = 0;
-        cJSON *item;
-        if (!cJSON_IsArray (json))
-          {
-            res.rc = wb_error (&res.err, WB_E_ENGINE, "container list: reply is not an array");
-            break;
-          }
-        ids = calloc ((size_t) n + 1, sizeof *ids);
-        values = calloc ((size_t) n + 1, sizeof *values);
-        if (ids == NULL || values == NULL)
-          {
-            res.rc = wb_error (&res.err, WB_E_NOMEM, "container list: out of memory");
-            break;
-          }
-        cJSON_ArrayForEach (item, json)
-        {
-          const char *id = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (item, "Id"));
-          cJSON *labels = cJSON_GetObjectItemCaseSensitive (item, "Labels");
-          if (id == NULL)
-            continue;
-          values[k] = req->value_key ? cJSON_GetStringValue (
-                          cJSON_GetObjectItemCaseSensitive (labels, req->value_key))
-                                     : NULL;
-          ids[k++] = id;
-        }
-        res.ids = ids;
-        res.values = values;
-        res.n_ids = (size_t) k;
-        break;
-      }
-    case REQ_INFO:
-      {
-        cJSON *rts = cJSON_GetObjectItemCaseSensitive (json, "Runtimes"), *rt;
-        cJSON *sec = cJSON_GetObjectItemCaseSensitive (json, "SecurityOptions"), *so;
-        int n = cJSON_GetArraySize (rts), n_sec = cJSON_GetArraySize (sec), k = 0, k_sec = 0;
-        if (!cJSON_IsObject (json))
-          {
-            res.rc = wb_error (&res.err, WB_E_ENGINE, "info: reply is not an object");
-            break;
-          }
-        ids = calloc ((size_t) n + 1, sizeof *ids);
-        values = calloc ((size_t) n_sec + 1, sizeof *values);
-        if (ids == NULL || values == NULL)
-          {
-            res.rc = wb_error (&res.err, WB_E_NOMEM, "info: out of memory");
-            break;
-          }
-        if (cJSON_IsObject (rts))
-          cJSON_ArrayForEach (rt, rts)
-            if (rt->string && k < n)
-              ids[k++] = rt->string;
-        res.runtimes = ids;
-        res.n_runtimes = (size_t) k;
-        if (cJSON_IsArray (sec))
-          cJSON_ArrayForEach (so, sec)
-            if (cJSON_IsString (so) && k_sec < n_sec)
-              values[k_sec++] = so->valuestring;
-        res.security_options = values;
-        res.n_security_options = (size_t) k_sec;
-        res.engine_id = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (json, "ID"));
-        res.default_runtime = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (json, "DefaultRuntime"));
-        res.server_version = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (json, "ServerVersion"));
-        res.cgroup_version = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (json, "CgroupVersion"));
-        break;
-      }
-    default:
-      break;
-    }
-
-done:
   if (res.rc < 0)
     wb_debug ("%s failed: %s", what, res.err.msg);
   req->in_callback = true;
   req->cb (req->arg, &res);
   req->in_callback = false;
-  free (ids);
-  free (values);
-  cJSON_Delete (json);
+  eng_decoded_clear (&own);
   req_unlink_free (req);
 }
 
@@ -673,7 +410,7 @@ req_start_stream (eng_t *eng, req_kind_t kind, const char *method, const char *p
   req = calloc (1, sizeof *req);
   if (req == NULL)
     {
-      wb_error (err, WB_E_NOMEM, "%s: out of memory", req_what (kind));
+      wb_error (err, WB_E_NOMEM, "%s: out of memory", eng_req_what (kind));
       return NULL;
     }
   req->eng = eng;
@@ -762,7 +499,7 @@ req_start_stream (eng_t *eng, req_kind_t kind, const char *method, const char *p
       struct curl_slist *h;
       if (fstat (stream->fd, &st) < 0)
         {
-          wb_error_errno (err, WB_E_IO, errno, "%s: the archive file", req_what (kind));
+          wb_error_errno (err, WB_E_IO, errno, "%s: the archive file", eng_req_what (kind));
           goto fail;
         }
       curl_easy_setopt (req->easy, CURLOPT_POST, 1L);
@@ -787,14 +524,14 @@ req_start_stream (eng_t *eng, req_kind_t kind, const char *method, const char *p
   mc = curl_multi_add_handle (eng->multi, req->easy);
   if (mc != CURLM_OK)
     {
-      wb_error (err, WB_E_INTERNAL, "%s: %s", req_what (kind), curl_multi_strerror (mc));
+      wb_error (err, WB_E_INTERNAL, "%s: %s", eng_req_what (kind), curl_multi_strerror (mc));
       req_unlink_free (req);
       return NULL;
     }
   return req;
 
 oom:
-  wb_error (err, WB_E_NOMEM, "%s: out of memory", req_what (kind));
+  wb_error (err, WB_E_NOMEM, "%s: out of memory", eng_req_what (kind));
 fail:
   if (req->easy)
     easy_put (eng, req->easy);
@@ -868,7 +605,7 @@ container_op (eng_t *eng, req_kind_t kind, const char *method, const char *id, c
 
   if (!path_component_ok (id) || strchr (id, '/') != NULL)
     {
-      wb_error (err, WB_E_INVALID, "%s: invalid container id", req_what (kind));
+      wb_error (err, WB_E_INVALID, "%s: invalid container id", eng_req_what (kind));
       return NULL;
     }
   snprintf (path, sizeof path, "/containers/%s%s", id, suffix);

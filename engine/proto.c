@@ -1,10 +1,15 @@
 /* engine/proto.c: pure parsers of the engine's wire formats (no I/O of
- * their own).  All are fed bytes an engine (or something pretending to be
- * one) chose, so they are written to be fuzzed: bounded; only the
- * manifest check allocates (cJSON). */
-#include "warmbox/engine.h"
+ * their own): the hijacked stream's head and frames, image archives, and
+ * the replies of every kind of request (one table, by kind).  All are fed
+ * bytes an engine (or something pretending to be one) chose, so they are
+ * written to be fuzzed: bounded; only the manifest check and the reply
+ * decoders allocate (cJSON, a list's arrays). */
+#include "engine_int.h"
 
 #include <cjson/cJSON.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -396,4 +401,292 @@ eng_archive_manifest_check (const char *json, size_t len, const char *image_id, 
 out:
   cJSON_Delete (root);
   return rc;
+}
+
+/* ---- replies, by request kind ------------------------------------------- */
+
+int
+eng_http_error (wb_err_t *err, long status, const char *what, const char *body, size_t body_len)
+{
+  cJSON *json = NULL;
+  const char *msg = NULL;
+  int ret;
+
+  if (body && body_len)
+    json = cJSON_ParseWithLength (body, body_len);
+  if (json)
+    msg = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (json, "message"));
+  ret = wb_error (err, status == 404 ? WB_E_NOT_FOUND : WB_E_ENGINE, "%s: engine answered %ld: %s",
+                  what, status, msg ? msg : "(no message)");
+  if (err)
+    err->engine_status = (int) status;
+  cJSON_Delete (json);
+  return ret;
+}
+
+/* Each decoder reads a 2xx reply of its kind into res: 0, or -1 with
+ * res->err.  json: the body parsed, for the kinds whose body is one JSON
+ * document (NULL for the others). */
+typedef int reply_decoder_t (const eng_reply_t *r, const char *what, const cJSON *json,
+                             eng_result_t *res, eng_decoded_t *own);
+
+static bool
+api_version_ok (const char *v, int *minor)
+{
+  int maj = 0, min = 0;
+  char tail;
+
+  if (sscanf (v, "%d.%d%c", &maj, &min, &tail) != 2 || maj != 1)
+    return false;
+  *minor = min;
+  return true;
+}
+
+/* GET /_ping: the API version to speak, the lower of its and ours, and
+ * whether it is Podman. */
+static int
+decode_ping (const eng_reply_t *r, const char *what, const cJSON *json, eng_result_t *res,
+             eng_decoded_t *own)
+{
+  int minor = 0, our_minor = 0;
+
+  if (r->api_header == NULL || r->api_header[0] == '\0' || !api_version_ok (r->api_header, &minor))
+    return wb_error (&res->err, WB_E_ENGINE, "ping: engine sent no usable API-Version");
+  if (minor < ENG_API_MIN_MINOR)
+    return wb_error (&res->err, WB_E_ENGINE, "ping: engine API %s is older than 1.%d",
+                     r->api_header, ENG_API_MIN_MINOR);
+  api_version_ok (ENG_API_MAX, &our_minor);
+  snprintf (own->api_version, sizeof own->api_version, "1.%d",
+            minor < our_minor ? minor : our_minor);
+  res->api_version = own->api_version;
+  res->podman = r->libpod;
+  return 0;
+}
+
+/* Image inspect and container create: the Id. */
+static int
+decode_id (const eng_reply_t *r, const char *what, const cJSON *json, eng_result_t *res,
+           eng_decoded_t *own)
+{
+  res->id = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (json, "Id"));
+  if (res->id == NULL || *res->id == '\0')
+    return wb_error (&res->err, WB_E_ENGINE, "%s: reply has no Id", what);
+  return 0;
+}
+
+/* An exit code from the engine's JSON: false unless a number that fits an
+ * int (a hostile engine's 1e300 must not reach a cast to long). */
+static bool
+exit_code_of (const cJSON *n, long *out)
+{
+  if (!cJSON_IsNumber (n) || !(n->valuedouble >= INT_MIN && n->valuedouble <= INT_MAX))
+    return false;
+  *out = (long) n->valuedouble;
+  return true;
+}
+
+static int
+decode_wait (const eng_reply_t *r, const char *what, const cJSON *json, eng_result_t *res,
+             eng_decoded_t *own)
+{
+  cJSON *sc = cJSON_GetObjectItemCaseSensitive (json, "StatusCode");
+  cJSON *e = cJSON_GetObjectItemCaseSensitive (json, "Error");
+  const char *emsg = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (e, "Message"));
+
+  long code;
+
+  if (!exit_code_of (sc, &code))
+    return wb_error (&res->err, WB_E_ENGINE, "container wait: reply has no StatusCode");
+  if (emsg && *emsg)
+    return wb_error (&res->err, WB_E_ENGINE, "container wait: %s", emsg);
+  res->exit_code = code;
+  return 0;
+}
+
+/* Container inspect: the state, and the whole reply (sbx_verify_created). */
+static int
+decode_inspect (const eng_reply_t *r, const char *what, const cJSON *json, eng_result_t *res,
+                eng_decoded_t *own)
+{
+  cJSON *state = cJSON_GetObjectItemCaseSensitive (json, "State");
+  cJSON *ec = cJSON_GetObjectItemCaseSensitive (state, "ExitCode");
+
+  if (!cJSON_IsObject (state) || !exit_code_of (ec, &res->exit_code))
+    return wb_error (&res->err, WB_E_ENGINE, "container inspect: reply has no State");
+  res->oom_killed = cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (state, "OOMKilled"));
+  res->running = cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (state, "Running"));
+  res->json = r->body;
+  res->json_len = r->len;
+  return 0;
+}
+
+/* Container list: each container's Id (those without one skipped) and its
+ * value of the label asked for. */
+static int
+decode_list (const eng_reply_t *r, const char *what, const cJSON *json, eng_result_t *res,
+             eng_decoded_t *own)
+{
+  int n = cJSON_GetArraySize (json), k = 0;
+  cJSON *item;
+
+  if (!cJSON_IsArray (json))
+    return wb_error (&res->err, WB_E_ENGINE, "container list: reply is not an array");
+  own->ids = calloc ((size_t) n + 1, sizeof *own->ids);
+  own->values = calloc ((size_t) n + 1, sizeof *own->values);
+  if (own->ids == NULL || own->values == NULL)
+    return wb_error (&res->err, WB_E_NOMEM, "container list: out of memory");
+  cJSON_ArrayForEach (item, json)
+  {
+    const char *id = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (item, "Id"));
+    cJSON *labels = cJSON_GetObjectItemCaseSensitive (item, "Labels");
+    if (id == NULL)
+      continue;
+    cJSON *value = r->value_key ? cJSON_GetObjectItemCaseSensitive (labels, r->value_key) : NULL;
+    own->values[k] = cJSON_GetStringValue (value);
+    own->ids[k++] = id;
+  }
+  res->ids = own->ids;
+  res->values = own->values;
+  res->n_ids = (size_t) k;
+  return 0;
+}
+
+/* GET /info: the facts an engine's verification stands on. */
+static int
+decode_info (const eng_reply_t *r, const char *what, const cJSON *json, eng_result_t *res,
+             eng_decoded_t *own)
+{
+  cJSON *rts = cJSON_GetObjectItemCaseSensitive (json, "Runtimes"), *rt;
+  cJSON *sec = cJSON_GetObjectItemCaseSensitive (json, "SecurityOptions"), *so;
+  int n = cJSON_GetArraySize (rts), n_sec = cJSON_GetArraySize (sec), k = 0, k_sec = 0;
+
+  if (!cJSON_IsObject (json))
+    return wb_error (&res->err, WB_E_ENGINE, "info: reply is not an object");
+  own->ids = calloc ((size_t) n + 1, sizeof *own->ids);
+  own->values = calloc ((size_t) n_sec + 1, sizeof *own->values);
+  if (own->ids == NULL || own->values == NULL)
+    return wb_error (&res->err, WB_E_NOMEM, "info: out of memory");
+  if (cJSON_IsObject (rts))
+    cJSON_ArrayForEach (rt, rts)
+      if (rt->string && k < n)
+        own->ids[k++] = rt->string;
+  res->runtimes = own->ids;
+  res->n_runtimes = (size_t) k;
+  if (cJSON_IsArray (sec))
+    cJSON_ArrayForEach (so, sec)
+      if (cJSON_IsString (so) && k_sec < n_sec)
+        own->values[k_sec++] = so->valuestring;
+  res->security_options = own->values;
+  res->n_security_options = (size_t) k_sec;
+#define STRING_OF(key) cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (json, key))
+  res->engine_id = STRING_OF ("ID");
+  res->default_runtime = STRING_OF ("DefaultRuntime");
+  res->server_version = STRING_OF ("ServerVersion");
+  res->cgroup_version = STRING_OF ("CgroupVersion");
+#undef STRING_OF
+  return 0;
+}
+
+/* POST /images/load answers 200 and then a stream of JSON messages; a
+ * failure is one of them ({"errorDetail":..., "error": "..."}), not a
+ * status. */
+static int
+decode_load (const eng_reply_t *r, const char *what, const cJSON *json, eng_result_t *res,
+             eng_decoded_t *own)
+{
+  const char *p = r->body, *end = r->body ? r->body + r->len : NULL;
+
+  while (p && p < end)
+    {
+      const char *parse_end = NULL;
+      cJSON *msg = cJSON_ParseWithLengthOpts (p, (size_t) (end - p), &parse_end, false);
+      const char *e;
+      if (msg == NULL)
+        break; /* the rest is not JSON: nothing we can read an error from */
+      e = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (msg, "error"));
+      if (e && *e)
+        {
+          wb_error (&res->err, WB_E_ENGINE, "image load: %s", e);
+          cJSON_Delete (msg);
+          return -1;
+        }
+      cJSON_Delete (msg);
+      p = parse_end;
+      while (p < end && (*p == '\r' || *p == '\n' || *p == ' '))
+        p++;
+    }
+  return 0;
+}
+
+/* Every kind of request, once: its name, the statuses that mean "already
+ * where you wanted it" (success, nothing to decode), whether its body is
+ * one JSON document, and its decoder (NULL: a 2xx status says it all). */
+static const struct req_kind_info
+{
+  const char *what;
+  long already[2];
+  bool json;
+  reply_decoder_t *decode;
+} kinds[REQ_N_KINDS] = {
+  [REQ_PING] = {"ping", {0}, false, decode_ping},
+  [REQ_IMAGE_INSPECT] = {"image inspect", {0}, true, decode_id},
+  [REQ_CREATE] = {"container create", {0}, true, decode_id},
+  [REQ_START] = {"container start", {0}, false, NULL},
+  [REQ_WAIT] = {"container wait", {0}, true, decode_wait},
+  [REQ_KILL] = {"container kill", {409, 404}, false, NULL}, /* not running, gone */
+  [REQ_INSPECT] = {"container inspect", {0}, true, decode_inspect},
+  [REQ_REMOVE] = {"container remove", {404, 0}, false, NULL}, /* gone */
+  [REQ_LIST] = {"container list", {0}, true, decode_list},
+  [REQ_INFO] = {"info", {0}, true, decode_info},
+  [REQ_IMAGE_SAVE] = {"image save", {0}, false, NULL}, /* the archive went to its file */
+  [REQ_IMAGE_LOAD] = {"image load", {0}, false, decode_load},
+};
+
+const char *
+eng_req_what (req_kind_t kind)
+{
+  return (unsigned) kind < REQ_N_KINDS ? kinds[kind].what : "request";
+}
+
+void
+eng_reply_decode (req_kind_t kind, const eng_reply_t *r, eng_result_t *res, eng_decoded_t *own)
+{
+  const struct req_kind_info *k;
+
+  if ((unsigned) kind >= REQ_N_KINDS)
+    {
+      res->rc = wb_error (&res->err, WB_E_INTERNAL, "a request of unknown kind %d", (int) kind);
+      return;
+    }
+  k = &kinds[kind];
+  if (r->status != 0 && (r->status == k->already[0] || r->status == k->already[1]))
+    return;
+  if (r->status < 200 || r->status > 299)
+    {
+      res->rc = eng_http_error (&res->err, r->status, k->what, r->body, r->len);
+      /* Answers that refuse a start outright (a bad request, no such
+       * container, a conflict): nothing of it ran.  Any other failure
+       * (a 5xx from a start half done, a proxy's 502, no answer) may
+       * come after the container started. */
+      res->not_started
+          = kind == REQ_START && (r->status == 400 || r->status == 404 || r->status == 409);
+      return;
+    }
+  if (k->json
+      && (own->json = cJSON_ParseWithLength (r->body ? r->body : "", r->len)) == NULL)
+    {
+      res->rc = wb_error (&res->err, WB_E_ENGINE, "%s: reply is not JSON", k->what);
+      return;
+    }
+  if (k->decode)
+    res->rc = k->decode (r, k->what, own->json, res, own);
+}
+
+void
+eng_decoded_clear (eng_decoded_t *own)
+{
+  cJSON_Delete (own->json);
+  free (own->ids);
+  free (own->values);
+  memset (own, 0, sizeof *own);
 }

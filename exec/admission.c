@@ -12,9 +12,12 @@ struct adm_client
   adm_client_t *next; /* the ring */
   adm_node_t *head, *tail;
   uint32_t n;
-  char name[65];
+  char name[ADM_NAME_MAX + 1];
 };
 
+/* A client is known by the first ADM_NAME_MAX bytes of its name, as its
+ * record stores it: a longer name must find the record it made, or each
+ * of its nodes would make another and take a turn of its own. */
 static adm_client_t *
 find_client (const adm_queue_t *q, const char *name)
 {
@@ -24,7 +27,7 @@ find_client (const adm_queue_t *q, const char *name)
     return NULL;
   do
     {
-      if (strcmp (c->name, name) == 0)
+      if (strncmp (c->name, name, ADM_NAME_MAX) == 0)
         return c;
       c = c->next;
     }

@@ -11,6 +11,10 @@
 
 #include "warmbox/wb.h"
 
+/* Clients are told apart by the first ADM_NAME_MAX bytes of their names
+ * (token and certificate names are no longer); NULL is "". */
+#define ADM_NAME_MAX 64
+
 typedef struct adm_client adm_client_t;
 
 typedef struct adm_node

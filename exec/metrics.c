@@ -69,47 +69,106 @@ metrics_count_status (metrics_t *m, const char *language, const char *status)
     }
 }
 
+/* One label of a series; its value is escaped when written. */
+typedef struct label
+{
+  const char *name, *value;
+} label_t;
+
+/* A label value as the text format asks: backslash, double quote and line
+ * feed escaped (\\, \", \n); everything else as it is. */
+static int
+put_label_value (wb_buf_t *out, const char *v)
+{
+  int bad = 0;
+  const char *run = v;
+
+  for (; *v; v++)
+    if (*v == '\\' || *v == '"' || *v == '\n')
+      {
+        bad |= wb_buf_append (out, run, (size_t) (v - run));
+        bad |= wb_buf_append_str (out, *v == '\\' ? "\\\\" : *v == '"' ? "\\\"" : "\\n");
+        run = v + 1;
+      }
+  return bad | wb_buf_append (out, run, (size_t) (v - run));
+}
+
+/* "name{l1="v1",...} " (the series and the space before its value). */
+static int
+put_series (wb_buf_t *out, const char *name, const label_t *labels, size_t n)
+{
+  int bad = wb_buf_append_str (out, name);
+
+  for (size_t i = 0; i < n; i++)
+    {
+      bad |= wb_buf_printf (out, "%c%s=\"", i ? ',' : '{', labels[i].name);
+      bad |= put_label_value (out, labels[i].value);
+      bad |= wb_buf_append_str (out, "\"");
+    }
+  return bad | wb_buf_append_str (out, n ? "} " : " ");
+}
+
+static int
+put_help (wb_buf_t *out, const char *name, const char *type, const char *help)
+{
+  return wb_buf_printf (out, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
 int
 metrics_render (const metrics_t *m, const metrics_engine_t *engines, size_t n_engines,
                 size_t running, size_t queued, wb_buf_t *out)
 {
   int bad = 0;
+  char series[96], le[32];
 
   for (int h = 0; h < METRICS_N_HIST; h++)
     {
-      bad |= wb_buf_printf (out, "# HELP %s %s\n# TYPE %s histogram\n", hist_names[h], hist_help[h],
-                            hist_names[h]);
+      bad |= put_help (out, hist_names[h], "histogram", hist_help[h]);
       for (size_t i = 0; i < m->n_langs; i++)
         {
           const metrics_lang_t *l = &m->langs[i];
+          label_t lab[2] = {{"language", l->language}, {"le", le}};
+          snprintf (series, sizeof series, "%s_bucket", hist_names[h]);
           for (int b = 0; b < METRICS_BUCKETS; b++)
-            bad |= wb_buf_printf (out, "%s_bucket{language=\"%s\",le=\"%g\"} %llu\n", hist_names[h],
-                                  l->language, bucket_le[b],
-                                  (unsigned long long) l->hist[h].bucket[b]);
-          bad |= wb_buf_printf (out, "%s_bucket{language=\"%s\",le=\"+Inf\"} %llu\n", hist_names[h],
-                                l->language, (unsigned long long) l->hist[h].count);
-          bad |= wb_buf_printf (out, "%s_sum{language=\"%s\"} %.6f\n%s_count{language=\"%s\"} %llu\n",
-                                hist_names[h], l->language, l->hist[h].sum, hist_names[h],
-                                l->language, (unsigned long long) l->hist[h].count);
+            {
+              snprintf (le, sizeof le, "%g", bucket_le[b]);
+              bad |= put_series (out, series, lab, 2);
+              bad |= wb_buf_printf (out, "%llu\n", (unsigned long long) l->hist[h].bucket[b]);
+            }
+          snprintf (le, sizeof le, "+Inf");
+          bad |= put_series (out, series, lab, 2);
+          bad |= wb_buf_printf (out, "%llu\n", (unsigned long long) l->hist[h].count);
+          snprintf (series, sizeof series, "%s_sum", hist_names[h]);
+          bad |= put_series (out, series, lab, 1);
+          bad |= wb_buf_printf (out, "%.6f\n", l->hist[h].sum);
+          snprintf (series, sizeof series, "%s_count", hist_names[h]);
+          bad |= put_series (out, series, lab, 1);
+          bad |= wb_buf_printf (out, "%llu\n", (unsigned long long) l->hist[h].count);
         }
     }
-  bad |= wb_buf_append_str (out, "# HELP warmbox_executions_total Executions by final status.\n"
-                                 "# TYPE warmbox_executions_total counter\n");
+  bad |= put_help (out, "warmbox_executions_total", "counter", "Executions by final status.");
   for (size_t i = 0; i < m->n_langs; i++)
     for (size_t k = 0; k < WB_ARRAY_SIZE (m->langs[i].status_name) && m->langs[i].status_name[k]; k++)
-      bad |= wb_buf_printf (out, "warmbox_executions_total{language=\"%s\",status=\"%s\"} %llu\n",
-                            m->langs[i].language, m->langs[i].status_name[k],
-                            (unsigned long long) m->langs[i].status_count[k]);
+      {
+        label_t lab[2] = {{"language", m->langs[i].language},
+                          {"status", m->langs[i].status_name[k]}};
+        bad |= put_series (out, "warmbox_executions_total", lab, 2);
+        bad |= wb_buf_printf (out, "%llu\n", (unsigned long long) m->langs[i].status_count[k]);
+      }
 
-#define POOL_METRIC(mname, type, help, fmt, expr)                                             \
-  bad |= wb_buf_printf (out, "# HELP " mname " " help "\n# TYPE " mname " " type "\n");      \
-  for (size_t e = 0; e < n_engines; e++)                                                    \
-    for (size_t i = 0; i < engines[e].n_pools; i++)                                         \
-      if (!engines[e].pools[i].transient)                                                   \
-        bad |= wb_buf_printf (out, mname "{engine=\"%s\",language=\"%s\",pool=\"%s\",draining=\"%s\"} " \
-                              fmt "\n", engines[e].name, engines[e].pools[i].language,          \
-                              engines[e].pools[i].key,                                      \
-                              engines[e].pools[i].draining ? "true" : "false", expr);
+  /* Pools (not the transient ones: each lives for one request), labelled
+   * with their engine. */
+#define POOL_METRIC(mname, type, help, fmt, expr)                                                \
+  bad |= put_help (out, mname, type, help);                                                    \
+  for (size_t e = 0; e < n_engines; e++)                                                       \
+    for (size_t i = 0; i < engines[e].n_pools; i++)                                            \
+      if (!P.transient)                                                                        \
+        {                                                                                      \
+          label_t lab[4] = {{"engine", engines[e].name}, {"language", P.language},             \
+                            {"pool", P.key}, {"draining", P.draining ? "true" : "false"}};     \
+          bad |= put_series (out, mname, lab, 4);                                              \
+          bad |= wb_buf_printf (out, fmt "\n", expr);                                          \
+        }
 #define P engines[e].pools[i]
   POOL_METRIC ("warmbox_pool_ready", "gauge", "Never-started containers ready.", "%u", P.ready)
   POOL_METRIC ("warmbox_pool_creating", "gauge", "Creates in flight.", "%u", P.creating)
@@ -131,10 +190,14 @@ metrics_render (const metrics_t *m, const metrics_engine_t *engines, size_t n_en
                P.arrival_rate)
 #undef P
 #undef POOL_METRIC
-#define ENGINE_METRIC(mname, type, help, fmt, expr)                                           \
-  bad |= wb_buf_printf (out, "# HELP " mname " " help "\n# TYPE " mname " " type "\n");      \
-  for (size_t e = 0; e < n_engines; e++)                                                    \
-    bad |= wb_buf_printf (out, mname "{engine=\"%s\"} " fmt "\n", engines[e].name, expr);
+#define ENGINE_METRIC(mname, type, help, fmt, expr)                                              \
+  bad |= put_help (out, mname, type, help);                                                    \
+  for (size_t e = 0; e < n_engines; e++)                                                       \
+    {                                                                                          \
+      label_t lab[1] = {{"engine", engines[e].name}};                                          \
+      bad |= put_series (out, mname, lab, 1);                                                  \
+      bad |= wb_buf_printf (out, fmt "\n", expr);                                              \
+    }
 #define G engines[e].gate
   ENGINE_METRIC ("warmbox_engine_up", "gauge", "1 while the engine takes work (answers its pings).",
                  "%d", engines[e].up ? 1 : 0)

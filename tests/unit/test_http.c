@@ -1,0 +1,667 @@
+/* The HTTP API's routing and credentials (api/http.c, api/auth.c).
+ *
+ * First the pure parts: the route table and its lookup (api/route.h), and
+ * the credential decision (sched_auth_decide), over every case.  Then
+ * whole requests: a daemon context on the fake engine, its listener a
+ * Unix socket in a private temporary folder, and a raw HTTP client on the
+ * same event base (so the test sends exactly the bytes it means: wrong
+ * methods, odd headers, bodies past the caps).  Each answer is checked
+ * for its status, its JSON error body and the code in it. */
+#define _GNU_SOURCE
+#include <cjson/cJSON.h>
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+#include <stdlib.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "api/http.h"
+#include "api/route.h"
+#include "daemon/daemon.h"
+#include "nodes/nodes_int.h"
+#include "failmalloc.h"
+#include "fake_engine.h"
+#include "tap.h"
+
+/* Each id is the SHA-256 of its config, as an engine's is (see test_exec.c). */
+static const fake_image_t images[] = {
+  {"warmbox/python:latest", "sha256:dd7bbacd0f949c4a00477621237bbccfa56395e7232e0e0116ba54613eb8820b", "{\"fake\":\"python\"}"},
+  {"warmbox/javascript:latest", "sha256:553f224db1acdbf8e3c55afbf4e3c6107e27c49602ab2b92998f8654a0d581cd", "{\"fake\":\"javascript\"}"},
+  {"warmbox/typescript:latest", "sha256:ddc7917f181e06fa9052defe5f25c01427d7c94896aaf08d26f6310e506f420b", "{\"fake\":\"typescript\"}"},
+  {"warmbox/bash:latest", "sha256:b5095b61397783387eebf2818a434fd09f0b7f40cad9c523ad9ff5e6adc35b94", "{\"fake\":\"bash\"}"},
+  {"warmbox/ruby:latest", "sha256:a9f2dabd898d4ae2e50c22e5ef31013894d1fbef72a3de83b8b8908605b2bf18", "{\"fake\":\"ruby\"}"},
+  {"warmbox/c:latest", "sha256:e9bd117322a23f604aedc850608e9b91c2f99487bf12ce3500ab0333aa919ade", "{\"fake\":\"c\"}"},
+  {"warmbox/cpp:latest", "sha256:4c7c538d4479ad8c7b95a5d408fca3fccbc1e6352d09ff9fbcd06c73fe6072a1", "{\"fake\":\"cpp\"}"},
+  {"warmbox/go:latest", "sha256:dd50d5542b2af145d8c22e3691141c15c1aa3f8b5f63f266ea953f8aafc3f542", "{\"fake\":\"go\"}"},
+  {"warmbox/rust:latest", "sha256:6bb85e73ac0300c5fb2c55c90785f79ffea49f885b7e081f40758248a4c891fc", "{\"fake\":\"rust\"}"},
+  {"warmbox/java:latest", "sha256:2d4e1e6457c9c20280dac815c79987282a7df87f66d58ceda1f1a68505cf3728", "{\"fake\":\"java\"}"},
+};
+
+/* ---- the route table ---------------------------------------------------- */
+
+static void
+test_table (void)
+{
+  static const struct
+  {
+    const char *path;
+    uint16_t methods;
+    bool open, piston, says_method;
+  } want[] = {
+    {"/v1/executions", EVHTTP_REQ_POST, false, false, true},
+    {"/api/v2/execute", EVHTTP_REQ_POST, false, true, true},
+    {"/api/v2/runtimes", EVHTTP_REQ_GET, false, true, false},
+    {"/v1/languages", EVHTTP_REQ_GET, false, false, false},
+    {"/healthz", EVHTTP_REQ_GET, true, false, false},
+    {"/readyz", EVHTTP_REQ_GET, true, false, false},
+    {"/v1/pools", EVHTTP_REQ_GET, false, false, false},
+    {"/v1/engines", EVHTTP_REQ_GET, false, false, false},
+    {"/metrics", EVHTTP_REQ_GET, false, false, false},
+  };
+  size_t n, opens = 0;
+  const http_route_t *t = http_routes (&n);
+
+  is_int (n, WB_ARRAY_SIZE (want), "the table has the %zu documented endpoints", WB_ARRAY_SIZE (want));
+  for (size_t i = 0; i < WB_ARRAY_SIZE (want); i++)
+    {
+      const http_route_t *r = http_route_find (want[i].path);
+      ok (r && r->methods == want[i].methods && r->open == want[i].open && r->piston == want[i].piston
+              && r->says_method == want[i].says_method && r->handler != NULL,
+          "%s: found, its method, open %d, piston %d, says its method %d", want[i].path, want[i].open,
+          want[i].piston, want[i].says_method);
+    }
+  for (size_t i = 0; i < n; i++)
+    {
+      bool unique = true;
+      for (size_t k = 0; k < i; k++)
+        unique = unique && strcmp (t[k].path, t[i].path) != 0;
+      opens += t[i].open;
+      ok (unique && t[i].path[0] == '/' && t[i].piston == http_path_is_piston (t[i].path)
+              && (!t[i].says_method || t[i].methods == EVHTTP_REQ_POST),
+          "row %zu (%s): one row per path, Piston's shape exactly under /api/, only POST routes say "
+          "their method",
+          i, t[i].path);
+    }
+  is_int (opens, 2, "only the two probes are open");
+
+  static const char *const unknown[] = {
+    "/", "", "/v1", "/v1/", "/v1/executions/", "/V1/pools", "/healthz/", "/healthzz", "/api/v2",
+    "/api/v2/", "/api/v2/executes", "/metrics/x", "v1/pools", "/v1/pools?x=1",
+  };
+  for (size_t i = 0; i < WB_ARRAY_SIZE (unknown); i++)
+    ok (http_route_find (unknown[i]) == NULL, "\"%s\" is no route (paths match whole)", unknown[i]);
+  ok (http_path_is_piston ("/api/") && http_path_is_piston ("/api/v9/x") && !http_path_is_piston ("/api")
+          && !http_path_is_piston ("/v1/executions"),
+      "Piston's error shape: any path under /api/");
+}
+
+/* ---- the credential decision ------------------------------------------ */
+
+static int
+decide (const sched_config_t *cfg, bool open, bool cert_required, const char *cert_name,
+        const char *authorization, const sched_token_t **token, size_t *index, wb_err_t *err)
+{
+  sched_caller_t c = {open, cert_required, cert_name, authorization};
+
+  *token = (const sched_token_t *) (uintptr_t) 1; /* must be set either way */
+  memset (err, 0, sizeof *err);
+  return sched_auth_decide (cfg, &c, token, index, err);
+}
+
+static void
+test_decide (void)
+{
+  sched_config_t none, two;
+  const sched_token_t *t;
+  size_t i = 99;
+  wb_err_t err;
+  char hex[65];
+
+  must (sched_config_defaults (&none, &err));
+  must (sched_config_defaults (&two, &err));
+  wb_sha256_hex ("alice-secret", 12, hex);
+  must (sched_token_add (&two, "alice", hex, 10, 10, 4, &err));
+  wb_sha256_hex ("bob-secret", 10, hex);
+  must (sched_token_add (&two, "bob", hex, 10, 10, 4, &err));
+
+  /* Without tokens. */
+  ok (decide (&none, false, false, NULL, NULL, &t, &i, &err) == 0 && t == NULL,
+      "no tokens: served as nobody");
+  ok (decide (&none, false, false, NULL, "Bearer whatever", &t, &i, &err) == 0 && t == NULL,
+      "no tokens: a bearer token is ignored");
+  ok (decide (&none, false, true, "client-7", NULL, &t, &i, &err) == 0 && t == NULL,
+      "no tokens, certificates required: a certificate with a usable name is served");
+  ok (decide (&none, false, true, NULL, NULL, &t, &i, &err) < 0 && err.code == WB_E_UNAUTHORIZED
+          && strstr (err.msg, "common name") && t == NULL,
+      "no tokens, certificates required: one with no usable name is refused (401), not served "
+      "anonymously");
+  ok (decide (&none, true, true, NULL, NULL, &t, &i, &err) == 0 && t == NULL,
+      "... but it may call the probes");
+
+  /* With tokens. */
+  ok (decide (&two, true, false, NULL, NULL, &t, &i, &err) == 0 && t == NULL,
+      "tokens: the probes need none");
+  ok (decide (&two, true, false, NULL, "Bearer wrong", &t, &i, &err) == 0 && t == NULL,
+      "tokens: the probes ignore a wrong one");
+  ok (decide (&two, false, false, NULL, NULL, &t, &i, &err) < 0 && err.code == WB_E_UNAUTHORIZED
+          && strstr (err.msg, "Bearer") && t == NULL,
+      "tokens: none sent is refused (401)");
+  ok (decide (&two, false, false, NULL, "Bearer wrong", &t, &i, &err) < 0 && err.code == WB_E_UNAUTHORIZED
+          && strstr (err.msg, "not valid"),
+      "tokens: a wrong one is refused (401)");
+  ok (decide (&two, false, false, NULL, "Basic YWxpY2U6eA==", &t, &i, &err) < 0
+          && err.code == WB_E_UNAUTHORIZED,
+      "tokens: another scheme is refused");
+  ok (decide (&two, false, false, NULL, "Bearer alice-secret", &t, &i, &err) == 0 && t == &two.tokens[0]
+          && i == 0,
+      "tokens: the right one is its token (hashed, compared)");
+  ok (decide (&two, false, false, NULL, "bearer  bob-secret", &t, &i, &err) == 0 && t == &two.tokens[1]
+          && i == 1,
+      "tokens: the second, the scheme in lower case, two spaces");
+  ok (decide (&two, false, true, "bob", NULL, &t, &i, &err) == 0 && t == &two.tokens[1] && i == 1,
+      "tokens: a certificate named as a token stands for it");
+  ok (decide (&two, false, true, "carol", NULL, &t, &i, &err) < 0 && err.code == WB_E_UNAUTHORIZED,
+      "tokens: a certificate naming no token needs a bearer token");
+  ok (decide (&two, false, true, "carol", "Bearer alice-secret", &t, &i, &err) == 0 && t == &two.tokens[0],
+      "... which it may send");
+  ok (decide (&two, false, true, NULL, "Bearer alice-secret", &t, &i, &err) == 0 && t == &two.tokens[0],
+      "tokens, certificates required: no usable name but a right bearer token is served");
+  sched_config_clear (&none);
+  sched_config_clear (&two);
+}
+
+/* ---- whole requests ------------------------------------------------------ */
+
+static char dir[64];
+static sched_ctx_t ctx;
+static sched_http_t *http;
+static prof_set_t *profiles;
+static char sock_path[100];
+
+typedef bool (*pred_t) (void *arg);
+
+/* Run the loop until pred holds; false when the loop has nothing left to
+ * wait for, or after a great many passes (a hang, not a slow machine: each
+ * pass waits for an event). */
+static bool
+run_until (pred_t pred, void *arg)
+{
+  for (long pass = 0; !pred (arg); pass++)
+    if (pass > 2000000 || event_base_loop (ctx.base, EVLOOP_ONCE) != 0)
+      return false;
+  return true;
+}
+
+typedef struct reply
+{
+  int status;
+  char head[4096];  /* the status line and the headers, NUL-terminated */
+  char *body;       /* malloc'd, NUL-terminated */
+  size_t body_len;
+  bool done;
+  struct bufferevent *bev;
+  struct evbuffer *in;
+} reply_t;
+
+static void
+client_event_cb (struct bufferevent *bev, short what, void *arg)
+{
+  reply_t *r = arg;
+
+  (void) bev;
+  if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR))
+    r->done = true;
+}
+
+static void
+client_read_cb (struct bufferevent *bev, void *arg)
+{
+  reply_t *r = arg;
+  evbuffer_add_buffer (r->in, bufferevent_get_input (bev));
+}
+
+static bool
+reply_done (void *arg)
+{
+  return ((reply_t *) arg)->done;
+}
+
+static void
+reply_clear (reply_t *r)
+{
+  free (r->body);
+  memset (r, 0, sizeof *r);
+}
+
+/* A header of r's (the name matched case-blind), into out; false when none. */
+static bool
+header (const reply_t *r, const char *name, char *out, size_t size)
+{
+  size_t n = strlen (name);
+
+  for (const char *p = strstr (r->head, "\r\n"); p && p[2]; p = strstr (p + 2, "\r\n"))
+    if (strncasecmp (p + 2, name, n) == 0 && p[2 + n] == ':')
+      {
+        const char *v = p + 3 + n, *end;
+        while (*v == ' ')
+          v++;
+        end = strstr (v, "\r\n");
+        snprintf (out, size, "%.*s", (int) (end ? end - v : (long) strlen (v)), v);
+        return true;
+      }
+  return false;
+}
+
+/* One request on a new connection ("Connection: close": the reply ends at
+ * EOF).  extra: more header lines ("Name: value\r\n...") or NULL.  The
+ * body is sent with a Content-Length of content_length when that is not
+ * -1, else of its own length.  0, or -1 when there was no reply. */
+static int
+request (const char *method, const char *path, const char *extra, const char *body, size_t body_len,
+         long long content_length, reply_t *r)
+{
+  struct sockaddr_un sun = {.sun_family = AF_UNIX};
+  int fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  char *text;
+  size_t len;
+
+  memset (r, 0, sizeof *r);
+  memcpy (sun.sun_path, sock_path, sizeof sock_path);
+  if (fd < 0 || connect (fd, (struct sockaddr *) &sun, sizeof sun) < 0 || evutil_make_socket_nonblocking (fd) < 0)
+    {
+      if (fd >= 0)
+        close (fd);
+      return -1;
+    }
+  r->in = evbuffer_new ();
+  r->bev = bufferevent_socket_new (ctx.base, fd, BEV_OPT_CLOSE_ON_FREE);
+  bufferevent_setcb (r->bev, client_read_cb, NULL, client_event_cb, r);
+  bufferevent_enable (r->bev, EV_READ | EV_WRITE);
+  evbuffer_add_printf (bufferevent_get_output (r->bev),
+                       "%s %s HTTP/1.1\r\nHost: warmbox\r\nConnection: close\r\n%s", method, path,
+                       extra ? extra : "");
+  if (body || content_length >= 0)
+    evbuffer_add_printf (bufferevent_get_output (r->bev),
+                         "Content-Type: application/json\r\nContent-Length: %lld\r\n",
+                         content_length >= 0 ? content_length : (long long) body_len);
+  evbuffer_add (bufferevent_get_output (r->bev), "\r\n", 2);
+  if (body)
+    evbuffer_add (bufferevent_get_output (r->bev), body, body_len);
+  run_until (reply_done, r);
+  evbuffer_add_buffer (r->in, bufferevent_get_input (r->bev));
+  bufferevent_free (r->bev);
+  r->bev = NULL;
+
+  len = evbuffer_get_length (r->in);
+  text = calloc (1, len + 1);
+  evbuffer_remove (r->in, text, len);
+  evbuffer_free (r->in);
+  r->in = NULL;
+  const char *end = strstr (text, "\r\n\r\n");
+  if (end == NULL || sscanf (text, "HTTP/1.%*d %d", &r->status) != 1)
+    {
+      free (text);
+      return -1;
+    }
+  snprintf (r->head, sizeof r->head, "%.*s", (int) (end + 2 - text), text);
+  r->body_len = len - (size_t) (end + 4 - text);
+  r->body = strndup (end + 4, r->body_len);
+  free (text);
+  return 0;
+}
+
+static int
+get (const char *path, const char *authorization, reply_t *r)
+{
+  char extra[256] = "";
+
+  if (authorization)
+    snprintf (extra, sizeof extra, "Authorization: %s\r\n", authorization);
+  return request ("GET", path, extra, NULL, 0, -1, r);
+}
+
+static int
+post (const char *path, const char *authorization, const char *body, reply_t *r)
+{
+  char extra[256] = "";
+
+  if (authorization)
+    snprintf (extra, sizeof extra, "Authorization: %s\r\n", authorization);
+  return request ("POST", path, extra, body, strlen (body), -1, r);
+}
+
+/* r is JSON: /v1's error shape with code (piston false), or Piston's
+ * {"message"} (piston true). */
+static bool
+json_error (const reply_t *r, const char *code, bool piston)
+{
+  cJSON *j = cJSON_Parse (r->body);
+  char type[64];
+  bool good;
+
+  if (piston)
+    good = cJSON_IsString (cJSON_GetObjectItemCaseSensitive (j, "message"))
+           && cJSON_GetArraySize (j) == 1;
+  else
+    {
+      cJSON *e = cJSON_GetObjectItemCaseSensitive (j, "error");
+      good = cJSON_IsString (cJSON_GetObjectItemCaseSensitive (e, "message"))
+             && strcmp (cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (e, "code")) ?: "", code) == 0;
+    }
+  good = good && header (r, "Content-Type", type, sizeof type) && strcmp (type, "application/json") == 0;
+  if (!good)
+    printf ("#   status %d, body: %s\n", r->status, r->body ? r->body : "(none)");
+  cJSON_Delete (j);
+  return good;
+}
+
+/* r's status is want and its body an error of code in the shape asked. */
+static void
+is_error (const reply_t *r, int want, const char *code, bool piston, const char *what)
+{
+  ok (r->status == want && json_error (r, code, piston), "%s: %d %s%s", what, want, code,
+      piston ? " (Piston's shape)" : "");
+}
+
+static bool
+images_resolved (void *arg)
+{
+  (void) arg;
+  for (size_t i = 0; i < ctx.profiles->n; i++)
+    if (ctx.nodes->image_ids[i] == NULL || ctx.nodes->nodes[0].image_ids[i] == NULL)
+      return false;
+  return true;
+}
+
+static bool
+pools_ready (void *arg)
+{
+  (void) arg;
+  return pool_mgr_ready (ctx.nodes->nodes[0].pools);
+}
+
+static bool
+no_execs (void *arg)
+{
+  (void) arg;
+  return sched_exec_count (ctx.execs) == 0;
+}
+
+/* A daemon on the fake engine with the shipped profiles, listening on
+ * a Unix socket in dir.  extra: more config keys ("\"k\":v,...") or "". */
+static bool
+setup (const char *extra)
+{
+  static int serial;
+  char cfg[2048], store[300];
+  wb_err_t err;
+
+  memset (&ctx, 0, sizeof ctx);
+  snprintf (sock_path, sizeof sock_path, "%s/api-%d.sock", dir, ++serial);
+  snprintf (store, sizeof store, "%s/history-%d.db", dir, serial);
+  snprintf (cfg, sizeof cfg,
+            "{%s%s\"listen\":[\"unix:%s\"],\"max_body_bytes\":4194304,"
+            "\"pools\":{\"python\":{\"min_ready\":1,\"max_ready\":1}}}",
+            extra, *extra ? "," : "", sock_path);
+  ctx.base = event_base_new ();
+  if (ctx.base == NULL || sched_config_defaults (&ctx.cfg, &err) < 0
+      || sched_config_parse (&ctx.cfg, cfg, strlen (cfg), &err) < 0)
+    {
+      printf ("# setup: %s\n", err.msg);
+      return false;
+    }
+  free (ctx.cfg.store_path);
+  ctx.cfg.store_path = strdup (store);
+  ctx.profiles = profiles;
+  fake_engine_config_reset ();
+  fake_engine_config.images = images;
+  fake_engine_config.n_images = WB_ARRAY_SIZE (images);
+  if (sched_ctx_init (&ctx, &err) < 0 || sched_http_start (&ctx, &http, &err) < 0)
+    {
+      printf ("# setup: %s\n", err.msg);
+      return false;
+    }
+  nodes_ping (ctx.nodes);
+  if (!run_until (images_resolved, NULL) || !run_until (pools_ready, NULL))
+    {
+      printf ("# setup: the image or the pool never came\n");
+      return false;
+    }
+  return true;
+}
+
+static void
+teardown (void)
+{
+  run_until (no_execs, NULL);
+  sched_http_free (http);
+  http = NULL;
+  sched_ctx_clear (&ctx, 2000);
+  ctx.profiles = NULL;
+  sched_config_clear (&ctx.cfg);
+  event_base_free (ctx.base);
+  ctx.base = NULL;
+}
+
+/* With tokens: alice (ample limits) and bob (a bucket of one, refilled
+ * every ~16 minutes). */
+static void
+test_with_tokens (void)
+{
+  char hex_a[65], hex_b[65], cfg[512], v[128];
+  reply_t r;
+  const char *alice = "Bearer alice-secret", *bob = "Bearer bob-secret";
+
+  wb_sha256_hex ("alice-secret", 12, hex_a);
+  wb_sha256_hex ("bob-secret", 10, hex_b);
+  snprintf (cfg, sizeof cfg,
+            "\"tokens\":[{\"name\":\"alice\",\"sha256\":\"%s\",\"rate\":100,\"burst\":100,"
+            "\"max_concurrent\":8},{\"name\":\"bob\",\"sha256\":\"%s\",\"rate\":0.001,\"burst\":1,"
+            "\"max_concurrent\":1}]",
+            hex_a, hex_b);
+  if (!ok (setup (cfg), "set up, with two tokens"))
+    return;
+
+  /* The probes need nothing. */
+  ok (get ("/healthz", NULL, &r) == 0 && r.status == 200 && strstr (r.body, "\"engine\":\"up\""),
+      "GET /healthz without a token: 200, engine up");
+  reply_clear (&r);
+  ok (get ("/readyz", "Bearer wrong", &r) == 0 && r.status == 200 && strstr (r.body, "\"ready\":true"),
+      "GET /readyz with a wrong token: 200 ready (the token is not looked at)");
+  reply_clear (&r);
+  ok (get ("/healthz?verbose=1", NULL, &r) == 0 && r.status == 200, "the query string is not the path");
+  reply_clear (&r);
+  ok (request ("POST", "/healthz", NULL, "{}", 2, -1, &r) == 0 && r.status == 404 && json_error (&r, "not_found", false),
+      "POST /healthz without a token: 404 (open, but GET only)");
+  reply_clear (&r);
+  ok (request ("HEAD", "/healthz", NULL, NULL, 0, -1, &r) == 0 && r.status == 404,
+      "HEAD /healthz: 404 (no route serves HEAD)");
+  reply_clear (&r);
+
+  /* Credentials. */
+  static const char *const closed[] = {"/v1/languages", "/v1/pools", "/v1/engines", "/metrics", "/nope", "/"};
+  for (size_t i = 0; i < WB_ARRAY_SIZE (closed); i++)
+    {
+      get (closed[i], NULL, &r);
+      ok (r.status == 401 && json_error (&r, "unauthorized", false) && header (&r, "WWW-Authenticate", v, sizeof v)
+              && strncmp (v, "Bearer", 6) == 0,
+          "GET %s without a token: 401 unauthorized, WWW-Authenticate: Bearer", closed[i]);
+      reply_clear (&r);
+      get (closed[i], "Bearer alice-secreT", &r);
+      is_error (&r, 401, "unauthorized", false, "... with a wrong token");
+      reply_clear (&r);
+    }
+  get ("/v1/languages", "Basic YWxpY2U6eA==", &r);
+  is_error (&r, 401, "unauthorized", false, "GET /v1/languages with Basic credentials");
+  reply_clear (&r);
+  get ("/api/v2/runtimes", NULL, &r);
+  is_error (&r, 401, "unauthorized", true, "GET /api/v2/runtimes without a token");
+  reply_clear (&r);
+  get ("/api/v2/nope", "Bearer wrong", &r);
+  is_error (&r, 401, "unauthorized", true, "GET /api/v2/nope with a wrong token");
+  reply_clear (&r);
+  post ("/v1/executions", NULL, "{\"language\":\"python\",\"code\":\"out hi\"}", &r);
+  is_error (&r, 401, "unauthorized", false, "POST /v1/executions without a token");
+  reply_clear (&r);
+
+  /* The right token: every route answers. */
+  ok (get ("/v1/languages", alice, &r) == 0 && r.status == 200 && strstr (r.body, "\"language\":\"python\""),
+      "GET /v1/languages with the right token: 200, python listed");
+  reply_clear (&r);
+  ok (get ("/v1/languages", "bearer   alice-secret", &r) == 0 && r.status == 200,
+      "... the scheme in lower case, spaces before the token");
+  reply_clear (&r);
+  ok (get ("/api/v2/runtimes", alice, &r) == 0 && r.status == 200 && r.body[0] == '[',
+      "GET /api/v2/runtimes: 200, an array");
+  reply_clear (&r);
+  ok (get ("/v1/pools", alice, &r) == 0 && r.status == 200 && strstr (r.body, "\"engine\":\"default\""),
+      "GET /v1/pools: 200, the engine's pool");
+  reply_clear (&r);
+  ok (get ("/v1/engines", alice, &r) == 0 && r.status == 200 && strstr (r.body, "\"state\":\"up\""),
+      "GET /v1/engines: 200, the engine up");
+  reply_clear (&r);
+  ok (get ("/metrics", alice, &r) == 0 && r.status == 200 && header (&r, "Content-Type", v, sizeof v)
+          && strncmp (v, "text/plain", 10) == 0 && strstr (r.body, "\nwarmbox_engine_up{engine=\"default\"} 1\n"),
+      "GET /metrics: 200 text/plain, the engine up");
+  reply_clear (&r);
+
+  /* Unknown paths and wrong methods, past the credentials. */
+  static const char *const unknown[] = {"/nope", "/", "/v1/executions/", "/V1/pools", "/api/v2/nope"};
+  for (size_t i = 0; i < WB_ARRAY_SIZE (unknown); i++)
+    {
+      get (unknown[i], alice, &r);
+      is_error (&r, 404, "not_found", false, unknown[i]);
+      reply_clear (&r);
+    }
+  get ("/v1/executions", alice, &r);
+  is_error (&r, 400, "invalid_request", false, "GET /v1/executions");
+  ok (strstr (r.body, "use POST on /v1/executions") != NULL, "... which says to use POST");
+  reply_clear (&r);
+  get ("/api/v2/execute", alice, &r);
+  is_error (&r, 400, "invalid_request", true, "GET /api/v2/execute");
+  reply_clear (&r);
+  post ("/v1/languages", alice, "{}", &r);
+  is_error (&r, 404, "not_found", false, "POST /v1/languages");
+  reply_clear (&r);
+  post ("/api/v2/runtimes", alice, "{}", &r);
+  is_error (&r, 404, "not_found", false, "POST /api/v2/runtimes");
+  reply_clear (&r);
+  ok (request ("PUT", "/v1/executions", "Authorization: Bearer alice-secret\r\n", "{}", 2, -1, &r) == 0
+          && r.status == 501,
+      "PUT /v1/executions: 501 from evhttp (only GET, POST and HEAD reach the routes)");
+  reply_clear (&r);
+
+  /* Bodies. */
+  post ("/v1/executions", alice, "{\"language\":\"python\",\"code\":", &r);
+  is_error (&r, 400, "invalid_request", false, "malformed JSON");
+  reply_clear (&r);
+  post ("/v1/executions", alice, "[1,2]", &r);
+  is_error (&r, 400, "invalid_request", false, "JSON that is not an object");
+  reply_clear (&r);
+  post ("/v1/executions", alice, "", &r);
+  is_error (&r, 400, "invalid_request", false, "an empty body");
+  reply_clear (&r);
+  post ("/api/v2/execute", alice, "{\"language\":", &r);
+  is_error (&r, 400, "invalid_request", true, "malformed JSON to Piston's execute");
+  reply_clear (&r);
+  post ("/v1/executions", alice, "{\"language\":\"cobol\",\"code\":\"x\"}", &r);
+  is_error (&r, 404, "not_found", false, "an unknown language");
+  reply_clear (&r);
+  {
+    /* Code past python's largest code_bytes (1 MiB), the body within
+     * max_body_bytes (4 MiB): our own 413. */
+    size_t n = 1024 * 1024 + 16;
+    char *big = malloc (n + 64);
+    int len = snprintf (big, 64, "{\"language\":\"python\",\"code\":\"");
+    memset (big + len, 'x', n);
+    memcpy (big + len + n, "\"}", 3);
+    request ("POST", "/v1/executions", "Authorization: Bearer alice-secret\r\n", big, strlen (big), -1, &r);
+    is_error (&r, 413, "too_large", false, "code over the language's maximum");
+    reply_clear (&r);
+    free (big);
+  }
+  ok (request ("POST", "/v1/executions", "Authorization: Bearer alice-secret\r\n", "{}", 2, 4194305, &r) == 0
+          && r.status == 413,
+      "a Content-Length past max_body_bytes: 413, from evhttp before any route (docs/api.md: its "
+      "body is libevent's HTML)");
+  reply_clear (&r);
+
+  /* Executions. */
+  ok (post ("/v1/executions", alice, "{\"language\":\"python\",\"code\":\"out hi\"}", &r) == 0 && r.status == 200
+          && strstr (r.body, "\"status\":\"ok\"") && strstr (r.body, "\"stdout\":\"hi\\n\""),
+      "POST /v1/executions with the right token: 200, it ran");
+  reply_clear (&r);
+  run_until (pools_ready, NULL);
+  ok (post ("/api/v2/execute", alice, "{\"language\":\"python\",\"version\":\"*\",\"files\":[{\"content\":\"out hi\"}]}", &r) == 0
+          && r.status == 200 && strstr (r.body, "\"run\":") && strstr (r.body, "\"stdout\":\"hi\\n\""),
+      "POST /api/v2/execute: 200 in Piston's shape");
+  reply_clear (&r);
+
+  /* A token's bucket: bob has one execution, then waits. */
+  post ("/v1/executions", bob, "{\"language\":", &r);
+  is_error (&r, 400, "invalid_request", false, "bob's first request (malformed) takes his one token");
+  reply_clear (&r);
+  post ("/v1/executions", bob, "{\"language\":", &r);
+  is_error (&r, 429, "rate_limited", false, "bob's second");
+  ok (header (&r, "Retry-After", v, sizeof v) && atoi (v) >= 1, "... with Retry-After (%s s)", v);
+  reply_clear (&r);
+  post ("/api/v2/execute", bob, "{\"language\":", &r);
+  is_error (&r, 429, "rate_limited", true, "bob's third, to Piston");
+  reply_clear (&r);
+  ok (get ("/v1/languages", bob, &r) == 0 && r.status == 200, "bob may still read /v1/languages (the bucket is for executions)");
+  reply_clear (&r);
+  teardown ();
+}
+
+/* Without tokens, every route is served to whoever reaches the socket. */
+static void
+test_without_tokens (void)
+{
+  reply_t r;
+
+  if (!ok (setup (""), "set up, no tokens"))
+    return;
+  ok (get ("/v1/languages", NULL, &r) == 0 && r.status == 200, "GET /v1/languages without a token: 200");
+  reply_clear (&r);
+  ok (get ("/metrics", "Bearer anything", &r) == 0 && r.status == 200, "GET /metrics, a token ignored: 200");
+  reply_clear (&r);
+  get ("/nope", NULL, &r);
+  is_error (&r, 404, "not_found", false, "GET /nope");
+  reply_clear (&r);
+  get ("/api/v2/nope", NULL, &r);
+  is_error (&r, 404, "not_found", false, "GET /api/v2/nope (the 404 is in /v1's shape)");
+  reply_clear (&r);
+  ok (post ("/v1/executions", NULL, "{\"language\":\"python\",\"code\":\"out hi\"}", &r) == 0 && r.status == 200
+          && strstr (r.body, "\"stdout\":\"hi\\n\""),
+      "POST /v1/executions: 200");
+  reply_clear (&r);
+  teardown ();
+}
+
+int
+main (void)
+{
+  wb_err_t err;
+
+  failmalloc_install ();
+  wb_log_set_level (getenv ("WB_LOG") ? WB_LOG_DEBUG : WB_LOG_ERROR + 1);
+  snprintf (dir, sizeof dir, "%s/warmbox-test-http-XXXXXX", getenv ("TMPDIR") ? getenv ("TMPDIR") : "/tmp");
+  if (mkdtemp (dir) == NULL || prof_load_dir (WB_DEFAULT_PROFILES_DIR, &profiles, &err) < 0)
+    {
+      ok (false, "temporary folder and profiles");
+      return tap_done ();
+    }
+  test_table ();
+  test_decide ();
+  test_with_tokens ();
+  test_without_tokens ();
+  prof_set_free (profiles);
+  char cmd[300];
+  snprintf (cmd, sizeof cmd, "rm -rf '%s'", dir);
+  if (system (cmd) != 0)
+    printf ("# could not remove %s\n", dir);
+  return tap_done ();
+}
