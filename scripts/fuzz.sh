@@ -21,7 +21,7 @@ for harness in tests/fuzz/fuzz_${FUZZ_ONLY:-*}.c; do
   name=${name#fuzz_}
   # shellcheck disable=SC2046,SC2086
   clang -Wall -Wextra -Werror -Wno-unused-parameter -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-    -Iinclude -iquote scheduler -iquote engine -iquote cli -iquote profiles $(pkg-config --cflags $pkgs) \
+    -Iinclude -I. -iquote engine -iquote cli -iquote profiles $(pkg-config --cflags $pkgs) \
     -DWB_DEFAULT_PROFILES_DIR="\"$PWD/profiles\"" -DWB_VERSION="\"fuzz\"" \
     "$harness" $lib_src $(pkg-config --libs $pkgs) -lm -lpthread -o "$out/fuzz_$name"
   work=$out/corpus/$name
