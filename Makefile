@@ -68,7 +68,7 @@ FUZZ_SRC  := $(wildcard tests/fuzz/fuzz_*.c)
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%) \
              $(FUZZ_SRC:tests/fuzz/fuzz_%.c=$(BUILD)/tests/replay_%)
 
-.PHONY: all run test unit unit-bin integration check images fuzz bench chaos install clean setup format print-lib-src
+.PHONY: all run test unit unit-bin integration check images fuzz bench chaos install clean setup format format-check layers print-lib-src
 .DEFAULT_GOAL := all
 
 all: $(BIN)/warmboxd $(BIN)/warmbox
@@ -160,6 +160,10 @@ unit: $(UNIT_BIN)
 check:
 	$(MAKE) unit SANITIZE=address,undefined
 
+# The layer check (docs/architecture.md): which folder includes which.
+layers:
+	scripts/layers.py
+
 integration: all
 	WARMBOX_BIN=$(CURDIR)/$(BIN) prove -f tests/integration/test_*.py tests/hostile/test_*.py tests/benign/test_*.py
 
@@ -167,7 +171,8 @@ integration: all
 test: setup
 	$(MAKE) all unit-bin
 	$(MAKE) check
-	WARMBOX_BIN=$(CURDIR)/$(BIN) prove -f $(UNIT_BIN) tests/integration/test_*.py tests/hostile/test_*.py \
+	scripts/layers.py
+	WARMBOX_BIN=$(CURDIR)/$(BIN) prove -f tests/lint/test_*.py $(UNIT_BIN) tests/integration/test_*.py tests/hostile/test_*.py \
 	  tests/benign/test_*.py tests/chaos/test_chaos_quick.py tests/bench/test_bench_quick.py
 
 unit-bin: $(UNIT_BIN)

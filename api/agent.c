@@ -19,7 +19,7 @@
 
 struct sched_agent
 {
-  sched_ctx_t *ctx;
+  api_ctx_t *ctx;
   struct evconnlistener *listener;
 };
 
@@ -37,13 +37,13 @@ sched_agent_weight (uint32_t max_concurrent, size_t in_flight, size_t warm)
 }
 
 size_t
-sched_agent_line (sched_ctx_t *ctx, char *buf, size_t size)
+sched_agent_line (api_ctx_t *ctx, char *buf, size_t size)
 {
   const pool_stats_t *stats;
   size_t n, warm = 0;
   int len;
 
-  if (ctx->leaving)
+  if (*ctx->leaving)
     len = snprintf (buf, size, "drain\n");
   else if (!nodes_any_up (ctx->nodes))
     len = snprintf (buf, size, "down#engine unreachable\n");
@@ -88,7 +88,7 @@ accept_cb (struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa, in
 }
 
 int
-sched_agent_start (sched_ctx_t *ctx, const char *addr, sched_agent_t **out, wb_err_t *err)
+sched_agent_start (api_ctx_t *ctx, const char *addr, sched_agent_t **out, wb_err_t *err)
 {
   struct sockaddr_storage ss;
   int sslen = sizeof ss;

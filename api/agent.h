@@ -11,12 +11,13 @@
 #ifndef WARMBOX_SCHED_AGENT_H
 #define WARMBOX_SCHED_AGENT_H
 
-#include "daemon/daemon.h"
+#include "api/api.h"
+#include "api/auth.h"
 
 typedef struct sched_agent sched_agent_t;
 
 /* Listen on addr ("host:port").  -1 with err when it can't be bound. */
-WB_MUST_CHECK int sched_agent_start (sched_ctx_t *ctx, const char *addr, sched_agent_t **out,
+WB_MUST_CHECK int sched_agent_start (api_ctx_t *ctx, const char *addr, sched_agent_t **out,
                                      wb_err_t *err);
 void sched_agent_free (sched_agent_t *a);
 
@@ -28,6 +29,6 @@ void sched_agent_free (sched_agent_t *a);
 unsigned sched_agent_weight (uint32_t max_concurrent, size_t in_flight, size_t warm);
 
 /* The line for the daemon's state now, with its newline; its length. */
-size_t sched_agent_line (sched_ctx_t *ctx, char *buf, size_t size);
+size_t sched_agent_line (api_ctx_t *ctx, char *buf, size_t size);
 
 #endif

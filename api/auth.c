@@ -27,20 +27,21 @@ hash_from_hex (const char *hex, unsigned char out[32])
 }
 
 int
-sched_token_add (sched_config_t *cfg, const char *name, const char *sha256_hex, double rate,
-                 double burst, uint32_t max_concurrent, wb_err_t *err)
+sched_tokens_add (sched_token_t *tokens, size_t *n_tokens, const char *name,
+                  const char *sha256_hex, double rate, double burst, uint32_t max_concurrent,
+                  wb_err_t *err)
 {
   sched_token_t *t;
 
-  if (cfg->n_tokens == SCHED_MAX_TOKENS)
+  if (*n_tokens == SCHED_MAX_TOKENS)
     return wb_error (err, WB_E_INVALID, "at most %d tokens", SCHED_MAX_TOKENS);
   if (name == NULL || *name == '\0' || strlen (name) >= sizeof t->name)
     return wb_error (err, WB_E_INVALID, "a token needs a name of 1 to %zu characters",
                      sizeof t->name - 1);
-  for (size_t i = 0; i < cfg->n_tokens; i++)
-    if (strcmp (cfg->tokens[i].name, name) == 0)
+  for (size_t i = 0; i < *n_tokens; i++)
+    if (strcmp (tokens[i].name, name) == 0)
       return wb_error (err, WB_E_INVALID, "token name %s is used twice", name);
-  t = &cfg->tokens[cfg->n_tokens];
+  t = &tokens[*n_tokens];
   memset (t, 0, sizeof *t);
   if (sha256_hex == NULL || !hash_from_hex (sha256_hex, t->hash))
     return wb_error (err, WB_E_INVALID, "token %s: sha256 must be 64 hex digits", name);
@@ -51,12 +52,12 @@ sched_token_add (sched_config_t *cfg, const char *name, const char *sha256_hex, 
   t->rate = rate;
   t->burst = burst;
   t->max_concurrent = max_concurrent;
-  cfg->n_tokens++;
+  (*n_tokens)++;
   return 0;
 }
 
 void
-sched_auth_init (sched_auth_t *a, const sched_config_t *cfg)
+sched_auth_init (sched_auth_t *a, const api_config_t *cfg)
 {
   memset (a, 0, sizeof *a);
   a->n = cfg->n_tokens;
@@ -68,7 +69,7 @@ sched_auth_init (sched_auth_t *a, const sched_config_t *cfg)
 }
 
 const sched_token_t *
-sched_auth_check (const sched_config_t *cfg, const char *authorization, size_t *index,
+sched_auth_check (const api_config_t *cfg, const char *authorization, size_t *index,
                   wb_err_t *err)
 {
   unsigned char digest[32];
@@ -108,7 +109,7 @@ sched_auth_check (const sched_config_t *cfg, const char *authorization, size_t *
 }
 
 int
-sched_auth_decide (const sched_config_t *cfg, const sched_caller_t *c, const sched_token_t **token,
+sched_auth_decide (const api_config_t *cfg, const sched_caller_t *c, const sched_token_t **token,
                    size_t *index, wb_err_t *err)
 {
   *token = NULL;
@@ -152,7 +153,7 @@ sched_auth_take (sched_auth_t *a, const sched_token_t *t, size_t index)
 }
 
 void
-sched_auth_release (sched_auth_t *a, const sched_config_t *cfg, const char *name)
+sched_auth_release (sched_auth_t *a, const api_config_t *cfg, const char *name)
 {
   for (size_t i = 0; i < cfg->n_tokens && i < a->n; i++)
     if (strcmp (cfg->tokens[i].name, name) == 0)
@@ -164,7 +165,7 @@ sched_auth_release (sched_auth_t *a, const sched_config_t *cfg, const char *name
 }
 
 void
-sched_auth_reload (sched_auth_t *a, const sched_config_t *old, const sched_config_t *fresh)
+sched_auth_reload (sched_auth_t *a, const api_config_t *old, const api_config_t *fresh)
 {
   sched_auth_t next;
 

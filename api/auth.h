@@ -1,9 +1,9 @@
 /* api/auth.h: API tokens and their per-token limits (auth.c).
- * No I/O; the state lives in the daemon context. */
+ * No I/O; the buckets live in the daemon's context (api_ctx_t.auth). */
 #ifndef WARMBOX_SCHED_AUTH_H
 #define WARMBOX_SCHED_AUTH_H
 
-#include "daemon/config.h"
+#include "api/api.h"
 
 typedef struct sched_token_state
 {
@@ -18,10 +18,16 @@ typedef struct sched_auth
   size_t n;
 } sched_auth_t;
 
-void sched_auth_init (sched_auth_t *a, const sched_config_t *cfg);
+void sched_auth_init (sched_auth_t *a, const api_config_t *cfg);
+/* Add a token to tokens (n_tokens of them, room for SCHED_MAX_TOKENS):
+ * its name unique, sha256_hex 64 hex digits, rate > 0, burst >= 1,
+ * max_concurrent >= 1.  -1 with err (WB_E_INVALID) otherwise. */
+WB_MUST_CHECK int sched_tokens_add (sched_token_t *tokens, size_t *n_tokens, const char *name,
+                                    const char *sha256_hex, double rate, double burst,
+                                    uint32_t max_concurrent, wb_err_t *err);
 /* The token an "Authorization: Bearer ..." header names, or NULL with err
  * (WB_E_UNAUTHORIZED).  Constant time in the token compared. */
-const sched_token_t *sched_auth_check (const sched_config_t *cfg, const char *authorization,
+const sched_token_t *sched_auth_check (const api_config_t *cfg, const char *authorization,
                                        size_t *index, wb_err_t *err);
 /* Who sent a request, as far as credentials go. */
 typedef struct sched_caller
@@ -38,16 +44,16 @@ typedef struct sched_caller
  * the caller needs one: a certificate named as a token stands for it,
  * else the bearer token (sched_auth_check).  0 with *token (NULL: no
  * tokens configured) and *index, or -1 with err (WB_E_UNAUTHORIZED). */
-int sched_auth_decide (const sched_config_t *cfg, const sched_caller_t *c,
+int sched_auth_decide (const api_config_t *cfg, const sched_caller_t *c,
                        const sched_token_t **token, size_t *index, wb_err_t *err);
 /* Take one execution from the token's bucket: 0 when allowed, else the
  * seconds until it would be. */
 double sched_auth_take (sched_auth_t *a, const sched_token_t *t, size_t index);
 /* An execution of the token named NAME ended (the name survives reloads
  * that reorder or drop tokens; a dropped token is simply not found). */
-void sched_auth_release (sched_auth_t *a, const sched_config_t *cfg, const char *name);
+void sched_auth_release (sched_auth_t *a, const api_config_t *cfg, const char *name);
 /* Tokens reloaded from FRESH: a token kept by name keeps its bucket (capped
  * at its new burst) and its executions in flight; a new one starts full. */
-void sched_auth_reload (sched_auth_t *a, const sched_config_t *old, const sched_config_t *fresh);
+void sched_auth_reload (sched_auth_t *a, const api_config_t *old, const api_config_t *fresh);
 
 #endif

@@ -26,7 +26,8 @@
  * engine's own words (image names, paths, versions) go to the log only. */
 #define _GNU_SOURCE
 #include "api/http.h"
-#include "daemon/daemon.h"
+#include "api/api.h"
+#include "api/auth.h"
 #include "api/piston.h"
 #include "api/request.h"
 #include "api/route.h"
@@ -51,7 +52,7 @@
 
 struct sched_http
 {
-  sched_ctx_t *ctx;
+  api_ctx_t *ctx;
   struct evhttp *http;
   struct evhttp *https;  /* the TLS listeners', or NULL */
   SSL_CTX *ssl_ctx;      /* theirs; a reload swaps it (each SSL holds its own reference) */
@@ -73,7 +74,7 @@ static bool client_cert_name (const sched_http_t *h, struct evhttp_request *req,
 /* One POST /v1/executions in flight. */
 typedef struct http_call
 {
-  sched_ctx_t *ctx;
+  api_ctx_t *ctx;
   bool has_token;
   char token_name[65]; /* by name: a reload may reorder the tokens */
   bool piston;         /* answer in Piston's shape (/api/v2/execute) */
@@ -111,7 +112,7 @@ typedef struct http_conn
 /* What route() found out about a request before its handler runs. */
 struct http_caller
 {
-  sched_ctx_t *ctx;
+  api_ctx_t *ctx;
   http_conn_t *hconn;
   const http_route_t *route;
   const sched_token_t *token; /* NULL without tokens configured (or on an open route) */
@@ -300,7 +301,7 @@ call_free (http_call_t *call)
   if (call->watch)
     event_free (call->watch);
   if (call->has_token)
-    sched_auth_release (&call->ctx->auth, &call->ctx->cfg, call->token_name);
+    sched_auth_release (call->ctx->auth, &call->ctx->cfg, call->token_name);
   free (call);
 }
 
@@ -386,21 +387,21 @@ exec_done_cb (void *arg, const sched_result_t *res, const wb_err_t *err)
 
 /* The token's own limits: its bucket, then its executions in flight. */
 static bool
-within_limits (struct evhttp_request *req, sched_ctx_t *ctx, const sched_token_t *t, size_t i,
+within_limits (struct evhttp_request *req, api_ctx_t *ctx, const sched_token_t *t, size_t i,
                bool piston)
 {
   wb_err_t err;
   double wait;
   char secs[32];
 
-  if (ctx->auth.state[i].in_flight >= t->max_concurrent)
+  if (ctx->auth->state[i].in_flight >= t->max_concurrent)
     {
       wb_error (&err, WB_E_RATE_LIMITED, "this token already has %u executions running",
                 t->max_concurrent);
       reply_error_as (req, &err, piston);
       return false;
     }
-  wait = sched_auth_take (&ctx->auth, t, i);
+  wait = sched_auth_take (ctx->auth, t, i);
   if (wait > 0)
     {
       snprintf (secs, sizeof secs, "%.0f", ceil (wait));
@@ -418,7 +419,7 @@ within_limits (struct evhttp_request *req, sched_ctx_t *ctx, const sched_token_t
 static void
 handle_execute (struct evhttp_request *req, const http_caller_t *who)
 {
-  sched_ctx_t *ctx = who->ctx;
+  api_ctx_t *ctx = who->ctx;
   const sched_token_t *token = who->token;
   size_t token_index = who->token_index;
   bool piston = who->route->piston;
@@ -491,7 +492,7 @@ handle_execute (struct evhttp_request *req, const http_caller_t *who)
     {
       call->has_token = true;
       snprintf (call->token_name, sizeof call->token_name, "%s", token->name);
-      ctx->auth.state[token_index].in_flight++;
+      ctx->auth->state[token_index].in_flight++;
     }
   who->hconn->call = call;
   watch_client (call);
@@ -502,7 +503,7 @@ handle_execute (struct evhttp_request *req, const http_caller_t *who)
 static void
 handle_languages (struct evhttp_request *req, const http_caller_t *who)
 {
-  sched_ctx_t *ctx = who->ctx;
+  api_ctx_t *ctx = who->ctx;
   cleanup_buf wb_buf_t body = WB_BUF_INIT;
   int bad = wb_buf_append_str (&body, "{\"languages\":[");
 
@@ -545,7 +546,7 @@ handle_languages (struct evhttp_request *req, const http_caller_t *who)
 static void
 handle_pools (struct evhttp_request *req, const http_caller_t *who)
 {
-  sched_ctx_t *ctx = who->ctx;
+  api_ctx_t *ctx = who->ctx;
   cleanup_buf wb_buf_t body = WB_BUF_INIT;
   int bad = wb_buf_append_str (&body, "{\"pools\":[");
   uint32_t limit = 0, queued = 0;
@@ -597,7 +598,7 @@ handle_pools (struct evhttp_request *req, const http_caller_t *who)
 static void
 handle_engines (struct evhttp_request *req, const http_caller_t *who)
 {
-  sched_ctx_t *ctx = who->ctx;
+  api_ctx_t *ctx = who->ctx;
   cleanup_buf wb_buf_t body = WB_BUF_INIT;
   int bad = wb_buf_append_str (&body, "{\"engines\":[");
   uint64_t now = wb_now_ms ();
@@ -663,7 +664,7 @@ handle_engines (struct evhttp_request *req, const http_caller_t *who)
 }
 
 static int
-engines_up (const sched_ctx_t *ctx)
+engines_up (const api_ctx_t *ctx)
 {
   int n = 0;
 
@@ -675,7 +676,7 @@ engines_up (const sched_ctx_t *ctx)
 static void
 handle_metrics (struct evhttp_request *req, const http_caller_t *who)
 {
-  sched_ctx_t *ctx = who->ctx;
+  api_ctx_t *ctx = who->ctx;
   cleanup_buf wb_buf_t body = WB_BUF_INIT;
   metrics_engine_t engines[SCHED_MAX_ENGINES];
 
@@ -693,7 +694,7 @@ handle_metrics (struct evhttp_request *req, const http_caller_t *who)
     }
   store_stats_t ss;
   store_get_stats (ctx->store, &ss);
-  if (metrics_render (&ctx->metrics, engines, n_nodes,
+  if (metrics_render (ctx->metrics, engines, n_nodes,
                       sched_exec_count (ctx->execs) - sched_exec_queued (ctx->execs),
                       sched_exec_queued (ctx->execs), &body)
           < 0
@@ -718,7 +719,7 @@ handle_metrics (struct evhttp_request *req, const http_caller_t *who)
              "# TYPE warmbox_draining gauge\nwarmbox_draining %d\n",
              ss.backlog, ss.failing ? 1 : 0, (unsigned long long) ss.committed,
              (unsigned long long) ss.write_errors, (unsigned long long) ss.dropped_events,
-             engines_up (ctx), ctx->leaving ? 1 : 0)
+             engines_up (ctx), *ctx->leaving ? 1 : 0)
              < 0)
     {
       reply_nomem_err (req, "rendering the metrics", body.len);
@@ -874,9 +875,9 @@ handle_readyz (struct evhttp_request *req, const http_caller_t *who)
 {
   static const char ready[] = "{\"ready\":true}\n";
   static const char not_ready[] = "{\"ready\":false}\n";
-  sched_ctx_t *ctx = who->ctx;
+  api_ctx_t *ctx = who->ctx;
 
-  if (nodes_any_up (ctx->nodes) && !ctx->leaving && nodes_pools_healthy (ctx->nodes))
+  if (nodes_any_up (ctx->nodes) && !*ctx->leaving && nodes_pools_healthy (ctx->nodes))
     reply_json (req, 200, ready, sizeof ready - 1);
   else
     reply_json (req, 503, not_ready, sizeof not_ready - 1);
@@ -936,7 +937,7 @@ static void
 route (struct evhttp_request *req, void *arg)
 {
   sched_http_t *h = arg;
-  sched_ctx_t *ctx = h->ctx;
+  api_ctx_t *ctx = h->ctx;
   const char *path = evhttp_uri_get_path (evhttp_request_get_evhttp_uri (req));
   wb_err_t err;
   char cert_name[65];
@@ -1100,7 +1101,7 @@ tls_error (wb_err_t *err, const char *what)
  * renegotiation; with client_ca, a client certificate chaining to it is
  * required.  NULL with err (the file and OpenSSL's reason). */
 static SSL_CTX *
-tls_context (const sched_config_t *cfg, wb_err_t *err)
+tls_context (const api_config_t *cfg, wb_err_t *err)
 {
   SSL_CTX *c;
 
@@ -1316,7 +1317,7 @@ listen_tcp (sched_http_t *h, const char *addr, bool tls, wb_err_t *err)
 
 /* The evhttp settings both instances share. */
 static struct evhttp *
-new_evhttp (sched_ctx_t *ctx, void (*cb) (struct evhttp_request *, void *), void *arg)
+new_evhttp (api_ctx_t *ctx, void (*cb) (struct evhttp_request *, void *), void *arg)
 {
   struct evhttp *e = evhttp_new (ctx->base);
 
@@ -1331,7 +1332,7 @@ new_evhttp (sched_ctx_t *ctx, void (*cb) (struct evhttp_request *, void *), void
 }
 
 int
-sched_http_start (sched_ctx_t *ctx, sched_http_t **out, wb_err_t *err)
+sched_http_start (api_ctx_t *ctx, sched_http_t **out, wb_err_t *err)
 {
   sched_http_t *h = calloc (1, sizeof *h);
   bool any_tls = false;
@@ -1384,7 +1385,7 @@ sched_http_start (sched_ctx_t *ctx, sched_http_t **out, wb_err_t *err)
 }
 
 int
-sched_http_tls_prepare (sched_http_t *h, const sched_config_t *cfg, wb_err_t *err)
+sched_http_tls_prepare (sched_http_t *h, const api_config_t *cfg, wb_err_t *err)
 {
   if (h == NULL || h->ssl_ctx == NULL)
     return 0;
@@ -1416,7 +1417,7 @@ sched_http_tls_abandon (sched_http_t *h)
 }
 
 int
-sched_http_check_tls (const sched_config_t *cfg, wb_err_t *err)
+sched_http_check_tls (const api_config_t *cfg, wb_err_t *err)
 {
   SSL_CTX *c;
 

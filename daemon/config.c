@@ -32,6 +32,8 @@
 #define _GNU_SOURCE
 #include "daemon/config.h"
 
+#include "api/auth.h"
+
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <math.h>
@@ -137,6 +139,31 @@ set_uint (uint64_t *dst, cJSON *item, const char *key, double lo, double hi, wb_
                      hi);
   *dst = (uint64_t) item->valuedouble;
   return 0;
+}
+
+int
+sched_token_add (sched_config_t *cfg, const char *name, const char *sha256_hex, double rate,
+                 double burst, uint32_t max_concurrent, wb_err_t *err)
+{
+  return sched_tokens_add (cfg->tokens, &cfg->n_tokens, name, sha256_hex, rate, burst,
+                           max_concurrent, err);
+}
+
+void
+sched_config_api (const sched_config_t *cfg, api_config_t *out)
+{
+  memset (out, 0, sizeof *out);
+  out->listen = cfg->listen;
+  out->n_listen = cfg->n_listen;
+  out->tls_cert = cfg->tls_cert;
+  out->tls_key = cfg->tls_key;
+  out->tls_client_ca = cfg->tls_client_ca;
+  out->insecure_no_auth = cfg->insecure_no_auth;
+  out->max_body_bytes = cfg->max_body_bytes;
+  out->request_read_timeout_ms = cfg->request_read_timeout_ms;
+  out->max_concurrent = cfg->max_concurrent;
+  out->tokens = cfg->tokens;
+  out->n_tokens = cfg->n_tokens;
 }
 
 const sched_pool_config_t *

@@ -8,25 +8,16 @@
 #ifndef WARMBOX_SCHED_CONFIG_H
 #define WARMBOX_SCHED_CONFIG_H
 
+#include "api/api.h"
 #include "nodes/nodes.h"
 #include "warmbox/wb.h"
 
-#define SCHED_MAX_LISTEN 8
 #define SCHED_MAX_POOL_CFG 32
-#define SCHED_MAX_TOKENS 64
 
 /* engines[] and pools (sched_engine_config_t, sched_pool_config_t) are
  * the nodes' types (nodes/nodes.h). */
 
-/* tokens[]: an API client.  The token itself is never stored. */
-typedef struct sched_token
-{
-  char name[65];
-  unsigned char hash[32]; /* SHA-256 of the bearer token */
-  double rate;            /* executions per second, sustained */
-  double burst;           /* executions at once after a quiet spell */
-  uint32_t max_concurrent;
-} sched_token_t;
+/* tokens[] (sched_token_t) are the API's type (api/api.h). */
 
 typedef struct sched_config
 {
@@ -101,6 +92,8 @@ WB_MUST_CHECK int sched_config_set_engine (sched_config_t *cfg, const char *endp
  * -1 only without memory. */
 WB_MUST_CHECK int sched_config_engines_final (sched_config_t *cfg, wb_err_t *err);
 void sched_config_clear (sched_config_t *cfg);
+/* What the API reads of cfg, pointing into it. */
+void sched_config_api (const sched_config_t *cfg, api_config_t *out);
 /* SIGHUP: copy every key the key table marks reloadable (tokens, pool
  * sizes, drain_delay_ms, request_read_timeout_ms, ready_pool_grace_ms)
  * from fresh into running; the rest need a restart.  Strings are not

@@ -48,6 +48,7 @@ sched_ctx_configure (sched_ctx_t *ctx)
   sched_ctx_exec_config (ctx, &ec);
   nodes_set_config (ctx->nodes, &nc);
   execs_set_config (ctx->execs, &ec);
+  sched_config_api (&ctx->cfg, &ctx->api.cfg);
 }
 
 /* For the store's start-up check: is the daemon that wrote a row alive?
@@ -98,7 +99,16 @@ sched_ctx_init (sched_ctx_t *ctx, wb_err_t *err)
   if (ctx->execs == NULL)
     return -1;
   nodes_set_lost_cb (ctx->nodes, node_lost_cb, ctx);
-  sched_auth_init (&ctx->auth, &ctx->cfg);
+  sched_config_api (&ctx->cfg, &ctx->api.cfg);
+  sched_auth_init (&ctx->auth, &ctx->api.cfg);
+  ctx->api.base = ctx->base;
+  ctx->api.profiles = ctx->profiles;
+  ctx->api.nodes = ctx->nodes;
+  ctx->api.execs = ctx->execs;
+  ctx->api.store = ctx->store;
+  ctx->api.metrics = &ctx->metrics;
+  ctx->api.auth = &ctx->auth;
+  ctx->api.leaving = &ctx->leaving;
   return 0;
 }
 
@@ -137,6 +147,7 @@ sched_ctx_profiles_swap (sched_ctx_t *ctx, prof_set_t *fresh, wb_err_t *err)
   else
     ctx->retired[ctx->n_retired++] = ctx->profiles;
   ctx->profiles = fresh;
+  ctx->api.profiles = fresh;
   return 0;
 }
 

@@ -11,6 +11,7 @@
 #ifndef WARMBOX_DAEMON_H
 #define WARMBOX_DAEMON_H
 
+#include "api/api.h"
 #include "api/auth.h"
 #include "daemon/config.h"
 #include "exec/exec.h"
@@ -34,6 +35,7 @@ struct sched_ctx
   sched_auth_t auth;
   metrics_t metrics;
   char instance_id[33];
+  api_ctx_t api; /* what the listeners are given (sched_ctx_init, kept up to date here) */
   bool leaving;  /* SIGTERM seen: /readyz fails, the agent says drain */
   bool draining; /* drain_delay_ms later: refuse new work, finish what runs */
   /* Profile sets replaced by SIGHUP: requests admitted before it still

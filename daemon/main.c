@@ -197,6 +197,7 @@ reload_cb (evutil_socket_t sig, short what, void *arg)
 {
   prof_set_t *fresh = NULL;
   sched_config_t cfg;
+  api_config_t fresh_api;
   wb_err_t err;
 
   (void) sig;
@@ -229,6 +230,7 @@ reload_cb (evutil_socket_t sig, short what, void *arg)
           prof_set_free (fresh);
           return;
         }
+      sched_config_api (&cfg, &fresh_api);
       /* Tokens can be rotated, but auth can't be switched off by a reload. */
       if (ctx.cfg.n_tokens > 0 && cfg.n_tokens == 0)
         {
@@ -241,7 +243,7 @@ reload_cb (evutil_socket_t sig, short what, void *arg)
         }
       /* The TLS listeners' certificate, key and client CA: read now, used
        * by new connections once nothing below refuses the reload. */
-      if (sched_http_tls_prepare (http, &cfg, &err) < 0)
+      if (sched_http_tls_prepare (http, &fresh_api, &err) < 0)
         {
           wb_log_error ("reload refused, keeping the running configuration: %s", err.msg);
           sched_config_clear (&cfg);
@@ -278,7 +280,7 @@ reload_cb (evutil_socket_t sig, short what, void *arg)
                  config_path);
       /* Tokens kept by name keep their buckets (before the table copies
        * the new list in). */
-      sched_auth_reload (&ctx.auth, &ctx.cfg, &cfg);
+      sched_auth_reload (&ctx.auth, &ctx.api.cfg, &fresh_api);
       sched_config_apply_reloadable (&ctx.cfg, &cfg);
       sched_config_clear (&cfg);
     }
@@ -450,7 +452,9 @@ main (int argc, char **argv)
         }
       printf ("max_containers %u, create_concurrency %u, queue_max %u\n", ctx.cfg.max_containers,
               ctx.cfg.create_concurrency, ctx.cfg.queue_max);
-      if (sched_http_check_tls (&ctx.cfg, &err) < 0)
+      api_config_t api_view;
+      sched_config_api (&ctx.cfg, &api_view);
+      if (sched_http_check_tls (&api_view, &err) < 0)
         {
           fprintf (stderr, "warmboxd: %s\n", err.msg);
           goto out;
@@ -471,9 +475,9 @@ main (int argc, char **argv)
     }
   if (sched_ctx_init (&ctx, &err) < 0)
     goto fatal;
-  if (sched_http_start (&ctx, &http, &err) < 0)
+  if (sched_http_start (&ctx.api, &http, &err) < 0)
     goto fatal;
-  if (ctx.cfg.agent_listen && sched_agent_start (&ctx, ctx.cfg.agent_listen, &agent, &err) < 0)
+  if (ctx.cfg.agent_listen && sched_agent_start (&ctx.api, ctx.cfg.agent_listen, &agent, &err) < 0)
     goto fatal;
 
   sig_term = evsignal_new (ctx.base, SIGTERM, signal_cb, NULL);

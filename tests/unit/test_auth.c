@@ -1,6 +1,19 @@
 /* API tokens: configuration, bearer checks, the token bucket. */
 #include "api/auth.h"
+#include "daemon/config.h"
 #include "tap.h"
+
+/* What the API is given of a config (a copy, as the daemon makes it). */
+static const api_config_t *
+view (const sched_config_t *c)
+{
+  static api_config_t v[2];
+  static int next;
+  api_config_t *out = &v[next++ % 2];
+
+  sched_config_api (c, out);
+  return out;
+}
 
 int
 main (void)
@@ -29,16 +42,16 @@ main (void)
   ok (sched_config_parse (&c2, bad, strlen (bad), &err) < 0, "a misspelt token key is refused");
   sched_config_clear (&c2);
 
-  t = sched_auth_check (&cfg, "Bearer s3cret-token", &idx, &err);
+  t = sched_auth_check (view (&cfg), "Bearer s3cret-token", &idx, &err);
   ok (t && strcmp (t->name, "alice") == 0 && idx == 0, "the right token is found");
-  ok (sched_auth_check (&cfg, "bearer   s3cret-token", &idx, &err) != NULL, "scheme is case-blind, spaces skipped");
-  ok (sched_auth_check (&cfg, "Bearer s3cret-tokeN", &idx, &err) == NULL && err.code == WB_E_UNAUTHORIZED,
+  ok (sched_auth_check (view (&cfg), "bearer   s3cret-token", &idx, &err) != NULL, "scheme is case-blind, spaces skipped");
+  ok (sched_auth_check (view (&cfg), "Bearer s3cret-tokeN", &idx, &err) == NULL && err.code == WB_E_UNAUTHORIZED,
       "a wrong token is refused");
-  ok (sched_auth_check (&cfg, NULL, &idx, &err) == NULL, "no header is refused");
-  ok (sched_auth_check (&cfg, "Basic czM=", &idx, &err) == NULL, "another scheme is refused");
-  ok (sched_auth_check (&cfg, "Bearer ", &idx, &err) == NULL, "an empty token is refused");
+  ok (sched_auth_check (view (&cfg), NULL, &idx, &err) == NULL, "no header is refused");
+  ok (sched_auth_check (view (&cfg), "Basic czM=", &idx, &err) == NULL, "another scheme is refused");
+  ok (sched_auth_check (view (&cfg), "Bearer ", &idx, &err) == NULL, "an empty token is refused");
 
-  sched_auth_init (&auth, &cfg);
+  sched_auth_init (&auth, view (&cfg));
   t = &cfg.tokens[0];
   ok (sched_auth_take (&auth, t, 0) == 0 && sched_auth_take (&auth, t, 0) == 0, "the burst of 2 passes");
   double wait = sched_auth_take (&auth, t, 0);
@@ -55,19 +68,19 @@ main (void)
   must (sched_token_add (&fresh, "alice", hex, 1.0, 1, 1, &err));
   auth.state[0].in_flight = 1;
   auth.state[0].tokens = 0.5;
-  sched_auth_reload (&auth, &cfg, &fresh);
+  sched_auth_reload (&auth, view (&cfg), view (&fresh));
   ok (auth.n == 2 && auth.state[0].tokens == 5 && auth.state[0].in_flight == 0,
       "a new token starts with a full bucket");
   ok (auth.state[1].in_flight == 1 && auth.state[1].tokens == 0.5,
       "a kept token keeps its bucket and executions in flight across a reorder");
-  sched_auth_release (&auth, &fresh, "alice");
+  sched_auth_release (&auth, view (&fresh), "alice");
   ok (auth.state[1].in_flight == 0 && auth.state[0].in_flight == 0, "release finds the token by name");
-  sched_auth_release (&auth, &fresh, "alice");
-  sched_auth_release (&auth, &fresh, "gone");
+  sched_auth_release (&auth, view (&fresh), "alice");
+  sched_auth_release (&auth, view (&fresh), "gone");
   ok (auth.state[1].in_flight == 0, "release of a dropped token or below zero changes nothing");
   auth.state[1].tokens = 1;
-  ok (sched_auth_check (&fresh, "Bearer bob-token", &idx, &err) != NULL && idx == 0
-      && sched_auth_check (&fresh, "Bearer s3cret-token", &idx, &err) != NULL && idx == 1,
+  ok (sched_auth_check (view (&fresh), "Bearer bob-token", &idx, &err) != NULL && idx == 0
+      && sched_auth_check (view (&fresh), "Bearer s3cret-token", &idx, &err) != NULL && idx == 1,
       "both tokens are found at their new places");
   sched_config_clear (&fresh);
   sched_config_clear (&cfg);

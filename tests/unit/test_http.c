@@ -106,9 +106,12 @@ decide (const sched_config_t *cfg, bool open, bool cert_required, const char *ce
 {
   sched_caller_t c = {open, cert_required, cert_name, authorization};
 
+  api_config_t view;
+
+  sched_config_api (cfg, &view);
   *token = (const sched_token_t *) (uintptr_t) 1; /* must be set either way */
   memset (err, 0, sizeof *err);
-  return sched_auth_decide (cfg, &c, token, index, err);
+  return sched_auth_decide (&view, &c, token, index, err);
 }
 
 static void
@@ -419,7 +422,7 @@ setup (const char *extra)
   fake_engine_config_reset ();
   fake_engine_config.images = images;
   fake_engine_config.n_images = WB_ARRAY_SIZE (images);
-  if (sched_ctx_init (&ctx, &err) < 0 || sched_http_start (&ctx, &http, &err) < 0)
+  if (sched_ctx_init (&ctx, &err) < 0 || sched_http_start (&ctx.api, &http, &err) < 0)
     {
       printf ("# setup: %s\n", err.msg);
       return false;
