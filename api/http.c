@@ -30,6 +30,7 @@
 #include "api/auth.h"
 #include "api/piston.h"
 #include "api/request.h"
+#include "api/result.h"
 #include "api/route.h"
 
 #include <errno.h>

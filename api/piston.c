@@ -22,6 +22,7 @@
 #define _GNU_SOURCE
 #include "api/piston.h"
 #include "api/request.h"
+#include "api/result.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>

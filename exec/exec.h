@@ -113,24 +113,9 @@ typedef struct sched_result
  * Fuzzed (tests/fuzz/fuzz_trailer.c). */
 WB_MUST_CHECK int sched_trailer_parse (const char *data, size_t len, const char nonce[33],
                                        sched_result_t *res);
-/* Append ,"files":[...],"files_omitted":N (both null when the sandbox did
- * not report) to out: the /v1 and Piston results share it.  -1 without
- * memory. */
-WB_MUST_CHECK int sched_result_files_json (const sched_result_t *res, wb_buf_t *out);
-/* Append ,"compile":{status, exit_code, signal, stdout, stderr,
- * duration_ms, truncated} (null when the profile has no compile stage or
- * the sandbox did not report) to out, with "output" when the request asked
- * for it.  -1 without memory. */
-WB_MUST_CHECK int sched_result_compile_json (const sched_result_t *res, wb_buf_t *out);
-/* Append ,"<name>":"<data>","<name>_encoding":"utf-8"|"base64" to out (base64
- * when data is not UTF-8 or holds NUL).  -1 without memory. */
-WB_MUST_CHECK int sched_append_stream (wb_buf_t *out, const char *name, const wb_buf_t *data);
 /* The compile stage's status: "ok", "error" (it exited non-zero or could
  * not run), "timeout", "killed" (a signal: the memory limit, most often). */
 const char *sched_compile_status (const sched_result_t *res);
-/* Append ,"output":"<stdout and stderr as they came>","output_encoding":...
- * to out (sched_append_stream's form).  -1 without memory. */
-WB_MUST_CHECK int sched_result_output_json (const sched_result_t *res, wb_buf_t *out);
 /* Free res->files_out and the compile stage's output and order (owned by
  * the result). */
 void sched_result_files_free (sched_result_t *res);
