@@ -58,7 +58,7 @@ for name in ("warmbox_start_limit", "warmbox_start_latency_seconds", "warmbox_st
     t.ok(name in raw, "/metrics has %s" % name)
 queued = rows(d.db, "SELECT count(*), max(queue_ms) FROM executions WHERE status = 'ok'")[0]
 t.ok(queued[0] == 200 and queued[1] and queued[1] > 0, "every row is there, with queue_ms (max %.0f ms)"
-     % (queued[1] or 0))
+     % (queued[1] or 0), rows(d.db, "SELECT status, count(*), min(queue_ms) FROM executions GROUP BY status"))
 t.is_eq(d.stop(), 0, "exits 0")
 
 # ---- two tokens bursting together ---------------------------------------------
