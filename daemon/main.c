@@ -4,6 +4,8 @@
 #include "api/agent.h"
 #include "daemon/confine.h"
 #include "daemon/daemon.h"
+#include "daemon/reload.h"
+#include "daemon/shutdown.h"
 #include "api/http.h"
 
 #include <errno.h>
@@ -45,10 +47,9 @@ static const char usage_text[]
 static sched_ctx_t ctx;
 static sched_http_t *http;
 static sched_agent_t *agent;
-static struct event *sig_term, *sig_int, *sig_hup, *drain_timer, *delay_timer, *ping_timer, *image_timer;
+static struct event *sig_term, *sig_int, *sig_hup, *ping_timer, *image_timer;
+static sched_shutdown_t *shutdown_;
 static const char *config_path;
-static bool pools_drained;
-static uint64_t drain_started_ms, accepting_stopped_ms;
 
 static int
 default_listen (sched_config_t *cfg, wb_err_t *err)
@@ -69,227 +70,21 @@ default_listen (sched_config_t *cfg, wb_err_t *err)
   return sched_config_add_listen (cfg, path, err);
 }
 
-/* SIGTERM: executions in flight run to their own end while the listeners
- * stay open, answering new executions with 503 (so a connection already
- * in the accept queue gets an answer, not a reset); then the listeners
- * close, the ready containers are removed, and the daemon exits once the
- * engine has answered every removal (or the grace period is over). */
-static void
-drain_check_cb (evutil_socket_t fd, short what, void *arg)
-{
-  size_t running = sched_exec_count (ctx.execs);
-  uint64_t waited = wb_now_ms () - drain_started_ms;
-
-  (void) fd;
-  (void) what;
-  (void) arg;
-  if (running == 0 && !pools_drained)
-    {
-      size_t n;
-      sched_http_stop_accepting (http);
-      accepting_stopped_ms = wb_now_ms ();
-      n = 0;
-      n = nodes_drain_pools (ctx.nodes);
-      pools_drained = true;
-      if (n)
-        wb_info ("executions done; removing %zu ready containers", n);
-    }
-  /* A removal that failed waits for its retry: hurry it (once a second),
-   * the engine may be back. */
-  if (pools_drained && nodes_busy (ctx.nodes) == 0 && nodes_containers (ctx.nodes) > 0
-      && (wb_now_ms () - accepting_stopped_ms) % 1000 < 100)
-    nodes_retry_removals (ctx.nodes);
-  /* Connections that were queued when the socket was unlinked get a
-   * moment to be accepted and answered. */
-  if (running == 0 && pools_drained && nodes_busy (ctx.nodes) == 0
-      && nodes_containers (ctx.nodes) == 0
-      && wb_now_ms () - accepting_stopped_ms >= 200)
-    {
-      wb_info ("drained; exiting");
-      event_base_loopbreak (ctx.base);
-      return;
-    }
-  /* Removals get 15 s of their own after the executions' grace. */
-  if (waited > ctx.cfg.shutdown_grace_ms + (running ? 0 : 15000))
-    {
-      wb_warn ("grace period over with %zu executions and %u engine calls pending; exiting "
-               "(the next start-up marks the executions interrupted and reaps their containers)",
-               running, nodes_busy (ctx.nodes));
-      event_base_loopbreak (ctx.base);
-    }
-}
-
-static void
-start_drain (evutil_socket_t fd, short what, void *arg)
-{
-  struct timeval tv = {0, 100 * 1000};
-
-  (void) fd;
-  (void) what;
-  (void) arg;
-  wb_info ("no new executions; finishing %zu in flight", sched_exec_count (ctx.execs));
-  sched_ctx_drain (&ctx); /* new executions get 503 from now on, pools stop refilling */
-  drain_started_ms = wb_now_ms ();
-  drain_timer = event_new (ctx.base, -1, EV_PERSIST, drain_check_cb, NULL);
-  if (drain_timer == NULL || event_add (drain_timer, &tv) < 0)
-    event_base_loopbreak (ctx.base);
-}
-
-/* SIGTERM or SIGINT: /readyz fails and the agent says drain at once; for
- * drain_delay_ms executions are still taken (a load balancer that has not
- * yet noticed keeps sending some), then start_drain. */
 static void
 signal_cb (evutil_socket_t sig, short what, void *arg)
 {
-  struct timeval tv = {ctx.cfg.drain_delay_ms / 1000, (ctx.cfg.drain_delay_ms % 1000) * 1000};
-
   (void) what;
   (void) arg;
-  if (ctx.leaving)
-    {
-      wb_warn ("second signal: exiting now");
-      event_base_loopbreak (ctx.base);
-      return;
-    }
-  ctx.leaving = true;
-  if (ctx.cfg.drain_delay_ms == 0)
-    {
-      wb_info ("signal %d", (int) sig);
-      start_drain (-1, 0, NULL);
-      return;
-    }
-  wb_info ("signal %d: not ready; new executions are still taken for %u ms", (int) sig,
-           ctx.cfg.drain_delay_ms);
-  delay_timer = evtimer_new (ctx.base, start_drain, NULL);
-  if (delay_timer == NULL || evtimer_add (delay_timer, &tv) < 0)
-    start_drain (-1, 0, NULL);
-}
-
-/* SIGHUP: load the profiles and the config file's pool sizes, tokens and
- * TLS certificates again.  A changed profile has a new hash, so its pool is replaced and the
- * old one drained; a profile or config that fails to load leaves everything
- * as it was. */
-/* SIGTERM waits shutdown_grace_ms for executions in flight: say so when
- * the longest one the profiles allow (the wait for room, a compile stage,
- * the run, the init's slack and the kill's grace) would not fit, since it
- * would then be cut off without its answer. */
-static void
-warn_short_grace (const sched_config_t *cfg, const prof_set_t *profiles)
-{
-  uint64_t longest = 0;
-
-  for (size_t i = 0; i < profiles->n; i++)
-    {
-      const prof_t *p = profiles->items[i];
-      uint64_t ms = (uint64_t) p->max.timeout_ms + p->max.compile_timeout_ms + (p->compile_argv ? 1000 : 0);
-      if (ms > longest)
-        longest = ms;
-    }
-  longest += cfg->max_wait_ms + 5000;
-  if (cfg->shutdown_grace_ms < longest)
-    wb_warn ("shutdown_grace_ms %u is shorter than the longest execution the profiles allow (%llu ms, "
-             "max_wait_ms included): at SIGTERM such an execution would be cut off without its answer",
-             cfg->shutdown_grace_ms, (unsigned long long) longest);
+  sched_shutdown_signal (shutdown_, (int) sig);
 }
 
 static void
 reload_cb (evutil_socket_t sig, short what, void *arg)
 {
-  prof_set_t *fresh = NULL;
-  sched_config_t cfg;
-  api_config_t fresh_api;
-  wb_err_t err;
-
   (void) sig;
   (void) what;
   (void) arg;
-  if (ctx.leaving)
-    {
-      wb_info ("reload ignored: shutting down");
-      return;
-    }
-  if (prof_load_dir (ctx.cfg.profiles_dir, &fresh, &err) < 0)
-    {
-      wb_log_error ("reload refused, keeping the running profiles: %s", err.msg);
-      return;
-    }
-  warn_short_grace (&ctx.cfg, fresh);
-  /* Everything that can refuse comes before anything is applied. */
-  if (ctx.n_retired == WB_ARRAY_SIZE (ctx.retired) && sched_exec_count (ctx.execs) > 0)
-    {
-      wb_log_error ("reload refused: too many reloads in flight");
-      prof_set_free (fresh);
-      return;
-    }
-  if (config_path)
-    {
-      if (sched_config_defaults (&cfg, &err) < 0 || sched_config_load (&cfg, config_path, &err) < 0)
-        {
-          wb_log_error ("reload refused, keeping the running configuration: %s", err.msg);
-          sched_config_clear (&cfg);
-          prof_set_free (fresh);
-          return;
-        }
-      sched_config_api (&cfg, &fresh_api);
-      /* Tokens can be rotated, but auth can't be switched off by a reload. */
-      if (ctx.cfg.n_tokens > 0 && cfg.n_tokens == 0)
-        {
-          wb_log_error ("reload refused: %s lists no tokens (authentication can't be turned off "
-                        "by a reload; restart to do that)",
-                        config_path);
-          sched_config_clear (&cfg);
-          prof_set_free (fresh);
-          return;
-        }
-      /* The TLS listeners' certificate, key and client CA: read now, used
-       * by new connections once nothing below refuses the reload. */
-      if (sched_http_tls_prepare (http, &fresh_api, &err) < 0)
-        {
-          wb_log_error ("reload refused, keeping the running configuration: %s", err.msg);
-          sched_config_clear (&cfg);
-          prof_set_free (fresh);
-          return;
-        }
-    }
-  /* Keep resolved image ids of unchanged images; the refresh fixes the
-   * rest.  The last step that can refuse (memory). */
-  if (sched_ctx_profiles_swap (&ctx, fresh, &err) < 0)
-    {
-      wb_log_error ("reload refused: %s", err.msg);
-      if (config_path)
-        {
-          sched_http_tls_abandon (http);
-          sched_config_clear (&cfg);
-        }
-      prof_set_free (fresh);
-      return;
-    }
-  if (config_path)
-    {
-      /* Pool sizes, tokens and the drain, read and readiness timings
-       * apply at once; listeners (agent_listen too) and the engines need
-       * a restart. */
-      bool engines_changed = cfg.n_engines != ctx.cfg.n_engines;
-      for (size_t i = 0; i < cfg.n_engines && !engines_changed; i++)
-        engines_changed = strcmp (cfg.engines[i].name, ctx.cfg.engines[i].name) != 0
-                          || strcmp (cfg.engines[i].endpoint ? cfg.engines[i].endpoint : "",
-                                     ctx.cfg.engines[i].endpoint ? ctx.cfg.engines[i].endpoint : "")
-                                 != 0;
-      if (engines_changed && cfg.n_engines > 0)
-        wb_warn ("the engines in %s changed: engines are read at start-up (restart to apply)",
-                 config_path);
-      /* Tokens kept by name keep their buckets (before the table copies
-       * the new list in). */
-      sched_auth_reload (&ctx.auth, &ctx.api.cfg, &fresh_api);
-      sched_config_apply_reloadable (&ctx.cfg, &cfg);
-      sched_config_clear (&cfg);
-    }
-  sched_ctx_configure (&ctx);
-  sched_http_tls_commit (http);
-  wb_info ("reloaded: %zu languages", fresh->n);
-  for (size_t i = 0; i < fresh->n; i++)
-    nodes_pool_update (ctx.nodes, i);
-  nodes_images_refresh (ctx.nodes);
+  sched_reload (&ctx, http, config_path);
 }
 
 /* Tags move when images are rebuilt: a new id makes a new pool. */
@@ -410,7 +205,7 @@ main (int argc, char **argv)
   if (prof_load_dir (ctx.cfg.profiles_dir, &ctx.profiles, &err) < 0)
     goto fatal;
   if (!print_spec)
-    warn_short_grace (&ctx.cfg, ctx.profiles);
+    sched_warn_short_grace (&ctx.cfg, ctx.profiles);
   if (print_spec)
     {
       const prof_t *p = prof_find (ctx.profiles, print_spec);
@@ -479,6 +274,8 @@ main (int argc, char **argv)
     goto fatal;
   if (ctx.cfg.agent_listen && sched_agent_start (&ctx.api, ctx.cfg.agent_listen, &agent, &err) < 0)
     goto fatal;
+  if ((shutdown_ = sched_shutdown_new (&ctx, http, &err)) == NULL)
+    goto fatal;
 
   sig_term = evsignal_new (ctx.base, SIGTERM, signal_cb, NULL);
   sig_int = evsignal_new (ctx.base, SIGINT, signal_cb, NULL);
@@ -524,10 +321,8 @@ out:
     event_free (sig_int);
   if (sig_hup)
     event_free (sig_hup);
-  if (drain_timer)
-    event_free (drain_timer);
-  if (delay_timer)
-    event_free (delay_timer);
+  sched_shutdown_free (shutdown_);
+  shutdown_ = NULL;
   if (ping_timer)
     event_free (ping_timer);
   if (image_timer)
