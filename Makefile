@@ -172,6 +172,7 @@ test: setup
 	$(MAKE) all unit-bin
 	$(MAKE) check
 	scripts/layers.py
+	$(MAKE) format-check
 	WARMBOX_BIN=$(CURDIR)/$(BIN) prove -f tests/lint/test_*.py $(UNIT_BIN) tests/integration/test_*.py tests/hostile/test_*.py \
 	  tests/benign/test_*.py tests/chaos/test_chaos_quick.py tests/bench/test_bench_quick.py
 
@@ -221,8 +222,16 @@ install: all
 	if [ "$(CREATE_USER)" = yes ] && [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && getent passwd warmbox >/dev/null; then \
 	  chown warmbox:warmbox $(STATEDIR); fi
 
+# Every C file of the tree, formatted by .clang-format; make test checks it.
+FORMAT_SRC := $(sort $(wildcard common/*.[ch] engine/*.[ch] sandbox/*.[ch] pool/*.[ch] store/*.[ch] \
+                profiles/*.[ch] nodes/*.[ch] exec/*.[ch] api/*.[ch] daemon/*.[ch] cli/*.[ch] \
+                include/warmbox/*.h tests/unit/*.[ch] tests/fuzz/*.[ch]))
+
 format:
-	clang-format -i $(LIB_SRC) daemon/main.c cli/*.c cli/*.h include/warmbox/*.h
+	clang-format -i $(FORMAT_SRC)
+
+format-check:
+	@clang-format --dry-run -Werror $(FORMAT_SRC) && echo "format-check: $(words $(FORMAT_SRC)) files as .clang-format says"
 
 clean:
 	rm -rf build build-san bin

@@ -19,6 +19,8 @@ say() { printf 'setup: %s\n' "$*" >&2; }
 packages=(gcc make pkg-config libc6-dev libevent-dev libcurl4-openssl-dev libcjson-dev
   libseccomp-dev libsqlite3-dev libssl-dev sqlite3 docker.io python3 curl ca-certificates
   perl tar coreutils openssl socat runsc e2fsprogs strace util-linux iproute2 prometheus haproxy
+  # make test checks the formatting (make format-check).
+  clang-format
   # The python image's data stack (profiles/build-image.sh copies them in).
   python3-numpy python3-pandas python3-scipy python3-matplotlib python3-sympy python3-pil
   python3-openpyxl python3-yaml python3-bs4 python3-lxml python3-networkx libopenblas0-pthread
