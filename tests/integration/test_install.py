@@ -94,7 +94,7 @@ def long_options_in(text):
     return set(re.findall(r"(?<![\w-])--[a-z][a-z-]+", text))
 
 
-src = open(os.path.join(ROOT, "scheduler", "main.c")).read()
+src = open(os.path.join(ROOT, "daemon", "main.c")).read()
 table = {"--" + n for n in re.findall(r'\{"([a-z-]+)", (?:no|required|optional)_argument', src)}
 helptext = subprocess.run([WARMBOXD, "--help"], capture_output=True, text=True).stdout
 t.is_eq(sorted(long_options_in(helptext)), sorted(table), "warmboxd --help names exactly the options it parses")
