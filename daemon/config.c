@@ -584,7 +584,8 @@ sched_config_parse (sched_config_t *cfg, const char *json, size_t len, wb_err_t 
   cJSON_ArrayForEach (item, root)
   {
     const char *k = item->string ? item->string : "";
-    const config_key_t *key = config_key (k);
+    /* Dotted names are keys inside their object, never at the top. */
+    const config_key_t *key = strchr (k, '.') ? NULL : config_key (k);
     cJSON *e;
 
     if (key)
@@ -593,7 +594,7 @@ sched_config_parse (sched_config_t *cfg, const char *json, size_t len, wb_err_t 
           goto out;
         continue;
       }
-    if (!config_object (k))
+    if (strchr (k, '.') || !config_object (k))
       {
         wb_error (err, WB_E_INVALID, "unknown key \"%.64s\"", k);
         goto out;

@@ -115,11 +115,13 @@ sched_ctx_init (sched_ctx_t *ctx, wb_err_t *err)
 void
 sched_ctx_clear (sched_ctx_t *ctx, uint32_t store_timeout_ms)
 {
-  /* Executions first (they hold containers of the nodes and records of
-   * the store), then the history (its last commits may still be on their
-   * way), then the nodes. */
-  execs_free (ctx->execs);
-  ctx->execs = NULL;
+  /* Executions are abandoned first (they hold containers of the nodes
+   * and records of the store), then the history closes (its last commits
+   * may still be on their way), then the sets are freed. */
+  /* The set outlives the store: the store's last callbacks (rows ahead,
+   * finished rows) look their execution up in it by serial. */
+  if (ctx->execs)
+    sched_exec_abandon_all (ctx->execs);
   if (ctx->nodes)
     {
       nodes_set_lost_cb (ctx->nodes, NULL, NULL);
@@ -127,13 +129,22 @@ sched_ctx_clear (sched_ctx_t *ctx, uint32_t store_timeout_ms)
     }
   store_close (ctx->store, store_timeout_ms);
   ctx->store = NULL;
+  execs_free (ctx->execs);
+  ctx->execs = NULL;
   nodes_free (ctx->nodes);
   ctx->nodes = NULL;
+  /* The listeners may outlive this (main.c frees them next): nothing of
+   * what they were given stays reachable. */
+  ctx->api.execs = NULL;
+  ctx->api.nodes = NULL;
+  ctx->api.store = NULL;
 }
 
 int
 sched_ctx_profiles_swap (sched_ctx_t *ctx, prof_set_t *fresh, wb_err_t *err)
 {
+  if (ctx->n_retired == WB_ARRAY_SIZE (ctx->retired) && sched_exec_count (ctx->execs) > 0)
+    return wb_error (err, WB_E_BUSY, "too many reloads in flight");
   if (nodes_profiles_swap (ctx->nodes, fresh, err) < 0)
     return -1;
   execs_set_profiles (ctx->execs, fresh);

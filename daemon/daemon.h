@@ -6,8 +6,9 @@
  * metrics.  The layers below never see it: each is given what it reads
  * (sched_ctx_nodes_config, sched_ctx_exec_config) and reports up through
  * callbacks the context installs (an engine taken out goes from nodes/ to
- * exec/ through sched_ctx_init's lost callback).  Teardown runs in the
- * reverse order of set-up: executions, store, nodes. */
+ * exec/ through sched_ctx_init's lost callback).  Teardown: executions
+ * abandoned, the store closed (its last callbacks still find the
+ * executions' set), then the executions' set and the nodes freed. */
 #ifndef WARMBOX_DAEMON_H
 #define WARMBOX_DAEMON_H
 

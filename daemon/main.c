@@ -1,5 +1,6 @@
-/* daemon/main.c: warmboxd.  Thin: flags, config, the event loop,
- * signals.  The work lives in daemon.c, exec.c and http.c. */
+/* daemon/main.c: warmboxd.  Thin: flags, config, the signals and timers,
+ * the event loop.  The work lives in the layers below (docs/architecture.md);
+ * SIGHUP is reload.c's, SIGTERM shutdown.c's. */
 #define _GNU_SOURCE
 #include "api/agent.h"
 #include "daemon/confine.h"

@@ -1,6 +1,6 @@
 /* exec/exec.c: one execution, as a state machine.
  *
- * One owner: the daemon context's registry (ctx->execs).  One ending:
+ * One owner: its set's registry (execs_t.execs).  One ending:
  * exec_end(), the only function that frees an execution; it cancels every
  * handle the execution holds (engine requests, attach, pool waiter, start
  * slot, timers) and gives its container back.  Nothing outside holds a
@@ -368,7 +368,13 @@ exec_check (const sched_exec_t *ex)
   RULE (ex->state != EX_RECORDING || (!armed (ex->run_timer) && !armed (ex->kill_timer)
                                       && !armed (ex->drain_timer) && !armed (ex->inspect_timer)));
   RULE (ex->state != EX_INSPECTING || ex->op != NULL);
-  RULE (!ex->start.kill_when_started || ex->state == EX_STARTING || ex->end.outcome_set);
+  RULE (!armed (ex->drain_timer) || ex->state == EX_RUNNING || ex->state == EX_KILLING);
+  RULE (pre || !armed (ex->prestart_timer));
+  /* No program runs without a deadline, and none is killed without a
+   * bound on the engine's answer. */
+  RULE (ex->state != EX_RUNNING || ex->end.wait_done || armed (ex->run_timer));
+  RULE (ex->state != EX_KILLING || ex->end.wait_done || armed (ex->kill_timer));
+  RULE (ex->state != EX_WAIT_CONTAINER || ex->container_id[0] != '\0' || ex->waiter != NULL);
   RULE (ex->reserved <= 2);
 #undef RULE
   return bad;

@@ -1,6 +1,6 @@
 /* nodes/nodes.c: the engines (health, admission, taking out), the profiles' images on each
  * engine (resolution, distribution between engines) and the pools that
- * follow them.  See daemon.h.
+ * follow them.  See nodes.h.
  *
  * An engine's life:
  *   CONNECTING --ping answers--> RECOVERING --leftovers gone--> UP
@@ -425,8 +425,14 @@ nodes_t *
 nodes_new (struct event_base *base, const nodes_config_t *cfg, const prof_set_t *profiles,
            const char instance_id[33], wb_err_t *err)
 {
-  nodes_t *ns = calloc (1, sizeof *ns);
+  nodes_t *ns;
 
+  if (cfg->n_engines == 0 || cfg->n_engines > SCHED_MAX_ENGINES)
+    {
+      wb_error (err, WB_E_INVALID, "%zu engines (1 to %d)", cfg->n_engines, SCHED_MAX_ENGINES);
+      return NULL;
+    }
+  ns = calloc (1, sizeof *ns);
   if (ns == NULL)
     {
       wb_error (err, WB_E_NOMEM, "out of memory");
