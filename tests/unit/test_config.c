@@ -72,6 +72,8 @@ test_refusals (void)
     {"{\"tls\":{\"crt\":\"x\"}}", "unknown key \"tls.crt\""},
     {"{\"engine\":{},\"engines\":[{\"name\":\"x\"}]}", "not both"},
     {"{\"listen\":[1]}", "\"listen\" must hold strings"},
+    {"{\"tls.cert\":\"x\"}", "unknown key \"tls.cert\""}, /* a dotted key only inside its object */
+    {"{\"admission.max_wait_ms\":5}", "unknown key \"admission.max_wait_ms\""},
   };
 
   for (size_t i = 0; i < WB_ARRAY_SIZE (bad); i++)
