@@ -93,6 +93,12 @@ $(BIN)/warmbox: $(BUILD)/cli/warmbox.o $(BUILD)/cli/history.o $(BUILD)/cli/clien
 # Unit tests can fail the Nth allocation (tests/unit/failmalloc.c): every
 # malloc, calloc, realloc, strdup and strndup of our objects is wrapped.
 WRAP      := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup
+# ... and run on a virtual clock (tests/unit/vclock.h): the program's
+# clock_gettime and epoll_wait stand in for libc's, for libevent too; the
+# threads our objects start and their condition waits are followed.
+VCLOCK    := tests/unit/vclock.c
+VCLOCK_WRAP := -Wl,--wrap=pthread_create,--wrap=pthread_join,--wrap=pthread_cond_wait \
+               -Wl,--wrap=pthread_cond_timedwait,--wrap=pthread_cond_signal,--wrap=pthread_cond_broadcast
 TEST_INC  := -iquote engine -iquote sandbox -iquote tests/unit
 # Tests against the fake engine (tests/unit/fake_engine.c) link it instead
 # of engine/engine.c and engine/attach.c.
@@ -104,15 +110,17 @@ $(BUILD)/libwarmbox-core.a: $(CORE_OBJ)
 	ar rcs $@ $^
 
 $(FAKE_TESTS:%=$(BUILD)/tests/%): $(BUILD)/tests/%: tests/unit/%.c tests/unit/tap.h \
-    tests/unit/failmalloc.c tests/unit/fake_engine.c tests/unit/fake_engine.h $(BUILD)/libwarmbox-core.a
+    tests/unit/failmalloc.c tests/unit/fake_engine.c tests/unit/fake_engine.h $(VCLOCK) tests/unit/vclock.h \
+    $(BUILD)/libwarmbox-core.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(TEST_INC) $(ALL_LDFLAGS) $< tests/unit/failmalloc.c tests/unit/fake_engine.c \
-	  $(BUILD)/libwarmbox-core.a $(LIBS) $(WRAP) -o $@
+	  $(VCLOCK) $(BUILD)/libwarmbox-core.a $(LIBS) $(WRAP) $(VCLOCK_WRAP) -o $@
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/tap.h tests/unit/failmalloc.c $(BUILD)/libwarmbox.a
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/tap.h tests/unit/failmalloc.c $(VCLOCK) tests/unit/vclock.h \
+    $(BUILD)/libwarmbox.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(TEST_INC) $(ALL_LDFLAGS) $< tests/unit/failmalloc.c $(BUILD)/libwarmbox.a \
-	  $(LIBS) $(WRAP) -o $@
+	$(CC) $(ALL_CFLAGS) $(TEST_INC) $(ALL_LDFLAGS) $< tests/unit/failmalloc.c $(VCLOCK) $(BUILD)/libwarmbox.a \
+	  $(LIBS) $(WRAP) $(VCLOCK_WRAP) -o $@
 
 # The MCP harness drives cli/mcp.c (which is not in the library).
 $(BUILD)/tests/replay_mcp: tests/fuzz/fuzz_mcp.c tests/fuzz/replay.c cli/mcp.c cli/client.c $(BUILD)/libwarmbox.a

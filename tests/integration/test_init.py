@@ -230,12 +230,15 @@ rep, rest = compile_report(tr)
 t.ok(code == 3 and out == b"" and rep[0] == 3 and b"error: no" in rep[6] and not os.path.exists(os.path.join(d, "ran.txt")),
      "a compile stage that fails: its exit status and words in the report, the program never runs", (code, out, rep))
 
-code, out, err, tr, d, took = run_source(COMPILER + ["sleep 30 & echo started; sleep 30", "--", "/bin/sh", "-c", "echo RAN"],
-                                         STAGES % (NONCE, 300, 1000, 5000), frame(b"x"))
+# Killed, not waited for: neither the stage's last word nor its background
+# child's (whose pipe would hold the init until it wrote) comes out.
+code, out, err, tr, d, _ = run_source(COMPILER + ["(sleep 30; echo child) & echo started; sleep 30; echo finished",
+                                                  "--", "/bin/sh", "-c", "echo RAN"],
+                                      STAGES % (NONCE, 300, 1000, 5000), frame(b"x"))
 rep, rest = compile_report(tr)
-t.ok(rep[2] == 1 and out == b"" and took < 10 and rep[5] == b"started\n",
+t.ok(rep[2] == 1 and out == b"" and rep[5] == b"started\n",
      "a compile stage past its timeout is killed, its whole group with it, and the program does not run",
-     (code, out, rep, took))
+     (code, out, rep))
 
 code, out, err, tr, d, _ = run_source(COMPILER + ["head -c 5000 /dev/zero | tr '\\0' e >&2", "--", "/bin/sh", "-c", "echo ran"],
                                       STAGES % (NONCE, 5000, 1000, 5000), frame(b"x"))
@@ -261,22 +264,23 @@ rep, rest = compile_report(tr)
 t.ok(rep[5] == b"" and rep[6] == b"" and rep[7] == [] and rest.startswith(b"files "),
      "a silent compiler: an empty order", rep)
 
-code, out, err, tr, d, took = run_source(COMPILER + ["true", "--", "/bin/sh", "-c", "echo before; sleep 30; echo after"],
-                                         STAGES % (NONCE, 5000, 1000, 400), frame(b"x"))
+code, out, err, tr, d, _ = run_source(COMPILER + ["true", "--", "/bin/sh", "-c", "echo before; sleep 30; echo after"],
+                                      STAGES % (NONCE, 5000, 1000, 400), frame(b"x"))
 rep, rest = compile_report(tr)
-t.ok(code == 137 and out == b"before\n" and b"\ntimeout\nusage " in b"\n" + rest and took < 10,
-     "after compiling, the init holds the program to its own timeout: killed, and the trailer says so",
-     (code, out, rest[-80:], took))
+t.ok(code == 137 and out == b"before\n" and b"\ntimeout\nusage " in b"\n" + rest,
+     "after compiling, the init holds the program to its own timeout: killed before its sleep ends, and the "
+     "trailer says so", (code, out, rest[-80:]))
 # A program that keeps the init busy reaping orphans: the deadline's signal
 # may fall between two waits; it comes again until it is seen.
 for i in range(3):
-    code, out, err, tr, d, took = run_source(COMPILER + ["true", "--", "/bin/sh", "-c",
-                                                         "end=$(($(date +%s) + 4)); while [ $(date +%s) -lt $end ]; "
-                                                         "do (true &); done; echo SURVIVED"],
-                                             STAGES % (NONCE, 5000, 1000, 300), frame(b"x"))
+    code, out, err, tr, d, _ = run_source(COMPILER + ["true", "--", "/bin/sh", "-c",
+                                                      "end=$(($(date +%s) + 4)); while [ $(date +%s) -lt $end ]; "
+                                                      "do (true &); done; echo SURVIVED"],
+                                          STAGES % (NONCE, 5000, 1000, 300), frame(b"x"))
     rep, rest = compile_report(tr)
-    t.ok(code == 137 and b"SURVIVED" not in out and b"\ntimeout\nusage " in b"\n" + rest and took < 3.5,
-         "a program busy making orphans is still stopped at its timeout (%d)" % (i + 1), (code, out, took))
+    t.ok(code == 137 and b"SURVIVED" not in out and b"\ntimeout\nusage " in b"\n" + rest,
+         "a program busy making orphans is still stopped at its timeout, before its loop ends (%d)" % (i + 1),
+         (code, out))
 code, out, err, tr, d, _ = run_source(COMPILER + ["true", "--", "/bin/sh", "-c", "echo ran"],
                                       STAGES % (NONCE, 5000, 1000, 5000), frame(b"x"))
 t.ok(err.startswith(b"\x1ewarmbox-run " + NONCE.encode() + b"\n"),

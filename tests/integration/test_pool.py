@@ -177,16 +177,18 @@ payload = json.dumps({"language": "python", "code": "print('never')"}).encode()
 gone.sendall(b"POST /v1/executions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
              b"Content-Length: %d\r\n\r\n" % len(payload) + payload)
 t.ok(wait_until(lambda: live_pool(d, "python")["waiting"] == 1, timeout=10), "a second request queues")
-t0 = time.time()
 c = UnixHTTPConnection(d.sock)
 c.request("POST", "/v1/executions", json.dumps({"language": "python", "code": "print(3)"}),
           {"Content-Type": "application/json"})
 resp = c.getresponse()
 busy = json.loads(resp.read())
 c.close()
+# At once: while the holder still runs and the queued one still waits (no
+# wait of its own ran out: that refusal would say "within N ms").
+held = not holder.done()
 t.ok(resp.status == 503 and resp.getheader("Retry-After") == "1" and busy["error"]["code"] == "busy"
-     and time.time() - t0 < 2, "cap reached and queue full: 503 busy with Retry-After at once",
-     (resp.status, busy, time.time() - t0))
+     and held and "within" not in busy["error"].get("message", ""),
+     "cap reached and queue full: 503 busy with Retry-After at once", (resp.status, busy, held))
 gone.close()
 t.ok(wait_until(lambda: live_pool(d, "python")["waiting"] == 0, timeout=10),
      "the client that left while queued is dropped from the queue")
@@ -335,14 +337,16 @@ else:
         proxy.wait()
         os.unlink(proxy_sock) if os.path.exists(proxy_sock) else None
         outcomes = [f.result() for f in inflight]
-    t.ok(all(st == 200 and r.get("status") == "engine_lost" and r.get("error") and secs < 8 + 6
+    # engine_lost, not timeout: the loss ended them, before their deadline did.
+    t.ok(all(st == 200 and r.get("status") == "engine_lost" and r.get("error")
              for st, r, secs in outcomes),
-         "in-flight requests end with status engine_lost and a sentence, within their deadline",
+         "in-flight requests end with status engine_lost and a sentence, before their deadline",
          [(st, r.get("status"), r.get("error"), round(secs, 1)) for st, r, secs in outcomes])
-    t0 = time.time()
     st, body = d.run("python", "print(1)")
+    # Refused at once: a refusal after waiting out max_wait_ms says "within N ms".
     t.ok(st == 503 and body.get("error", {}).get("code") in ("engine_unavailable", "busy")
-         and time.time() - t0 < 5, "a new request gets 503 quickly", (st, body, time.time() - t0))
+         and "within" not in body.get("error", {}).get("message", ""), "a new request gets 503 at once",
+         (st, body))
     proxy = start_proxy()
 
     def works():
