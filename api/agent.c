@@ -8,9 +8,9 @@
 #include "api/agent.h"
 
 #include <errno.h>
-#include <netinet/in.h>
 #include <event2/listener.h>
 #include <event2/util.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,8 +62,9 @@ sched_agent_line (api_ctx_t *ctx, char *buf, size_t size)
             if (!stats[i].draining && !stats[i].transient)
               warm += stats[i].ready;
         }
-      len = snprintf (buf, size, "up ready %u%%\n",
-                      sched_agent_weight (ctx->cfg.max_concurrent, sched_exec_count (ctx->execs), warm));
+      len = snprintf (
+          buf, size, "up ready %u%%\n",
+          sched_agent_weight (ctx->cfg.max_concurrent, sched_exec_count (ctx->execs), warm));
     }
   return len < 0 ? 0 : (size_t) len >= size ? size - 1 : (size_t) len;
 }
@@ -102,9 +103,9 @@ sched_agent_start (api_ctx_t *ctx, const char *addr, sched_agent_t **out, wb_err
   if ((a = calloc (1, sizeof *a)) == NULL)
     return wb_error (err, WB_E_NOMEM, "out of memory");
   a->ctx = ctx;
-  a->listener = evconnlistener_new_bind (ctx->base, accept_cb, a,
-                                         LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_EXEC,
-                                         64, (struct sockaddr *) &ss, sslen);
+  a->listener = evconnlistener_new_bind (
+      ctx->base, accept_cb, a, LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_EXEC,
+      64, (struct sockaddr *) &ss, sslen);
   if (a->listener == NULL)
     {
       int e = errno;

@@ -35,10 +35,10 @@ typedef struct sched_token
  * point into the daemon's configuration. */
 typedef struct api_config
 {
-  char *const *listen;              /* "unix:/path.sock", "host:port" or "https://host:port" */
+  char *const *listen; /* "unix:/path.sock", "host:port" or "https://host:port" */
   size_t n_listen;
-  const char *tls_cert, *tls_key;   /* PEM files of the https:// listeners */
-  const char *tls_client_ca;        /* NULL, or the CA client certificates must chain to */
+  const char *tls_cert, *tls_key; /* PEM files of the https:// listeners */
+  const char *tls_client_ca;      /* NULL, or the CA client certificates must chain to */
   bool insecure_no_auth;
   uint64_t max_body_bytes;
   uint32_t request_read_timeout_ms; /* a request must arrive whole within this */
@@ -56,8 +56,8 @@ typedef struct api_ctx
   execs_t *execs;
   store_t *store;
   const metrics_t *metrics;
-  struct sched_auth *auth;    /* the tokens' buckets */
-  const bool *leaving;        /* SIGTERM seen: /readyz fails, the agent says drain */
+  struct sched_auth *auth; /* the tokens' buckets */
+  const bool *leaving;     /* SIGTERM seen: /readyz fails, the agent says drain */
 } api_ctx_t;
 
 #endif

@@ -27,9 +27,8 @@ hash_from_hex (const char *hex, unsigned char out[32])
 }
 
 int
-sched_tokens_add (sched_token_t *tokens, size_t *n_tokens, const char *name,
-                  const char *sha256_hex, double rate, double burst, uint32_t max_concurrent,
-                  wb_err_t *err)
+sched_tokens_add (sched_token_t *tokens, size_t *n_tokens, const char *name, const char *sha256_hex,
+                  double rate, double burst, uint32_t max_concurrent, wb_err_t *err)
 {
   sched_token_t *t;
 
@@ -69,8 +68,7 @@ sched_auth_init (sched_auth_t *a, const api_config_t *cfg)
 }
 
 const sched_token_t *
-sched_auth_check (const api_config_t *cfg, const char *authorization, size_t *index,
-                  wb_err_t *err)
+sched_auth_check (const api_config_t *cfg, const char *authorization, size_t *index, wb_err_t *err)
 {
   unsigned char digest[32];
   const char *tok;
@@ -117,8 +115,9 @@ sched_auth_decide (const api_config_t *cfg, const sched_caller_t *c, const sched
   if (c->open)
     return 0;
   if (c->cert_required && c->cert_name == NULL && cfg->n_tokens == 0)
-    return wb_error (err, WB_E_UNAUTHORIZED, "the client certificate has no usable common name "
-                                             "(one, UTF-8, at most 64 bytes)");
+    return wb_error (err, WB_E_UNAUTHORIZED,
+                     "the client certificate has no usable common name "
+                     "(one, UTF-8, at most 64 bytes)");
   if (cfg->n_tokens == 0)
     return 0;
   for (size_t i = 0; c->cert_name && i < cfg->n_tokens; i++)

@@ -7,9 +7,9 @@
 
 typedef struct sched_token_state
 {
-  double tokens;        /* the bucket */
+  double tokens; /* the bucket */
   uint64_t last_us;
-  uint32_t in_flight;   /* executions running for this token */
+  uint32_t in_flight; /* executions running for this token */
 } sched_token_state_t;
 
 typedef struct sched_auth

@@ -33,6 +33,7 @@
 #include "api/result.h"
 #include "api/route.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
@@ -40,12 +41,11 @@
 #include <event2/event.h>
 #include <event2/http.h>
 #include <event2/keyvalq_struct.h>
+#include <math.h>
 #include <netinet/in.h>
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
-#include <arpa/inet.h>
-#include <math.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -55,22 +55,23 @@ struct sched_http
 {
   api_ctx_t *ctx;
   struct evhttp *http;
-  struct evhttp *https;  /* the TLS listeners', or NULL */
-  SSL_CTX *ssl_ctx;      /* theirs; a reload swaps it (each SSL holds its own reference) */
-  SSL_CTX *ssl_pending;  /* a reload's, until it commits */
-  bool verify_clients;   /* ssl_ctx requires client certificates */
+  struct evhttp *https; /* the TLS listeners', or NULL */
+  SSL_CTX *ssl_ctx;     /* theirs; a reload swaps it (each SSL holds its own reference) */
+  SSL_CTX *ssl_pending; /* a reload's, until it commits */
+  bool verify_clients;  /* ssl_ctx requires client certificates */
   struct evhttp_bound_socket *bound[SCHED_MAX_LISTEN];
   bool bound_tls[SCHED_MAX_LISTEN];
   char *unix_path[SCHED_MAX_LISTEN]; /* the socket file of bound[i], or NULL */
   ino_t unix_ino[SCHED_MAX_LISTEN];  /* ... and its inode, to unlink only ours */
   size_t n_bound;
-  struct http_conn *conns;  /* every open connection of both evhttps */
-  struct event *sweep;      /* read deadlines, and connections that closed unseen */
+  struct http_conn *conns; /* every open connection of both evhttps */
+  struct event *sweep;     /* read deadlines, and connections that closed unseen */
 };
 
 static SSL *request_ssl (struct evhttp_request *req);
 static void tls_info_cb (const SSL *ssl, int where, int ret);
-static bool client_cert_name (const sched_http_t *h, struct evhttp_request *req, char *name, size_t size);
+static bool client_cert_name (const sched_http_t *h, struct evhttp_request *req, char *name,
+                              size_t size);
 
 /* One POST /v1/executions in flight. */
 typedef struct http_call
@@ -83,7 +84,7 @@ typedef struct http_call
   struct evhttp_request *req;
   struct evhttp_connection *conn;
   struct http_conn *hconn; /* its connection's record */
-  struct event *watch; /* EV_CLOSED on the client's socket while we run */
+  struct event *watch;     /* EV_CLOSED on the client's socket while we run */
   sched_exec_t *ex;
 } http_call_t;
 
@@ -118,7 +119,7 @@ struct http_caller
   const http_route_t *route;
   const sched_token_t *token; /* NULL without tokens configured (or on an open route) */
   size_t token_index;
-  const char *cert_name;      /* a verified client certificate's common name, or NULL */
+  const char *cert_name; /* a verified client certificate's common name, or NULL */
 };
 typedef struct http_caller http_caller_t;
 
@@ -220,8 +221,9 @@ reply_error_as (struct evhttp_request *req, const wb_err_t *err, bool piston)
 
   if (status >= 500)
     wb_warn ("%d %s: %s", status, wb_code_name (code), err->msg);
-  if ((piston ? wb_buf_append_str (&body, "{\"message\":")
-              : wb_buf_printf (&body, "{\"error\":{\"code\":\"%s\",\"message\":", wb_code_name (code)))
+  if ((piston
+           ? wb_buf_append_str (&body, "{\"message\":")
+           : wb_buf_printf (&body, "{\"error\":{\"code\":\"%s\",\"message\":", wb_code_name (code)))
           < 0
       || wb_json_append_string (&body, msg, strlen (msg)) < 0
       || wb_buf_append_str (&body, piston ? "}\n" : "}}\n") < 0)
@@ -259,7 +261,8 @@ sched_result_json (const sched_result_t *res, wb_buf_t *out, wb_err_t *err)
                            : wb_buf_append_str (out, ",\"exit_code\":null"))
       < 0)
     goto nomem;
-  if (sched_append_stream (out, "stdout", &res->out) < 0 || sched_append_stream (out, "stderr", &res->err) < 0
+  if (sched_append_stream (out, "stdout", &res->out) < 0
+      || sched_append_stream (out, "stderr", &res->err) < 0
       || (res->combined_output && sched_result_output_json (res, out) < 0))
     goto nomem;
   if (wb_buf_printf (out,
@@ -270,13 +273,13 @@ sched_result_json (const sched_result_t *res, wb_buf_t *out, wb_err_t *err)
                      res->code_sha256, res->pool_hit ? "true" : "false")
       < 0)
     goto nomem;
-  if ((res->has_usage
-           ? wb_buf_printf (out,
-                            ",\"usage\":{\"peak_memory_bytes\":%llu,\"cpu_user_ms\":%.3f,"
-                            "\"cpu_system_ms\":%.3f}",
-                            (unsigned long long) res->peak_memory_kib * 1024,
-                            (double) res->cpu_user_us / 1000.0, (double) res->cpu_system_us / 1000.0)
-           : wb_buf_append_str (out, ",\"usage\":null"))
+  if ((res->has_usage ? wb_buf_printf (
+           out,
+           ",\"usage\":{\"peak_memory_bytes\":%llu,\"cpu_user_ms\":%.3f,"
+           "\"cpu_system_ms\":%.3f}",
+           (unsigned long long) res->peak_memory_kib * 1024, (double) res->cpu_user_us / 1000.0,
+           (double) res->cpu_system_us / 1000.0)
+                      : wb_buf_append_str (out, ",\"usage\":null"))
       < 0)
     goto nomem;
   if (sched_result_files_json (res, out) < 0 || sched_result_compile_json (res, out) < 0)
@@ -407,8 +410,8 @@ within_limits (struct evhttp_request *req, api_ctx_t *ctx, const sched_token_t *
     {
       snprintf (secs, sizeof secs, "%.0f", ceil (wait));
       evhttp_add_header (evhttp_request_get_output_headers (req), "Retry-After", secs);
-      wb_error (&err, WB_E_RATE_LIMITED, "this token's rate of %.3g executions per second is used up",
-                t->rate);
+      wb_error (&err, WB_E_RATE_LIMITED,
+                "this token's rate of %.3g executions per second is used up", t->rate);
       reply_error_as (req, &err, piston);
       return false;
     }
@@ -517,8 +520,9 @@ handle_languages (struct evhttp_request *req, const http_caller_t *who)
           "\"default\":{\"timeout_ms\":%u,\"memory_mb\":%u},"
           "\"max\":{\"timeout_ms\":%u,\"memory_mb\":%u,\"code_bytes\":%llu,\"stdin_bytes\":%llu,"
           "\"output_bytes\":%llu}}",
-          i ? "," : "", p->language, p->version, p->runtime, nodes_profile_ready (ctx->nodes, i) ? "true" : "false",
-          p->def.timeout_ms, p->def.memory_mb, p->max.timeout_ms, p->max.memory_mb,
+          i ? "," : "", p->language, p->version, p->runtime,
+          nodes_profile_ready (ctx->nodes, i) ? "true" : "false", p->def.timeout_ms,
+          p->def.memory_mb, p->max.timeout_ms, p->max.memory_mb,
           (unsigned long long) p->max.code_bytes, (unsigned long long) p->max.stdin_bytes,
           (unsigned long long) p->def.output_bytes);
       /* The object's closing brace is taken back for what follows. */
@@ -532,8 +536,8 @@ handle_languages (struct evhttp_request *req, const http_caller_t *who)
         bad |= wb_buf_printf (&body,
                               ",\"compile\":{\"default\":{\"timeout_ms\":%u,\"memory_mb\":%u},"
                               "\"max\":{\"timeout_ms\":%u,\"memory_mb\":%u}}",
-                              p->def.compile_timeout_ms, p->def.compile_memory_mb, p->max.compile_timeout_ms,
-                              p->max.compile_memory_mb);
+                              p->def.compile_timeout_ms, p->def.compile_memory_mb,
+                              p->max.compile_timeout_ms, p->max.compile_memory_mb);
       bad |= wb_buf_append_str (&body, "}");
     }
   if (bad < 0 || wb_buf_append_str (&body, "]}\n") < 0)
@@ -567,7 +571,8 @@ handle_pools (struct evhttp_request *req, const http_caller_t *who)
           const pool_stats_t *s = &st[i];
           bad |= wb_buf_printf (
               &body,
-              "%s{\"engine\":\"%s\",\"language\":\"%s\",\"image_id\":\"%s\",\"profile_hash\":\"%s\","
+              "%s{\"engine\":\"%s\",\"language\":\"%s\",\"image_id\":\"%s\",\"profile_hash\":\"%"
+              "s\","
               "\"key\":\"%s\",\"draining\":%s,\"transient\":%s,\"min_ready\":%u,\"max_ready\":%u,"
               "\"target\":%u,\"ready\":%u,\"creating\":%u,\"in_use\":%u,\"waiting\":%u,"
               "\"hits\":%llu,\"misses\":%llu,\"created\":%llu,\"create_failures\":%llu,"
@@ -623,13 +628,17 @@ handle_engines (struct evhttp_request *req, const http_caller_t *who)
           "\"server_version\":",
           n->tls ? "true" : "false", sched_node_state_name (n->state),
           (unsigned long long) (now - n->state_since_ms), n->api_version);
-      bad |= wb_json_append_string (&body, n->facts->server_version, strlen (n->facts->server_version));
+      bad |= wb_json_append_string (&body, n->facts->server_version,
+                                    strlen (n->facts->server_version));
       bad |= wb_buf_append_str (&body, ",\"runtimes\":");
       bad |= wb_json_append_string (&body, n->facts->runtimes, strlen (n->facts->runtimes));
-      bad |= wb_buf_printf (&body, ",\"kind\":\"%s\",\"default_runtime\":", n->podman ? "podman" : "docker");
-      bad |= wb_json_append_string (&body, n->facts->default_runtime, strlen (n->facts->default_runtime));
+      bad |= wb_buf_printf (
+          &body, ",\"kind\":\"%s\",\"default_runtime\":", n->podman ? "podman" : "docker");
+      bad |= wb_json_append_string (&body, n->facts->default_runtime,
+                                    strlen (n->facts->default_runtime));
       bad |= wb_buf_append_str (&body, ",\"cgroup_version\":");
-      bad |= wb_json_append_string (&body, n->facts->cgroup_version, strlen (n->facts->cgroup_version));
+      bad |= wb_json_append_string (&body, n->facts->cgroup_version,
+                                    strlen (n->facts->cgroup_version));
       bad |= wb_buf_append_str (&body, ",\"engine_id\":");
       bad |= wb_json_append_string (&body, n->facts->engine_id, strlen (n->facts->engine_id));
       bad |= wb_buf_append_str (&body, ",\"security_options\":");
@@ -637,20 +646,22 @@ handle_engines (struct evhttp_request *req, const http_caller_t *who)
       bad |= wb_buf_append_str (&body, ",\"refused\":");
       bad |= n->refused[0] ? wb_json_append_string (&body, n->refused, strlen (n->refused))
                            : wb_buf_append_str (&body, "null");
-      bad |= wb_buf_printf (
-          &body,
-          ",\"weight\":%u,\"max_containers\":%u,\"containers\":%u,\"pools\":%zu,"
-          "\"ready\":%u,\"in_use\":%u,\"images\":%u,\"in_flight\":%u,"
-          "\"executions_total\":%llu,\"start_limit\":%u,\"ping_failures\":%llu,"
-          "\"taken_out\":%llu,\"last_seen_ms_ago\":",
-          n->weight, n->max_containers, n->containers, np, ready, in_use, images, n->executions,
-          (unsigned long long) n->executions_total, startgate_limit (n->gate),
-          (unsigned long long) n->ping_failures, (unsigned long long) n->taken_out);
-      bad |= n->last_seen_ms ? wb_buf_printf (&body, "%llu", (unsigned long long) (now - n->last_seen_ms))
-                             : wb_buf_append_str (&body, "null");
+      bad |= wb_buf_printf (&body,
+                            ",\"weight\":%u,\"max_containers\":%u,\"containers\":%u,\"pools\":%zu,"
+                            "\"ready\":%u,\"in_use\":%u,\"images\":%u,\"in_flight\":%u,"
+                            "\"executions_total\":%llu,\"start_limit\":%u,\"ping_failures\":%llu,"
+                            "\"taken_out\":%llu,\"last_seen_ms_ago\":",
+                            n->weight, n->max_containers, n->containers, np, ready, in_use, images,
+                            n->executions, (unsigned long long) n->executions_total,
+                            startgate_limit (n->gate), (unsigned long long) n->ping_failures,
+                            (unsigned long long) n->taken_out);
+      bad |= n->last_seen_ms
+                 ? wb_buf_printf (&body, "%llu", (unsigned long long) (now - n->last_seen_ms))
+                 : wb_buf_append_str (&body, "null");
       bad |= wb_buf_append_str (&body, ",\"info_ms_ago\":");
-      bad |= n->facts_at_ms ? wb_buf_printf (&body, "%llu", (unsigned long long) (now - n->facts_at_ms))
-                            : wb_buf_append_str (&body, "null");
+      bad |= n->facts_at_ms
+                 ? wb_buf_printf (&body, "%llu", (unsigned long long) (now - n->facts_at_ms))
+                 : wb_buf_append_str (&body, "null");
       bad |= wb_buf_append_str (&body, ",\"last_error\":");
       bad |= n->last_error[0] ? wb_json_append_string (&body, n->last_error, strlen (n->last_error))
                               : wb_buf_append_str (&body, "null");
@@ -890,16 +901,16 @@ handle_readyz (struct evhttp_request *req, const http_caller_t *who)
  * HEAD is accepted by evhttp but served by no route; other methods are
  * refused by evhttp itself (501) before route() runs. */
 static const http_route_t routes[] = {
-  /* path                method            open   piston says_method handler */
-  {"/v1/executions",   EVHTTP_REQ_POST, false, false, true,  handle_execute},
-  {"/api/v2/execute",  EVHTTP_REQ_POST, false, true,  true,  handle_execute},
-  {"/api/v2/runtimes", EVHTTP_REQ_GET,  false, true,  false, handle_runtimes},
-  {"/v1/languages",    EVHTTP_REQ_GET,  false, false, false, handle_languages},
-  {"/healthz",         EVHTTP_REQ_GET,  true,  false, false, handle_healthz},
-  {"/readyz",          EVHTTP_REQ_GET,  true,  false, false, handle_readyz},
-  {"/v1/pools",        EVHTTP_REQ_GET,  false, false, false, handle_pools},
-  {"/v1/engines",      EVHTTP_REQ_GET,  false, false, false, handle_engines},
-  {"/metrics",         EVHTTP_REQ_GET,  false, false, false, handle_metrics},
+    /* path                method            open   piston says_method handler */
+    {"/v1/executions", EVHTTP_REQ_POST, false, false, true, handle_execute},
+    {"/api/v2/execute", EVHTTP_REQ_POST, false, true, true, handle_execute},
+    {"/api/v2/runtimes", EVHTTP_REQ_GET, false, true, false, handle_runtimes},
+    {"/v1/languages", EVHTTP_REQ_GET, false, false, false, handle_languages},
+    {"/healthz", EVHTTP_REQ_GET, true, false, false, handle_healthz},
+    {"/readyz", EVHTTP_REQ_GET, true, false, false, handle_readyz},
+    {"/v1/pools", EVHTTP_REQ_GET, false, false, false, handle_pools},
+    {"/v1/engines", EVHTTP_REQ_GET, false, false, false, handle_engines},
+    {"/metrics", EVHTTP_REQ_GET, false, false, false, handle_metrics},
 };
 
 const http_route_t *
@@ -964,11 +975,11 @@ route (struct evhttp_request *req, void *arg)
     path = "/";
   who.cert_name = has_cert ? cert_name : NULL;
   who.route = http_route_find (path);
-  caller = (sched_caller_t) {
-    .open = who.route && who.route->open,
-    .cert_required = h->verify_clients && request_ssl (req) != NULL,
-    .cert_name = who.cert_name,
-    .authorization = evhttp_find_header (evhttp_request_get_input_headers (req), "Authorization"),
+  caller = (sched_caller_t){
+      .open = who.route && who.route->open,
+      .cert_required = h->verify_clients && request_ssl (req) != NULL,
+      .cert_name = who.cert_name,
+      .authorization = evhttp_find_header (evhttp_request_get_input_headers (req), "Authorization"),
   };
   if (sched_auth_decide (&ctx->cfg, &caller, &who.token, &who.token_index, &err) < 0)
     {
@@ -1074,7 +1085,8 @@ host_is_loopback (const char *host)
 static int
 bind_tcp (sched_http_t *h, const char *host, long port, bool tls)
 {
-  h->bound[h->n_bound] = evhttp_bind_socket_with_handle (tls ? h->https : h->http, host, (ev_uint16_t) port);
+  h->bound[h->n_bound]
+      = evhttp_bind_socket_with_handle (tls ? h->https : h->http, host, (ev_uint16_t) port);
   if (h->bound[h->n_bound] == NULL)
     return -1;
   h->bound_tls[h->n_bound] = tls;
@@ -1108,7 +1120,8 @@ tls_context (const api_config_t *cfg, wb_err_t *err)
 
   if (cfg->tls_cert == NULL || cfg->tls_key == NULL)
     {
-      wb_error (err, WB_E_INVALID, "an https:// listener needs \"tls\": {\"cert\", \"key\"} in the config");
+      wb_error (err, WB_E_INVALID,
+                "an https:// listener needs \"tls\": {\"cert\", \"key\"} in the config");
       return NULL;
     }
   if ((c = SSL_CTX_new (TLS_server_method ())) == NULL)
@@ -1120,7 +1133,8 @@ tls_context (const api_config_t *cfg, wb_err_t *err)
   /* Without it OpenSSL refuses every resumed session once client
    * certificates are verified ("session id context uninitialized"). */
   SSL_CTX_set_session_id_context (c, (const unsigned char *) "warmboxd", 8);
-  SSL_CTX_set_options (c, SSL_OP_NO_COMPRESSION | SSL_OP_NO_RENEGOTIATION | SSL_OP_CIPHER_SERVER_PREFERENCE);
+  SSL_CTX_set_options (c, SSL_OP_NO_COMPRESSION | SSL_OP_NO_RENEGOTIATION
+                              | SSL_OP_CIPHER_SERVER_PREFERENCE);
   if (SSL_CTX_set_cipher_list (c, "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:"
                                   "ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-RSA-AES256-GCM-SHA384:"
                                   "ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305")
@@ -1140,7 +1154,8 @@ tls_context (const api_config_t *cfg, wb_err_t *err)
       || SSL_CTX_check_private_key (c) != 1)
     {
       char what[600];
-      snprintf (what, sizeof what, "key %.500s (or it does not match the certificate)", cfg->tls_key);
+      snprintf (what, sizeof what, "key %.500s (or it does not match the certificate)",
+                cfg->tls_key);
       tls_error (err, what);
       goto fail;
     }
@@ -1178,7 +1193,8 @@ tls_bevcb (struct event_base *base, void *arg)
 
   if (ssl == NULL)
     return NULL;
-  bev = bufferevent_openssl_socket_new (base, -1, ssl, BUFFEREVENT_SSL_ACCEPTING, BEV_OPT_CLOSE_ON_FREE);
+  bev = bufferevent_openssl_socket_new (base, -1, ssl, BUFFEREVENT_SSL_ACCEPTING,
+                                        BEV_OPT_CLOSE_ON_FREE);
   if (bev)
     conn_track (h, bev);
   return bev;
@@ -1213,7 +1229,8 @@ tls_info_cb (const SSL *ssl, int where, int ret)
     return;
   e = ERR_peek_last_error ();
   if (ERR_GET_LIB (e) != ERR_LIB_SSL
-      || (ERR_GET_REASON (e) != SSL_R_HTTP_REQUEST && ERR_GET_REASON (e) != SSL_R_HTTPS_PROXY_REQUEST))
+      || (ERR_GET_REASON (e) != SSL_R_HTTP_REQUEST
+          && ERR_GET_REASON (e) != SSL_R_HTTPS_PROXY_REQUEST))
     return;
   if ((fd = SSL_get_fd (ssl)) < 0)
     return;
@@ -1250,7 +1267,8 @@ client_cert_name (const sched_http_t *h, struct evhttp_request *req, char *name,
   int at, n = -1;
   bool good = false;
 
-  if (ssl == NULL || SSL_get_verify_result (ssl) != X509_V_OK || (peer = SSL_get1_peer_certificate (ssl)) == NULL)
+  if (ssl == NULL || SSL_get_verify_result (ssl) != X509_V_OK
+      || (peer = SSL_get1_peer_certificate (ssl)) == NULL)
     return false;
   subject = X509_get_subject_name (peer);
   at = X509_NAME_get_index_by_NID (subject, NID_commonName, -1);
@@ -1278,7 +1296,8 @@ listen_tcp (sched_http_t *h, const char *addr, bool tls, wb_err_t *err)
   const char *scheme = tls ? "https" : "http";
 
   if (colon == NULL || (size_t) (colon - addr) >= sizeof host || colon == addr)
-    return wb_error (err, WB_E_INVALID, "listen %s: use unix:/path, host:port or https://host:port", addr);
+    return wb_error (err, WB_E_INVALID, "listen %s: use unix:/path, host:port or https://host:port",
+                     addr);
   memcpy (host, addr, (size_t) (colon - addr));
   host[colon - addr] = '\0';
   if (host[0] == '[' && host[strlen (host) - 1] == ']')
@@ -1296,10 +1315,11 @@ listen_tcp (sched_http_t *h, const char *addr, bool tls, wb_err_t *err)
     {
       if (bind_tcp (h, host, port, tls) < 0)
         return wb_error_errno (err, WB_E_IO, errno, "listen %s", addr);
-      wb_info ("listening on %s://%s (%s required)", scheme, addr,
-               tls && h->verify_clients ? (h->ctx->cfg.n_tokens ? "client certificates or API tokens"
-                                                                : "client certificates")
-                                        : "API tokens");
+      wb_info (
+          "listening on %s://%s (%s required)", scheme, addr,
+          tls && h->verify_clients
+              ? (h->ctx->cfg.n_tokens ? "client certificates or API tokens" : "client certificates")
+              : "API tokens");
       return 0;
     }
   if (!h->ctx->cfg.insecure_no_auth)
@@ -1392,8 +1412,9 @@ sched_http_tls_prepare (sched_http_t *h, const api_config_t *cfg, wb_err_t *err)
     return 0;
   sched_http_tls_abandon (h);
   if ((cfg->tls_client_ca != NULL) != h->verify_clients)
-    return wb_error (err, WB_E_INVALID, "tls.client_ca can't be added or removed by a reload; restart "
-                                        "to do that");
+    return wb_error (err, WB_E_INVALID,
+                     "tls.client_ca can't be added or removed by a reload; restart "
+                     "to do that");
   return (h->ssl_pending = tls_context (cfg, err)) ? 0 : -1;
 }
 

@@ -16,8 +16,7 @@ WB_MUST_CHECK int sched_http_start (api_ctx_t *ctx, sched_http_t **out, wb_err_t
  * removed; nothing changes), commit makes new TLS connections use them
  * (open ones keep theirs), abandon drops what prepare read.  No-ops
  * without a TLS listener. */
-WB_MUST_CHECK int sched_http_tls_prepare (sched_http_t *h, const api_config_t *cfg,
-                                          wb_err_t *err);
+WB_MUST_CHECK int sched_http_tls_prepare (sched_http_t *h, const api_config_t *cfg, wb_err_t *err);
 void sched_http_tls_commit (sched_http_t *h);
 void sched_http_tls_abandon (sched_http_t *h);
 /* --check-config: would the https:// listeners' TLS settings load?  0 when

@@ -17,8 +17,8 @@
  * language's default.  *_cpu_time are accepted and ignored (the CPU rlimit
  * follows the wall limit).  A compiled language's answer has Piston's
  * "compile" stage; when it fails, "run" is there with nothing in it, code
- * and status null, message "not run: the compile stage failed".  version: absent, "*", or any version whose
- * leading parts match the language's ("3", "3.11", "3.11.0", "3.x"). */
+ * and status null, message "not run: the compile stage failed".  version: absent, "*", or any
+ * version whose leading parts match the language's ("3", "3.11", "3.11.0", "3.x"). */
 #define _GNU_SOURCE
 #include "api/piston.h"
 #include "api/request.h"
@@ -144,14 +144,14 @@ piston_program_name (const prof_t *p, cJSON *file, char *out, size_t size, wb_er
   /* Piston appends the language's extension to the name ("file0.code"
    * runs as "file0.code.c"); here only where it is missing. */
   if ((size_t) snprintf (out, size, "%s%s", name, has_suffix ? "" : p->name_suffixes[0]) >= size)
-    return wb_error (err, WB_E_INVALID, "files[0].name must be at most %d bytes%s", SCHED_MAX_FILE_NAME,
-                     has_suffix ? "" : " with the language's suffix");
+    return wb_error (err, WB_E_INVALID, "files[0].name must be at most %d bytes%s",
+                     SCHED_MAX_FILE_NAME, has_suffix ? "" : " with the language's suffix");
   return sched_program_name_check (p, out, "files[0].name", err);
 }
 
 int
-sched_piston_translate (const char *body, size_t len, const prof_set_t *profiles,
-                        wb_buf_t *v1_body, wb_err_t *err)
+sched_piston_translate (const char *body, size_t len, const prof_set_t *profiles, wb_buf_t *v1_body,
+                        wb_err_t *err)
 {
   cleanup_json cJSON *root = NULL;
   cleanup_json cJSON *v1 = NULL;
@@ -166,8 +166,9 @@ sched_piston_translate (const char *body, size_t len, const prof_set_t *profiles
   if (body == NULL || len == 0)
     return wb_error (err, WB_E_INVALID, "the request body is empty; send a JSON object");
   if (sched_json_has_nul_escape (body, len))
-    return wb_error (err, WB_E_INVALID, "strings cannot hold NUL (\\u0000) here; send the file "
-                                        "with \"encoding\": \"base64\"");
+    return wb_error (err, WB_E_INVALID,
+                     "strings cannot hold NUL (\\u0000) here; send the file "
+                     "with \"encoding\": \"base64\"");
   root = cJSON_ParseWithLength (body, len);
   if (root == NULL || !cJSON_IsObject (root))
     return wb_error (err, WB_E_INVALID, "the body is not a JSON object");
@@ -194,7 +195,8 @@ sched_piston_translate (const char *body, size_t len, const prof_set_t *profiles
                      cJSON_GetArraySize (files), SCHED_MAX_FILES);
   if (piston_file (cJSON_GetArrayItem (files, 0), 0, &code, err) < 0)
     return -1;
-  if (piston_program_name (p, cJSON_GetArrayItem (files, 0), program_name, sizeof program_name, err) < 0)
+  if (piston_program_name (p, cJSON_GetArrayItem (files, 0), program_name, sizeof program_name, err)
+      < 0)
     return -1;
   if (!wb_utf8_valid (code.data ? code.data : "", code.len)
       || (code.len && memchr (code.data, '\0', code.len) != NULL))
@@ -273,16 +275,19 @@ sched_piston_translate (const char *body, size_t len, const prof_set_t *profiles
         if (name == NULL)
           return wb_error (err, WB_E_INVALID,
                            "files[%d] needs a name: files after the first are the program's "
-                           "files, found by name in its working directory", i - 1);
+                           "files, found by name in its working directory",
+                           i - 1);
         if (!sched_file_name_valid (name, strlen (name)))
           return wb_error (err, WB_E_INVALID,
                            "files[%d].name must be a plain file name (no '/', no control "
-                           "characters, not . or .., at most %d bytes)", i - 1, SCHED_MAX_FILE_NAME);
+                           "characters, not . or .., at most %d bytes)",
+                           i - 1, SCHED_MAX_FILE_NAME);
         if (strcmp (name, program_name) == 0)
-          return wb_error (err, WB_E_INVALID, "files[%d].name is %s, the program's own file (files[0])", i - 1,
-                           name);
-        if (wb_base64_encode (&b64, raw.data ? raw.data : "", raw.len) < 0 || (o = cJSON_CreateObject ()) == NULL
-            || !cJSON_AddItemToArray (list, o) || !cJSON_AddStringToObject (o, "name", name)
+          return wb_error (err, WB_E_INVALID,
+                           "files[%d].name is %s, the program's own file (files[0])", i - 1, name);
+        if (wb_base64_encode (&b64, raw.data ? raw.data : "", raw.len) < 0
+            || (o = cJSON_CreateObject ()) == NULL || !cJSON_AddItemToArray (list, o)
+            || !cJSON_AddStringToObject (o, "name", name)
             || !cJSON_AddStringToObject (o, "content", b64.data ? b64.data : "")
             || !cJSON_AddStringToObject (o, "encoding", "base64"))
           return wb_error (err, WB_E_NOMEM, "out of memory");
@@ -304,7 +309,8 @@ sched_piston_translate (const char *body, size_t len, const prof_set_t *profiles
     if (!cJSON_AddNumberToObject (v1, "compile_timeout_ms", ceil (compile_timeout)))
       return wb_error (err, WB_E_NOMEM, "out of memory");
   if (p->compile_argv && compile_memory > 0)
-    if (!cJSON_AddNumberToObject (v1, "compile_memory_mb", ceil (compile_memory / (1024.0 * 1024.0))))
+    if (!cJSON_AddNumberToObject (v1, "compile_memory_mb",
+                                  ceil (compile_memory / (1024.0 * 1024.0))))
       return wb_error (err, WB_E_NOMEM, "out of memory");
 
   text = cJSON_PrintUnformatted (v1);
@@ -317,7 +323,7 @@ sched_piston_translate (const char *body, size_t len, const prof_set_t *profiles
       {
         explicit_bzero (text, strlen (text));
         explicit_bzero (text, strlen (text)); /* the files' contents were in it */
-    cJSON_free (text);
+        cJSON_free (text);
         return wb_error (err, WB_E_NOMEM, "out of memory");
       }
     size_t head = (size_t) (hole - text) + 7;
@@ -397,7 +403,8 @@ piston_compile_json (const sched_result_t *res, wb_buf_t *out)
   if (!res->has_compile)
     return 0;
   if (strcmp (st, "timeout") == 0)
-    status = "TO", signal = "SIGKILL", message = "the compiler was killed at its time limit (compile_timeout)";
+    status = "TO", signal = "SIGKILL",
+    message = "the compiler was killed at its time limit (compile_timeout)";
   else if (strcmp (st, "killed") == 0)
     status = "SG", signal = signal_name (res->compile_signal, sig_buf, sizeof sig_buf),
     message = "the compiler was killed by a signal (the memory limit, most often)";
@@ -409,15 +416,23 @@ piston_compile_json (const sched_result_t *res, wb_buf_t *out)
                           res->compile_err.data, res->compile_err.len, &both)
           < 0
       || wb_buf_append_str (out, ",\"compile\":{\"stdout\":") < 0
-      || append_lossy (out, res->compile_out.data ? res->compile_out.data : "", res->compile_out.len) < 0
+      || append_lossy (out, res->compile_out.data ? res->compile_out.data : "",
+                       res->compile_out.len)
+             < 0
       || wb_buf_append_str (out, ",\"stderr\":") < 0
-      || append_lossy (out, res->compile_err.data ? res->compile_err.data : "", res->compile_err.len) < 0
+      || append_lossy (out, res->compile_err.data ? res->compile_err.data : "",
+                       res->compile_err.len)
+             < 0
       || wb_buf_append_str (out, ",\"output\":") < 0
       || append_lossy (out, both.data ? both.data : "", both.len) < 0
       || wb_buf_printf (out, ",\"code\":%s,\"signal\":", code) < 0
-      || (signal ? wb_json_append_string (out, signal, strlen (signal)) : wb_buf_append_str (out, "null")) < 0
+      || (signal ? wb_json_append_string (out, signal, strlen (signal))
+                 : wb_buf_append_str (out, "null"))
+             < 0
       || wb_buf_append_str (out, ",\"message\":") < 0
-      || (message ? wb_json_append_string (out, message, strlen (message)) : wb_buf_append_str (out, "null")) < 0
+      || (message ? wb_json_append_string (out, message, strlen (message))
+                  : wb_buf_append_str (out, "null"))
+             < 0
       || wb_buf_printf (out, ",\"status\":%s%s%s,\"wall_time\":%llu}", status ? "\"" : "",
                         status ? status : "null", status ? "\"" : "",
                         (unsigned long long) (res->compile_us / 1000))
@@ -467,8 +482,8 @@ sched_piston_result_json (const sched_result_t *res, const char *version, wb_buf
   if (signal == NULL && res->exit_code >= 0)
     snprintf (code, sizeof code, "%d", res->exit_code);
   if (wb_buf_printf (out, "{\"language\":\"%s\",\"version\":", res->language) < 0
-      || wb_json_append_string (out, version, strlen (version)) < 0 || piston_compile_json (res, out) < 0
-      || wb_buf_append_str (out, ",\"run\":{\"stdout\":") < 0
+      || wb_json_append_string (out, version, strlen (version)) < 0
+      || piston_compile_json (res, out) < 0 || wb_buf_append_str (out, ",\"run\":{\"stdout\":") < 0
       || append_lossy (out, res->out.data ? res->out.data : "", res->out.len) < 0
       || wb_buf_append_str (out, ",\"stderr\":") < 0
       || append_lossy (out, res->err.data ? res->err.data : "", res->err.len) < 0)
@@ -477,7 +492,9 @@ sched_piston_result_json (const sched_result_t *res, const char *version, wb_buf
    * (exec.h: res->order), as Piston's "in order of data". */
   {
     cleanup_buf wb_buf_t both = WB_BUF_INIT;
-    if (sched_order_render (&res->order, res->out.data, res->out.len, res->err.data, res->err.len, &both) < 0
+    if (sched_order_render (&res->order, res->out.data, res->out.len, res->err.data, res->err.len,
+                            &both)
+            < 0
         || wb_buf_append_str (out, ",\"output\":") < 0
         || append_lossy (out, both.data ? both.data : "", both.len) < 0)
       goto nomem;

@@ -16,8 +16,9 @@
 #include <string.h>
 
 static const char *const known_keys[]
-    = {"language", "code", "stdin", "stdin_base64", "args", "files", "timeout_ms", "memory_mb",
-       "compile_timeout_ms", "compile_memory_mb", "filename", "combined_output"};
+    = {"language", "code",           "stdin",     "stdin_base64",       "args",
+       "files",    "timeout_ms",     "memory_mb", "compile_timeout_ms", "compile_memory_mb",
+       "filename", "combined_output"};
 
 static int
 optional_uint (cJSON *root, const char *key, uint32_t lo, uint32_t max, uint32_t *inout,
@@ -132,10 +133,12 @@ parse_files (cJSON *files, sched_request_t *req, wb_err_t *err)
      * default source file (for Java the init sees to it: the code's class
      * names it). */
     if (req->filename && strcmp (req->filename, name) == 0)
-      return wb_error (err, WB_E_INVALID, "files[%d].name is %s, the program's own filename", i, name);
+      return wb_error (err, WB_E_INVALID, "files[%d].name is %s, the program's own filename", i,
+                       name);
     if (req->filename == NULL && req->profile->source && !req->profile->java_source
         && strcmp (req->profile->source, name) == 0)
-      return wb_error (err, WB_E_INVALID, "files[%d].name is %s, the name the code is written to for %s", i,
+      return wb_error (err, WB_E_INVALID,
+                       "files[%d].name is %s, the name the code is written to for %s", i,
                        req->profile->source, req->profile->language);
     if (encoding == NULL || (strcmp (encoding, "utf8") && strcmp (encoding, "base64")))
       return wb_error (err, WB_E_INVALID, "files[%d].encoding must be \"utf8\" or \"base64\"", i);
@@ -173,8 +176,8 @@ parse_files (cJSON *files, sched_request_t *req, wb_err_t *err)
 }
 
 int
-sched_request_parse (const char *body, size_t len, const prof_set_t *profiles,
-                     sched_request_t *out, wb_err_t *err)
+sched_request_parse (const char *body, size_t len, const prof_set_t *profiles, sched_request_t *out,
+                     wb_err_t *err)
 {
   cJSON *root, *item, *code, *in, *in64, *args;
   const char *language;
@@ -327,17 +330,20 @@ sched_request_parse (const char *body, size_t len, const prof_set_t *profiles,
     goto out;
   /* A compile stage's own limits; a language without one has none to set. */
   if (p->compile_argv == NULL
-      && (((item = cJSON_GetObjectItemCaseSensitive (root, "compile_timeout_ms")) != NULL && !cJSON_IsNull (item))
+      && (((item = cJSON_GetObjectItemCaseSensitive (root, "compile_timeout_ms")) != NULL
+           && !cJSON_IsNull (item))
           || ((item = cJSON_GetObjectItemCaseSensitive (root, "compile_memory_mb")) != NULL
               && !cJSON_IsNull (item))))
     {
-      wb_error (err, WB_E_INVALID, "%s has no compile stage: compile_timeout_ms and compile_memory_mb "
-                                   "do not apply", p->language);
+      wb_error (err, WB_E_INVALID,
+                "%s has no compile stage: compile_timeout_ms and compile_memory_mb "
+                "do not apply",
+                p->language);
       goto out;
     }
   if (p->compile_argv
-      && (optional_uint (root, "compile_timeout_ms", 1, p->max.compile_timeout_ms, &req.limits.compile_timeout_ms,
-                         err)
+      && (optional_uint (root, "compile_timeout_ms", 1, p->max.compile_timeout_ms,
+                         &req.limits.compile_timeout_ms, err)
               < 0
           || optional_uint (root, "compile_memory_mb", 6, p->max.compile_memory_mb,
                             &req.limits.compile_memory_mb, err)

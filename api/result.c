@@ -53,7 +53,8 @@ sched_result_compile_json (const sched_result_t *res, wb_buf_t *out)
           || sched_append_stream (out, "output", &both) < 0)
         return -1;
     }
-  return wb_buf_printf (out, ",\"truncated\":%s,\"duration_ms\":%llu}", res->compile_truncated ? "true" : "false",
+  return wb_buf_printf (out, ",\"truncated\":%s,\"duration_ms\":%llu}",
+                        res->compile_truncated ? "true" : "false",
                         (unsigned long long) (res->compile_us / 1000));
 }
 
@@ -62,7 +63,9 @@ sched_result_output_json (const sched_result_t *res, wb_buf_t *out)
 {
   cleanup_buf wb_buf_t both = WB_BUF_INIT;
 
-  if (sched_order_render (&res->order, res->out.data, res->out.len, res->err.data, res->err.len, &both) < 0)
+  if (sched_order_render (&res->order, res->out.data, res->out.len, res->err.data, res->err.len,
+                          &both)
+      < 0)
     return -1;
   return sched_append_stream (out, "output", &both);
 }
@@ -107,8 +110,8 @@ sched_result_files_json (const sched_result_t *res, wb_buf_t *out)
 
       if (wb_buf_append_str (out, i ? ",{\"name\":" : "{\"name\":") < 0
           || wb_json_append_string (out, f->name, strlen (f->name)) < 0
-          || wb_buf_printf (out, ",\"size\":%llu,\"sha256\":\"%s\",\"content\":", (unsigned long long) f->size,
-                            f->sha256)
+          || wb_buf_printf (out, ",\"size\":%llu,\"sha256\":\"%s\",\"content\":",
+                            (unsigned long long) f->size, f->sha256)
                  < 0)
         return -1;
       if (f->content == NULL)
@@ -118,14 +121,15 @@ sched_result_files_json (const sched_result_t *res, wb_buf_t *out)
           continue;
         }
       if ((text ? wb_json_append_string (out, p, f->content_len)
-                : (wb_buf_append_str (out, "\"") < 0 || wb_base64_encode (out, p, f->content_len) < 0
-                   || wb_buf_append_str (out, "\"") < 0)
-                      ? -1
-                      : 0)
+           : (wb_buf_append_str (out, "\"") < 0 || wb_base64_encode (out, p, f->content_len) < 0
+              || wb_buf_append_str (out, "\"") < 0)
+               ? -1
+               : 0)
               < 0
-          || wb_buf_printf (out, ",\"encoding\":\"%s\",\"content_omitted\":false}", text ? "utf-8" : "base64") < 0)
+          || wb_buf_printf (out, ",\"encoding\":\"%s\",\"content_omitted\":false}",
+                            text ? "utf-8" : "base64")
+                 < 0)
         return -1;
     }
   return wb_buf_printf (out, "],\"files_omitted\":%u", res->files_omitted);
 }
-

@@ -29,8 +29,8 @@ db_path (const char *db, const char *config, char *buf, size_t len)
         fclose (f);
       text[n] = '\0';
       cJSON *root = cJSON_Parse (text);
-      const char *p = cJSON_GetStringValue (
-          cJSON_GetObjectItemCaseSensitive (cJSON_GetObjectItemCaseSensitive (root, "store"), "path"));
+      const char *p = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (
+          cJSON_GetObjectItemCaseSensitive (root, "store"), "path"));
       if (p)
         snprintf (buf, len, "%s", p);
       cJSON_Delete (root);
@@ -51,12 +51,18 @@ parse_duration (const char *s)
   switch (*end)
     {
     case '\0':
-    case 's': return v;
-    case 'm': return v * 60;
-    case 'h': return v * 3600;
-    case 'd': return v * 86400;
-    case 'w': return v * 7 * 86400;
-    default: return -1;
+    case 's':
+      return v;
+    case 'm':
+      return v * 60;
+    case 'h':
+      return v * 3600;
+    case 'd':
+      return v * 86400;
+    case 'w':
+      return v * 7 * 86400;
+    default:
+      return -1;
     }
 }
 
@@ -194,8 +200,8 @@ cli_history (int argc, char **argv)
     pc.array = cJSON_CreateArray ();
   else
     printf ("%-19s  %-8s  %-10s  %-13s  %4s  %8s  %-3s  %-12s  %9s  %8s  %8s\n", "RECEIVED (UTC)",
-            "ID", "LANGUAGE", "STATUS", "EXIT", "TOTAL_MS", "HIT", "CODE_SHA256", "STDIN_B", "PEAK_MB",
-            "CPU_MS");
+            "ID", "LANGUAGE", "STATUS", "EXIT", "TOTAL_MS", "HIT", "CODE_SHA256", "STDIN_B",
+            "PEAK_MB", "CPU_MS");
   rc = store_history (db, &f, print_row, &pc, &err);
   if (rc < 0)
     {
@@ -378,13 +384,13 @@ cli_plan (int argc, char **argv)
       free (rows);
       return 0;
     }
-  printf ("%-12s %7s %9s %9s %10s %13s %9s %10s %10s\n", "LANGUAGE", "EXECS", "MEAN/MIN", "PEAK/MIN",
-          "PEAK/S 10s", "REPLENISH ms", "HIT RATE", "MIN_READY", "MAX_READY");
+  printf ("%-12s %7s %9s %9s %10s %13s %9s %10s %10s\n", "LANGUAGE", "EXECS", "MEAN/MIN",
+          "PEAK/MIN", "PEAK/S 10s", "REPLENISH ms", "HIT RATE", "MIN_READY", "MAX_READY");
   for (size_t i = 0; i < n; i++)
     {
       char repl[32];
-      snprintf (repl, sizeof repl, "%.0f/%.0f%s", rows[i].replenish_p50_ms, rows[i].replenish_p95_ms,
-                rows[i].replenish_measured ? "" : "*");
+      snprintf (repl, sizeof repl, "%.0f/%.0f%s", rows[i].replenish_p50_ms,
+                rows[i].replenish_p95_ms, rows[i].replenish_measured ? "" : "*");
       printf ("%-12s %7llu %9.2f %9.0f %10.1f %13s %8.1f%% %10u %10u\n", rows[i].language,
               (unsigned long long) rows[i].executions, rows[i].mean_per_min, rows[i].peak_per_min,
               rows[i].peak_per_10s, repl, 100.0 * rows[i].hit_rate, rows[i].min_ready,
@@ -396,12 +402,12 @@ cli_plan (int argc, char **argv)
       printf ("\n%s, replayed (target %.3g%%):\n  %9s %9s %9s %9s\n", r->language,
               100.0 * opts.target_hit_rate, "MIN_READY", "MAX_READY", "HITS", "IDLE");
       for (size_t k = 0; k < r->n_candidates; k++)
-        printf ("  %9u %9u %8.2f%% %9.2f%s\n", r->candidates[k].min_ready,
-                r->candidates[k].max_ready, 100.0 * r->candidates[k].hit_rate,
-                r->candidates[k].idle_mean,
-                r->candidates[k].min_ready == r->min_ready && r->candidates[k].max_ready == r->max_ready
-                    ? "   <- recommended"
-                    : "");
+        printf (
+            "  %9u %9u %8.2f%% %9.2f%s\n", r->candidates[k].min_ready, r->candidates[k].max_ready,
+            100.0 * r->candidates[k].hit_rate, r->candidates[k].idle_mean,
+            r->candidates[k].min_ready == r->min_ready && r->candidates[k].max_ready == r->max_ready
+                ? "   <- recommended"
+                : "");
       if (r->sizes_known)
         printf ("  in force: %u / %u, observed %.2f%% hits, replayed %.2f%%\n", r->actual_min,
                 r->actual_max, 100.0 * r->hit_rate, 100.0 * r->replayed_hit_rate);
@@ -420,13 +426,15 @@ cli_plan (int argc, char **argv)
         for (size_t k = 0; k < rows[i].n_engines; k++)
           printf ("  %-12s %-16s %7llu %6.1f%% %8.1f%% %10u %10u\n", rows[i].language,
                   rows[i].engines[k].engine[0] ? rows[i].engines[k].engine : "(none)",
-                  (unsigned long long) rows[i].engines[k].executions, 100.0 * rows[i].engines[k].share,
-                  rows[i].engines[k].executions
-                      ? 100.0 * (double) rows[i].engines[k].hits / (double) rows[i].engines[k].executions
-                      : 0.0,
+                  (unsigned long long) rows[i].engines[k].executions,
+                  100.0 * rows[i].engines[k].share,
+                  rows[i].engines[k].executions ? 100.0 * (double) rows[i].engines[k].hits
+                                                      / (double) rows[i].engines[k].executions
+                                                : 0.0,
                   rows[i].engines[k].min_ready, rows[i].engines[k].max_ready);
     }
-  printf ("\nWhy (window %.0f s; replenish p50/p95; * = no pool events, assumed):\n", opts.window_s);
+  printf ("\nWhy (window %.0f s; replenish p50/p95; * = no pool events, assumed):\n",
+          opts.window_s);
   for (size_t i = 0; i < n; i++)
     printf ("  %s: %s\n", rows[i].language, rows[i].reason);
   printf ("\nConfig snippet for warmboxd:\n{\"pools\": {");

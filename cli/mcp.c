@@ -19,8 +19,8 @@
 #define MCP_DEFAULT_OUTPUT 16384         /* bytes of each stream shown to the model */
 
 /* Newest first; an unknown requested version gets the first. */
-static const char *const protocol_versions[] = {"2025-11-25", "2025-06-18", "2025-03-26",
-                                                "2024-11-05"};
+static const char *const protocol_versions[]
+    = {"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"};
 
 enum
 {
@@ -33,8 +33,8 @@ enum
 typedef struct mcp_call
 {
   bool used;
-  cJSON *id;        /* the request's id (owned) */
-  char *arguments;  /* tools/call arguments, compact JSON (owned) */
+  cJSON *id;       /* the request's id (owned) */
+  char *arguments; /* tools/call arguments, compact JSON (owned) */
   atomic_int cancel;
 } mcp_call_t;
 
@@ -269,7 +269,8 @@ append_files (wb_buf_t *text, cJSON *res, cJSON *images)
     if (enc && strcmp (enc, "base64") == 0 && (mime = image_type (&raw)) != NULL)
       {
         cJSON *img = cJSON_CreateObject ();
-        if (img && cJSON_AddStringToObject (img, "type", "image") && cJSON_AddStringToObject (img, "data", content)
+        if (img && cJSON_AddStringToObject (img, "type", "image")
+            && cJSON_AddStringToObject (img, "data", content)
             && cJSON_AddStringToObject (img, "mimeType", mime))
           {
             cJSON_AddItemToArray (images, img);
@@ -384,7 +385,8 @@ describe_result (long http, const wb_buf_t *reply)
       bad |= wb_buf_printf (&text, "the sandbox failed: %s", message ? message : status);
     }
   /* A compiler's warnings are worth the model's reading too. */
-  if (cJSON_IsObject (compile) && cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (compile, "stderr"))
+  if (cJSON_IsObject (compile)
+      && cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (compile, "stderr"))
       && *cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (compile, "stderr")))
     bad |= append_stream_as (&text, compile, "stderr", "compiler warnings");
   bad |= append_stream (&text, res, "stdout");
@@ -424,7 +426,8 @@ execute_code (const char *arguments, const atomic_int *cancel)
       || (timeout && !cJSON_IsNull (timeout) && !cJSON_IsNumber (timeout)))
     return tool_result ("\"stdin\" must be a string and \"timeout_ms\" a number", true);
   if (files && !cJSON_IsNull (files) && !cJSON_IsArray (files))
-    return tool_result ("\"files\" must be an array of {\"name\", \"content\", \"encoding\"}", true);
+    return tool_result ("\"files\" must be an array of {\"name\", \"content\", \"encoding\"}",
+                        true);
   if (argv && !cJSON_IsNull (argv) && !cJSON_IsArray (argv))
     return tool_result ("\"args\" must be an array of strings", true);
   if (body == NULL)
@@ -436,7 +439,8 @@ execute_code (const char *arguments, const atomic_int *cancel)
   if (cJSON_IsNumber (timeout))
     cJSON_AddNumberToObject (body, "timeout_ms", timeout->valuedouble);
   /* Checked by the daemon, whose 400 says what is wrong with them. */
-  if (cJSON_IsArray (files) && !cJSON_AddItemToObject (body, "files", cJSON_Duplicate (files, true)))
+  if (cJSON_IsArray (files)
+      && !cJSON_AddItemToObject (body, "files", cJSON_Duplicate (files, true)))
     return NULL;
   if (cJSON_IsArray (argv) && !cJSON_AddItemToObject (body, "args", cJSON_Duplicate (argv, true)))
     return NULL;
@@ -510,7 +514,8 @@ input_schema (void)
     cJSON_ArrayForEach (item, cJSON_GetObjectItemCaseSensitive (langs, "languages"))
     {
       const char *name = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (item, "language"));
-      const char *version = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (item, "version"));
+      const char *version
+          = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (item, "version"));
       bool compiled = cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (item, "compiled"));
       if (name && (names || (names = cJSON_AddArrayToObject (p, "enum"))))
         {
@@ -560,7 +565,8 @@ input_schema (void)
   p = cJSON_AddObjectToObject (props, "timeout_ms");
   cJSON_AddStringToObject (p, "type", "integer");
   cJSON_AddNumberToObject (p, "minimum", 1);
-  cJSON_AddStringToObject (p, "description", "Wall-clock limit in milliseconds (default: the language's)");
+  cJSON_AddStringToObject (p, "description",
+                           "Wall-clock limit in milliseconds (default: the language's)");
   item = cJSON_AddArrayToObject (schema, "required");
   cJSON_AddItemToArray (item, cJSON_CreateString ("language"));
   cJSON_AddItemToArray (item, cJSON_CreateString ("code"));
@@ -571,7 +577,8 @@ input_schema (void)
 static void
 handle_initialize (const cJSON *id, const cJSON *params)
 {
-  const char *want = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (params, "protocolVersion"));
+  const char *want
+      = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (params, "protocolVersion"));
   const char *version = protocol_versions[0];
   cJSON *res = cJSON_CreateObject (), *caps, *tools, *info;
 
@@ -587,9 +594,10 @@ handle_initialize (const cJSON *id, const cJSON *params)
   info = cJSON_AddObjectToObject (res, "serverInfo");
   cJSON_AddStringToObject (info, "name", "warmbox");
   cJSON_AddStringToObject (info, "version", WB_VERSION);
-  cJSON_AddStringToObject (res, "instructions",
-                           "execute_code runs a program in a fresh, isolated sandbox with no network "
-                           "and a read-only filesystem except /tmp; nothing persists between calls.");
+  cJSON_AddStringToObject (
+      res, "instructions",
+      "execute_code runs a program in a fresh, isolated sandbox with no network "
+      "and a read-only filesystem except /tmp; nothing persists between calls.");
   send_result (id, res);
 }
 
@@ -776,8 +784,9 @@ cli_mcp (const char *url, int argc, char **argv)
         }
       else
         {
-          fprintf (stderr, "warmbox mcp: unknown option %s\n"
-                           "Usage: warmbox [--url URL] mcp [--max-output BYTES]\n",
+          fprintf (stderr,
+                   "warmbox mcp: unknown option %s\n"
+                   "Usage: warmbox [--url URL] mcp [--max-output BYTES]\n",
                    argv[i]);
           return 2;
         }

@@ -28,7 +28,7 @@
 enum
 {
   EXIT_USAGE = 2,
-  EXIT_SANDBOX = 125,  /* the daemon refused or failed */
+  EXIT_SANDBOX = 125, /* the daemon refused or failed */
   EXIT_TIMEOUT = 124,
   EXIT_OOM = 137,
   EXIT_COMPILE = 126, /* the program did not compile (it was not run) */
@@ -227,7 +227,8 @@ handle_files (cJSON *root, const char *out_dir)
   if (n <= 0)
     return;
   if (out_dir && (dirfd = open (out_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
-    fprintf (stderr, "warmbox: cannot open %s: %s; the files are not saved\n", out_dir, strerror (errno));
+    fprintf (stderr, "warmbox: cannot open %s: %s; the files are not saved\n", out_dir,
+             strerror (errno));
   if (dirfd < 0)
     fprintf (stderr, "warmbox: the program left %d file%s%s:", n, n == 1 ? "" : "s",
              out_dir ? "" : " (--out DIR saves them)");
@@ -369,7 +370,8 @@ cmd_run (const char *url, int argc, char **argv)
           return EXIT_USAGE;
         }
     }
-  if (!wb_utf8_valid (code.data ? code.data : "", code.len) || memchr (code.data ? code.data : "", 0, code.len))
+  if (!wb_utf8_valid (code.data ? code.data : "", code.len)
+      || memchr (code.data ? code.data : "", 0, code.len))
     {
       fputs ("warmbox run: the code must be UTF-8 text without NUL bytes\n", stderr);
       return EXIT_USAGE;
@@ -442,7 +444,8 @@ cmd_run (const char *url, int argc, char **argv)
     {
       /* The compiler's words, on stderr; the program never ran. */
       cJSON *compile = cJSON_GetObjectItemCaseSensitive (root, "compile");
-      if (emit_stream (compile, "stdout", stderr) < 0 || emit_stream (compile, "stderr", stderr) < 0)
+      if (emit_stream (compile, "stdout", stderr) < 0
+          || emit_stream (compile, "stderr", stderr) < 0)
         fputs ("warmbox: could not write the compiler's output\n", stderr);
       fputs ("warmbox: the program did not compile; it was not run\n", stderr);
       cJSON_Delete (root);
@@ -454,13 +457,14 @@ cmd_run (const char *url, int argc, char **argv)
       if (cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (root, "stdout_truncated"))
           || cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (root, "stderr_truncated")))
         fputs ("\nwarmbox: output was cut at its limit\n", stderr);
-      fprintf (stderr, "warmbox: %s\n",
-               strcmp (why, "timeout") == 0        ? "the program ran out of time and was killed"
-               : strcmp (why, "oom") == 0          ? "the program ran out of memory and was killed"
-               : strcmp (why, "output_limit") == 0 ? "the program's output hit its limit; it was killed"
-               : strcmp (why, "sandbox_error") == 0
-                   ? "the sandbox ended before the program did (its runtime or init stopped it); exit status unknown"
-                   : "the sandbox failed while the program ran");
+      fprintf (
+          stderr, "warmbox: %s\n",
+          strcmp (why, "timeout") == 0         ? "the program ran out of time and was killed"
+          : strcmp (why, "oom") == 0           ? "the program ran out of memory and was killed"
+          : strcmp (why, "output_limit") == 0  ? "the program's output hit its limit; it was killed"
+          : strcmp (why, "sandbox_error") == 0 ? "the sandbox ended before the program did (its "
+                                                 "runtime or init stopped it); exit status unknown"
+                                               : "the sandbox failed while the program ran");
       exit_code = strcmp (why, "timeout") == 0 ? EXIT_TIMEOUT
                   : strcmp (why, "oom") == 0   ? EXIT_OOM
                                                : EXIT_SANDBOX;

@@ -3,14 +3,14 @@
 #include "warmbox/wb.h"
 
 #include <errno.h>
-#include <openssl/evp.h>
-#include <string.h>
 #include <limits.h>
+#include <openssl/evp.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
-#include <unistd.h>
 #include <time.h>
+#include <unistd.h>
 
 /* ---- errors ---------------------------------------------------------- */
 
@@ -78,19 +78,32 @@ wb_code_name (wb_code_t code)
 {
   switch (code)
     {
-    case WB_OK: return "ok";
-    case WB_E_INVALID: return "invalid_request";
-    case WB_E_NOT_FOUND: return "not_found";
-    case WB_E_TOO_LARGE: return "too_large";
-    case WB_E_BUSY: return "busy";
-    case WB_E_ENGINE_DOWN: return "engine_unavailable";
-    case WB_E_ENGINE: return "engine_error";
-    case WB_E_NOMEM: return "out_of_memory";
-    case WB_E_IO: return "io_error";
-    case WB_E_INTERNAL: return "internal_error";
-    case WB_E_CANCELLED: return "cancelled";
-    case WB_E_UNAUTHORIZED: return "unauthorized";
-    case WB_E_RATE_LIMITED: return "rate_limited";
+    case WB_OK:
+      return "ok";
+    case WB_E_INVALID:
+      return "invalid_request";
+    case WB_E_NOT_FOUND:
+      return "not_found";
+    case WB_E_TOO_LARGE:
+      return "too_large";
+    case WB_E_BUSY:
+      return "busy";
+    case WB_E_ENGINE_DOWN:
+      return "engine_unavailable";
+    case WB_E_ENGINE:
+      return "engine_error";
+    case WB_E_NOMEM:
+      return "out_of_memory";
+    case WB_E_IO:
+      return "io_error";
+    case WB_E_INTERNAL:
+      return "internal_error";
+    case WB_E_CANCELLED:
+      return "cancelled";
+    case WB_E_UNAUTHORIZED:
+      return "unauthorized";
+    case WB_E_RATE_LIMITED:
+      return "rate_limited";
     }
   return "internal_error";
 }
@@ -100,19 +113,30 @@ wb_code_http_status (wb_code_t code)
 {
   switch (code)
     {
-    case WB_OK: return 200;
-    case WB_E_INVALID: return 400;
-    case WB_E_NOT_FOUND: return 404;
-    case WB_E_TOO_LARGE: return 413;
-    case WB_E_BUSY: return 503;
-    case WB_E_ENGINE_DOWN: return 503;
-    case WB_E_ENGINE: return 502;
-    case WB_E_CANCELLED: return 503;
-    case WB_E_UNAUTHORIZED: return 401;
-    case WB_E_RATE_LIMITED: return 429;
+    case WB_OK:
+      return 200;
+    case WB_E_INVALID:
+      return 400;
+    case WB_E_NOT_FOUND:
+      return 404;
+    case WB_E_TOO_LARGE:
+      return 413;
+    case WB_E_BUSY:
+      return 503;
+    case WB_E_ENGINE_DOWN:
+      return 503;
+    case WB_E_ENGINE:
+      return 502;
+    case WB_E_CANCELLED:
+      return 503;
+    case WB_E_UNAUTHORIZED:
+      return 401;
+    case WB_E_RATE_LIMITED:
+      return 429;
     case WB_E_NOMEM:
     case WB_E_IO:
-    case WB_E_INTERNAL: return 500;
+    case WB_E_INTERNAL:
+      return 500;
     }
   return 500;
 }
@@ -148,8 +172,8 @@ wb_log_at (wb_log_level_t level, const char *func, const char *fmt, ...)
   clock_gettime (CLOCK_REALTIME, &ts);
   gmtime_r (&ts.tv_sec, &tm);
   n = strftime (line, sizeof line, "%Y-%m-%dT%H:%M:%S", &tm);
-  n += snprintf (line + n, sizeof line - n, ".%03ldZ %s %s: ", ts.tv_nsec / 1000000L,
-                 names[level], func);
+  n += snprintf (line + n, sizeof line - n, ".%03ldZ %s %s: ", ts.tv_nsec / 1000000L, names[level],
+                 func);
   if (n < sizeof line)
     {
       va_start (ap, fmt);
@@ -369,7 +393,8 @@ put_reserved (wb_buf_t *b, const void *data, size_t len)
   b->data[b->len] = '\0';
 }
 
-static const char b64_alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+static const char b64_alphabet[]
+    = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 int
 wb_base64_encode (wb_buf_t *out, const void *data, size_t len)
@@ -381,9 +406,9 @@ wb_base64_encode (wb_buf_t *out, const void *data, size_t len)
     return -1;
   for (i = 0; i + 2 < len; i += 3)
     {
-      char q[4] = {b64_alphabet[p[i] >> 2], b64_alphabet[((p[i] & 3) << 4) | (p[i + 1] >> 4)],
-                   b64_alphabet[((p[i + 1] & 15) << 2) | (p[i + 2] >> 6)],
-                   b64_alphabet[p[i + 2] & 63]};
+      char q[4]
+          = {b64_alphabet[p[i] >> 2], b64_alphabet[((p[i] & 3) << 4) | (p[i + 1] >> 4)],
+             b64_alphabet[((p[i + 1] & 15) << 2) | (p[i + 2] >> 6)], b64_alphabet[p[i + 2] & 63]};
       put_reserved (out, q, 4);
     }
   if (len - i == 1)
@@ -552,7 +577,7 @@ wb_utf8_sanitize (wb_buf_t *out, const char *s, size_t len, size_t max, bool nul
   while (i < len && i < max)
     {
       unsigned char c = (unsigned char) s[i];
-      size_t n = c < 0x80              ? 1
+      size_t n = c < 0x80             ? 1
                  : (c & 0xE0) == 0xC0 ? 2
                  : (c & 0xF0) == 0xE0 ? 3
                  : (c & 0xF8) == 0xF0 ? 4
@@ -563,7 +588,8 @@ wb_utf8_sanitize (wb_buf_t *out, const char *s, size_t len, size_t max, bool nul
         {
           if (i + n > max)
             break;
-          rc = c == 0 && nul_visible ? wb_buf_append (out, "\\0", 2) : wb_buf_append (out, s + i, n);
+          rc = c == 0 && nul_visible ? wb_buf_append (out, "\\0", 2)
+                                     : wb_buf_append (out, s + i, n);
           i += n;
         }
       else
@@ -598,8 +624,9 @@ wb_dir_trusted (const char *path, char *resolved, size_t size, wb_err_t *err)
       if (last && !S_ISDIR (st.st_mode))
         return wb_error (err, WB_E_INVALID, "%s is not a folder", real);
       if (st.st_uid != 0 && st.st_uid != me)
-        return wb_error (err, WB_E_INVALID, "%s is owned by uid %u, neither root nor this user (%u)",
-                         real, (unsigned) st.st_uid, (unsigned) me);
+        return wb_error (err, WB_E_INVALID,
+                         "%s is owned by uid %u, neither root nor this user (%u)", real,
+                         (unsigned) st.st_uid, (unsigned) me);
       if (st.st_mode & (S_IWGRP | S_IWOTH))
         return wb_error (err, WB_E_INVALID, "%s can be written by %s (mode %04o)", real,
                          st.st_mode & S_IWOTH ? "anyone" : "its group",

@@ -255,12 +255,12 @@ parse_engine (sched_engine_config_t *e, cJSON *obj, bool single, const char *whe
   cJSON_ArrayForEach (item, obj)
   {
     const char *k = item->string ? item->string : "";
-    char **dst = strcmp (k, "endpoint") == 0   ? &e->endpoint
-                 : strcmp (k, "tls_ca") == 0   ? &e->tls_ca
-                 : strcmp (k, "tls_cert") == 0 ? &e->tls_cert
-                 : strcmp (k, "tls_key") == 0  ? &e->tls_key
+    char **dst = strcmp (k, "endpoint") == 0      ? &e->endpoint
+                 : strcmp (k, "tls_ca") == 0      ? &e->tls_ca
+                 : strcmp (k, "tls_cert") == 0    ? &e->tls_cert
+                 : strcmp (k, "tls_key") == 0     ? &e->tls_key
                  : strcmp (k, "seccomp_dir") == 0 ? &e->seccomp_dir
-                                               : NULL;
+                                                  : NULL;
     if (dst)
       {
         if (set_string (dst, item, k, err) < 0)
@@ -342,8 +342,9 @@ sched_config_set_engine (sched_config_t *cfg, const char *endpoint, wb_err_t *er
   char *copy;
 
   if (cfg->n_engines > 1)
-    return wb_error (err, WB_E_INVALID, "--engine can't replace the %zu engines the config file "
-                                        "lists",
+    return wb_error (err, WB_E_INVALID,
+                     "--engine can't replace the %zu engines the config file "
+                     "lists",
                      cfg->n_engines);
   if ((copy = strdup (endpoint)) == NULL)
     return wb_error (err, WB_E_NOMEM, "out of memory");
@@ -477,48 +478,60 @@ typedef struct config_key
 {
   const char *name;
   config_type_t type;
-  size_t offset;          /* into sched_config_t (CFG_U32, CFG_U64, CFG_STRING) */
-  double lo, hi;          /* whole numbers' range */
+  size_t offset; /* into sched_config_t (CFG_U32, CFG_U64, CFG_STRING) */
+  double lo, hi; /* whole numbers' range */
   bool reloadable;
   int (*parse) (sched_config_t *cfg, cJSON *item, wb_err_t *err);
   void (*apply) (sched_config_t *running, const sched_config_t *fresh);
 } config_key_t;
 
-#define U32(key, field, lo, hi, reload) {key, CFG_U32, offsetof (sched_config_t, field), lo, hi, reload, NULL, NULL}
-#define U64(key, field, lo, hi) {key, CFG_U64, offsetof (sched_config_t, field), lo, hi, false, NULL, NULL}
-#define STR(key, field) {key, CFG_STRING, offsetof (sched_config_t, field), 0, 0, false, NULL, NULL}
-#define CUSTOM(key, parse, apply) {key, CFG_CUSTOM, 0, 0, 0, apply != NULL, parse, apply}
+#define U32(key, field, lo, hi, reload)                                                            \
+  {                                                                                                \
+    key, CFG_U32, offsetof (sched_config_t, field), lo, hi, reload, NULL, NULL                     \
+  }
+#define U64(key, field, lo, hi)                                                                    \
+  {                                                                                                \
+    key, CFG_U64, offsetof (sched_config_t, field), lo, hi, false, NULL, NULL                      \
+  }
+#define STR(key, field)                                                                            \
+  {                                                                                                \
+    key, CFG_STRING, offsetof (sched_config_t, field), 0, 0, false, NULL, NULL                     \
+  }
+#define CUSTOM(key, parse, apply)                                                                  \
+  {                                                                                                \
+    key, CFG_CUSTOM, 0, 0, 0, apply != NULL, parse, apply                                          \
+  }
 
 static const config_key_t config_keys[] = {
-  CUSTOM ("listen", parse_listen, NULL),
-  CUSTOM ("engine", parse_engine_key, NULL),
-  CUSTOM ("engines", parse_engines_key, NULL),
-  STR ("tls.cert", tls_cert),
-  STR ("tls.key", tls_key),
-  STR ("tls.client_ca", tls_client_ca),
-  STR ("profiles_dir", profiles_dir),
-  U32 ("max_concurrent", max_concurrent, 1, 100000, false),
-  U32 ("shutdown_grace_ms", shutdown_grace_ms, 0, 3600000, false),
-  U32 ("drain_delay_ms", drain_delay_ms, 0, 3600000, true),
-  U32 ("request_read_timeout_ms", request_read_timeout_ms, 1000, 3600000, true),
-  U32 ("ready_pool_grace_ms", ready_pool_grace_ms, 1000, 3600000, true),
-  STR ("agent_listen", agent_listen),
-  U64 ("max_body_bytes", max_body_bytes, 1024, 1073741824.0),
-  U32 ("max_containers", max_containers, 1, 3600000, false),
-  U32 ("create_concurrency", create_concurrency, 1, 3600000, false),
-  U32 ("queue_max", queue_max, 0, 3600000, false),
-  U32 ("image_refresh_ms", image_refresh_ms, 1, 3600000, false),
-  U32 ("engine_recheck_ms", engine_recheck_ms, 1, 3600000, false),
-  U32 ("admission.queue_max", admission_queue_max, 0, 1000000, false),
-  U32 ("admission.max_wait_ms", max_wait_ms, 1, 3600000, false),
-  U32 ("start_limit.initial", start_limit.initial, 1, 4096, false),
-  U32 ("start_limit.min", start_limit.min, 1, 4096, false),
-  U32 ("start_limit.max", start_limit.max, 1, 4096, false),
-  STR ("store.path", store_path),
-  U32 ("store.retention_days", store_retention_days, 0, 36500, false),
-  U32 ("store.max_backlog", store_max_backlog, 1, 10000000, false),
-  CUSTOM ("pools", parse_pools, apply_pools),
-  CUSTOM ("tokens", parse_tokens, apply_tokens),
+    CUSTOM ("listen", parse_listen, NULL),
+    CUSTOM ("engine", parse_engine_key, NULL),
+    CUSTOM ("engines", parse_engines_key, NULL),
+    STR ("tls.cert", tls_cert),
+    STR ("tls.key", tls_key),
+    STR ("tls.client_ca", tls_client_ca),
+    STR ("profiles_dir", profiles_dir),
+    U32 ("max_concurrent", max_concurrent, 1, 100000, false),
+    U32 ("shutdown_grace_ms", shutdown_grace_ms, 0, 3600000, false),
+    U32 ("drain_delay_ms", drain_delay_ms, 0, 3600000, true),
+    U32 ("request_read_timeout_ms", request_read_timeout_ms, 1000, 3600000, true),
+    U32 ("ready_pool_grace_ms", ready_pool_grace_ms, 1000, 3600000, true),
+    STR ("agent_listen", agent_listen),
+    U64 ("max_body_bytes", max_body_bytes, 1024, 1073741824.0),
+    U32 ("max_containers", max_containers, 1, 3600000, false),
+    U32 ("create_concurrency", create_concurrency, 1, 3600000, false),
+    U32 ("queue_max", queue_max, 0, 3600000, false),
+    U32 ("image_refresh_ms", image_refresh_ms, 1, 3600000, false),
+    U32 ("engine_recheck_ms", engine_recheck_ms, 1, 3600000, false),
+    U32 ("admission.queue_max", admission_queue_max, 0, 1000000, false),
+    U32 ("admission.max_wait_ms", max_wait_ms, 1, 3600000, false),
+    U32 ("start_limit.initial", start_limit.initial, 1, 4096, false),
+    U32 ("start_limit.min", start_limit.min, 1, 4096, false),
+    U32 ("start_limit.max", start_limit.max, 1, 4096, false),
+    STR ("store.path", store_path),
+    U32 ("store.retention_days", store_retention_days, 0, 36500, false),
+    U32 ("store.max_backlog", store_max_backlog, 1, 10000000, false),
+    CUSTOM ("pools", parse_pools, apply_pools),
+    CUSTOM ("tokens", parse_tokens, apply_tokens),
 };
 
 #undef U32
@@ -639,9 +652,11 @@ sched_config_apply_reloadable (sched_config_t *running, const sched_config_t *fr
       if (key->apply)
         key->apply (running, fresh);
       else if (key->type == CFG_U32)
-        memcpy ((char *) running + key->offset, (const char *) fresh + key->offset, sizeof (uint32_t));
+        memcpy ((char *) running + key->offset, (const char *) fresh + key->offset,
+                sizeof (uint32_t));
       else if (key->type == CFG_U64)
-        memcpy ((char *) running + key->offset, (const char *) fresh + key->offset, sizeof (uint64_t));
+        memcpy ((char *) running + key->offset, (const char *) fresh + key->offset,
+                sizeof (uint64_t));
     }
 }
 

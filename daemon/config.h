@@ -30,20 +30,20 @@ typedef struct sched_config
    * default socket (sched_config_engines_final). */
   sched_engine_config_t engines[SCHED_MAX_ENGINES];
   size_t n_engines;
-  bool engines_from_list;         /* they came from "engines" */
+  bool engines_from_list; /* they came from "engines" */
   char *profiles_dir;
   bool insecure_no_auth;
-  uint32_t max_concurrent;        /* executions running or preparing; past it they queue */
-  uint32_t admission_queue_max;   /* executions queued for room to run; past it 503 */
-  uint32_t max_wait_ms;           /* the longest an execution waits before its start */
-  uint32_t shutdown_grace_ms;     /* SIGTERM: the longest wait for executions in flight */
-  uint32_t drain_delay_ms;        /* SIGTERM: how long /readyz fails while new executions are
-                                     still taken, so a load balancer can notice first */
+  uint32_t max_concurrent;          /* executions running or preparing; past it they queue */
+  uint32_t admission_queue_max;     /* executions queued for room to run; past it 503 */
+  uint32_t max_wait_ms;             /* the longest an execution waits before its start */
+  uint32_t shutdown_grace_ms;       /* SIGTERM: the longest wait for executions in flight */
+  uint32_t drain_delay_ms;          /* SIGTERM: how long /readyz fails while new executions are
+                                       still taken, so a load balancer can notice first */
   uint32_t request_read_timeout_ms; /* a request must arrive whole within this of its
                                        connection opening (or the previous reply) */
-  uint32_t ready_pool_grace_ms;   /* /readyz: how long a pool may stay below min_ready
-                                     without a create succeeding */
-  char *agent_listen;             /* NULL, or "host:port" of the HAProxy agent-check port */
+  uint32_t ready_pool_grace_ms;     /* /readyz: how long a pool may stay below min_ready
+                                       without a create succeeding */
+  char *agent_listen;               /* NULL, or "host:port" of the HAProxy agent-check port */
   uint64_t max_body_bytes;
   uint32_t max_containers;        /* global cap: created + running */
   uint32_t create_concurrency;    /* pool creates in flight */
@@ -60,12 +60,12 @@ typedef struct sched_config
   sched_token_t tokens[SCHED_MAX_TOKENS];
   size_t n_tokens;
   /* Not in the file: timings the unit tests shorten (0: the defaults). */
-  uint32_t pool_tick_ms;          /* pool sizing and retry tick */
-  uint32_t pool_backoff_ms;       /* first pause after a failed create */
-  uint32_t removal_retry_ms;      /* first retry of a failed removal */
-  long engine_timeout_ms;         /* per engine request but wait */
-  uint32_t exec_grace_ms;         /* kill sent, or exit seen: how long the engine may take to
-                                     report the exit, or the output's end */
+  uint32_t pool_tick_ms;     /* pool sizing and retry tick */
+  uint32_t pool_backoff_ms;  /* first pause after a failed create */
+  uint32_t removal_retry_ms; /* first retry of a failed removal */
+  long engine_timeout_ms;    /* per engine request but wait */
+  uint32_t exec_grace_ms;    /* kill sent, or exit seen: how long the engine may take to
+                                report the exit, or the output's end */
 } sched_config_t;
 
 WB_MUST_CHECK int sched_token_add (sched_config_t *cfg, const char *name, const char *sha256_hex,

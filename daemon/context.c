@@ -84,8 +84,8 @@ sched_ctx_init (sched_ctx_t *ctx, wb_err_t *err)
   if (ctx->nodes == NULL)
     return -1;
   memset (&stcfg, 0, sizeof stcfg);
-  stcfg.path = ctx->cfg.store_path ? ctx->cfg.store_path
-                                   : store_default_path (defpath, sizeof defpath);
+  stcfg.path
+      = ctx->cfg.store_path ? ctx->cfg.store_path : store_default_path (defpath, sizeof defpath);
   stcfg.retention_days = ctx->cfg.store_retention_days;
   stcfg.max_backlog = ctx->cfg.store_max_backlog;
   stcfg.daemon_alive = daemon_alive;
@@ -95,7 +95,8 @@ sched_ctx_init (sched_ctx_t *ctx, wb_err_t *err)
   wb_info ("history: %s (retention %u days)", stcfg.path, stcfg.retention_days);
   nodes_set_store (ctx->nodes, ctx->store);
   sched_ctx_exec_config (ctx, &ec);
-  ctx->execs = execs_new (ctx->base, &ec, ctx->nodes, ctx->store, &ctx->metrics, ctx->profiles, err);
+  ctx->execs
+      = execs_new (ctx->base, &ec, ctx->nodes, ctx->store, &ctx->metrics, ctx->profiles, err);
   if (ctx->execs == NULL)
     return -1;
   nodes_set_lost_cb (ctx->nodes, node_lost_cb, ctx);

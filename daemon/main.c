@@ -3,11 +3,11 @@
  * SIGHUP is reload.c's, SIGTERM shutdown.c's. */
 #define _GNU_SOURCE
 #include "api/agent.h"
+#include "api/http.h"
 #include "daemon/confine.h"
 #include "daemon/daemon.h"
 #include "daemon/reload.h"
 #include "daemon/shutdown.h"
-#include "api/http.h"
 
 #include <errno.h>
 #include <event2/event.h>
@@ -112,20 +112,20 @@ int
 main (int argc, char **argv)
 {
   static const struct option opts[] = {
-    {"config", required_argument, NULL, 'c'},
-    {"listen", required_argument, NULL, 'l'},
-    {"engine", required_argument, NULL, 'E'},
-    {"profiles", required_argument, NULL, 'P'},
-    {"store-path", required_argument, NULL, 'D'},
-    {"no-confine", no_argument, NULL, 'N'},
-    {"insecure-no-auth", no_argument, NULL, 'I'},
-    {"check-config", required_argument, NULL, 'C'},
-    {"print-spec", required_argument, NULL, 'S'},
-    {"check-profiles", no_argument, NULL, 'K'},
-    {"verbose", no_argument, NULL, 'v'},
-    {"version", no_argument, NULL, 'V'},
-    {"help", no_argument, NULL, 'h'},
-    {NULL, 0, NULL, 0},
+      {"config", required_argument, NULL, 'c'},
+      {"listen", required_argument, NULL, 'l'},
+      {"engine", required_argument, NULL, 'E'},
+      {"profiles", required_argument, NULL, 'P'},
+      {"store-path", required_argument, NULL, 'D'},
+      {"no-confine", no_argument, NULL, 'N'},
+      {"insecure-no-auth", no_argument, NULL, 'I'},
+      {"check-config", required_argument, NULL, 'C'},
+      {"print-spec", required_argument, NULL, 'S'},
+      {"check-profiles", no_argument, NULL, 'K'},
+      {"verbose", no_argument, NULL, 'v'},
+      {"version", no_argument, NULL, 'V'},
+      {"help", no_argument, NULL, 'h'},
+      {NULL, 0, NULL, 0},
   };
   const char *engine = NULL, *profiles = NULL, *store_path = NULL;
   const char *listen_flags[SCHED_MAX_LISTEN];
@@ -140,7 +140,9 @@ main (int argc, char **argv)
   while ((c = getopt_long (argc, argv, "c:l:vh", opts, NULL)) != -1)
     switch (c)
       {
-      case 'c': config_path = optarg; break;
+      case 'c':
+        config_path = optarg;
+        break;
       case 'l':
         if (n_listen_flags == SCHED_MAX_LISTEN)
           {
@@ -149,21 +151,43 @@ main (int argc, char **argv)
           }
         listen_flags[n_listen_flags++] = optarg;
         break;
-      case 'E': engine = optarg; break;
-      case 'P': profiles = optarg; break;
-      case 'D': store_path = optarg; break;
-      case 'N': no_confine = true; break;
-      case 'I': insecure = true; break;
-      case 'S': print_spec = optarg; break;
-      case 'K': check_profiles = true; break;
+      case 'E':
+        engine = optarg;
+        break;
+      case 'P':
+        profiles = optarg;
+        break;
+      case 'D':
+        store_path = optarg;
+        break;
+      case 'N':
+        no_confine = true;
+        break;
+      case 'I':
+        insecure = true;
+        break;
+      case 'S':
+        print_spec = optarg;
+        break;
+      case 'K':
+        check_profiles = true;
+        break;
       case 'C':
         check_only = true;
         config_path = optarg;
         break;
-      case 'v': wb_log_set_level (WB_LOG_DEBUG); break;
-      case 'V': printf ("warmboxd %s\n", WB_VERSION); return 0;
-      case 'h': fputs (usage_text, stdout); return 0;
-      default: fputs (usage_text, stderr); return 2;
+      case 'v':
+        wb_log_set_level (WB_LOG_DEBUG);
+        break;
+      case 'V':
+        printf ("warmboxd %s\n", WB_VERSION);
+        return 0;
+      case 'h':
+        fputs (usage_text, stdout);
+        return 0;
+      default:
+        fputs (usage_text, stderr);
+        return 2;
       }
   if (optind < argc)
     {
@@ -242,7 +266,8 @@ main (int argc, char **argv)
         }
       for (size_t i = 0; i < ctx.profiles->n; i++)
         {
-          const sched_pool_config_t *pc = sched_config_pool (&ctx.cfg, ctx.profiles->items[i]->language);
+          const sched_pool_config_t *pc
+              = sched_config_pool (&ctx.cfg, ctx.profiles->items[i]->language);
           printf ("pool %s: min_ready %u, max_ready %u\n", ctx.profiles->items[i]->language,
                   pc->min_ready, pc->max_ready);
         }
@@ -303,8 +328,8 @@ main (int argc, char **argv)
     {
       node_view_t v;
       node_view (nodes_at (ctx.nodes, i), &v);
-      wb_info ("warmboxd %s instance %s, %zu languages, engine %s: %s", WB_VERSION,
-               ctx.instance_id, ctx.profiles->n, v.name, v.endpoint);
+      wb_info ("warmboxd %s instance %s, %zu languages, engine %s: %s", WB_VERSION, ctx.instance_id,
+               ctx.profiles->n, v.name, v.endpoint);
     }
 
   event_base_dispatch (ctx.base);

@@ -16,15 +16,17 @@ sched_warn_short_grace (const sched_config_t *cfg, const prof_set_t *profiles)
   for (size_t i = 0; i < profiles->n; i++)
     {
       const prof_t *p = profiles->items[i];
-      uint64_t ms = (uint64_t) p->max.timeout_ms + p->max.compile_timeout_ms + (p->compile_argv ? 1000 : 0);
+      uint64_t ms
+          = (uint64_t) p->max.timeout_ms + p->max.compile_timeout_ms + (p->compile_argv ? 1000 : 0);
       if (ms > longest)
         longest = ms;
     }
   longest += cfg->max_wait_ms + 5000;
   if (cfg->shutdown_grace_ms < longest)
-    wb_warn ("shutdown_grace_ms %u is shorter than the longest execution the profiles allow (%llu ms, "
-             "max_wait_ms included): at SIGTERM such an execution would be cut off without its answer",
-             cfg->shutdown_grace_ms, (unsigned long long) longest);
+    wb_warn (
+        "shutdown_grace_ms %u is shorter than the longest execution the profiles allow (%llu ms, "
+        "max_wait_ms included): at SIGTERM such an execution would be cut off without its answer",
+        cfg->shutdown_grace_ms, (unsigned long long) longest);
 }
 
 void
@@ -103,10 +105,11 @@ sched_reload (sched_ctx_t *ctx, sched_http_t *http, const char *config_path)
        * a restart. */
       bool engines_changed = cfg.n_engines != ctx->cfg.n_engines;
       for (size_t i = 0; i < cfg.n_engines && !engines_changed; i++)
-        engines_changed = strcmp (cfg.engines[i].name, ctx->cfg.engines[i].name) != 0
-                          || strcmp (cfg.engines[i].endpoint ? cfg.engines[i].endpoint : "",
-                                     ctx->cfg.engines[i].endpoint ? ctx->cfg.engines[i].endpoint : "")
-                                 != 0;
+        engines_changed
+            = strcmp (cfg.engines[i].name, ctx->cfg.engines[i].name) != 0
+              || strcmp (cfg.engines[i].endpoint ? cfg.engines[i].endpoint : "",
+                         ctx->cfg.engines[i].endpoint ? ctx->cfg.engines[i].endpoint : "")
+                     != 0;
       if (engines_changed && cfg.n_engines > 0)
         wb_warn ("the engines in %s changed: engines are read at start-up (restart to apply)",
                  config_path);
@@ -123,4 +126,3 @@ sched_reload (sched_ctx_t *ctx, sched_http_t *http, const char *config_path)
     nodes_pool_update (ctx->nodes, i);
   nodes_images_refresh (ctx->nodes);
 }
-

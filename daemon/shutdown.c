@@ -46,8 +46,7 @@ drain_check_cb (evutil_socket_t fd, short what, void *arg)
   /* Connections that were queued when the socket was unlinked get a
    * moment to be accepted and answered. */
   if (running == 0 && sd->pools_drained && nodes_busy (sd->ctx->nodes) == 0
-      && nodes_containers (sd->ctx->nodes) == 0
-      && wb_now_ms () - sd->accepting_stopped_ms >= 200)
+      && nodes_containers (sd->ctx->nodes) == 0 && wb_now_ms () - sd->accepting_stopped_ms >= 200)
     {
       wb_info ("drained; exiting");
       event_base_loopbreak (sd->ctx->base);
@@ -107,7 +106,6 @@ sched_shutdown_signal (sched_shutdown_t *sd, int sig)
   if (sd->delay_timer == NULL || evtimer_add (sd->delay_timer, &tv) < 0)
     start_drain (-1, 0, sd);
 }
-
 
 sched_shutdown_t *
 sched_shutdown_new (sched_ctx_t *ctx, sched_http_t *http, wb_err_t *err)

@@ -24,7 +24,7 @@ struct eng_attach
   struct bufferevent *bev;
   eng_attach_cbs_t cbs;
   void *arg;
-  wb_buf_t head;  /* response head while waiting for 101 */
+  wb_buf_t head; /* response head while waiting for 101 */
   eng_demux_t demux;
   bool upgraded;
   bool close_stdin_pending;
@@ -278,8 +278,8 @@ eng_attach_open (eng_t *eng, const char *id, const eng_attach_cbs_t *cbs, void *
         wb_error (err, WB_E_INVALID, "attach: invalid container id");
         return NULL;
       }
-  snprintf (path, sizeof path,
-            "/v%s/containers/%s/attach?stream=1&stdin=1&stdout=1&stderr=1", eng->api_version, id);
+  snprintf (path, sizeof path, "/v%s/containers/%s/attach?stream=1&stdin=1&stdout=1&stderr=1",
+            eng->api_version, id);
 
   a = calloc (1, sizeof *a);
   if (a == NULL)

@@ -9,9 +9,9 @@
 #include "engine_int.h"
 
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <netdb.h>
 #include <string.h>
-#include <errno.h>
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -33,7 +33,7 @@ struct eng_req
   char *post_body;
   wb_buf_t body;
   char api_header[16];
-  bool libpod;      /* the reply carried Libpod-Api-Version: Podman */
+  bool libpod; /* the reply carried Libpod-Api-Version: Podman */
   char errbuf[CURL_ERROR_SIZE];
   eng_cb cb;
   void *arg;
@@ -77,7 +77,8 @@ static void
 event_cb (evutil_socket_t fd, short kind, void *arg)
 {
   eng_t *eng = arg;
-  int action = ((kind & EV_READ) ? CURL_CSELECT_IN : 0) | ((kind & EV_WRITE) ? CURL_CSELECT_OUT : 0);
+  int action
+      = ((kind & EV_READ) ? CURL_CSELECT_IN : 0) | ((kind & EV_WRITE) ? CURL_CSELECT_OUT : 0);
   int running;
 
   curl_multi_socket_action (eng->multi, fd, action, &running);
@@ -348,8 +349,10 @@ req_complete (eng_req_t *req, CURLcode code)
                        req->errbuf);
   else
     {
-      eng_reply_t reply = {.body = req->body.data, .len = req->body.len,
-                           .api_header = req->api_header, .libpod = req->libpod,
+      eng_reply_t reply = {.body = req->body.data,
+                           .len = req->body.len,
+                           .api_header = req->api_header,
+                           .libpod = req->libpod,
                            .value_key = req->value_key};
       curl_easy_getinfo (req->easy, CURLINFO_RESPONSE_CODE, &status);
       reply.status = res.http_status = status;
@@ -542,8 +545,8 @@ fail:
 }
 
 static eng_req_t *
-req_start (eng_t *eng, req_kind_t kind, const char *method, const char *path,
-           const char *json_body, long timeout_ms, eng_cb cb, void *arg, wb_err_t *err)
+req_start (eng_t *eng, req_kind_t kind, const char *method, const char *path, const char *json_body,
+           long timeout_ms, eng_cb cb, void *arg, wb_err_t *err)
 {
   return req_start_stream (eng, kind, method, path, json_body, timeout_ms, NULL, cb, arg, err);
 }
@@ -562,15 +565,15 @@ path_component_ok (const char *s)
   return strstr (s, "..") == NULL;
 }
 
-#define CHECK_ID(what, s)                                                      \
-  do                                                                           \
-    {                                                                          \
-      if (!path_component_ok (s))                                              \
-        {                                                                      \
-          wb_error (err, WB_E_INVALID, "%s: invalid name", what);              \
-          return NULL;                                                         \
-        }                                                                      \
-    }                                                                          \
+#define CHECK_ID(what, s)                                                                          \
+  do                                                                                               \
+    {                                                                                              \
+      if (!path_component_ok (s))                                                                  \
+        {                                                                                          \
+          wb_error (err, WB_E_INVALID, "%s: invalid name", what);                                  \
+          return NULL;                                                                             \
+        }                                                                                          \
+    }                                                                                              \
   while (0)
 
 eng_req_t *
@@ -628,8 +631,8 @@ eng_req_t *
 eng_container_wait (eng_t *eng, const char *id, eng_armed_cb armed, eng_cb cb, void *arg,
                     wb_err_t *err)
 {
-  eng_req_t *req = container_op (eng, REQ_WAIT, "POST", id, "/wait?condition=next-exit", 0, cb,
-                                 arg, err);
+  eng_req_t *req
+      = container_op (eng, REQ_WAIT, "POST", id, "/wait?condition=next-exit", 0, cb, arg, err);
   if (req && armed)
     {
       req->armed_cb = armed;

@@ -19,9 +19,9 @@ struct eng
   struct event *timer; /* curl's one timer */
 
   /* Endpoint, parsed once. */
-  char *unix_path;     /* set for unix sockets */
-  char *base_url;      /* "http://localhost" or "https://host:port" */
-  char *host;          /* for TLS name checks and the Host header */
+  char *unix_path;              /* set for unix sockets */
+  char *base_url;               /* "http://localhost" or "https://host:port" */
+  char *host;                   /* for TLS name checks and the Host header */
   struct sockaddr_storage addr; /* tcp: resolved once in eng_new */
   socklen_t addr_len;
   bool tls;
@@ -65,8 +65,8 @@ typedef enum req_kind
 /* A finished transfer's reply, as eng_reply_decode reads it. */
 typedef struct eng_reply
 {
-  long status;            /* its HTTP status */
-  const char *body;       /* NULL when empty */
+  long status;      /* its HTTP status */
+  const char *body; /* NULL when empty */
   size_t len;
   const char *api_header; /* ping: its API-Version header ("" when none) */
   bool libpod;            /* ping: it carried Libpod-Api-Version (Podman) */

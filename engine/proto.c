@@ -158,7 +158,11 @@ tar_next (eng_read_at read_at, void *arg, uint64_t *off, tar_entry_t *e)
   nlen = strnlen ((const char *) h, 100);
   /* POSIX ustar ("ustar\0" "00") has a name prefix; GNU's "ustar  \0"
    * keeps times there. */
-  if (memcmp (h + 257, "ustar\0" "00", 8) == 0)
+  if (memcmp (h + 257,
+              "ustar\0"
+              "00",
+              8)
+      == 0)
     plen = strnlen ((const char *) h + 345, 155);
   if (plen)
     {
@@ -213,8 +217,9 @@ tar_name_plain (const char *n)
   if (*n == '\0' || *n == '/')
     return false;
   for (const char *p = n; *p; p++)
-    if ((p == n || p[-1] == '/') && (strncmp (p, "./", 2) == 0 || strncmp (p, "../", 3) == 0
-                                    || strcmp (p, ".") == 0 || strcmp (p, "..") == 0 || *p == '/'))
+    if ((p == n || p[-1] == '/')
+        && (strncmp (p, "./", 2) == 0 || strncmp (p, "../", 3) == 0 || strcmp (p, ".") == 0
+            || strcmp (p, "..") == 0 || *p == '/'))
       return false;
   return true;
 }
@@ -252,8 +257,9 @@ eng_archive_check (eng_read_at read_at, void *arg, const char *image_id, const c
         return wb_error (err, WB_E_ENGINE, "the archive holds a member named %.80s", e.name);
       /* Other layouts would be read instead of the manifest checked here. */
       if (strcmp (e.name, "index.json") == 0 || strcmp (e.name, "oci-layout") == 0)
-        return wb_error (err, WB_E_ENGINE, "the archive holds %s (only docker save's own layout "
-                                           "is taken)",
+        return wb_error (err, WB_E_ENGINE,
+                         "the archive holds %s (only docker save's own layout "
+                         "is taken)",
                          e.name);
       if (strcmp (e.name, "repositories") == 0)
         {
@@ -291,7 +297,8 @@ eng_archive_check (eng_read_at read_at, void *arg, const char *image_id, const c
   wb_sha256_hex (buf, (size_t) config_size, digest);
   if (strcmp (digest, hex) != 0)
     {
-      wb_error (err, WB_E_ENGINE, "the archive's config is sha256:%.12s, not %.19s", digest, image_id);
+      wb_error (err, WB_E_ENGINE, "the archive's config is sha256:%.12s, not %.19s", digest,
+                image_id);
       goto out;
     }
   if (read_at (arg, buf, (size_t) manifest_size, manifest_at) != manifest_size)
@@ -308,13 +315,14 @@ eng_archive_check (eng_read_at read_at, void *arg, const char *image_id, const c
       cJSON *repos = NULL, *repo, *t;
       size_t n = 0;
       bool ok = rb && read_at (arg, rb, (size_t) repos_size, repos_at) == repos_size
-                && (repos = cJSON_ParseWithLength (rb, (size_t) repos_size)) != NULL && cJSON_IsObject (repos);
+                && (repos = cJSON_ParseWithLength (rb, (size_t) repos_size)) != NULL
+                && cJSON_IsObject (repos);
       cJSON *list = ok ? repos : NULL;
-      cJSON_ArrayForEach (repo, list)
-      cJSON_ArrayForEach (t, repo)
+      cJSON_ArrayForEach (repo, list) cJSON_ArrayForEach (t, repo)
       {
         char full[600];
-        snprintf (full, sizeof full, "%s:%s", repo->string ? repo->string : "", t->string ? t->string : "");
+        snprintf (full, sizeof full, "%s:%s", repo->string ? repo->string : "",
+                  t->string ? t->string : "");
         ok = ok && cJSON_IsString (t) && strcmp (full, tag) == 0;
         n++;
       }
@@ -378,8 +386,8 @@ eng_archive_manifest_check (const char *json, size_t len, const char *image_id, 
   config = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (img, "Config"));
   if (config == NULL || strcmp (config, want_json) != 0)
     {
-      wb_error (err, WB_E_ENGINE, "the archive's image is %.80s, not %.80s", config ? config : "(none)",
-                image_id);
+      wb_error (err, WB_E_ENGINE, "the archive's image is %.80s, not %.80s",
+                config ? config : "(none)", image_id);
       goto out;
     }
   tags = cJSON_GetObjectItemCaseSensitive (img, "RepoTags");
@@ -567,15 +575,12 @@ decode_info (const eng_reply_t *r, const char *what, const cJSON *json, eng_resu
   if (own->ids == NULL || own->values == NULL)
     return wb_error (&res->err, WB_E_NOMEM, "info: out of memory");
   if (cJSON_IsObject (rts))
-    cJSON_ArrayForEach (rt, rts)
-      if (rt->string && k < n)
-        own->ids[k++] = rt->string;
+    cJSON_ArrayForEach (rt, rts) if (rt->string && k < n) own->ids[k++] = rt->string;
   res->runtimes = own->ids;
   res->n_runtimes = (size_t) k;
   if (cJSON_IsArray (sec))
-    cJSON_ArrayForEach (so, sec)
-      if (cJSON_IsString (so) && k_sec < n_sec)
-        own->values[k_sec++] = so->valuestring;
+    cJSON_ArrayForEach (so, sec) if (cJSON_IsString (so) && k_sec < n_sec) own->values[k_sec++]
+        = so->valuestring;
   res->security_options = own->values;
   res->n_security_options = (size_t) k_sec;
 #define STRING_OF(key) cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (json, key))
@@ -628,18 +633,18 @@ static const struct req_kind_info
   bool json;
   reply_decoder_t *decode;
 } kinds[REQ_N_KINDS] = {
-  [REQ_PING] = {"ping", {0}, false, decode_ping},
-  [REQ_IMAGE_INSPECT] = {"image inspect", {0}, true, decode_id},
-  [REQ_CREATE] = {"container create", {0}, true, decode_id},
-  [REQ_START] = {"container start", {0}, false, NULL},
-  [REQ_WAIT] = {"container wait", {0}, true, decode_wait},
-  [REQ_KILL] = {"container kill", {409, 404}, false, NULL}, /* not running, gone */
-  [REQ_INSPECT] = {"container inspect", {0}, true, decode_inspect},
-  [REQ_REMOVE] = {"container remove", {404, 0}, false, NULL}, /* gone */
-  [REQ_LIST] = {"container list", {0}, true, decode_list},
-  [REQ_INFO] = {"info", {0}, true, decode_info},
-  [REQ_IMAGE_SAVE] = {"image save", {0}, false, NULL}, /* the archive went to its file */
-  [REQ_IMAGE_LOAD] = {"image load", {0}, false, decode_load},
+    [REQ_PING] = {"ping", {0}, false, decode_ping},
+    [REQ_IMAGE_INSPECT] = {"image inspect", {0}, true, decode_id},
+    [REQ_CREATE] = {"container create", {0}, true, decode_id},
+    [REQ_START] = {"container start", {0}, false, NULL},
+    [REQ_WAIT] = {"container wait", {0}, true, decode_wait},
+    [REQ_KILL] = {"container kill", {409, 404}, false, NULL}, /* not running, gone */
+    [REQ_INSPECT] = {"container inspect", {0}, true, decode_inspect},
+    [REQ_REMOVE] = {"container remove", {404, 0}, false, NULL}, /* gone */
+    [REQ_LIST] = {"container list", {0}, true, decode_list},
+    [REQ_INFO] = {"info", {0}, true, decode_info},
+    [REQ_IMAGE_SAVE] = {"image save", {0}, false, NULL}, /* the archive went to its file */
+    [REQ_IMAGE_LOAD] = {"image load", {0}, false, decode_load},
 };
 
 const char *
@@ -672,8 +677,7 @@ eng_reply_decode (req_kind_t kind, const eng_reply_t *r, eng_result_t *res, eng_
           = kind == REQ_START && (r->status == 400 || r->status == 404 || r->status == 409);
       return;
     }
-  if (k->json
-      && (own->json = cJSON_ParseWithLength (r->body ? r->body : "", r->len)) == NULL)
+  if (k->json && (own->json = cJSON_ParseWithLength (r->body ? r->body : "", r->len)) == NULL)
     {
       res->rc = wb_error (&res->err, WB_E_ENGINE, "%s: reply is not JSON", k->what);
       return;

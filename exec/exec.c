@@ -65,10 +65,9 @@
  * wait for room, a container and a start slot); from the start on it is
  * the request's timeout_ms (with a compile stage: compile_timeout_ms +
  * timeout_ms + RUN_SLACK_MS, re-armed to timeout_ms + RUN_SLACK_MS when the
- * init's run mark says the program starts, take_run_mark).  "shutdown" is SIGTERM: executions in flight,
- * queued ones included, run to their end.  A second
- * signal abandons them (sched_exec_abandon_all): rows stay "running" and
- * the next start-up marks them interrupted. */
+ * init's run mark says the program starts, take_run_mark).  "shutdown" is SIGTERM: executions in
+ * flight, queued ones included, run to their end.  A second signal abandons them
+ * (sched_exec_abandon_all): rows stay "running" and the next start-up marks them interrupted. */
 #define _GNU_SOURCE
 #include "exec/exec.h"
 #include "exec/admission.h"
@@ -76,14 +75,12 @@
 #include <event2/event.h>
 #include <string.h>
 
-#define KILL_GRACE_MS 5000  /* kill sent -> give up on the engine */
+#define KILL_GRACE_MS 5000    /* kill sent -> give up on the engine */
 #define ADMIT_MIN_LEFT_MS 100 /* a queued execution admitted with less left is refused */
-#define DRAIN_GRACE_MS 2000 /* exit seen -> stop waiting for output EOF */
+#define DRAIN_GRACE_MS 2000   /* exit seen -> stop waiting for output EOF */
 
-static uint32_t
-kill_grace (const sched_exec_t *ex);
-static uint32_t
-drain_grace (const sched_exec_t *ex);
+static uint32_t kill_grace (const sched_exec_t *ex);
+static uint32_t drain_grace (const sched_exec_t *ex);
 
 typedef enum exec_state
 {
@@ -106,34 +103,34 @@ typedef enum exec_state
  * refusal before the start, the recorded row, or the daemon abandoning
  * everything at exit: exec_end is the one ending). */
 static const unsigned exec_transitions[EX_N_STATES] = {
-  /* room to run: a container asked for; or refused (busy, cancelled) */
-  [EX_QUEUED] = TO (EX_WAIT_CONTAINER) | TO (EX_ENDED),
-  /* a container in hand; an engine failed it: to another engine (QUEUED) */
-  [EX_WAIT_CONTAINER] = TO (EX_PREPARING) | TO (EX_QUEUED) | TO (EX_ENDED),
-  [EX_PREPARING] = TO (EX_WAIT_SLOT) | TO (EX_QUEUED) | TO (EX_ENDED),
-  [EX_WAIT_SLOT] = TO (EX_STARTING) | TO (EX_QUEUED) | TO (EX_ENDED),
-  /* the start answered; or the engine said no (refused: nothing ran) */
-  [EX_STARTING] = TO (EX_RUNNING) | TO (EX_ENDED),
-  /* stopped; exit 137 to check for OOM; finished */
-  [EX_RUNNING] = TO (EX_KILLING) | TO (EX_INSPECTING) | TO (EX_RECORDING) | TO (EX_ENDED),
-  [EX_KILLING] = TO (EX_RECORDING) | TO (EX_ENDED),
-  [EX_INSPECTING] = TO (EX_RECORDING) | TO (EX_ENDED),
-  [EX_RECORDING] = TO (EX_ENDED),
-  [EX_ENDED] = 0,
+    /* room to run: a container asked for; or refused (busy, cancelled) */
+    [EX_QUEUED] = TO (EX_WAIT_CONTAINER) | TO (EX_ENDED),
+    /* a container in hand; an engine failed it: to another engine (QUEUED) */
+    [EX_WAIT_CONTAINER] = TO (EX_PREPARING) | TO (EX_QUEUED) | TO (EX_ENDED),
+    [EX_PREPARING] = TO (EX_WAIT_SLOT) | TO (EX_QUEUED) | TO (EX_ENDED),
+    [EX_WAIT_SLOT] = TO (EX_STARTING) | TO (EX_QUEUED) | TO (EX_ENDED),
+    /* the start answered; or the engine said no (refused: nothing ran) */
+    [EX_STARTING] = TO (EX_RUNNING) | TO (EX_ENDED),
+    /* stopped; exit 137 to check for OOM; finished */
+    [EX_RUNNING] = TO (EX_KILLING) | TO (EX_INSPECTING) | TO (EX_RECORDING) | TO (EX_ENDED),
+    [EX_KILLING] = TO (EX_RECORDING) | TO (EX_ENDED),
+    [EX_INSPECTING] = TO (EX_RECORDING) | TO (EX_ENDED),
+    [EX_RECORDING] = TO (EX_ENDED),
+    [EX_ENDED] = 0,
 };
 #undef TO
 
 static const char *const state_names[] = {
-  [EX_QUEUED] = "queued for room to run",
-  [EX_WAIT_CONTAINER] = "waiting for a container",
-  [EX_PREPARING] = "preparing",
-  [EX_WAIT_SLOT] = "waiting for a start slot",
-  [EX_STARTING] = "starting",
-  [EX_RUNNING] = "running",
-  [EX_KILLING] = "killing",
-  [EX_INSPECTING] = "inspecting",
-  [EX_RECORDING] = "recording",
-  [EX_ENDED] = "ended",
+    [EX_QUEUED] = "queued for room to run",
+    [EX_WAIT_CONTAINER] = "waiting for a container",
+    [EX_PREPARING] = "preparing",
+    [EX_WAIT_SLOT] = "waiting for a start slot",
+    [EX_STARTING] = "starting",
+    [EX_RUNNING] = "running",
+    [EX_KILLING] = "killing",
+    [EX_INSPECTING] = "inspecting",
+    [EX_RECORDING] = "recording",
+    [EX_ENDED] = "ended",
 };
 
 /* The executions of one daemon (exec.h). */
@@ -145,33 +142,33 @@ struct execs
   store_t *store;
   metrics_t *metrics;
   const prof_set_t *profiles;
-  bool draining;           /* refuse new executions, finish what runs */
+  bool draining; /* refuse new executions, finish what runs */
   /* Every execution in flight (the registry), and those of them that wait
    * for room to run (max_concurrent), fair across clients. */
   sched_exec_t *execs;
   size_t n_execs;
   adm_queue_t admission;
-  struct event *admit_ev;  /* admits from the queue, from the loop */
-  uint64_t end_us[32];     /* when the last executions ended: the service rate */
+  struct event *admit_ev; /* admits from the queue, from the loop */
+  uint64_t end_us[32];    /* when the last executions ended: the service rate */
   uint32_t n_ends;
   uint64_t next_serial;
 };
 
 struct sched_exec
 {
-  adm_node_t queued;         /* in ctx->admission while QUEUED */
+  adm_node_t queued; /* in ctx->admission while QUEUED */
   execs_t *ctx;
   sched_exec_t *prev, *next; /* the registry */
   uint64_t serial;
-  exec_state_t state;        /* written by set_state only */
+  exec_state_t state; /* written by set_state only */
   sched_request_t req;
   sched_result_t res;
-  sched_exec_done_cb cb;     /* NULL once the client left */
+  sched_exec_done_cb cb; /* NULL once the client left */
   void *cb_arg;
   char image_id[80];
   char pool_key[SBX_KEY_MAX]; /* for the history: the pool may be gone by then */
-  uint32_t reserved;         /* history records still reserved */
-  bool admitted;             /* it got room to run (admit): its ending frees that room */
+  uint32_t reserved;          /* history records still reserved */
+  bool admitted;              /* it got room to run (admit): its ending frees that room */
   uint64_t t_admit_us, t_container_us, t_start_us, t_started_us, t_exit_us;
 
   /* The engine it is placed on (NULL while QUEUED), and the engines it
@@ -179,27 +176,27 @@ struct sched_exec
    * node index): each is tried once. */
   sched_node_t *node;
   uint32_t tried;
-  const char *engine_name;   /* the last engine placed on, for the history ("" before) */
+  const char *engine_name; /* the last engine placed on, for the history ("" before) */
 
   /* The container: from pool, given back with pool_release. */
   pool_t *pool;
-  pool_waiter_t *waiter;     /* WAIT_CONTAINER */
+  pool_waiter_t *waiter; /* WAIT_CONTAINER */
   char container_id[80];
   char recorded_container[80];
 
   /* Engine calls in flight on it (each cancelled by release_container). */
   eng_attach_t *attach;
   eng_req_t *wait_req;
-  eng_req_t *op;             /* start or inspect */
+  eng_req_t *op; /* start or inspect */
   eng_req_t *kill_req;
 
   /* PREPARING: all three before the start. */
   struct
   {
-    bool attach_ready;       /* the attach answered, the frame is written */
+    bool attach_ready; /* the attach answered, the frame is written */
     bool wait_armed;
-    bool ahead_submitted;    /* its row ahead went to the store (once) */
-    bool ahead_committed;    /* ... and is on disk */
+    bool ahead_submitted; /* its row ahead went to the store (once) */
+    bool ahead_committed; /* ... and is on disk */
   } prep;
 
   /* WAIT_SLOT and STARTING. */
@@ -207,27 +204,27 @@ struct sched_exec
   struct
   {
     bool holds_slot;
-    double start_ticket;     /* the start gate's, when its start was sent */
-    bool kill_when_started;  /* cancel or deadline while STARTING */
+    double start_ticket;    /* the start gate's, when its start was sent */
+    bool kill_when_started; /* cancel or deadline while STARTING */
   } start;
 
   /* The output: the init's marks and its trailer (take_run_mark,
    * stderr_data, take_trailer). */
   struct
   {
-    char nonce[33];          /* the init's line: its trailer's mark must carry it */
-    char mark[64];           /* "\x1ewarmbox-trailer <nonce>\n" */
+    char nonce[33];             /* the init's line: its trailer's mark must carry it */
+    char mark[64];              /* "\x1ewarmbox-trailer <nonce>\n" */
     size_t mark_len, mark_seen; /* ... and how much of it ends stderr so far */
     /* A compiled language: the init writes "\x1ewarmbox-run <nonce>\n" to
      * stderr, before any other byte, as the program starts. */
     char run_mark[64];
     size_t run_mark_len, run_mark_seen;
     bool run_mark_done;
-    bool in_trailer;         /* stderr from here on is the init's */
-    bool trailer_overflow;   /* it passed its bound: ignored */
-    bool trailer_done;       /* taken apart (take_trailer): stderr is final */
-    bool trailer_ok;         /* ... and it parsed, end line and all: the init saw the program end */
-    bool drain_cut;          /* exited, but the output's end never came (give_up_waiting) */
+    bool in_trailer;       /* stderr from here on is the init's */
+    bool trailer_overflow; /* it passed its bound: ignored */
+    bool trailer_done;     /* taken apart (take_trailer): stderr is final */
+    bool trailer_ok;       /* ... and it parsed, end line and all: the init saw the program end */
+    bool drain_cut;        /* exited, but the output's end never came (give_up_waiting) */
     wb_buf_t trailer;
   } out;
 
@@ -235,9 +232,9 @@ struct sched_exec
   struct
   {
     bool wait_done, attach_done, have_exit;
-    bool wait_asked;         /* a failed wait was followed by an inspect (once) */
+    bool wait_asked; /* a failed wait was followed by an inspect (once) */
     long exit_code;
-    bool outcome_set;        /* the first reason to stop wins */
+    bool outcome_set; /* the first reason to stop wins */
     sched_status_t outcome;
     const char *outcome_error; /* client-safe sentence for ERROR / ENGINE_LOST */
   } end;
@@ -365,8 +362,9 @@ exec_check (const sched_exec_t *ex)
   RULE (!armed (ex->kill_timer) || ex->state == EX_KILLING);
   RULE (!armed (ex->inspect_timer) || ex->state == EX_INSPECTING);
   RULE (ex->state != EX_RECORDING || (ex->container_id[0] == '\0' && ex->attach == NULL));
-  RULE (ex->state != EX_RECORDING || (!armed (ex->run_timer) && !armed (ex->kill_timer)
-                                      && !armed (ex->drain_timer) && !armed (ex->inspect_timer)));
+  RULE (ex->state != EX_RECORDING
+        || (!armed (ex->run_timer) && !armed (ex->kill_timer) && !armed (ex->drain_timer)
+            && !armed (ex->inspect_timer)));
   RULE (ex->state != EX_INSPECTING || ex->op != NULL);
   RULE (!armed (ex->drain_timer) || ex->state == EX_RUNNING || ex->state == EX_KILLING);
   RULE (pre || !armed (ex->prestart_timer));
@@ -385,15 +383,24 @@ sched_status_name (sched_status_t st)
 {
   switch (st)
     {
-    case SCHED_ST_OK: return "ok";
-    case SCHED_ST_ERROR: return "error";
-    case SCHED_ST_TIMEOUT: return "timeout";
-    case SCHED_ST_OOM: return "oom";
-    case SCHED_ST_OUTPUT_LIMIT: return "output_limit";
-    case SCHED_ST_CANCELLED: return "cancelled";
-    case SCHED_ST_ENGINE_LOST: return "engine_lost";
-    case SCHED_ST_COMPILE_ERROR: return "compile_error";
-    case SCHED_ST_SANDBOX_ERROR: return "sandbox_error";
+    case SCHED_ST_OK:
+      return "ok";
+    case SCHED_ST_ERROR:
+      return "error";
+    case SCHED_ST_TIMEOUT:
+      return "timeout";
+    case SCHED_ST_OOM:
+      return "oom";
+    case SCHED_ST_OUTPUT_LIMIT:
+      return "output_limit";
+    case SCHED_ST_CANCELLED:
+      return "cancelled";
+    case SCHED_ST_ENGINE_LOST:
+      return "engine_lost";
+    case SCHED_ST_COMPILE_ERROR:
+      return "compile_error";
+    case SCHED_ST_SANDBOX_ERROR:
+      return "sandbox_error";
     }
   return "error";
 }
@@ -537,8 +544,8 @@ exec_end (sched_exec_t *ex)
   release_container (ex);
   pool_waiter_cancel (ex->waiter);
   leave_node (ex);
-  struct event *timers[] = {ex->prestart_timer, ex->run_timer, ex->kill_timer, ex->drain_timer,
-                            ex->inspect_timer};
+  struct event *timers[]
+      = {ex->prestart_timer, ex->run_timer, ex->kill_timer, ex->drain_timer, ex->inspect_timer};
   for (size_t i = 0; i < WB_ARRAY_SIZE (timers); i++)
     if (timers[i])
       event_free (timers[i]);
@@ -779,7 +786,8 @@ exec_finish (sched_exec_t *ex)
   wb_err_t row_err;
 
   take_trailer (ex);
-  if (res->err_truncated && !ex->end.outcome_set && ex->end.have_exit && res->status != SCHED_ST_OOM)
+  if (res->err_truncated && !ex->end.outcome_set && ex->end.have_exit
+      && res->status != SCHED_ST_OOM)
     {
       /* Past the cap by less than the trailer mark's room: not killed, but
        * over the limit all the same. */
@@ -804,18 +812,21 @@ exec_finish (sched_exec_t *ex)
       /* Not the sandbox's doing, as far as we know: the engine never
        * delivered the end of the output, where the init's report is. */
       res->status = SCHED_ST_ERROR;
-      ex->end.outcome_error = "the container engine did not deliver the end of the program's output; how the "
-                          "program ended is unknown";
-      wb_warn ("execution %s: the container exited with %ld and its output did not end within %u ms", res->id,
-               ex->end.exit_code, drain_grace (ex));
+      ex->end.outcome_error
+          = "the container engine did not deliver the end of the program's output; how the "
+            "program ended is unknown";
+      wb_warn (
+          "execution %s: the container exited with %ld and its output did not end within %u ms",
+          res->id, ex->end.exit_code, drain_grace (ex));
     }
   else if (ex->out.mark_len && !ex->out.trailer_ok && ex->out.trailer_overflow)
     {
       /* The init did report (its mark came), but the report passed what
        * we keep (or memory ran out keeping it): ours, not the sandbox's. */
       res->status = SCHED_ST_ERROR;
-      ex->end.outcome_error = "warmbox could not keep the sandbox's report of how the program ended; how it ended "
-                          "is unknown";
+      ex->end.outcome_error
+          = "warmbox could not keep the sandbox's report of how the program ended; how it ended "
+            "is unknown";
     }
   else if (ex->out.mark_len && !ex->out.trailer_ok)
     {
@@ -825,20 +836,24 @@ exec_finish (sched_exec_t *ex)
        * sandbox (gVisor's sentry dying).  The container's exit code is
        * theirs, not the program's. */
       res->status = SCHED_ST_SANDBOX_ERROR;
-      ex->end.outcome_error = "the sandbox ended before its init could report how the program ended (the "
-                          "runtime ended it, or the init was killed); the program's exit status is unknown";
+      ex->end.outcome_error
+          = "the sandbox ended before its init could report how the program ended (the "
+            "runtime ended it, or the init was killed); the program's exit status is unknown";
       wb_warn ("execution %s: the container exited with %ld and %s; status sandbox_error", res->id,
                ex->end.exit_code,
                ex->out.in_trailer ? "a report of its init that does not parse (cut short?)"
-                              : "no report of its init");
+                                  : "no report of its init");
     }
   else
     res->status = SCHED_ST_OK;
-  if (res->status == SCHED_ST_ERROR || res->status == SCHED_ST_ENGINE_LOST || res->status == SCHED_ST_SANDBOX_ERROR)
+  if (res->status == SCHED_ST_ERROR || res->status == SCHED_ST_ENGINE_LOST
+      || res->status == SCHED_ST_SANDBOX_ERROR)
     res->error = ex->end.outcome_error;
-  res->exit_code = ex->end.have_exit && res->status != SCHED_ST_COMPILE_ERROR && res->status != SCHED_ST_TIMEOUT
+  res->exit_code = ex->end.have_exit && res->status != SCHED_ST_COMPILE_ERROR
+                           && res->status != SCHED_ST_TIMEOUT
                            && res->status != SCHED_ST_SANDBOX_ERROR
-                           && !(res->status == SCHED_ST_ERROR && (ex->out.drain_cut || ex->out.trailer_overflow))
+                           && !(res->status == SCHED_ST_ERROR
+                                && (ex->out.drain_cut || ex->out.trailer_overflow))
                        ? (int) ex->end.exit_code
                        : -1;
   res->duration_ms = ((ex->t_exit_us ? ex->t_exit_us : now) - ex->t_start_us) / 1000;
@@ -884,8 +899,9 @@ give_up_waiting (sched_exec_t *ex)
     {
       ex->end.outcome_set = true;
       ex->end.outcome = SCHED_ST_ENGINE_LOST;
-      ex->end.outcome_error = "the container engine stopped answering while the program ran; it was "
-                          "stopped and will not run again";
+      ex->end.outcome_error
+          = "the container engine stopped answering while the program ran; it was "
+            "stopped and will not run again";
     }
   ex->end.wait_done = ex->end.attach_done = true;
   exec_finish (ex);
@@ -994,8 +1010,8 @@ exec_kill (sched_exec_t *ex, sched_status_t reason, const char *error)
     }
   if (arm_timer (ex, &ex->kill_timer, kill_timer_cb, kill_grace (ex)) < 0)
     cannot_bound (ex, "the exit after the kill");
-  ex->kill_req = eng_container_kill (node_engine (ex->node), ex->container_id, "SIGKILL", killed_cb, ex,
-                                     &err);
+  ex->kill_req = eng_container_kill (node_engine (ex->node), ex->container_id, "SIGKILL", killed_cb,
+                                     ex, &err);
   if (ex->kill_req == NULL)
     wb_log_error ("execution %s: %s", ex->res.id, err.msg);
 }
@@ -1038,7 +1054,8 @@ after_run (sched_exec_t *ex)
     return;
   if (ex->end.have_exit && ex->end.exit_code == 137 && !ex->end.outcome_set)
     {
-      ex->op = eng_container_inspect (node_engine (ex->node), ex->container_id, inspected_cb, ex, &err);
+      ex->op = eng_container_inspect (node_engine (ex->node), ex->container_id, inspected_cb, ex,
+                                      &err);
       if (ex->op)
         {
           set_state (ex, EX_INSPECTING);
@@ -1053,8 +1070,7 @@ after_run (sched_exec_t *ex)
   exec_finish (ex);
 }
 
-static void
-deadline_cb (evutil_socket_t fd, short what, void *arg);
+static void deadline_cb (evutil_socket_t fd, short what, void *arg);
 
 static void wait_cb (void *arg, const eng_result_t *r);
 
@@ -1071,7 +1087,8 @@ wait_inspected_cb (void *arg, const eng_result_t *r)
     {
       /* not-running: an exit between the inspect and this wait is met at
        * once (next-exit would wait for an exit that has been). */
-      ex->wait_req = eng_container_wait_stopped (node_engine (ex->node), ex->container_id, wait_cb, ex, &err);
+      ex->wait_req = eng_container_wait_stopped (node_engine (ex->node), ex->container_id, wait_cb,
+                                                 ex, &err);
       if (ex->wait_req)
         return;
     }
@@ -1121,7 +1138,8 @@ wait_cb (void *arg, const eng_result_t *r)
       && !ex->end.wait_asked)
     {
       ex->end.wait_asked = true;
-      ex->op = eng_container_inspect (node_engine (ex->node), ex->container_id, wait_inspected_cb, ex, &err);
+      ex->op = eng_container_inspect (node_engine (ex->node), ex->container_id, wait_inspected_cb,
+                                      ex, &err);
       if (ex->op)
         return;
     }
@@ -1180,9 +1198,12 @@ static void
 parse_trailer (sched_exec_t *ex)
 {
   if (ex->out.trailer_overflow)
-    wb_warn ("execution %s: the sandbox's report (files, usage) passed its bound; left out", ex->res.id);
-  else if (sched_trailer_parse (ex->out.trailer.data, ex->out.trailer.len, ex->out.nonce, &ex->res) < 0)
-    wb_warn ("execution %s: the sandbox's report (files, usage) does not parse; left out", ex->res.id);
+    wb_warn ("execution %s: the sandbox's report (files, usage) passed its bound; left out",
+             ex->res.id);
+  else if (sched_trailer_parse (ex->out.trailer.data, ex->out.trailer.len, ex->out.nonce, &ex->res)
+           < 0)
+    wb_warn ("execution %s: the sandbox's report (files, usage) does not parse; left out",
+             ex->res.id);
   else
     ex->out.trailer_ok = true;
 }
@@ -1216,7 +1237,8 @@ take_trailer (sched_exec_t *ex)
 /* Append to a stream's buffer within cap; false when it did not all fit
  * (the program is then stopped: output_limit). */
 static bool
-append_capped (sched_exec_t *ex, wb_buf_t *b, bool *trunc, uint64_t cap, const char *data, size_t len)
+append_capped (sched_exec_t *ex, wb_buf_t *b, bool *trunc, uint64_t cap, const char *data,
+               size_t len)
 {
   size_t room = b->len < cap ? (size_t) (cap - b->len) : 0;
 
@@ -1230,9 +1252,12 @@ append_capped (sched_exec_t *ex, wb_buf_t *b, bool *trunc, uint64_t cap, const c
       *trunc = true;
       wb_log_error ("execution %s: out of memory buffering output", ex->res.id);
     }
-  else if (sched_order_add (&ex->res.order, b == &ex->res.err ? SCHED_ORDER_ERR : SCHED_ORDER_OUT, len) < 0)
+  else if (sched_order_add (&ex->res.order, b == &ex->res.err ? SCHED_ORDER_ERR : SCHED_ORDER_OUT,
+                            len)
+           < 0)
     wb_warn ("execution %s: out of memory recording the output's order; \"output\" is stdout, then "
-             "stderr", ex->res.id);
+             "stderr",
+             ex->res.id);
   return !*trunc;
 }
 
@@ -1297,7 +1322,8 @@ stderr_data (sched_exec_t *ex, const char *data, size_t len)
     return true;
   /* Files' contents, the compile stage's two streams and their order
    * (no bigger than they are: order.h), records and lines. */
-  if (ex->out.trailer.len + len > ex->req.limits.output_bytes + 4 * ex->req.limits.compile_output_bytes + TRAILER_OVERHEAD
+  if (ex->out.trailer.len + len
+          > ex->req.limits.output_bytes + 4 * ex->req.limits.compile_output_bytes + TRAILER_OVERHEAD
       || wb_buf_append (&ex->out.trailer, data, len) < 0)
     ex->out.trailer_overflow = true;
   return true;
@@ -1331,7 +1357,8 @@ take_run_mark (sched_exec_t *ex, const char *data, size_t len, bool *fits)
        * re-arming an armed timer cannot fail for lack of memory, and if it
        * did, the deadline armed at the start still holds. */
       if (armed (ex->run_timer)
-          && arm_timer (ex, &ex->run_timer, deadline_cb, ex->req.limits.timeout_ms + RUN_SLACK_MS) < 0)
+          && arm_timer (ex, &ex->run_timer, deadline_cb, ex->req.limits.timeout_ms + RUN_SLACK_MS)
+                 < 0)
         wb_log_error ("execution %s: cannot re-arm the deadline", ex->res.id);
     }
   return i;
@@ -1354,9 +1381,11 @@ on_data (void *arg, int stream, const char *data, size_t len)
   else if (stream == ENG_STREAM_STDERR && ex->out.mark_len)
     fits = stderr_data (ex, data, len);
   else if (stream == ENG_STREAM_STDERR)
-    fits = append_capped (ex, &ex->res.err, &ex->res.err_truncated, ex->req.limits.output_bytes, data, len);
+    fits = append_capped (ex, &ex->res.err, &ex->res.err_truncated, ex->req.limits.output_bytes,
+                          data, len);
   else
-    fits = append_capped (ex, &ex->res.out, &ex->res.out_truncated, ex->req.limits.output_bytes, data, len);
+    fits = append_capped (ex, &ex->res.out, &ex->res.out_truncated, ex->req.limits.output_bytes,
+                          data, len);
   if (!fits)
     {
       /* Past the cap the program is stopped: output it cannot deliver is
@@ -1409,7 +1438,8 @@ started_cb (void *arg, const eng_result_t *r)
    * pace and would teach the gate that starts are nearly free. */
   double rtt_ms = (double) (ex->t_started_us - ex->t_start_us) / 1000.0;
   if (r->rc == 0 || rtt_ms >= node_gate (ex->node)->last_rtt_ms)
-    startgate_sample (node_gate (ex->node), rtt_ms, ex->start.start_ticket, (double) ex->t_started_us / 1000.0);
+    startgate_sample (node_gate (ex->node), rtt_ms, ex->start.start_ticket,
+                      (double) ex->t_started_us / 1000.0);
   startgate_leave (node_gate (ex->node), (double) ex->t_started_us / 1000.0);
   node_yield_update (ex->node);
   if (r->rc < 0 && r->not_started)
@@ -1460,7 +1490,8 @@ send_start (sched_exec_t *ex)
   disarm (ex->prestart_timer);
   set_state (ex, EX_STARTING);
   ex->t_start_us = wb_now_us ();
-  ex->start.start_ticket = startgate_ticket (node_gate (ex->node), (double) ex->t_start_us / 1000.0);
+  ex->start.start_ticket
+      = startgate_ticket (node_gate (ex->node), (double) ex->t_start_us / 1000.0);
   node_yield_update (ex->node);
   ex->op = eng_container_start (node_engine (ex->node), ex->container_id, started_cb, ex, &err);
   if (ex->op == NULL)
@@ -1484,7 +1515,8 @@ maybe_start (sched_exec_t *ex)
   wb_err_t err;
   int r;
 
-  if (ex->state != EX_PREPARING || !ex->prep.attach_ready || !ex->prep.wait_armed || !ex->prep.ahead_committed)
+  if (ex->state != EX_PREPARING || !ex->prep.attach_ready || !ex->prep.wait_armed
+      || !ex->prep.ahead_committed)
     return;
   set_state (ex, EX_WAIT_SLOT);
   r = startgate_enter (node_gate (ex->node), (double) wb_now_us () / 1000.0, gate_open_cb, ex,
@@ -1552,19 +1584,23 @@ write_frame (sched_exec_t *ex)
    * unchanged is not sent back. */
   if (uses_init (ex))
     {
-      ex->out.mark_len = (size_t) snprintf (ex->out.mark, sizeof ex->out.mark, "\x1ewarmbox-trailer %s\n", ex->out.nonce);
+      ex->out.mark_len = (size_t) snprintf (ex->out.mark, sizeof ex->out.mark,
+                                            "\x1ewarmbox-trailer %s\n", ex->out.nonce);
       const prof_limits_t *l = &ex->req.limits;
       /* The program's own file, where the bootstrap writes one, is an
        * input too (prof_t.program_file). */
-      const char *program = ex->req.profile->program_file ? program_name (ex) : NULL; /* NULL: no file */
+      const char *program
+          = ex->req.profile->program_file ? program_name (ex) : NULL; /* NULL: no file */
       rc = wb_buf_printf (&frame, "w1 %s %d %llu %zu", ex->out.nonce, SCHED_MAX_FILES,
-                          (unsigned long long) l->output_bytes, ex->req.n_files + (program != NULL));
+                          (unsigned long long) l->output_bytes,
+                          ex->req.n_files + (program != NULL));
       /* A compile stage's limits, and the program's own timeout after it. */
       if (rc == 0 && ex->req.profile->compile_argv)
         {
           rc = wb_buf_printf (&frame, " %u %llu %u", l->compile_timeout_ms,
                               (unsigned long long) l->compile_output_bytes, l->timeout_ms);
-          ex->out.run_mark_len = (size_t) snprintf (ex->out.run_mark, sizeof ex->out.run_mark, "\x1ewarmbox-run %s\n", ex->out.nonce);
+          ex->out.run_mark_len = (size_t) snprintf (ex->out.run_mark, sizeof ex->out.run_mark,
+                                                    "\x1ewarmbox-run %s\n", ex->out.nonce);
         }
       if (rc == 0)
         rc = wb_buf_append (&frame, "\n", 1);
@@ -1574,9 +1610,9 @@ write_frame (sched_exec_t *ex)
         rc = wb_buf_printf (&frame, "%s %s\n", ex->res.code_sha256, program);
     }
   if (rc < 0
-      || sched_frame_build (program_name (ex), ex->req.code, ex->req.code_len, ex->req.args, ex->req.n_args,
-                            ex->req.files, ex->req.n_files, ex->req.stdin_data, ex->req.stdin_len,
-                            &frame)
+      || sched_frame_build (program_name (ex), ex->req.code, ex->req.code_len, ex->req.args,
+                            ex->req.n_args, ex->req.files, ex->req.n_files, ex->req.stdin_data,
+                            ex->req.stdin_len, &frame)
              < 0
       || eng_attach_write (ex->attach, frame.data, frame.len) < 0)
     rc = -1;
@@ -1629,7 +1665,8 @@ have_container (sched_exec_t *ex, wb_err_t *err)
   ex->attach = eng_attach_open (node_engine (ex->node), ex->container_id, &attach_cbs, ex, err);
   if (ex->attach == NULL)
     return -1;
-  ex->wait_req = eng_container_wait (node_engine (ex->node), ex->container_id, on_wait_armed, wait_cb, ex, err);
+  ex->wait_req = eng_container_wait (node_engine (ex->node), ex->container_id, on_wait_armed,
+                                     wait_cb, ex, err);
   if (ex->wait_req == NULL)
     return -1;
   /* From here the execution is in the history (with its container, so
@@ -1702,8 +1739,9 @@ prestart_deadline_cb (evutil_socket_t fd, short what, void *arg)
   else if (ex->state == EX_WAIT_SLOT)
     wb_error (&err, WB_E_BUSY, "no start slot became free within %u ms", ms);
   else if (!ex->prep.ahead_committed)
-    wb_error (&err, WB_E_BUSY, "the execution history could not be written within %u ms; try "
-                               "again later",
+    wb_error (&err, WB_E_BUSY,
+              "the execution history could not be written within %u ms; try "
+              "again later",
               ms);
   else
     wb_error (&err, WB_E_ENGINE_DOWN, "the engine did not prepare the container within %u ms", ms);
@@ -1750,8 +1788,9 @@ pool_for (sched_exec_t *ex, wb_err_t *err)
     }
   if (ex->req.limits.timeout_ms > p->max.timeout_ms || ex->req.limits.memory_mb > p->max.memory_mb)
     {
-      wb_error (err, WB_E_INVALID, "the %s profile changed: the request's limits are above its "
-                                   "maximum now",
+      wb_error (err, WB_E_INVALID,
+                "the %s profile changed: the request's limits are above its "
+                "maximum now",
                 p->language);
       return NULL;
     }
@@ -1768,8 +1807,8 @@ pool_for (sched_exec_t *ex, wb_err_t *err)
     {
       memset (&spec, 0, sizeof spec);
       sbx_dialect_t d;
-      spec.tmpl = sbx_tmpl_new (p, &ex->req.limits, ex->image_id,
-                                node_dialect (node, index, &d), err);
+      spec.tmpl
+          = sbx_tmpl_new (p, &ex->req.limits, ex->image_id, node_dialect (node, index, &d), err);
       if (spec.tmpl == NULL)
         return NULL;
       spec.profile_hash = p->hash;
@@ -1891,7 +1930,8 @@ sched_exec_start (execs_t *ctx, sched_request_t *req, sched_exec_done_cb cb, voi
   if (!store_reserve (ctx->store, 2))
     {
       sched_request_clear (req);
-      wb_error (err, WB_E_BUSY, "the execution history cannot be written right now; try again later");
+      wb_error (err, WB_E_BUSY,
+                "the execution history cannot be written right now; try again later");
       return NULL;
     }
   ex = calloc (1, sizeof *ex);
@@ -2044,8 +2084,8 @@ sched_exec_node_lost (execs_t *ctx, sched_node_t *node)
           break;
         case EX_STARTING:
         case EX_RUNNING:
-          wb_warn ("execution %s: engine %s was taken out while it was %s; stopping it",
-                   ex->res.id, node_name (node), state_names[ex->state]);
+          wb_warn ("execution %s: engine %s was taken out while it was %s; stopping it", ex->res.id,
+                   node_name (node), state_names[ex->state]);
           exec_kill (ex, SCHED_ST_ENGINE_LOST,
                      "the container engine was lost while the program ran; it will not run again");
           break;
@@ -2101,7 +2141,8 @@ sched_exec_check_all (const execs_t *x)
     }
   if (refused_transitions)
     {
-      wb_log_error ("executions: %llu transitions refused (bugs)", (unsigned long long) refused_transitions);
+      wb_log_error ("executions: %llu transitions refused (bugs)",
+                    (unsigned long long) refused_transitions);
       bad++;
     }
   if (n != x->n_execs || queued != x->admission.n)

@@ -11,20 +11,20 @@
 #ifndef WARMBOX_SCHED_EXEC_H
 #define WARMBOX_SCHED_EXEC_H
 
-#include "exec/order.h"
 #include "exec/metrics.h"
+#include "exec/order.h"
 #include "exec/request.h"
 #include "nodes/nodes.h"
 
 typedef enum sched_status
 {
-  SCHED_ST_OK,           /* the program ran and exited; see exit_code */
-  SCHED_ST_ERROR,        /* the sandbox failed after the program may have started */
-  SCHED_ST_TIMEOUT,      /* killed at the wall-clock deadline */
-  SCHED_ST_OOM,          /* killed by the kernel at the memory limit */
-  SCHED_ST_OUTPUT_LIMIT, /* killed when a stream passed its cap */
-  SCHED_ST_CANCELLED,    /* the client left; stopped (history only: nobody hears) */
-  SCHED_ST_ENGINE_LOST,  /* the engine went away after the program may have started */
+  SCHED_ST_OK,            /* the program ran and exited; see exit_code */
+  SCHED_ST_ERROR,         /* the sandbox failed after the program may have started */
+  SCHED_ST_TIMEOUT,       /* killed at the wall-clock deadline */
+  SCHED_ST_OOM,           /* killed by the kernel at the memory limit */
+  SCHED_ST_OUTPUT_LIMIT,  /* killed when a stream passed its cap */
+  SCHED_ST_CANCELLED,     /* the client left; stopped (history only: nobody hears) */
+  SCHED_ST_ENGINE_LOST,   /* the engine went away after the program may have started */
   SCHED_ST_COMPILE_ERROR, /* the compile stage failed (see compile): the program never ran */
   /* The sandbox ended on its own, but not through the program's end: its
    * init wrote no (whole) report, so something else ended it (the
@@ -42,7 +42,7 @@ const char *sched_status_name (sched_status_t st);
  * which), as the sandbox's init reported it. */
 typedef struct sched_file_out
 {
-  char *name;         /* its path under the working directory, UTF-8 */
+  char *name; /* its path under the working directory, UTF-8 */
   uint64_t size;
   char sha256[65];    /* of its whole content */
   char *content;      /* NULL when left out (past the output budget) */
@@ -51,19 +51,19 @@ typedef struct sched_file_out
 
 typedef struct sched_result
 {
-  char id[37];           /* execution id (uuid form) */
+  char id[37]; /* execution id (uuid form) */
   const char *language;
   sched_status_t status;
-  int exit_code;         /* -1 when the program never exited by itself */
-  wb_buf_t out, err;     /* captured stdout / stderr (capped) */
+  int exit_code;     /* -1 when the program never exited by itself */
+  wb_buf_t out, err; /* captured stdout / stderr (capped) */
   /* The order in which the engine delivered stdout's and stderr's bytes
    * (order.h), always in step with out and err once the result is final;
    * for "output" (Piston's always, /v1's when the request asked). */
   sched_order_t order;
-  bool combined_output;  /* the request asked for "output" (/v1) */
+  bool combined_output; /* the request asked for "output" (/v1) */
   bool out_truncated, err_truncated;
-  uint64_t duration_ms;  /* start sent -> exit seen */
-  uint64_t total_ms;     /* request admitted -> result */
+  uint64_t duration_ms; /* start sent -> exit seen */
+  uint64_t total_ms;    /* request admitted -> result */
   char code_sha256[65];
   char stdin_sha256[65];
   uint64_t code_bytes, stdin_bytes;
@@ -88,22 +88,22 @@ typedef struct sched_result
    * the init reaped: a lower bound a program can lower (children it lets
    * the kernel reap unwaited are not counted). */
   bool has_usage;
-  uint64_t peak_memory_kib; /* the largest single process's peak RSS */
+  uint64_t peak_memory_kib;            /* the largest single process's peak RSS */
   uint64_t cpu_user_us, cpu_system_us; /* summed over every process */
   /* The compile stage, as the init reported it (profiles/init.c); only for
    * a profile with one, and only when the init could report. */
   bool has_compile;
-  int compile_exit;           /* the compiler's exit status (127: could not run it) */
-  int compile_signal;         /* the signal that ended it, or 0 */
-  bool compile_timed_out;     /* killed at compile_timeout_ms */
-  bool compile_truncated;     /* output past compile_output_bytes was dropped */
+  int compile_exit;       /* the compiler's exit status (127: could not run it) */
+  int compile_signal;     /* the signal that ended it, or 0 */
+  bool compile_timed_out; /* killed at compile_timeout_ms */
+  bool compile_truncated; /* output past compile_output_bytes was dropped */
   uint64_t compile_us;
   wb_buf_t compile_out, compile_err;
   sched_order_t compile_order; /* as the init read them; unknown from an older init */
   /* The init stopped the program at its own timeout_ms (after a compile
    * stage, the daemon's deadline covers both stages). */
   bool run_timed_out;
-  const char *error;     /* a client-safe sentence when status is not ok */
+  const char *error; /* a client-safe sentence when status is not ok */
 } sched_result_t;
 
 /* The trailer profiles/init.c writes after its mark (the mark itself

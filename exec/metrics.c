@@ -10,18 +10,18 @@ static const double bucket_le[METRICS_BUCKETS]
     = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60};
 
 static const char *const hist_names[METRICS_N_HIST] = {
-  [M_QUEUE_WAIT] = "warmbox_queue_wait_seconds",
-  [M_ADMIT_WAIT] = "warmbox_admission_wait_seconds",
-  [M_START] = "warmbox_start_seconds",
-  [M_RUN] = "warmbox_run_seconds",
-  [M_TOTAL] = "warmbox_execution_seconds",
+    [M_QUEUE_WAIT] = "warmbox_queue_wait_seconds",
+    [M_ADMIT_WAIT] = "warmbox_admission_wait_seconds",
+    [M_START] = "warmbox_start_seconds",
+    [M_RUN] = "warmbox_run_seconds",
+    [M_TOTAL] = "warmbox_execution_seconds",
 };
 static const char *const hist_help[METRICS_N_HIST] = {
-  [M_QUEUE_WAIT] = "Time from admission to a container in hand (admission queue and pool).",
-  [M_ADMIT_WAIT] = "Time queued executions waited for room to run.",
-  [M_START] = "Time from sending start to the engine's answer.",
-  [M_RUN] = "Time from start to exit.",
-  [M_TOTAL] = "Time from admission to reply.",
+    [M_QUEUE_WAIT] = "Time from admission to a container in hand (admission queue and pool).",
+    [M_ADMIT_WAIT] = "Time queued executions waited for room to run.",
+    [M_START] = "Time from sending start to the engine's answer.",
+    [M_RUN] = "Time from start to exit.",
+    [M_TOTAL] = "Time from admission to reply.",
 };
 
 static metrics_lang_t *
@@ -148,26 +148,29 @@ metrics_render (const metrics_t *m, const metrics_engine_t *engines, size_t n_en
     }
   bad |= put_help (out, "warmbox_executions_total", "counter", "Executions by final status.");
   for (size_t i = 0; i < m->n_langs; i++)
-    for (size_t k = 0; k < WB_ARRAY_SIZE (m->langs[i].status_name) && m->langs[i].status_name[k]; k++)
+    for (size_t k = 0; k < WB_ARRAY_SIZE (m->langs[i].status_name) && m->langs[i].status_name[k];
+         k++)
       {
-        label_t lab[2] = {{"language", m->langs[i].language},
-                          {"status", m->langs[i].status_name[k]}};
+        label_t lab[2]
+            = {{"language", m->langs[i].language}, {"status", m->langs[i].status_name[k]}};
         bad |= put_series (out, "warmbox_executions_total", lab, 2);
         bad |= wb_buf_printf (out, "%llu\n", (unsigned long long) m->langs[i].status_count[k]);
       }
 
-  /* Pools (not the transient ones: each lives for one request), labelled
-   * with their engine. */
-#define POOL_METRIC(mname, type, help, fmt, expr)                                                \
-  bad |= put_help (out, mname, type, help);                                                    \
-  for (size_t e = 0; e < n_engines; e++)                                                       \
-    for (size_t i = 0; i < engines[e].n_pools; i++)                                            \
-      if (!P.transient)                                                                        \
-        {                                                                                      \
-          label_t lab[4] = {{"engine", engines[e].name}, {"language", P.language},             \
-                            {"pool", P.key}, {"draining", P.draining ? "true" : "false"}};     \
-          bad |= put_series (out, mname, lab, 4);                                              \
-          bad |= wb_buf_printf (out, fmt "\n", expr);                                          \
+      /* Pools (not the transient ones: each lives for one request), labelled
+       * with their engine. */
+#define POOL_METRIC(mname, type, help, fmt, expr)                                                  \
+  bad |= put_help (out, mname, type, help);                                                        \
+  for (size_t e = 0; e < n_engines; e++)                                                           \
+    for (size_t i = 0; i < engines[e].n_pools; i++)                                                \
+      if (!P.transient)                                                                            \
+        {                                                                                          \
+          label_t lab[4] = {{"engine", engines[e].name},                                           \
+                            {"language", P.language},                                              \
+                            {"pool", P.key},                                                       \
+                            {"draining", P.draining ? "true" : "false"}};                          \
+          bad |= put_series (out, mname, lab, 4);                                                  \
+          bad |= wb_buf_printf (out, fmt "\n", expr);                                              \
         }
 #define P engines[e].pools[i]
   POOL_METRIC ("warmbox_pool_ready", "gauge", "Never-started containers ready.", "%u", P.ready)
@@ -190,19 +193,19 @@ metrics_render (const metrics_t *m, const metrics_engine_t *engines, size_t n_en
                P.arrival_rate)
 #undef P
 #undef POOL_METRIC
-#define ENGINE_METRIC(mname, type, help, fmt, expr)                                              \
-  bad |= put_help (out, mname, type, help);                                                    \
-  for (size_t e = 0; e < n_engines; e++)                                                       \
-    {                                                                                          \
-      label_t lab[1] = {{"engine", engines[e].name}};                                          \
-      bad |= put_series (out, mname, lab, 1);                                                  \
-      bad |= wb_buf_printf (out, fmt "\n", expr);                                              \
+#define ENGINE_METRIC(mname, type, help, fmt, expr)                                                \
+  bad |= put_help (out, mname, type, help);                                                        \
+  for (size_t e = 0; e < n_engines; e++)                                                           \
+    {                                                                                              \
+      label_t lab[1] = {{"engine", engines[e].name}};                                              \
+      bad |= put_series (out, mname, lab, 1);                                                      \
+      bad |= wb_buf_printf (out, fmt "\n", expr);                                                  \
     }
 #define G engines[e].gate
   ENGINE_METRIC ("warmbox_engine_up", "gauge", "1 while the engine takes work (answers its pings).",
                  "%d", engines[e].up ? 1 : 0)
-  ENGINE_METRIC ("warmbox_engine_executions", "gauge", "Executions placed on the engine now.",
-                 "%u", engines[e].executions)
+  ENGINE_METRIC ("warmbox_engine_executions", "gauge", "Executions placed on the engine now.", "%u",
+                 engines[e].executions)
   ENGINE_METRIC ("warmbox_start_limit", "gauge", "Starts allowed in flight (adaptive).", "%u",
                  startgate_limit (G))
   ENGINE_METRIC ("warmbox_starts_in_flight", "gauge", "Starts sent and not answered.", "%u",

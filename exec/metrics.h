@@ -13,8 +13,8 @@
 
 typedef enum metrics_hist
 {
-  M_QUEUE_WAIT,     /* admission -> container in hand (queue and pool) */
-  M_ADMIT_WAIT,     /* admission -> room to run (the admission queue alone) */
+  M_QUEUE_WAIT, /* admission -> container in hand (queue and pool) */
+  M_ADMIT_WAIT, /* admission -> room to run (the admission queue alone) */
   M_START,
   M_RUN,
   M_TOTAL,

@@ -30,8 +30,8 @@ typedef struct sched_order
   wb_buf_t segs;     /* closed segments, LEB128 (length << 1 | stream) each */
   uint64_t open_len; /* the last segment, still growing: not in segs yet */
   int open_stream;
-  bool lost;         /* memory ran out once: the order is unknown (see render) */
-  bool known;        /* recorded or parsed: absent in an older init's trailer */
+  bool lost;  /* memory ran out once: the order is unknown (see render) */
+  bool known; /* recorded or parsed: absent in an older init's trailer */
 } sched_order_t;
 
 /* len more bytes of stream (SCHED_ORDER_OUT or _ERR) were kept.  Without

@@ -48,16 +48,23 @@ sched_program_name_check (const prof_t *p, const char *name, const char *field, 
   size_t len = strlen (name);
 
   if (p->java_source)
-    return wb_error (err, WB_E_INVALID, "%s does not apply to %s: javac's rule names the file after the code's "
-                                        "public class (or the class with the main method)", field, p->language);
+    return wb_error (err, WB_E_INVALID,
+                     "%s does not apply to %s: javac's rule names the file after the code's "
+                     "public class (or the class with the main method)",
+                     field, p->language);
   if (!sched_file_name_valid (name, len))
-    return wb_error (err, WB_E_INVALID, "%s must be a plain file name: 1 to %d bytes of UTF-8 without '/' or "
-                                        "control characters, not \".\" or \"..\"", field, SCHED_MAX_FILE_NAME);
+    return wb_error (err, WB_E_INVALID,
+                     "%s must be a plain file name: 1 to %d bytes of UTF-8 without '/' or "
+                     "control characters, not \".\" or \"..\"",
+                     field, SCHED_MAX_FILE_NAME);
   if (name[0] == '.')
-    return wb_error (err, WB_E_INVALID, "%s must not start with '.': dot-files in the working directory are the "
-                                        "sandbox's own (caches, compiler output) and are never returned", field);
+    return wb_error (err, WB_E_INVALID,
+                     "%s must not start with '.': dot-files in the working directory are the "
+                     "sandbox's own (caches, compiler output) and are never returned",
+                     field);
   if (name[0] == '-' || name[0] == '@')
-    return wb_error (err, WB_E_INVALID, "%s must not start with '%c': the %s command would read it as %s", field,
+    return wb_error (err, WB_E_INVALID,
+                     "%s must not start with '%c': the %s command would read it as %s", field,
                      name[0], p->language, name[0] == '-' ? "an option" : "a file of options");
   for (size_t i = 0; i < p->n_name_suffixes && !suffix_ok; i++)
     {
@@ -68,15 +75,17 @@ sched_program_name_check (const prof_t *p, const char *name, const char *field, 
     {
       char list[PROF_MAX_NAME_RULES * 20] = "";
       for (size_t i = 0; i < p->n_name_suffixes; i++)
-        snprintf (list + strlen (list), sizeof list - strlen (list), "%s%s", i ? ", " : "", p->name_suffixes[i]);
-      return wb_error (err, WB_E_INVALID, "%s must end in %s%s for %s, after at least one character (the compiler "
-                                          "picks the language by it)",
+        snprintf (list + strlen (list), sizeof list - strlen (list), "%s%s", i ? ", " : "",
+                  p->name_suffixes[i]);
+      return wb_error (err, WB_E_INVALID,
+                       "%s must end in %s%s for %s, after at least one character (the compiler "
+                       "picks the language by it)",
                        field, p->n_name_suffixes > 1 ? "one of " : "", list, p->language);
     }
   for (size_t i = 0; i < p->n_name_refused; i++)
     if (fnmatch (p->name_refused[i].pattern, name, 0) == 0)
-      return wb_error (err, WB_E_INVALID, "%s \"%.64s\" is refused for %s (%s): %s", field, name, p->language,
-                       p->name_refused[i].pattern, p->name_refused[i].reason);
+      return wb_error (err, WB_E_INVALID, "%s \"%.64s\" is refused for %s (%s): %s", field, name,
+                       p->language, p->name_refused[i].pattern, p->name_refused[i].reason);
   return 0;
 }
 
@@ -113,14 +122,16 @@ sched_files_sha256 (const sched_file_t *files, size_t n_files, char out[65])
 }
 
 int
-sched_frame_build (const char *code_name, const char *code, size_t code_len, char *const *args, size_t n_args,
-                   const sched_file_t *files, size_t n_files, const char *in, size_t in_len,
-                   wb_buf_t *out)
+sched_frame_build (const char *code_name, const char *code, size_t code_len, char *const *args,
+                   size_t n_args, const sched_file_t *files, size_t n_files, const char *in,
+                   size_t in_len, wb_buf_t *out)
 {
   size_t name_len = code_name ? strlen (code_name) : 0;
 
-  if (n_args > SCHED_MAX_ARGS || n_files > SCHED_MAX_FILES || (code_name && (name_len == 0 || name_len > SCHED_MAX_FILE_NAME))
-      || (code_name && wb_buf_printf (out, "n%zu ", name_len) < 0) || wb_buf_printf (out, "%zu", code_len) < 0)
+  if (n_args > SCHED_MAX_ARGS || n_files > SCHED_MAX_FILES
+      || (code_name && (name_len == 0 || name_len > SCHED_MAX_FILE_NAME))
+      || (code_name && wb_buf_printf (out, "n%zu ", name_len) < 0)
+      || wb_buf_printf (out, "%zu", code_len) < 0)
     return -1;
   for (size_t i = 0; i < n_args; i++)
     if (wb_buf_printf (out, " %zu", strlen (args[i])) < 0)
@@ -128,7 +139,8 @@ sched_frame_build (const char *code_name, const char *code, size_t code_len, cha
   for (size_t i = 0; i < n_files; i++)
     if (wb_buf_printf (out, " f%zu:%zu", strlen (files[i].name), files[i].len) < 0)
       return -1;
-  if (wb_buf_append (out, "\n", 1) < 0 || (code_name && wb_buf_append (out, code_name, name_len) < 0)
+  if (wb_buf_append (out, "\n", 1) < 0
+      || (code_name && wb_buf_append (out, code_name, name_len) < 0)
       || wb_buf_append (out, code, code_len) < 0)
     return -1;
   for (size_t i = 0; i < n_args; i++)
@@ -176,7 +188,9 @@ take (size_t *need, size_t off, size_t n, size_t *at)
 int
 sched_frame_parse (const char *buf, size_t len, sched_frame_t *f)
 {
-  const char *nl = len ? memchr (buf, '\n', len < SCHED_FRAME_HEADER_MAX ? len : SCHED_FRAME_HEADER_MAX) : NULL;
+  const char *nl
+      = len ? memchr (buf, '\n', len < SCHED_FRAME_HEADER_MAX ? len : SCHED_FRAME_HEADER_MAX)
+            : NULL;
   size_t i = 0, end, need, off;
 
   if (nl == NULL)
@@ -202,8 +216,9 @@ sched_frame_parse (const char *buf, size_t len, sched_frame_t *f)
         {
           /* A file: f<name length>:<size>; files come after the args. */
           i++;
-          if (f->n_files == SCHED_MAX_FILES || frame_number (buf, end, &i, &f->name_len[f->n_files]) < 0
-              || i >= end || buf[i++] != ':' || frame_number (buf, end, &i, &f->file_len[f->n_files]) < 0)
+          if (f->n_files == SCHED_MAX_FILES
+              || frame_number (buf, end, &i, &f->name_len[f->n_files]) < 0 || i >= end
+              || buf[i++] != ':' || frame_number (buf, end, &i, &f->file_len[f->n_files]) < 0)
             return -1;
           f->n_files++;
           continue;
@@ -215,7 +230,8 @@ sched_frame_parse (const char *buf, size_t len, sched_frame_t *f)
     }
   off = end + 1;
   need = 0;
-  if (take (&need, off, f->code_name_len, &f->code_name_off) < 0 || take (&need, off, f->code_len, &f->code_off) < 0)
+  if (take (&need, off, f->code_name_len, &f->code_name_off) < 0
+      || take (&need, off, f->code_len, &f->code_off) < 0)
     return -1;
   for (size_t k = 0; k < f->n_args; k++)
     if (take (&need, off, f->arg_len[k], &f->arg_off[k]) < 0)

@@ -12,7 +12,7 @@
 #define SCHED_MAX_ARG_BYTES 4096
 #define SCHED_MAX_ARGS_TOTAL (64 * 1024)
 #define SCHED_MAX_FILES 64
-#define SCHED_MAX_FILE_NAME 255                     /* bytes, as a file system's */
+#define SCHED_MAX_FILE_NAME 255                  /* bytes, as a file system's */
 #define SCHED_MAX_FILES_BYTES (16 * 1024 * 1024) /* contents, all files together */
 
 /* A file the program finds in its working directory.  Owns both. */
@@ -59,7 +59,8 @@ bool sched_file_name_valid (const char *name, size_t len);
  * profile's suffixes and none of its refused patterns; never for a
  * profile whose code's class names the file (Java).  -1 with a 400 in err
  * otherwise. */
-WB_MUST_CHECK int sched_program_name_check (const prof_t *p, const char *name, const char *field, wb_err_t *err);
+WB_MUST_CHECK int sched_program_name_check (const prof_t *p, const char *name, const char *field,
+                                            wb_err_t *err);
 
 /* One hash for the history over files' names and contents: the SHA-256 of,
  * file by file in order, the hex SHA-256 of its name followed by the hex
@@ -81,9 +82,9 @@ void sched_files_sha256_of (const char *const *names, const char *const *content
  * byte counts; the header is at most SCHED_FRAME_HEADER_MAX bytes.
  * code_name NULL: no name (the language's default). */
 #define SCHED_FRAME_HEADER_MAX 4096
-WB_MUST_CHECK int sched_frame_build (const char *code_name, const char *code, size_t code_len, char *const *args, size_t n_args,
-                       const sched_file_t *files, size_t n_files, const char *in, size_t in_len,
-                       wb_buf_t *out);
+WB_MUST_CHECK int sched_frame_build (const char *code_name, const char *code, size_t code_len,
+                                     char *const *args, size_t n_args, const sched_file_t *files,
+                                     size_t n_files, const char *in, size_t in_len, wb_buf_t *out);
 
 typedef struct sched_frame
 {

@@ -45,7 +45,8 @@ trailer_file (const char **p, const char *end, sched_file_out_t *f, uint64_t *om
   if (!trailer_word (&q, end, "file ") || !trailer_number (&q, end, ' ', &name_len)
       || !trailer_number (&q, end, ' ', &size) || !trailer_number (&q, end, ' ', &content_len)
       || end - q < 65 || q[64] != '\n' || name_len == 0 || name_len > 1024
-      || (content_len != 0 && content_len != size) || (uint64_t) (end - q - 65) < name_len + content_len)
+      || (content_len != 0 && content_len != size)
+      || (uint64_t) (end - q - 65) < name_len + content_len)
     return false;
   for (int i = 0; i < 64; i++)
     if (!((q[i] >= '0' && q[i] <= '9') || (q[i] >= 'a' && q[i] <= 'f')))
@@ -98,8 +99,8 @@ sched_trailer_parse (const char *data, size_t len, const char nonce[33], sched_r
 
   if (p == NULL)
     goto out;
-  /* "compile <exit> <signal> <timed out> <truncated> <duration us> <out length> <err length>[ <order
-   * length>]\n<out><err>[<order>]" (an init older than the order leaves it out) */
+  /* "compile <exit> <signal> <timed out> <truncated> <duration us> <out length> <err length>[
+   * <order length>]\n<out><err>[<order>]" (an init older than the order leaves it out) */
   if (trailer_word (&p, end, "compile "))
     {
       uint64_t ce, cs, ct, ctr, cd, col, cel, cord = 0;
@@ -112,7 +113,8 @@ sched_trailer_parse (const char *data, size_t len, const char nonce[33], sched_r
       bool has_order = trailer_number (&q, end, ' ', &cel);
       if (!has_order)
         q = p; /* trailer_number moved on over the digits */
-      if (has_order ? !trailer_number (&q, end, '\n', &cord) : !trailer_number (&q, end, '\n', &cel))
+      if (has_order ? !trailer_number (&q, end, '\n', &cord)
+                    : !trailer_number (&q, end, '\n', &cel))
         goto out;
       p = q;
       if (ce > 255 || cs > 64 || ct > 1 || ctr > 1 || (uint64_t) (end - p) < col
@@ -148,7 +150,8 @@ sched_trailer_parse (const char *data, size_t len, const char nonce[33], sched_r
   run_timed_out = trailer_word (&p, end, "timeout\n");
   if (!trailer_word (&p, end, "usage ") || !trailer_number (&p, end, ' ', &peak)
       || !trailer_number (&p, end, ' ', &user) || !trailer_number (&p, end, '\n', &sys)
-      || !trailer_word (&p, end, "end ") || end - p != 33 || memcmp (p, nonce, 32) != 0 || p[32] != '\n')
+      || !trailer_word (&p, end, "end ") || end - p != 33 || memcmp (p, nonce, 32) != 0
+      || p[32] != '\n')
     goto out;
   good = true;
 out:
@@ -228,4 +231,3 @@ sched_compile_status (const sched_result_t *res)
     return "killed";
   return res->compile_exit == 0 ? "ok" : "error";
 }
-

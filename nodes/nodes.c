@@ -48,10 +48,10 @@ typedef struct image_sync
   nodes_t *ns;
   struct image_sync *prev, *next; /* ns->syncs */
   eng_req_t *req;
-  size_t node;                    /* the engine asked now */
-  bool by_id;                     /* asking for image_id (the tag was resolved) */
-  bool again;                     /* a refresh came meanwhile: one more pass at the end */
-  size_t source;                  /* the engine that resolved the tag */
+  size_t node;   /* the engine asked now */
+  bool by_id;    /* asking for image_id (the tag was resolved) */
+  bool again;    /* a refresh came meanwhile: one more pass at the end */
+  size_t source; /* the engine that resolved the tag */
   char language[33];
   char image[256];
   char image_id[80];
@@ -63,7 +63,7 @@ typedef struct image_transfer
   nodes_t *ns;
   struct image_transfer *prev, *next; /* ns->transfers */
   eng_req_t *req;
-  int fd;                             /* the archive, an unlinked temporary file */
+  int fd; /* the archive, an unlinked temporary file */
   size_t from, to;
   bool loading, verifying, running;
   uint64_t started_ms;
@@ -85,8 +85,8 @@ typedef struct image_probe
   char language[33];
   char image[256];
   char image_id[80];
-  char hash[65];                   /* the profile's, when it started */
-  uint64_t taken_out;              /* the engine's outages when it started */
+  char hash[65];      /* the profile's, when it started */
+  uint64_t taken_out; /* the engine's outages when it started */
 } image_probe_t;
 
 static void sync_next (image_sync_t *sy);
@@ -99,11 +99,16 @@ sched_node_state_name (sched_node_state_t st)
 {
   switch (st)
     {
-    case NODE_CONNECTING: return "connecting";
-    case NODE_UP: return "up";
-    case NODE_DOWN: return "down";
-    case NODE_RECOVERING: return "recovering";
-    case NODE_REFUSED: return "refused";
+    case NODE_CONNECTING:
+      return "connecting";
+    case NODE_UP:
+      return "up";
+    case NODE_DOWN:
+      return "down";
+    case NODE_RECOVERING:
+      return "recovering";
+    case NODE_REFUSED:
+      return "refused";
     }
   return "down";
 }
@@ -605,8 +610,9 @@ cannot_run (const sched_node_t *n, const prof_t *p, char *buf, size_t size)
       /* Podman ignores HostConfig.Runtime: what runs is its default. */
       if (strcmp (p->runtime, n->facts.default_runtime) != 0)
         {
-          snprintf (buf, size, "it is Podman, which runs its default runtime (%s) whatever is "
-                               "asked, and %s needs %s",
+          snprintf (buf, size,
+                    "it is Podman, which runs its default runtime (%s) whatever is "
+                    "asked, and %s needs %s",
                     n->facts.default_runtime, p->language, p->runtime);
           return buf;
         }
@@ -640,8 +646,9 @@ podman_seccomp_file (sched_node_t *n, size_t i, char *why, size_t size)
 
   if (dir == NULL)
     {
-      snprintf (why, size, "it is Podman, which reads the seccomp allowlist from a file on its "
-                           "host: set seccomp_dir for it");
+      snprintf (why, size,
+                "it is Podman, which reads the seccomp allowlist from a file on its "
+                "host: set seccomp_dir for it");
       return -1;
     }
   /* An engine on a Unix socket is on this host, and so is its folder,
@@ -658,8 +665,10 @@ podman_seccomp_file (sched_node_t *n, size_t i, char *why, size_t size)
     {
       if (wb_dir_trusted (dir, real, sizeof real, &err) < 0)
         {
-          snprintf (why, size, "its seccomp_dir is not safe: %.300s (whoever can change it could "
-                               "swap the allowlist Podman reads)", err.msg);
+          snprintf (why, size,
+                    "its seccomp_dir is not safe: %.300s (whoever can change it could "
+                    "swap the allowlist Podman reads)",
+                    err.msg);
           return -1;
         }
       dir = real;
@@ -849,7 +858,8 @@ probe_start (sched_node_t *n, size_t i, const char *id)
   WB_LIST_PUSH (n->probes, pr);
   sbx_dialect_t d;
   pr->tmpl = sbx_tmpl_new (p, &p->def, id, node_dialect (n, i, &d), &err);
-  if (pr->tmpl == NULL || (pr->op = sbx_create (n->sbx, pr->tmpl, probe_created_cb, pr, &err)) == NULL)
+  if (pr->tmpl == NULL
+      || (pr->op = sbx_create (n->sbx, pr->tmpl, probe_created_cb, pr, &err)) == NULL)
     {
       wb_warn ("engine %s: %s", node_name (n), err.msg);
       probe_free (pr);
@@ -965,8 +975,8 @@ sync_next (image_sync_t *sy)
       sched_node_t *n = &ns->nodes[sy->node];
       if (n->state != NODE_UP || (sy->by_id && sy->node == sy->source))
         continue;
-      sy->req = eng_image_inspect (n->eng, sy->by_id ? sy->image_id : sy->image, sync_answer_cb,
-                                   sy, &err);
+      sy->req = eng_image_inspect (n->eng, sy->by_id ? sy->image_id : sy->image, sync_answer_cb, sy,
+                                   &err);
       if (sy->req)
         return;
       wb_warn ("engine %s: %s", node_name (n), err.msg);
@@ -1021,8 +1031,8 @@ transfer_fail (image_transfer_t *t, const char *what, const wb_err_t *err)
 
   wb_warn ("engine %s: the %s image %s could not be brought from engine %s (%s): %s; tried "
            "again at the next image refresh",
-           ns->cfg.engines[t->to].name, t->language, t->image, ns->cfg.engines[t->from].name,
-           what, err->msg);
+           ns->cfg.engines[t->to].name, t->language, t->image, ns->cfg.engines[t->from].name, what,
+           err->msg);
   transfer_free (t);
   transfer_next (ns);
 }
@@ -1326,13 +1336,13 @@ facts_changed (const sched_engine_facts_t *was, const sched_engine_facts_t *is, 
     const char *what;
     size_t off;
   } fields[] = {
-    {"kind", offsetof (sched_engine_facts_t, kind)},
-    {"ID", offsetof (sched_engine_facts_t, engine_id)},
-    {"version", offsetof (sched_engine_facts_t, server_version)},
-    {"default runtime", offsetof (sched_engine_facts_t, default_runtime)},
-    {"runtimes", offsetof (sched_engine_facts_t, runtimes)},
-    {"cgroup version", offsetof (sched_engine_facts_t, cgroup_version)},
-    {"security options", offsetof (sched_engine_facts_t, security)},
+      {"kind", offsetof (sched_engine_facts_t, kind)},
+      {"ID", offsetof (sched_engine_facts_t, engine_id)},
+      {"version", offsetof (sched_engine_facts_t, server_version)},
+      {"default runtime", offsetof (sched_engine_facts_t, default_runtime)},
+      {"runtimes", offsetof (sched_engine_facts_t, runtimes)},
+      {"cgroup version", offsetof (sched_engine_facts_t, cgroup_version)},
+      {"security options", offsetof (sched_engine_facts_t, security)},
   };
 
   for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
@@ -1522,7 +1532,8 @@ nodes_profiles_swap (nodes_t *ns, const prof_set_t *fresh, wb_err_t *err)
           free_ids (node_ids[k], fresh->n);
           free_ids (files[k], fresh->n);
         }
-      return wb_error (err, WB_E_NOMEM, "out of memory carrying the images over to the new profiles");
+      return wb_error (err, WB_E_NOMEM,
+                       "out of memory carrying the images over to the new profiles");
     }
   /* A verified image carries over with its allowlist file only when the
    * profile (hash) is unchanged; probes of another hash finish into
@@ -1589,11 +1600,13 @@ nodes_place (nodes_t *ns, const prof_t *p, const prof_limits_t *limits, size_t i
   if (!any_up)
     wb_error (err, WB_E_ENGINE_DOWN, "the container engine is unavailable");
   else if (tried)
-    wb_error (err, WB_E_ENGINE_DOWN, "every container engine that could run it failed before "
-                                     "it started");
+    wb_error (err, WB_E_ENGINE_DOWN,
+              "every container engine that could run it failed before "
+              "it started");
   else
-    wb_error (err, WB_E_BUSY, "the %s sandbox is not ready yet (its image is missing or still "
-                              "being resolved, copied or checked)",
+    wb_error (err, WB_E_BUSY,
+              "the %s sandbox is not ready yet (its image is missing or still "
+              "being resolved, copied or checked)",
               p->language);
   return NULL;
 }

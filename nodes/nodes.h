@@ -29,13 +29,13 @@ struct event_base;
 /* engines[] in the config: a container engine warmboxd schedules on. */
 typedef struct sched_engine_config
 {
-  char name[33];            /* unique; [A-Za-z0-9_.-] */
-  char *endpoint;           /* NULL: DOCKER_HOST, else the default socket */
+  char name[33];  /* unique; [A-Za-z0-9_.-] */
+  char *endpoint; /* NULL: DOCKER_HOST, else the default socket */
   char *tls_ca, *tls_cert, *tls_key;
-  uint32_t max_containers;  /* containers on it at most; 0: the global max_containers */
-  uint32_t weight;          /* its share of each pool's sizes, against the others' (>= 1) */
-  char *seccomp_dir;        /* Podman: where its allowlists are, on its host (warmboxd writes
-                               them when the folder is on this host) */
+  uint32_t max_containers; /* containers on it at most; 0: the global max_containers */
+  uint32_t weight;         /* its share of each pool's sizes, against the others' (>= 1) */
+  char *seccomp_dir;       /* Podman: where its allowlists are, on its host (warmboxd writes
+                              them when the folder is on this host) */
 } sched_engine_config_t;
 
 /* pools.<language> (or pools.default) in the config. */
@@ -52,9 +52,9 @@ typedef struct nodes_config
 {
   const sched_engine_config_t *engines;
   size_t n_engines;
-  uint32_t max_containers;      /* per engine unless its own entry says */
-  uint32_t create_concurrency;  /* pool creates in flight per engine */
-  uint32_t queue_max;           /* requests waiting per pool */
+  uint32_t max_containers;     /* per engine unless its own entry says */
+  uint32_t create_concurrency; /* pool creates in flight per engine */
+  uint32_t queue_max;          /* requests waiting per pool */
   startgate_config_t start_limit;
   uint32_t ready_pool_grace_ms; /* nodes_pools_healthy */
   uint32_t engine_recheck_ms;   /* how often an engine up is asked /info again */
@@ -94,13 +94,13 @@ const char *sched_node_state_name (sched_node_state_t st);
 
 typedef struct sched_engine_facts
 {
-  char kind[8];             /* "docker" or "podman" (its ping says) */
-  char engine_id[96];       /* Docker's ID ("" for Podman, whose ID is new at every call) */
+  char kind[8];       /* "docker" or "podman" (its ping says) */
+  char engine_id[96]; /* Docker's ID ("" for Podman, whose ID is new at every call) */
   char server_version[48];
   char default_runtime[32];
-  char runtimes[128];       /* comma-separated */
+  char runtimes[128]; /* comma-separated */
   char cgroup_version[8];
-  char security[256];       /* SecurityOptions, ';'-separated */
+  char security[256]; /* SecurityOptions, ';'-separated */
 } sched_engine_facts_t;
 
 typedef struct nodes nodes_t;
@@ -232,10 +232,10 @@ typedef struct node_view
   uint64_t executions_total;
   uint32_t weight;
   uint32_t max_containers;
-  uint32_t containers;    /* sbx_count */
-  size_t images;          /* profiles whose image it holds, verified */
+  uint32_t containers; /* sbx_count */
+  size_t images;       /* profiles whose image it holds, verified */
   const startgate_t *gate;
-  pool_mgr_t *pools;      /* for pool_mgr_stats: read, never changed */
+  pool_mgr_t *pools; /* for pool_mgr_stats: read, never changed */
 } node_view_t;
 
 void node_view (const sched_node_t *n, node_view_t *v);

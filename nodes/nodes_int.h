@@ -24,24 +24,24 @@ struct sched_node
   /* Per profile, Podman only: the allowlist's file on the engine's host
    * (the profile's list plus what catatonit needs), else NULL. */
   char **seccomp_files;
-  struct image_probe *probes;   /* verifications in flight */
-  bool podman;                  /* Podman's Docker-compatible service (its ping says so) */
-  sched_engine_facts_t facts;   /* from /info when it was admitted */
-  uint64_t facts_at_ms;         /* when /info was last read (wb_now_ms), 0: never */
-  uint32_t failed_infos;        /* re-reads of /info failed in a row while up */
-  char refused[512];            /* why it is REFUSED */
+  struct image_probe *probes; /* verifications in flight */
+  bool podman;                /* Podman's Docker-compatible service (its ping says so) */
+  sched_engine_facts_t facts; /* from /info when it was admitted */
+  uint64_t facts_at_ms;       /* when /info was last read (wb_now_ms), 0: never */
+  uint32_t failed_infos;      /* re-reads of /info failed in a row while up */
+  char refused[512];          /* why it is REFUSED */
   sched_node_state_t state;
   char api_version[16];
-  uint64_t last_seen_ms;        /* last answered ping (wb_now_ms), 0: never */
+  uint64_t last_seen_ms; /* last answered ping (wb_now_ms), 0: never */
   uint64_t state_since_ms;
-  uint64_t ping_failures;       /* all of them */
-  uint64_t taken_out;           /* times */
+  uint64_t ping_failures; /* all of them */
+  uint64_t taken_out;     /* times */
   char last_error[512];
   eng_req_t *ping_req, *info_req;
-  bool reaped, reaping;         /* orphans of dead daemons reaped once it answered */
-  bool reap_stale;              /* the reap in flight began before it was taken out */
-  uint32_t failed_pings;        /* in a row */
-  uint32_t executions;          /* executions placed on it now */
+  bool reaped, reaping;  /* orphans of dead daemons reaped once it answered */
+  bool reap_stale;       /* the reap in flight began before it was taken out */
+  uint32_t failed_pings; /* in a row */
+  uint32_t executions;   /* executions placed on it now */
   uint64_t executions_total;
 };
 
@@ -53,8 +53,8 @@ struct nodes
   sched_node_t *nodes;
   size_t n_nodes;
   char instance_id[33];
-  store_t *store;                   /* pool events go there (NULL: nowhere) */
-  bool engine_ok;                   /* some engine is up */
+  store_t *store; /* pool events go there (NULL: nowhere) */
+  bool engine_ok; /* some engine is up */
   bool draining;
   struct image_sync *syncs;         /* image resolutions in flight */
   struct image_transfer *transfers; /* images on their way between engines */

@@ -77,7 +77,7 @@ startgate_init (startgate_t *g, const startgate_config_t *cfg)
     g->cfg.initial = g->cfg.max;
   g->limit = g->cfg.initial < g->cfg.min   ? g->cfg.min
              : g->cfg.initial > g->cfg.max ? g->cfg.max
-                                            : g->cfg.initial;
+                                           : g->cfg.initial;
   g->probe_level = -1;
 }
 
@@ -230,7 +230,8 @@ debug_map (const startgate_t *g, const char *why)
     if (known (g, k))
       off += (size_t) snprintf (map + off, sizeof map - off, " %.1f:%.1f", g->level[k].flight,
                                 g->level[k].cost_ms);
-  wb_debug ("start gate: %s (limit %.0f, probe %.0f); levels%s", why, g->limit, g->probe_limit, map);
+  wb_debug ("start gate: %s (limit %.0f, probe %.0f); levels%s", why, g->limit, g->probe_limit,
+            map);
 }
 
 /* A descent's verdict on level k, probed or already known: it goes on down
@@ -361,8 +362,8 @@ decide (startgate_t *g, bool full)
     {
       debug_map (g, "deciding");
       wb_debug ("start gate: limit %u -> %u (cheapest %.1f ms per start at %.1f in flight%s%s)",
-              (uint32_t) floor (g->limit), (uint32_t) limit, cheapest, g->level[best].flight,
-              ceiling >= 0 ? ", degrading from " : "", ceiling >= 0 ? "a higher level" : "");
+                (uint32_t) floor (g->limit), (uint32_t) limit, cheapest, g->level[best].flight,
+                ceiling >= 0 ? ", degrading from " : "", ceiling >= 0 ? "a higher level" : "");
     }
   g->limit = limit;
   maybe_probe (g);

@@ -71,16 +71,16 @@ typedef struct startgate
   double area;
   double area_at_ms;
   startgate_level_t level[STARTGATE_LEVELS];
-  double probe_limit;      /* > 0 while a probe runs: admit no more than this */
-  int probe_level;         /* the level it looks at, or -1 */
-  uint64_t probe_until;    /* the sample count it ends at, known or not */
-  uint64_t probe_after;    /* no periodic probe before this sample count */
-  double chain_next;       /* > 0: the next probe, at once (a descent) */
-  uint32_t probe_misses;   /* levels in a row the descent found dearer */
-  double recent_flight;    /* smoothed starts in flight of recent samples */
-  double last_rtt_ms;      /* smoothed start latency (metrics) */
-  double last_cost_ms;     /* smoothed start cost (metrics) */
-  double best_cost_ms;     /* the cheapest level known now, or 0 (metrics) */
+  double probe_limit;    /* > 0 while a probe runs: admit no more than this */
+  int probe_level;       /* the level it looks at, or -1 */
+  uint64_t probe_until;  /* the sample count it ends at, known or not */
+  uint64_t probe_after;  /* no periodic probe before this sample count */
+  double chain_next;     /* > 0: the next probe, at once (a descent) */
+  uint32_t probe_misses; /* levels in a row the descent found dearer */
+  double recent_flight;  /* smoothed starts in flight of recent samples */
+  double last_rtt_ms;    /* smoothed start latency (metrics) */
+  double last_cost_ms;   /* smoothed start cost (metrics) */
+  double best_cost_ms;   /* the cheapest level known now, or 0 (metrics) */
   uint64_t completed, samples, probes;
 } startgate_t;
 

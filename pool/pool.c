@@ -88,17 +88,17 @@ struct pool_mgr
   pool_mgr_config_t cfg;
   pool_t *pools;
   create_op_t *creates; /* every create in flight */
-  deferred_t *deferred;  /* removals held while the engine is busy with starts */
+  deferred_t *deferred; /* removals held while the engine is busy with starts */
   uint32_t n_creates;
   bool yield;
   uint64_t yield_since_us;
-  bool draining;  /* SIGTERM: serve waiters, no top-ups */
+  bool draining; /* SIGTERM: serve waiters, no top-ups */
   bool stopping;
   uint64_t backoff_until_us;
   uint32_t backoff_ms;
   bool engine_down;
   bool engine_lost; /* taken out by the owner: no creates, no waiters (pool_mgr_engine_lost) */
-  bool was_ready; /* pool_mgr_ready has held once */
+  bool was_ready;   /* pool_mgr_ready has held once */
   struct event *tick;
   struct event *kick;
   pool_stats_t *stats;
@@ -325,8 +325,7 @@ place (pool_t *p, const char *id)
   /* A create that answers after the engine was taken out: its container
    * goes (the removal waits for the engine), it must not hold the engine's
    * re-admission up by sitting in a ready list nothing empties. */
-  if (p->draining || mgr->stopping || mgr->engine_lost
-      || (w == NULL && p->n_ready >= p->max_ready))
+  if (p->draining || mgr->stopping || mgr->engine_lost || (w == NULL && p->n_ready >= p->max_ready))
     {
       destroy (p, id);
       return;
@@ -577,8 +576,8 @@ tick_cb (evutil_socket_t fd, short what, void *arg)
 /* ---- public ---------------------------------------------------------- */
 
 int
-pool_mgr_new (struct event_base *base, sbx_t *sbx, const pool_mgr_config_t *cfg,
-              pool_mgr_t **out, wb_err_t *err)
+pool_mgr_new (struct event_base *base, sbx_t *sbx, const pool_mgr_config_t *cfg, pool_mgr_t **out,
+              wb_err_t *err)
 {
   pool_mgr_t *mgr = calloc (1, sizeof *mgr);
   struct timeval tick;
@@ -789,8 +788,8 @@ pool_mgr_ensure (pool_mgr_t *mgr, pool_spec_t *spec, wb_err_t *err)
   old = spec->transient ? NULL : pool_mgr_find (mgr, sbx_tmpl_language (tmpl));
 
   p = calloc (1, sizeof *p);
-  if (p == NULL || (p->profile_hash = strdup (spec->profile_hash ? spec->profile_hash : ""))
-                       == NULL)
+  if (p == NULL
+      || (p->profile_hash = strdup (spec->profile_hash ? spec->profile_hash : "")) == NULL)
     {
       free (p);
       sbx_tmpl_free (tmpl);

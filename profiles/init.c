@@ -91,8 +91,8 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/time.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -160,14 +160,14 @@ typedef struct
 } sha256_t;
 
 static const uint32_t K[64] = {
-  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-  0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-  0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-  0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-  0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-  0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-  0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-  0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 };
 
 #define ROR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
@@ -178,11 +178,13 @@ sha256_block (sha256_t *c, const unsigned char *p)
   uint32_t w[64], a, b, d, e, f, g, h, cc, t1, t2;
 
   for (int i = 0; i < 16; i++)
-    w[i] = (uint32_t) p[4 * i] << 24 | (uint32_t) p[4 * i + 1] << 16 | (uint32_t) p[4 * i + 2] << 8 | p[4 * i + 3];
+    w[i] = (uint32_t) p[4 * i] << 24 | (uint32_t) p[4 * i + 1] << 16 | (uint32_t) p[4 * i + 2] << 8
+           | p[4 * i + 3];
   for (int i = 16; i < 64; i++)
     w[i] = (ROR (w[i - 2], 17) ^ ROR (w[i - 2], 19) ^ (w[i - 2] >> 10)) + w[i - 7]
            + (ROR (w[i - 15], 7) ^ ROR (w[i - 15], 18) ^ (w[i - 15] >> 3)) + w[i - 16];
-  a = c->h[0], b = c->h[1], cc = c->h[2], d = c->h[3], e = c->h[4], f = c->h[5], g = c->h[6], h = c->h[7];
+  a = c->h[0], b = c->h[1], cc = c->h[2], d = c->h[3], e = c->h[4], f = c->h[5], g = c->h[6],
+  h = c->h[7];
   for (int i = 0; i < 64; i++)
     {
       t1 = h + (ROR (e, 6) ^ ROR (e, 11) ^ ROR (e, 25)) + ((e & f) ^ (~e & g)) + K[i] + w[i];
@@ -294,8 +296,8 @@ is_hex (const char *p, size_t n)
 /* "w1 <nonce>[ <files max> <files bytes> <inputs>]\n", then the inputs'
  * lines. */
 static int
-read_first_lines (char nonce[NONCE_LEN + 1], unsigned long long *files_max, unsigned long long *files_bytes,
-                  stage_limits_t *stages)
+read_first_lines (char nonce[NONCE_LEN + 1], unsigned long long *files_max,
+                  unsigned long long *files_bytes, stage_limits_t *stages)
 {
   char line[3 + NONCE_LEN + 64];
   size_t n = read_line (line, sizeof line);
@@ -360,9 +362,9 @@ typedef struct
 {
   char *keep[KEEP_MAX]; /* the smallest paths seen, sorted */
   size_t n_keep, keep_max;
-  size_t seen;          /* regular files seen that could be listed */
-  size_t omitted;       /* files seen and not listable (bad name, too deep a path) */
-  size_t entries;       /* looked at, against WALK_MAX_ENTRIES */
+  size_t seen;    /* regular files seen that could be listed */
+  size_t omitted; /* files seen and not listable (bad name, too deep a path) */
+  size_t entries; /* looked at, against WALK_MAX_ENTRIES */
 } walk_t;
 
 static unsigned long long hash_left = HASH_BUDGET;
@@ -589,7 +591,8 @@ write_file_record (const char *path, unsigned long long *budget)
    * no content, never a wrong one. */
   if (size != (unsigned long long) st.st_size)
     with_content = false;
-  snprintf (head, sizeof head, "file %zu %llu %llu %s\n", strlen (path), size, with_content ? size : 0, hex);
+  snprintf (head, sizeof head, "file %zu %llu %llu %s\n", strlen (path), size,
+            with_content ? size : 0, hex);
   put (head, strlen (head));
   put (path, strlen (path));
   if (with_content)
@@ -623,7 +626,8 @@ write_files (unsigned long long files_max, unsigned long long files_bytes, bool 
     {
       struct stat st;
       int fd = open (w.keep[i], O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-      if (fd >= 0 && fstat (fd, &st) == 0 && S_ISREG (st.st_mode) && (unsigned long long) st.st_size <= left)
+      if (fd >= 0 && fstat (fd, &st) == 0 && S_ISREG (st.st_mode)
+          && (unsigned long long) st.st_size <= left)
         {
           left -= (unsigned long long) st.st_size;
           ok[listed++] = w.keep[i];
@@ -640,8 +644,10 @@ write_files (unsigned long long files_max, unsigned long long files_bytes, bool 
         /* Unreadable between the look and now: an empty record keeps the
          * count (the hash of nothing; the daemon lists it with size 0). */
         char head[200];
-        snprintf (head, sizeof head, "file %zu 0 0 "
-                  "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855\n", strlen (ok[i]));
+        snprintf (head, sizeof head,
+                  "file %zu 0 0 "
+                  "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855\n",
+                  strlen (ok[i]));
         put (head, strlen (head));
         put (ok[i], strlen (ok[i]));
       }
@@ -776,7 +782,8 @@ java_main_name (const java_unit_t *u, char *fqn, size_t size)
 {
   if (u->main_type[0] == '\0')
     return false;
-  return (size_t) snprintf (fqn, size, "%s%s%s", u->package, u->package[0] ? "." : "", u->main_type) < size;
+  return (size_t) snprintf (fqn, size, "%s%s%s", u->package, u->package[0] ? "." : "", u->main_type)
+         < size;
 }
 
 /* Scan a given file (name, in the working directory) for a main class. */
@@ -791,8 +798,10 @@ java_main_in_file (const char *name, char *fqn, size_t size)
 
   if (fd < 0)
     return false;
-  if (fstat (fd, &st) == 0 && S_ISREG (st.st_mode) && (unsigned long long) st.st_size <= INPUT_MAX_BYTES
-      && (text = malloc (st.st_size ? (size_t) st.st_size : 1)) != NULL && read_exact (fd, text, (size_t) st.st_size))
+  if (fstat (fd, &st) == 0 && S_ISREG (st.st_mode)
+      && (unsigned long long) st.st_size <= INPUT_MAX_BYTES
+      && (text = malloc (st.st_size ? (size_t) st.st_size : 1)) != NULL
+      && read_exact (fd, text, (size_t) st.st_size))
     {
       java_scan (text, (size_t) st.st_size, &u);
       found = java_main_name (&u, fqn, size);
@@ -807,11 +816,12 @@ java_main_in_file (const char *name, char *fqn, size_t size)
  * the class to run into the program's (profiles/README.md, Java).  -1 with
  * msg when the file can't be written. */
 static int
-java_prepare (const char *code, size_t code_len, const char *source, char given[][INPUT_NAME_MAX + 1],
-              size_t n_given, char ***compile, char **run, size_t n_run, source_plan_t *plan, const char **msg)
+java_prepare (const char *code, size_t code_len, const char *source,
+              char given[][INPUT_NAME_MAX + 1], size_t n_given, char ***compile, char **run,
+              size_t n_run, source_plan_t *plan, const char **msg)
 {
-  static char file[INPUT_NAME_MAX + 1], fqn[JAVA_PACKAGE_MAX + JAVA_NAME_MAX + 2], stem[INPUT_NAME_MAX + 1],
-      refusal[2 * INPUT_NAME_MAX + 200];
+  static char file[INPUT_NAME_MAX + 1], fqn[JAVA_PACKAGE_MAX + JAVA_NAME_MAX + 2],
+      stem[INPUT_NAME_MAX + 1], refusal[2 * INPUT_NAME_MAX + 200];
   size_t n_compile = 0, n_java = 0;
   java_unit_t u;
   sha256_t sha;
@@ -829,12 +839,15 @@ java_prepare (const char *code, size_t code_len, const char *source, char given[
     {
       if (u.file_type[0])
         snprintf (refusal, sizeof refusal,
-                  "warmbox: the code's %s class %s must be in %s (javac's rule), and a file given with the code "
+                  "warmbox: the code's %s class %s must be in %s (javac's rule), and a file given "
+                  "with the code "
                   "already has that name\n",
                   u.public_type[0] ? "public" : "main", u.file_type, file);
       else
-        snprintf (refusal, sizeof refusal,
-                  "warmbox: the code goes in %s, and a file given with the code already has that name\n", file);
+        snprintf (
+            refusal, sizeof refusal,
+            "warmbox: the code goes in %s, and a file given with the code already has that name\n",
+            file);
       plan->refusal = refusal;
       return 0;
     }
@@ -853,9 +866,11 @@ java_prepare (const char *code, size_t code_len, const char *source, char given[
         if (ends_with (given[i], ".java"))
           found = java_main_in_file (given[i], fqn, sizeof fqn);
       if (!found)
-        plan->no_main = u.too_long ? "warmbox: no class to run: a class or package name in the code is too long\n"
-                                   : "warmbox: no class to run: no top-level class in the code (or in a .java file "
-                                     "given with it) declares a method public static void main(String[] args)\n";
+        plan->no_main
+            = u.too_long
+                  ? "warmbox: no class to run: a class or package name in the code is too long\n"
+                  : "warmbox: no class to run: no top-level class in the code (or in a .java file "
+                    "given with it) declares a method public static void main(String[] args)\n";
     }
   /* The compiler's command: the code's file for NAME, the given .java
    * files after it. */
@@ -897,8 +912,8 @@ java_prepare (const char *code, size_t code_len, const char *source, char given[
  * NULL-terminated command) with the source's name in it.  -1 with msg set
  * when the frame is malformed or a file can't be written. */
 static int
-read_frame (const char *source, bool java, char ***compile, char ***run, size_t n_run, source_plan_t *plan,
-            const char **msg)
+read_frame (const char *source, bool java, char ***compile, char ***run, size_t n_run,
+            source_plan_t *plan, const char **msg)
 {
   char header[FRAME_HEADER_MAX];
   static char name[INPUT_NAME_MAX + 1], given[FRAME_FILES_MAX][INPUT_NAME_MAX + 1];
@@ -916,8 +931,8 @@ read_frame (const char *source, bool java, char ***compile, char ***run, size_t 
   if (p < end && *p == 'n')
     {
       p++;
-      if (!parse_number (&p, end, &program_name_len) || program_name_len == 0 || program_name_len > INPUT_NAME_MAX
-          || p == end || *p++ != ' ')
+      if (!parse_number (&p, end, &program_name_len) || program_name_len == 0
+          || program_name_len > INPUT_NAME_MAX || p == end || *p++ != ' ')
         return -1;
     }
   if (!parse_number (&p, end, &code_len) || code_len > FRAME_CODE_MAX)
@@ -930,13 +945,14 @@ read_frame (const char *source, bool java, char ***compile, char ***run, size_t 
         {
           p++;
           if (n_files == FRAME_FILES_MAX || !parse_number (&p, end, &name_len[n_files]) || p == end
-              || *p++ != ':' || !parse_number (&p, end, &size[n_files]) || name_len[n_files] > INPUT_NAME_MAX
-              || size[n_files] > INPUT_MAX_BYTES)
+              || *p++ != ':' || !parse_number (&p, end, &size[n_files])
+              || name_len[n_files] > INPUT_NAME_MAX || size[n_files] > INPUT_MAX_BYTES)
             return -1;
           n_files++;
         }
       else if (n_files > 0 || n_args == FRAME_ARGS_MAX || !parse_number (&p, end, &arg_len[n_args])
-               || arg_len[n_args] > FRAME_ARGS_BYTES || (args_total += arg_len[n_args]) > FRAME_ARGS_BYTES)
+               || arg_len[n_args] > FRAME_ARGS_BYTES
+               || (args_total += arg_len[n_args]) > FRAME_ARGS_BYTES)
         return -1;
       else
         n_args++;
@@ -1007,7 +1023,8 @@ read_frame (const char *source, bool java, char ***compile, char ***run, size_t 
   *run = argv;
   if (java)
     {
-      int rc = java_prepare (code, (size_t) code_len, source, given, n_files, compile, argv, n_run, plan, msg);
+      int rc = java_prepare (code, (size_t) code_len, source, given, n_files, compile, argv, n_run,
+                             plan, msg);
       explicit_bzero (code, (size_t) code_len);
       free (code);
       return rc;
@@ -1031,12 +1048,12 @@ now_us (void)
 
 typedef struct
 {
-  int status;           /* wait status; meaningful unless failed */
-  bool failed;          /* the compiler could not be started */
+  int status;  /* wait status; meaningful unless failed */
+  bool failed; /* the compiler could not be started */
   bool timed_out;
-  bool truncated;       /* output past the bound was dropped */
+  bool truncated; /* output past the bound was dropped */
   long long duration_us;
-  char *out, *err;      /* what it wrote, up to the bound each */
+  char *out, *err; /* what it wrote, up to the bound each */
   size_t out_len, err_len;
   /* The order in which the two were read, as segments (stream, length) of
    * what was kept, consecutive reads of one stream joined: each one
@@ -1044,16 +1061,17 @@ typedef struct
    * the output it describes (exec/order.h reads it). */
   unsigned char *order;
   size_t order_len;
-  size_t seg_len;       /* the open segment, not in order yet */
+  size_t seg_len; /* the open segment, not in order yet */
   int seg_stream;
-  bool order_lost;      /* no memory for it: the trailer then has none */
+  bool order_lost; /* no memory for it: the trailer then has none */
 } compile_report_t;
 
 /* Close the open segment into rep->order. */
 static void
 close_segment (compile_report_t *rep)
 {
-  unsigned long long v = (unsigned long long) rep->seg_len << 1 | (unsigned long long) rep->seg_stream;
+  unsigned long long v
+      = (unsigned long long) rep->seg_len << 1 | (unsigned long long) rep->seg_stream;
   unsigned char *grown;
 
   if (rep->seg_len == 0 || rep->order_lost)
@@ -1088,7 +1106,8 @@ record_order (compile_report_t *rep, int stream, size_t n)
 
 /* Keep what fits of r bytes in *buf (bound bytes at most); how many. */
 static size_t
-keep_output (char **buf, size_t *len, const char *data, size_t r, unsigned long long bound, bool *truncated)
+keep_output (char **buf, size_t *len, const char *data, size_t r, unsigned long long bound,
+             bool *truncated)
 {
   size_t room = *len < bound ? (size_t) (bound - *len) : 0;
   size_t take = r < room ? r : room;
@@ -1170,12 +1189,12 @@ run_compile (char **argv, const stage_limits_t *lim, compile_report_t *rep)
            * is the order of the reads, as the engine's is of its chunks). */
           if (i == 0)
             record_order (rep, 0,
-                          keep_output (&rep->out, &rep->out_len, chunk, (size_t) got, lim->output_bytes,
-                                       &rep->truncated));
+                          keep_output (&rep->out, &rep->out_len, chunk, (size_t) got,
+                                       lim->output_bytes, &rep->truncated));
           else
             record_order (rep, 1,
-                          keep_output (&rep->err, &rep->err_len, chunk, (size_t) got, lim->output_bytes,
-                                       &rep->truncated));
+                          keep_output (&rep->err, &rep->err_len, chunk, (size_t) got,
+                                       lim->output_bytes, &rep->truncated));
         }
     }
   /* Both pipes closed: a compiler may still be at work without them (it
@@ -1242,11 +1261,12 @@ write_compile_report (const compile_report_t *rep)
    * output): the daemon then has stdout, then stderr. */
   if (rep->order_lost && rep->out_len + rep->err_len)
     snprintf (line, sizeof line, "compile %d %d %d %d %lld %zu %zu\n", code < 0 ? 0 : code, sig,
-              rep->timed_out ? 1 : 0, rep->truncated ? 1 : 0, rep->duration_us, rep->out_len, rep->err_len);
+              rep->timed_out ? 1 : 0, rep->truncated ? 1 : 0, rep->duration_us, rep->out_len,
+              rep->err_len);
   else
     snprintf (line, sizeof line, "compile %d %d %d %d %lld %zu %zu %zu\n", code < 0 ? 0 : code, sig,
-              rep->timed_out ? 1 : 0, rep->truncated ? 1 : 0, rep->duration_us, rep->out_len, rep->err_len,
-              order_len);
+              rep->timed_out ? 1 : 0, rep->truncated ? 1 : 0, rep->duration_us, rep->out_len,
+              rep->err_len, order_len);
   put (line, strlen (line));
   put (rep->out ? rep->out : "", rep->out_len);
   put (rep->err ? rep->err : "", rep->err_len);
@@ -1290,7 +1310,8 @@ fail_compile_with (compile_report_t *rep, const char *sentence, unsigned long lo
 static bool
 compile_succeeded (const compile_report_t *rep)
 {
-  return !rep->failed && !rep->timed_out && WIFEXITED (rep->status) && WEXITSTATUS (rep->status) == 0;
+  return !rep->failed && !rep->timed_out && WIFEXITED (rep->status)
+         && WEXITSTATUS (rep->status) == 0;
 }
 
 /* SIGALRM at the program's own deadline (after a compile stage the daemon's
@@ -1339,7 +1360,8 @@ end_all (bool trace, bool reaper)
  * init reads it; --java needs a compile stage).  The run's argv into *run
  * (NULL-terminated). */
 static int
-parse_argv (int argc, char **argv, const char **source, bool *java, char ***compile, char ***run, size_t *n_run)
+parse_argv (int argc, char **argv, const char **source, bool *java, char ***compile, char ***run,
+            size_t *n_run)
 {
   int i = 1;
 
@@ -1400,7 +1422,8 @@ main (int argc, char **argv)
   compile_report_t rep = {0};
 
   if (parse_argv (argc, argv, &source, &java, &compile, &run, &n_run) < 0)
-    return fail ("init: usage: init [--source NAME [--java] [--compile N WORD...] --] PROGRAM ARGV...");
+    return fail (
+        "init: usage: init [--source NAME [--java] [--compile N WORD...] --] PROGRAM ARGV...");
   /* Before the nonce is read: from here /proc/<this pid>/mem and the like
    * are closed to processes of the same uid.  Where that cannot be done no
    * trailer is written (a nonce the program could read proves nothing).
@@ -1443,7 +1466,9 @@ main (int argc, char **argv)
       compile_clean = end_all (trace, reaper);
     }
   if (compile)
-    code = rep.failed ? 127 : WIFEXITED (rep.status) ? WEXITSTATUS (rep.status) : 128 + WTERMSIG (rep.status);
+    code = rep.failed               ? 127
+           : WIFEXITED (rep.status) ? WEXITSTATUS (rep.status)
+                                    : 128 + WTERMSIG (rep.status);
   if (run_program)
     {
       /* The program's own deadline, once compiled (profiles/README.md):
@@ -1491,7 +1516,8 @@ main (int argc, char **argv)
           /* Exited, and in time: unless we see the deadline this late
            * (only a stopped init does: the program may have stopped us
            * and run on), then it ran past it all the same. */
-          if (pid == child && now_us () - run_start_us > (long long) stages.run_timeout_ms * 1000 + 200000)
+          if (pid == child
+              && now_us () - run_start_us > (long long) stages.run_timeout_ms * 1000 + 200000)
             run_timed_out = true;
           if (pid == child)
             goto reaped;

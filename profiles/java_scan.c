@@ -110,7 +110,8 @@ utf8_at (const unsigned char *s, size_t len, size_t pos, size_t *n)
         return 0xfffd;
       cp = (cp << 6) | (s[pos + k] & 0x3f);
     }
-  if ((need == 2 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) || (need == 3 && (cp < 0x10000 || cp > 0x10ffff)))
+  if ((need == 2 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff)))
+      || (need == 3 && (cp < 0x10000 || cp > 0x10ffff)))
     return 0xfffd;
   *n = need + 1;
   return cp;
@@ -184,10 +185,11 @@ typedef struct
 static bool
 is_format (int32_t c)
 {
-  return c == 0xad || (c >= 0x600 && c <= 0x605) || c == 0x61c || c == 0x6dd || c == 0x70f || c == 0x890
-         || c == 0x891 || c == 0x8e2 || c == 0x180e || (c >= 0x200b && c <= 0x200f) || (c >= 0x202a && c <= 0x202e)
-         || (c >= 0x2060 && c <= 0x2064) || (c >= 0x2066 && c <= 0x206f) || c == 0xfeff
-         || (c >= 0xfff9 && c <= 0xfffb) || c == 0x110bd || c == 0x110cd || (c >= 0x13430 && c <= 0x1343f)
+  return c == 0xad || (c >= 0x600 && c <= 0x605) || c == 0x61c || c == 0x6dd || c == 0x70f
+         || c == 0x890 || c == 0x891 || c == 0x8e2 || c == 0x180e || (c >= 0x200b && c <= 0x200f)
+         || (c >= 0x202a && c <= 0x202e) || (c >= 0x2060 && c <= 0x2064)
+         || (c >= 0x2066 && c <= 0x206f) || c == 0xfeff || (c >= 0xfff9 && c <= 0xfffb)
+         || c == 0x110bd || c == 0x110cd || (c >= 0x13430 && c <= 0x1343f)
          || (c >= 0x1bca0 && c <= 0x1bca3) || (c >= 0x1d173 && c <= 0x1d17a) || c == 0xe0001
          || (c >= 0xe0020 && c <= 0xe007f);
 }
@@ -196,7 +198,8 @@ is_format (int32_t c)
 static bool
 is_ignorable (int32_t c)
 {
-  return (c >= 0 && c <= 8) || (c >= 0x0e && c <= 0x1b) || (c >= 0x7f && c <= 0x9f) || is_format (c);
+  return (c >= 0 && c <= 8) || (c >= 0x0e && c <= 0x1b) || (c >= 0x7f && c <= 0x9f)
+         || is_format (c);
 }
 
 static bool
@@ -210,8 +213,8 @@ is_space (int32_t c)
 static bool
 is_unicode_space (int32_t c)
 {
-  return c == 0xa0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200a) || c == 0x2028 || c == 0x2029 || c == 0x202f
-         || c == 0x205f || c == 0x3000;
+  return c == 0xa0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200a) || c == 0x2028 || c == 0x2029
+         || c == 0x202f || c == 0x205f || c == 0x3000;
 }
 
 static bool
@@ -221,7 +224,8 @@ is_ident_start (int32_t c)
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$';
   /* Letters of other scripts: javac decides which it takes; none of these
    * is a separator, a control or a surrogate. */
-  return c >= 0xa0 && c <= 0x10ffff && !(c >= 0xd800 && c <= 0xdfff) && !is_unicode_space (c) && !is_format (c);
+  return c >= 0xa0 && c <= 0x10ffff && !(c >= 0xd800 && c <= 0xdfff) && !is_unicode_space (c)
+         && !is_format (c);
 }
 
 static bool
@@ -242,8 +246,8 @@ text_put (token_t *t, int32_t c)
   else if (c < 0x800)
     b[0] = (char) (0xc0 | (c >> 6)), b[1] = (char) (0x80 | (c & 0x3f)), n = 2;
   else if (c < 0x10000)
-    b[0] = (char) (0xe0 | (c >> 12)), b[1] = (char) (0x80 | ((c >> 6) & 0x3f)), b[2] = (char) (0x80 | (c & 0x3f)),
-    n = 3;
+    b[0] = (char) (0xe0 | (c >> 12)), b[1] = (char) (0x80 | ((c >> 6) & 0x3f)),
+    b[2] = (char) (0x80 | (c & 0x3f)), n = 3;
   else
     b[0] = (char) (0xf0 | (c >> 18)), b[1] = (char) (0x80 | ((c >> 12) & 0x3f)),
     b[2] = (char) (0x80 | ((c >> 6) & 0x3f)), b[3] = (char) (0x80 | (c & 0x3f)), n = 4;
@@ -413,7 +417,8 @@ typedef struct
 static void
 decl_reset (scan_t *s)
 {
-  s->decl_public = s->expect_name = s->maybe_record = s->after_at = s->named = s->name_too_long = false;
+  s->decl_public = s->expect_name = s->maybe_record = s->after_at = s->named = s->name_too_long
+      = false;
 }
 
 static void

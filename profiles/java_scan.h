@@ -26,7 +26,7 @@
 
 typedef struct java_unit
 {
-  char package[JAVA_PACKAGE_MAX + 1]; /* "com.example"; "" for the unnamed package */
+  char package[JAVA_PACKAGE_MAX + 1];  /* "com.example"; "" for the unnamed package */
   char public_type[JAVA_NAME_MAX + 1]; /* the first public top-level type; "" none */
   char main_type[JAVA_NAME_MAX + 1];   /* the top-level type to run: the public one when it
                                           has a main method, else the first that has one; "" none */

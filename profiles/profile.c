@@ -95,9 +95,9 @@ prof_find_alias (const prof_set_t *set, const char *name)
 static bool
 action_known (const char *a)
 {
-  static const char *known[] = {"SCMP_ACT_ALLOW",       "SCMP_ACT_ERRNO",       "SCMP_ACT_KILL",
-                                "SCMP_ACT_KILL_THREAD", "SCMP_ACT_KILL_PROCESS", "SCMP_ACT_TRAP",
-                                "SCMP_ACT_LOG"};
+  static const char *known[]
+      = {"SCMP_ACT_ALLOW",        "SCMP_ACT_ERRNO", "SCMP_ACT_KILL", "SCMP_ACT_KILL_THREAD",
+         "SCMP_ACT_KILL_PROCESS", "SCMP_ACT_TRAP",  "SCMP_ACT_LOG"};
   for (size_t i = 0; i < WB_ARRAY_SIZE (known); i++)
     if (strcmp (a, known[i]) == 0)
       return true;
@@ -107,14 +107,44 @@ action_known (const char *a)
 /* Calls no profile may allow, whatever it says (issue 5, DESIGN.md
  * "Container hardening"); the loader refuses a list that allows one. */
 static const char *const forbidden_syscalls[] = {
-  "ptrace", "mount", "umount", "umount2", "unshare", "setns", "keyctl", "add_key", "request_key",
-  "bpf", "perf_event_open", "io_uring_setup", "io_uring_enter", "io_uring_register",
-  "userfaultfd", "kexec_load", "kexec_file_load", "init_module", "finit_module", "delete_module",
-  "create_module", "reboot", "swapon", "swapoff", "pivot_root", "chroot", "open_by_handle_at",
-  "fsopen", "fsmount", "move_mount", "open_tree", "process_vm_readv", "process_vm_writev", "clone3",
+    "ptrace",
+    "mount",
+    "umount",
+    "umount2",
+    "unshare",
+    "setns",
+    "keyctl",
+    "add_key",
+    "request_key",
+    "bpf",
+    "perf_event_open",
+    "io_uring_setup",
+    "io_uring_enter",
+    "io_uring_register",
+    "userfaultfd",
+    "kexec_load",
+    "kexec_file_load",
+    "init_module",
+    "finit_module",
+    "delete_module",
+    "create_module",
+    "reboot",
+    "swapon",
+    "swapoff",
+    "pivot_root",
+    "chroot",
+    "open_by_handle_at",
+    "fsopen",
+    "fsmount",
+    "move_mount",
+    "open_tree",
+    "process_vm_readv",
+    "process_vm_writev",
+    "clone3",
 };
 
-#define CLONE_NAMESPACE_FLAGS 0x7E020000ULL /* NEWNS|NEWCGROUP|NEWUTS|NEWIPC|NEWUSER|NEWPID|NEWNET */
+#define CLONE_NAMESPACE_FLAGS                                                                      \
+  0x7E020000ULL /* NEWNS|NEWCGROUP|NEWUTS|NEWIPC|NEWUSER|NEWPID|NEWNET */
 #define SOCK_TYPE_MASK 0xFULL
 
 static bool
@@ -164,7 +194,8 @@ check_conditional (const char *name, cJSON *rule, wb_err_t *err)
     }
   else if (strcmp (name, "socket") == 0)
     {
-      cJSON *fam = rule_arg (rule, 0, "SCMP_CMP_EQ"), *type = rule_arg (rule, 1, "SCMP_CMP_MASKED_EQ");
+      cJSON *fam = rule_arg (rule, 0, "SCMP_CMP_EQ"),
+            *type = rule_arg (rule, 1, "SCMP_CMP_MASKED_EQ");
       unsigned long long f = fam ? arg_number (fam, "value") : ~0ULL;
       if (f == 1 /* AF_UNIX */)
         return 0;
@@ -172,9 +203,10 @@ check_conditional (const char *name, cJSON *rule, wb_err_t *err)
           && (arg_number (type, "value") & SOCK_TYPE_MASK) == SOCK_TYPE_MASK
           && (arg_number (type, "valueTwo") == 1 || arg_number (type, "valueTwo") == 2))
         return 0;
-      return wb_error (err, WB_E_INVALID,
-                       "seccomp: \"socket\" may only be allowed for AF_UNIX, or for AF_INET/AF_INET6 "
-                       "with a stream or datagram type (no raw, packet or netlink sockets)");
+      return wb_error (
+          err, WB_E_INVALID,
+          "seccomp: \"socket\" may only be allowed for AF_UNIX, or for AF_INET/AF_INET6 "
+          "with a stream or datagram type (no raw, packet or netlink sockets)");
     }
   return 0;
 }
@@ -264,14 +296,14 @@ static int
 parse_limits (cJSON *obj, const char *where, bool compiles, prof_limits_t *l, wb_err_t *err)
 {
   double v;
-  static const char *const compile_keys[] = {"compile_timeout_ms", "compile_memory_mb",
-                                             "compile_output_bytes", "build_mb"};
+  static const char *const compile_keys[]
+      = {"compile_timeout_ms", "compile_memory_mb", "compile_output_bytes", "build_mb"};
 
   if (!cJSON_IsObject (obj))
     return wb_error (err, WB_E_INVALID, "profile: \"limits.%s\" must be an object", where);
-#define U(key, lo, hi, field, type)                                            \
-  if (get_uint (obj, where, key, lo, hi, &v, err) < 0)                         \
-    return -1;                                                                 \
+#define U(key, lo, hi, field, type)                                                                \
+  if (get_uint (obj, where, key, lo, hi, &v, err) < 0)                                             \
+    return -1;                                                                                     \
   l->field = (type) v;
   U ("timeout_ms", 1, 3600000, timeout_ms, uint32_t);
   U ("memory_mb", 6, 65536, memory_mb, uint32_t);
@@ -292,8 +324,8 @@ parse_limits (cJSON *obj, const char *where, bool compiles, prof_limits_t *l, wb
   else
     for (size_t i = 0; i < WB_ARRAY_SIZE (compile_keys); i++)
       if (cJSON_GetObjectItemCaseSensitive (obj, compile_keys[i]))
-        return wb_error (err, WB_E_INVALID, "profile: limits.%s.%s needs a \"compile\" stage", where,
-                         compile_keys[i]);
+        return wb_error (err, WB_E_INVALID, "profile: limits.%s.%s needs a \"compile\" stage",
+                         where, compile_keys[i]);
 #undef U
   if (get_uint (obj, where, "cpus", 0.01, 256, &v, err) < 0)
     return -1;
@@ -304,8 +336,8 @@ parse_limits (cJSON *obj, const char *where, bool compiles, prof_limits_t *l, wb
 static int
 limits_within (const prof_limits_t *d, const prof_limits_t *m, wb_err_t *err)
 {
-#define CHECK(f)                                                               \
-  if (d->f > m->f)                                                             \
+#define CHECK(f)                                                                                   \
+  if (d->f > m->f)                                                                                 \
     return wb_error (err, WB_E_INVALID, "profile: limits.default." #f " exceeds limits.max." #f);
   CHECK (timeout_ms);
   CHECK (memory_mb);
@@ -361,7 +393,8 @@ language_name_ok (const char *s, bool alias)
   if (*s == '\0' || strlen (s) > 32)
     return false;
   for (; *s; s++)
-    if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_' || *s == '-' || (alias && *s == '+')))
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_' || *s == '-'
+          || (alias && *s == '+')))
       return false;
   return true;
 }
@@ -373,8 +406,8 @@ source_name_ok (const char *s)
   if (*s == '\0' || *s == '.' || strlen (s) > 64)
     return false;
   for (; *s; s++)
-    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_'
-          || *s == '-' || *s == '.'))
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')
+          || *s == '_' || *s == '-' || *s == '.'))
       return false;
   return true;
 }
@@ -392,13 +425,15 @@ parse_stages (cJSON *root, prof_t *p, wb_err_t *err)
   cJSON *program = cJSON_GetObjectItemCaseSensitive (root, "program_file");
 
   if (program && (source || compile))
-    return wb_error (err, WB_E_INVALID, "profile: \"program_file\" is for a profile with a bootstrap (the init "
-                                        "writes \"source\" itself)");
+    return wb_error (err, WB_E_INVALID,
+                     "profile: \"program_file\" is for a profile with a bootstrap (the init "
+                     "writes \"source\" itself)");
   if (program)
     {
       if (!cJSON_IsString (program) || !source_name_ok (program->valuestring))
-        return wb_error (err, WB_E_INVALID, "profile: \"program_file\" must be a file name ([A-Za-z0-9._-], "
-                                            "not starting with a dot)");
+        return wb_error (err, WB_E_INVALID,
+                         "profile: \"program_file\" must be a file name ([A-Za-z0-9._-], "
+                         "not starting with a dot)");
       if ((p->program_file = strdup (program->valuestring)) == NULL)
         return wb_error (err, WB_E_NOMEM, "profile: out of memory");
       return 0;
@@ -406,12 +441,14 @@ parse_stages (cJSON *root, prof_t *p, wb_err_t *err)
   if (source == NULL && compile == NULL)
     return 0;
   if (source == NULL || !cJSON_IsString (source) || !source_name_ok (source->valuestring))
-    return wb_error (err, WB_E_INVALID, "profile: \"source\" must be a file name ([A-Za-z0-9._-], "
-                                        "not starting with a dot)%s",
+    return wb_error (err, WB_E_INVALID,
+                     "profile: \"source\" must be a file name ([A-Za-z0-9._-], "
+                     "not starting with a dot)%s",
                      source == NULL ? ", and a compile stage needs one" : "");
   if (strcmp (p->argv[0], "/warmbox/init") != 0 || p->argc < 2)
-    return wb_error (err, WB_E_INVALID, "profile: with \"source\", argv must be /warmbox/init and the "
-                                        "program's command");
+    return wb_error (err, WB_E_INVALID,
+                     "profile: with \"source\", argv must be /warmbox/init and the "
+                     "program's command");
   if ((p->source = strdup (source->valuestring)) == NULL)
     return wb_error (err, WB_E_NOMEM, "profile: out of memory");
   if (compile == NULL)
@@ -419,8 +456,10 @@ parse_stages (cJSON *root, prof_t *p, wb_err_t *err)
   argv = cJSON_GetObjectItemCaseSensitive (compile, "argv");
   if (!cJSON_IsObject (compile) || !cJSON_IsArray (argv) || cJSON_GetArraySize (argv) == 0
       || cJSON_GetArraySize (argv) > 64)
-    return wb_error (err, WB_E_INVALID, "profile: \"compile\" must be {\"argv\": [1 to 64 strings]}");
-  if ((p->compile_argv = calloc ((size_t) cJSON_GetArraySize (argv) + 1, sizeof *p->compile_argv)) == NULL)
+    return wb_error (err, WB_E_INVALID,
+                     "profile: \"compile\" must be {\"argv\": [1 to 64 strings]}");
+  if ((p->compile_argv = calloc ((size_t) cJSON_GetArraySize (argv) + 1, sizeof *p->compile_argv))
+      == NULL)
     return wb_error (err, WB_E_NOMEM, "profile: out of memory");
   cJSON_ArrayForEach (item, argv)
   {
@@ -431,7 +470,8 @@ parse_stages (cJSON *root, prof_t *p, wb_err_t *err)
       return wb_error (err, WB_E_NOMEM, "profile: out of memory");
   }
   if (p->compile_argv[0][0] != '/')
-    return wb_error (err, WB_E_INVALID, "profile: \"compile.argv\" must start with an absolute path");
+    return wb_error (err, WB_E_INVALID,
+                     "profile: \"compile.argv\" must start with an absolute path");
   return 0;
 }
 
@@ -442,8 +482,8 @@ name_suffix_ok (const char *s)
   if (s[0] != '.' || s[1] == '\0' || strlen (s) > 16)
     return false;
   for (s++; *s; s++)
-    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '+'
-          || *s == '_' || *s == '-'))
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')
+          || *s == '+' || *s == '_' || *s == '-'))
       return false;
   return true;
 }
@@ -472,28 +512,33 @@ parse_naming (cJSON *root, prof_t *p, wb_err_t *err)
       if (!cJSON_IsString (rule) || strcmp (rule->valuestring, "java") != 0)
         return wb_error (err, WB_E_INVALID, "profile: \"source_rule\" can only be \"java\"");
       if (p->compile_argv == NULL || !ends_with (p->source, ".java"))
-        return wb_error (err, WB_E_INVALID, "profile: \"source_rule\": \"java\" needs a compile stage and a "
-                                            "\"source\" ending in .java");
+        return wb_error (err, WB_E_INVALID,
+                         "profile: \"source_rule\": \"java\" needs a compile stage and a "
+                         "\"source\" ending in .java");
       if (naming)
-        return wb_error (err, WB_E_INVALID, "profile: \"filename\" does not go with \"source_rule\" (the code's "
-                                            "class names the file)");
+        return wb_error (err, WB_E_INVALID,
+                         "profile: \"filename\" does not go with \"source_rule\" (the code's "
+                         "class names the file)");
       p->java_source = true;
     }
   if (naming == NULL)
     return 0;
   suffixes = cJSON_GetObjectItemCaseSensitive (naming, "suffixes");
   refuse = cJSON_GetObjectItemCaseSensitive (naming, "refuse");
-  if (!cJSON_IsObject (naming) || (suffixes && !cJSON_IsArray (suffixes)) || (refuse && !cJSON_IsArray (refuse))
-      || cJSON_GetArraySize (suffixes) > PROF_MAX_NAME_RULES || cJSON_GetArraySize (refuse) > PROF_MAX_NAME_RULES)
-    return wb_error (err, WB_E_INVALID, "profile: \"filename\" must be {\"suffixes\": [at most %d], \"refuse\": "
-                                        "[at most %d {\"pattern\", \"reason\"}]}",
+  if (!cJSON_IsObject (naming) || (suffixes && !cJSON_IsArray (suffixes))
+      || (refuse && !cJSON_IsArray (refuse)) || cJSON_GetArraySize (suffixes) > PROF_MAX_NAME_RULES
+      || cJSON_GetArraySize (refuse) > PROF_MAX_NAME_RULES)
+    return wb_error (err, WB_E_INVALID,
+                     "profile: \"filename\" must be {\"suffixes\": [at most %d], \"refuse\": "
+                     "[at most %d {\"pattern\", \"reason\"}]}",
                      PROF_MAX_NAME_RULES, PROF_MAX_NAME_RULES);
   cJSON_ArrayForEach (item, suffixes)
   {
     const char *s = cJSON_GetStringValue (item);
     if (s == NULL || !name_suffix_ok (s))
-      return wb_error (err, WB_E_INVALID, "profile: each of \"filename.suffixes\" is a dot and 1 to 15 of "
-                                          "[A-Za-z0-9+_-]");
+      return wb_error (err, WB_E_INVALID,
+                       "profile: each of \"filename.suffixes\" is a dot and 1 to 15 of "
+                       "[A-Za-z0-9+_-]");
     if ((p->name_suffixes[p->n_name_suffixes++] = strdup (s)) == NULL)
       return wb_error (err, WB_E_NOMEM, "profile: out of memory");
   }
@@ -502,10 +547,11 @@ parse_naming (cJSON *root, prof_t *p, wb_err_t *err)
     const char *pattern = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (item, "pattern"));
     const char *reason = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (item, "reason"));
     prof_name_rule_t *r = &p->name_refused[p->n_name_refused];
-    if (pattern == NULL || reason == NULL || *pattern == '\0' || *reason == '\0' || strlen (pattern) > 64
-        || strlen (reason) > 200)
-      return wb_error (err, WB_E_INVALID, "profile: each of \"filename.refuse\" is {\"pattern\": 1 to 64 "
-                                          "characters, \"reason\": 1 to 200}");
+    if (pattern == NULL || reason == NULL || *pattern == '\0' || *reason == '\0'
+        || strlen (pattern) > 64 || strlen (reason) > 200)
+      return wb_error (err, WB_E_INVALID,
+                       "profile: each of \"filename.refuse\" is {\"pattern\": 1 to 64 "
+                       "characters, \"reason\": 1 to 200}");
     r->pattern = strdup (pattern);
     r->reason = strdup (reason);
     p->n_name_refused++;
@@ -519,7 +565,8 @@ parse_naming (cJSON *root, prof_t *p, wb_err_t *err)
       for (size_t i = 0; i < p->n_name_suffixes; i++)
         fits = fits || ends_with (p->source, p->name_suffixes[i]);
       if (!fits)
-        return wb_error (err, WB_E_INVALID, "profile: \"source\" must end in one of \"filename.suffixes\"");
+        return wb_error (err, WB_E_INVALID,
+                         "profile: \"source\" must end in one of \"filename.suffixes\"");
     }
   return 0;
 }
@@ -578,8 +625,9 @@ prof_parse (const char *json, size_t json_len, const char *seccomp, size_t secco
         const char *s = cJSON_GetStringValue (alias);
         if (s == NULL || !language_name_ok (s, true) || strcmp (s, p->language) == 0)
           {
-            wb_error (err, WB_E_INVALID, "profile: each alias must match [a-z0-9_+-]{1,32} and differ "
-                                         "from the language");
+            wb_error (err, WB_E_INVALID,
+                      "profile: each alias must match [a-z0-9_+-]{1,32} and differ "
+                      "from the language");
             goto fail;
           }
         if ((p->aliases[p->n_aliases++] = strdup (s)) == NULL)
@@ -623,7 +671,8 @@ prof_parse (const char *json, size_t json_len, const char *seccomp, size_t secco
       cJSON *e;
       if (!cJSON_IsArray (item) || cJSON_GetArraySize (item) > 32)
         {
-          wb_error (err, WB_E_INVALID, "profile: \"env\" must be an array of at most 32 \"NAME=value\" strings");
+          wb_error (err, WB_E_INVALID,
+                    "profile: \"env\" must be an array of at most 32 \"NAME=value\" strings");
           goto fail;
         }
       if ((p->env = calloc ((size_t) cJSON_GetArraySize (item) + 1, sizeof *p->env)) == NULL)
@@ -633,18 +682,21 @@ prof_parse (const char *json, size_t json_len, const char *seccomp, size_t secco
         const char *s = cJSON_GetStringValue (e), *eq = s ? strchr (s, '=') : NULL;
         bool good = eq && eq > s && strlen (s) < 1024 && !(s[0] >= '0' && s[0] <= '9');
         for (const char *c = s; good && c < eq; c++)
-          good = (*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_';
+          good = (*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9')
+                 || *c == '_';
         /* Not the daemon's own, nor what steers the sandbox's inits
          * (WARMBOX_INIT_TRACE would make /warmbox/init spare leftovers),
          * nor a name twice (which one wins would be the runtime's choice). */
         for (size_t k = 0; good && k < p->n_env; k++)
           good = strncmp (p->env[k], s, (size_t) (eq - s) + 1) != 0;
-        if (!good || strncmp (s, "HOME=", 5) == 0 || strncmp (s, "TMPDIR=", 7) == 0 || strncmp (s, "LANG=", 5) == 0
-            || strncmp (s, "PATH=", 5) == 0 || strncmp (s, "WARMBOX_", 8) == 0 || strncmp (s, "TINI_", 5) == 0)
+        if (!good || strncmp (s, "HOME=", 5) == 0 || strncmp (s, "TMPDIR=", 7) == 0
+            || strncmp (s, "LANG=", 5) == 0 || strncmp (s, "PATH=", 5) == 0
+            || strncmp (s, "WARMBOX_", 8) == 0 || strncmp (s, "TINI_", 5) == 0)
           {
-            wb_error (err, WB_E_INVALID,
-                      "profile: \"env\" entries are NAME=value, each NAME once, not HOME, TMPDIR, LANG, "
-                      "PATH, WARMBOX_* or TINI_*");
+            wb_error (
+                err, WB_E_INVALID,
+                "profile: \"env\" entries are NAME=value, each NAME once, not HOME, TMPDIR, LANG, "
+                "PATH, WARMBOX_* or TINI_*");
             goto fail;
           }
         if ((p->env[p->n_env++] = strdup (s)) == NULL)
@@ -656,11 +708,11 @@ prof_parse (const char *json, size_t json_len, const char *seccomp, size_t secco
     goto fail;
 
   limits = cJSON_GetObjectItemCaseSensitive (root, "limits");
-  if (parse_limits (cJSON_GetObjectItemCaseSensitive (limits, "default"), "default", p->compile_argv != NULL,
-                    &p->def, err)
+  if (parse_limits (cJSON_GetObjectItemCaseSensitive (limits, "default"), "default",
+                    p->compile_argv != NULL, &p->def, err)
           < 0
-      || parse_limits (cJSON_GetObjectItemCaseSensitive (limits, "max"), "max", p->compile_argv != NULL,
-                       &p->max, err)
+      || parse_limits (cJSON_GetObjectItemCaseSensitive (limits, "max"), "max",
+                       p->compile_argv != NULL, &p->max, err)
              < 0
       || limits_within (&p->def, &p->max, err) < 0)
     goto fail;

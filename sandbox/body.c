@@ -14,17 +14,17 @@
 
 #define RUNSC_HOST_THREADS 256 /* headroom for gVisor's own host threads */
 
-#define TRY(x)                                                                 \
-  do                                                                           \
-    {                                                                          \
-      if ((x) < 0)                                                             \
-        goto oom;                                                              \
-    }                                                                          \
+#define TRY(x)                                                                                     \
+  do                                                                                               \
+    {                                                                                              \
+      if ((x) < 0)                                                                                 \
+        goto oom;                                                                                  \
+    }                                                                                              \
   while (0)
 
 struct sbx_tmpl
 {
-  cJSON *root;   /* the body with a placeholder identity */
+  cJSON *root; /* the body with a placeholder identity */
   char key[SBX_KEY_MAX];
   char *language;
   char *image_id;
@@ -127,13 +127,15 @@ build (const prof_t *p, const prof_limits_t *lim, const sbx_identity_t *id)
             lim->tmpfs_mb);
   /* What a compiler writes and the program then runs: the one place of
    * the sandbox where files may be executed (/tmp, the root: never). */
-  snprintf (build_opts, sizeof build_opts, "rw,exec,nosuid,nodev,size=%um,mode=1777", lim->build_mb);
+  snprintf (build_opts, sizeof build_opts, "rw,exec,nosuid,nodev,size=%um,mode=1777",
+            lim->build_mb);
   /* Inline JSON (Docker), or a file on the engine's host (Podman reads
    * seccomp= as a path). */
   if (id->dialect && id->dialect->podman && id->dialect->seccomp_file == NULL)
     goto oom; /* never a Podman container without its allowlist (a bug: see daemon.c) */
   TRY (wb_buf_printf (&seccomp_opt, "seccomp=%s",
-                      id->dialect && id->dialect->podman ? id->dialect->seccomp_file : p->seccomp_json));
+                      id->dialect && id->dialect->podman ? id->dialect->seccomp_file
+                                                         : p->seccomp_json));
 
   TRY (add_str (root, "Image", id->image_id));
   TRY (add_str (root, "Hostname", "sandbox"));
@@ -362,8 +364,8 @@ sbx_tmpl_render (const sbx_tmpl_t *t, const char *instance_id, const char *owner
 /* ---- engines that differ ---------------------------------------------- */
 
 const char *const sbx_catatonit_syscalls[] = {
-  "signalfd4", "vfork", "close_range", "getpgrp", "setpgid", "prctl", "ioctl", "kill", "wait4",
-  "rt_sigprocmask", "rt_sigaction", "getppid", "readlink", NULL,
+    "signalfd4", "vfork", "close_range",    "getpgrp",      "setpgid", "prctl",    "ioctl",
+    "kill",      "wait4", "rt_sigprocmask", "rt_sigaction", "getppid", "readlink", NULL,
 };
 
 int
@@ -394,9 +396,9 @@ sbx_seccomp_with (const prof_t *p, const char *const *extra, wb_buf_t *out, wb_e
     {
       bool have = false;
       cJSON *n;
-      cJSON_ArrayForEach (n, names)
-      if (cJSON_IsString (n) && strcmp (n->valuestring, extra[i]) == 0)
-        have = true;
+      cJSON_ArrayForEach (n, names) if (cJSON_IsString (n)
+                                        && strcmp (n->valuestring, extra[i]) == 0) have
+          = true;
       if (!have && !cJSON_AddItemToArray (names, cJSON_CreateString (extra[i])))
         {
           wb_error (err, WB_E_NOMEM, "allowlist: out of memory");
@@ -425,10 +427,9 @@ static bool
 str_in (const cJSON *arr, const char *want, size_t prefix)
 {
   const cJSON *s;
-  cJSON_ArrayForEach (s, arr)
-  if (cJSON_IsString (s)
-      && (prefix ? strncmp (s->valuestring, want, prefix) == 0 : strcmp (s->valuestring, want) == 0))
-    return true;
+  cJSON_ArrayForEach (s, arr) if (cJSON_IsString (s)
+                                  && (prefix ? strncmp (s->valuestring, want, prefix) == 0
+                                             : strcmp (s->valuestring, want) == 0)) return true;
   return false;
 }
 
@@ -437,10 +438,9 @@ str_in (const cJSON *arr, const char *want, size_t prefix)
 static bool
 drops_all (const cJSON *drop)
 {
-  static const char *const defaults[] = {"AUDIT_WRITE", "CHOWN", "DAC_OVERRIDE", "FOWNER",
-                                         "FSETID", "KILL", "MKNOD", "NET_BIND_SERVICE",
-                                         "NET_RAW", "SETFCAP", "SETGID", "SETPCAP", "SETUID",
-                                         "SYS_CHROOT"};
+  static const char *const defaults[] = {
+      "AUDIT_WRITE",      "CHOWN",   "DAC_OVERRIDE", "FOWNER", "FSETID",  "KILL",   "MKNOD",
+      "NET_BIND_SERVICE", "NET_RAW", "SETFCAP",      "SETGID", "SETPCAP", "SETUID", "SYS_CHROOT"};
   if (str_in (drop, "ALL", 0))
     return true;
   for (size_t i = 0; i < WB_ARRAY_SIZE (defaults); i++)
@@ -510,13 +510,17 @@ sbx_verify_created (const sbx_tmpl_t *t, const char *json, size_t len, wb_err_t 
     /* The very allowlist asked for (inline, or Podman's file), not
      * "unconfined" or an engine's default. */
     const cJSON *asked = NULL, *o;
-    cJSON_ArrayForEach (o, cJSON_GetObjectItemCaseSensitive (want, "SecurityOpt"))
-    if (cJSON_IsString (o) && strncmp (o->valuestring, "seccomp=", 8) == 0)
-      asked = o;
+    cJSON_ArrayForEach (o, cJSON_GetObjectItemCaseSensitive (
+                               want, "SecurityOpt")) if (cJSON_IsString (o)
+                                                         && strncmp (o->valuestring, "seccomp=", 8)
+                                                                == 0) asked
+        = o;
     if (!str_in (cJSON_GetObjectItemCaseSensitive (hc, "SecurityOpt"), "no-new-privileges", 17)
-        || asked == NULL || !str_in (cJSON_GetObjectItemCaseSensitive (hc, "SecurityOpt"), asked->valuestring, 0))
+        || asked == NULL
+        || !str_in (cJSON_GetObjectItemCaseSensitive (hc, "SecurityOpt"), asked->valuestring, 0))
       {
-        wb_error (err, WB_E_ENGINE, "it drops no-new-privileges or the seccomp allowlist asked for");
+        wb_error (err, WB_E_ENGINE,
+                  "it drops no-new-privileges or the seccomp allowlist asked for");
         goto out;
       }
   }
@@ -525,7 +529,8 @@ sbx_verify_created (const sbx_tmpl_t *t, const char *json, size_t len, wb_err_t 
       || cJSON_GetArraySize (cJSON_GetObjectItemCaseSensitive (hc, "Devices")) > 0
       || cJSON_GetArraySize (cJSON_GetObjectItemCaseSensitive (hc, "VolumesFrom")) > 0)
     {
-      wb_error (err, WB_E_ENGINE, "it makes the container privileged or gives it host files or devices");
+      wb_error (err, WB_E_ENGINE,
+                "it makes the container privileged or gives it host files or devices");
       goto out;
     }
   cJSON_ArrayForEach (item, cJSON_GetObjectItemCaseSensitive (root, "Mounts"))
@@ -544,7 +549,8 @@ sbx_verify_created (const sbx_tmpl_t *t, const char *json, size_t len, wb_err_t 
         const char *m = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (hc, modes[i]));
         if (m && (strcmp (m, "host") == 0 || strncmp (m, "container:", 10) == 0))
           {
-            wb_error (err, WB_E_ENGINE, "its %s is %.40s: it shares the host's or another container's", modes[i], m);
+            wb_error (err, WB_E_ENGINE,
+                      "its %s is %.40s: it shares the host's or another container's", modes[i], m);
             goto out;
           }
       }
@@ -553,7 +559,8 @@ sbx_verify_created (const sbx_tmpl_t *t, const char *json, size_t len, wb_err_t 
     const char *mode = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (hc, "NetworkMode"));
     if (mode == NULL || strcmp (mode, "none") != 0)
       {
-        wb_error (err, WB_E_ENGINE, "its network mode is %s, not none", mode ? mode : "(none shown)");
+        wb_error (err, WB_E_ENGINE, "its network mode is %s, not none",
+                  mode ? mode : "(none shown)");
         goto out;
       }
   }
@@ -569,7 +576,8 @@ sbx_verify_created (const sbx_tmpl_t *t, const char *json, size_t len, wb_err_t 
         cJSON_GetObjectItemCaseSensitive (want, "Tmpfs"), item->string ? item->string : "");
     if (asked == NULL)
       {
-        wb_error (err, WB_E_ENGINE, "it adds a writable mount on %s", item->string ? item->string : "?");
+        wb_error (err, WB_E_ENGINE, "it adds a writable mount on %s",
+                  item->string ? item->string : "?");
         goto out;
       }
     const char *a = cJSON_GetStringValue (asked) ? cJSON_GetStringValue (asked) : "";
@@ -588,7 +596,8 @@ sbx_verify_created (const sbx_tmpl_t *t, const char *json, size_t len, wb_err_t 
   cJSON_ArrayForEach (item, cJSON_GetObjectItemCaseSensitive (want, "Ulimits"))
   {
     const char *name = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (item, "Name"));
-    if (name && ulimit_of (cJSON_GetObjectItemCaseSensitive (hc, "Ulimits"), name) != num (item, "Hard"))
+    if (name
+        && ulimit_of (cJSON_GetObjectItemCaseSensitive (hc, "Ulimits"), name) != num (item, "Hard"))
       {
         wb_error (err, WB_E_ENGINE, "it does not set the %s limit", name);
         goto out;

@@ -11,7 +11,7 @@
 #include <event2/event.h>
 #include <string.h>
 
-#define REMOVE_ATTEMPTS 20      /* with doubling delays: about 10 minutes */
+#define REMOVE_ATTEMPTS 20 /* with doubling delays: about 10 minutes */
 #define REMOVE_DELAY_MAX_MS 60000
 #define KNOWN_BUCKETS 256
 #define RECONCILE_EVERY_MS 60000 /* look for containers whose create reply was lost */
@@ -43,8 +43,8 @@ struct sbx_op
   sbx_op_t *prev, *next; /* every op in flight, for sbx_free */
   op_kind_t kind;
   eng_req_t *req;
-  bool detached;         /* the owner cancelled: no callback */
-  uint64_t generation;   /* reconcile: creates started when it was sent */
+  bool detached;       /* the owner cancelled: no callback */
+  uint64_t generation; /* reconcile: creates started when it was sent */
   union
   {
     sbx_created_cb created;
@@ -66,7 +66,7 @@ typedef struct remove_op
   char id[80];
   char language[33];
   char key[SBX_KEY_MAX];
-  bool counted;                  /* one of ours (in sbx_count) */
+  bool counted; /* one of ours (in sbx_count) */
   uint32_t attempts;
   uint64_t started_us;
 } remove_op_t;
@@ -195,8 +195,8 @@ sbx_busy (const sbx_t *s)
 }
 
 static void
-emit (sbx_t *s, const char *event, const char *language, const char *key, const char *id,
-      double ms, const char *detail)
+emit (sbx_t *s, const char *event, const char *language, const char *key, const char *id, double ms,
+      const char *detail)
 {
   if (s->cfg.on_event)
     s->cfg.on_event (s->cfg.arg, event, language, key, id ? id : "", ms, detail ? detail : "");
@@ -715,8 +715,7 @@ reconcile_cb (evutil_socket_t fd, short what, void *arg)
 /* ---- lifetime -------------------------------------------------------- */
 
 int
-sbx_new (struct event_base *base, eng_t *eng, const sbx_config_t *cfg, sbx_t **out,
-         wb_err_t *err)
+sbx_new (struct event_base *base, eng_t *eng, const sbx_config_t *cfg, sbx_t **out, wb_err_t *err)
 {
   sbx_t *s = calloc (1, sizeof *s);
   unsigned long long start = 0;
@@ -736,8 +735,8 @@ sbx_new (struct event_base *base, eng_t *eng, const sbx_config_t *cfg, sbx_t **o
     snprintf (s->hostname, sizeof s->hostname, "unknown");
   read_first_line ("/proc/sys/kernel/random/boot_id", s->boot_id, sizeof s->boot_id);
   process_start_time ((long) getpid (), &start);
-  snprintf (s->owner, sizeof s->owner, "%s/%s/%ld/%llu", s->hostname, s->boot_id,
-            (long) getpid (), start);
+  snprintf (s->owner, sizeof s->owner, "%s/%s/%ld/%llu", s->hostname, s->boot_id, (long) getpid (),
+            start);
   s->reconcile = evtimer_new (base, reconcile_cb, s);
   if (s->reconcile == NULL)
     {

@@ -261,8 +261,8 @@ recorded_sizes (sqlite3 *db, const char *language, uint32_t *min, uint32_t *max,
   if (sqlite3_step (s) == SQLITE_ROW)
     {
       unsigned a = 0, b = 0, c = 0;
-      int got = sscanf (col_text (s, 0), "min_ready=%u max_ready=%u create_concurrency=%u", &a, &b,
-                        &c);
+      int got
+          = sscanf (col_text (s, 0), "min_ready=%u max_ready=%u create_concurrency=%u", &a, &b, &c);
       if (got >= 2)
         {
           *min = a;
@@ -324,8 +324,8 @@ plan_language (store_plan_row_t *r, const dvec_t *arr, const dvec_t *created, do
           sz = (store_replay_sizes_t){min, maxes[k], conc};
           if (store_replay (arr->v, arr->n, created->v, created->n, &sz, &res) < 0)
             return wb_error (err, WB_E_NOMEM, "out of memory");
-          store_plan_candidate_t c = {min, maxes[k], res.hit_rate, res.idle_mean,
-                                      res.hit_rate >= target};
+          store_plan_candidate_t c
+              = {min, maxes[k], res.hit_rate, res.idle_mean, res.hit_rate >= target};
           /* For this min: the cheapest that meets the target, else the
            * best hit rate. */
           if (k == 0 || (c.meets_target && (!b->meets_target || c.idle_mean < b->idle_mean))
@@ -397,11 +397,12 @@ store_plan (const char *path, const store_plan_opts_t *opts, store_plan_row_t **
 
   /* Languages served from warm pools in the window (a request's own pool,
    * key ending in /m<MB>, is never a hit and stays out). */
-  if (sqlite3_prepare_v2 (db,
-                          "SELECT language, count(*), sum(pool_hit) FROM executions"
-                          " WHERE received_at > ?1 AND status NOT IN ('refused', 'running')"
-                          " AND pool <> '' AND pool NOT LIKE '%/m%' GROUP BY language ORDER BY language",
-                          -1, &s, NULL)
+  if (sqlite3_prepare_v2 (
+          db,
+          "SELECT language, count(*), sum(pool_hit) FROM executions"
+          " WHERE received_at > ?1 AND status NOT IN ('refused', 'running')"
+          " AND pool <> '' AND pool NOT LIKE '%/m%' GROUP BY language ORDER BY language",
+          -1, &s, NULL)
       != SQLITE_OK)
     {
       wb_error (err, WB_E_IO, "history %s: %s", path, sqlite3_errmsg (db));
@@ -421,18 +422,20 @@ store_plan (const char *path, const store_plan_opts_t *opts, store_plan_row_t **
       memset (r, 0, sizeof *r);
       snprintf (r->language, sizeof r->language, "%s", col_text (s, 0));
       r->executions = (uint64_t) sqlite3_column_int64 (s, 1);
-      r->hit_rate = r->executions ? (double) sqlite3_column_int64 (s, 2) / (double) r->executions : 0;
+      r->hit_rate
+          = r->executions ? (double) sqlite3_column_int64 (s, 2) / (double) r->executions : 0;
       r->mean_per_min = (double) r->executions / (opts->window_s / 60.0);
     }
   sqlite3_finalize (s);
   s = NULL;
 
   /* Each language's executions by engine. */
-  if (sqlite3_prepare_v2 (db,
-                          "SELECT engine, count(*), sum(pool_hit) FROM executions"
-                          " WHERE language = ?1 AND received_at > ?2 AND status NOT IN ('refused', 'running')"
-                          " AND pool <> '' AND pool NOT LIKE '%/m%' GROUP BY engine ORDER BY count(*) DESC, engine",
-                          -1, &s, NULL)
+  if (sqlite3_prepare_v2 (
+          db,
+          "SELECT engine, count(*), sum(pool_hit) FROM executions"
+          " WHERE language = ?1 AND received_at > ?2 AND status NOT IN ('refused', 'running')"
+          " AND pool <> '' AND pool NOT LIKE '%/m%' GROUP BY engine ORDER BY count(*) DESC, engine",
+          -1, &s, NULL)
       != SQLITE_OK)
     {
       wb_error (err, WB_E_IO, "history %s: %s", path, sqlite3_errmsg (db));
@@ -450,7 +453,8 @@ store_plan (const char *path, const store_plan_opts_t *opts, store_plan_row_t **
           snprintf (r->engines[k].engine, sizeof r->engines[k].engine, "%s", col_text (s, 0));
           r->engines[k].executions = (uint64_t) sqlite3_column_int64 (s, 1);
           r->engines[k].hits = (uint64_t) sqlite3_column_int64 (s, 2);
-          r->engines[k].share = r->executions ? (double) r->engines[k].executions / (double) r->executions : 0;
+          r->engines[k].share
+              = r->executions ? (double) r->engines[k].executions / (double) r->executions : 0;
         }
     }
   sqlite3_finalize (s);
@@ -462,11 +466,12 @@ store_plan (const char *path, const store_plan_opts_t *opts, store_plan_row_t **
       dvec_t arr = {NULL, 0, 0}, created = {NULL, 0, 0}, sorted = {NULL, 0, 0};
       int bad;
 
-      bad = collect (db,
-                     "SELECT received_at FROM executions WHERE language = ?1 AND received_at > ?2"
-                     " AND status NOT IN ('refused', 'running') AND pool <> '' AND pool NOT LIKE '%/m%'"
-                     " ORDER BY received_at",
-                     r->language, start, &arr, err)
+      bad = collect (
+                db,
+                "SELECT received_at FROM executions WHERE language = ?1 AND received_at > ?2"
+                " AND status NOT IN ('refused', 'running') AND pool <> '' AND pool NOT LIKE '%/m%'"
+                " ORDER BY received_at",
+                r->language, start, &arr, err)
             < 0;
       bad = bad
             || collect (db,
@@ -485,8 +490,10 @@ store_plan (const char *path, const store_plan_opts_t *opts, store_plan_row_t **
       if (!bad)
         {
           r->replenish_measured = created.n > 0;
-          r->replenish_p50_ms = created.n ? percentile (sorted.v, sorted.n, 0.50) : DEFAULT_REPLENISH_MS;
-          r->replenish_p95_ms = created.n ? percentile (sorted.v, sorted.n, 0.95) : DEFAULT_REPLENISH_MS;
+          r->replenish_p50_ms
+              = created.n ? percentile (sorted.v, sorted.n, 0.50) : DEFAULT_REPLENISH_MS;
+          r->replenish_p95_ms
+              = created.n ? percentile (sorted.v, sorted.n, 0.95) : DEFAULT_REPLENISH_MS;
           r->peak_per_min = (double) busiest (arr.v, arr.n, 60.0);
           r->peak_per_10s = (double) busiest (arr.v, arr.n, 10.0) / 10.0;
           if (opts->sizes_given)

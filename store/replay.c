@@ -102,7 +102,8 @@ store_replay (const double *arrivals, size_t n, const double *create_ms, size_t 
       /* fill () */
       for (;;)
         {
-          uint32_t t = pool_target (rate, smooth_create_ms, sizes->min_ready, max_ready); /* the pool's own rule */
+          uint32_t t = pool_target (rate, smooth_create_ms, sizes->min_ready,
+                                    max_ready); /* the pool's own rule */
           uint32_t waiters = (uint32_t) (w_tail - w_head);
           uint32_t need_w = waiters > creating ? waiters - creating : 0;
           uint32_t have = ready + creating;

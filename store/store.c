@@ -29,141 +29,143 @@
  * add the next.  v1 is the first shipped layout; v2 added the operators'
  * views and the indexes they need. */
 static const char *const migrations[] = {
-  /* 0 -> 1 */
-  "CREATE TABLE executions ("
-  "  id TEXT PRIMARY KEY,"
-  "  received_at REAL NOT NULL,"
-  "  started_at REAL,"
-  "  finished_at REAL NOT NULL,"
-  "  client TEXT NOT NULL DEFAULT '',"
-  "  language TEXT NOT NULL,"
-  "  image_id TEXT NOT NULL DEFAULT '',"
-  "  profile_hash TEXT NOT NULL DEFAULT '',"
-  "  code_sha256 TEXT NOT NULL,"
-  "  code_bytes INTEGER NOT NULL,"
-  "  stdin_sha256 TEXT NOT NULL,"
-  "  stdin_bytes INTEGER NOT NULL,"
-  "  arg_count INTEGER NOT NULL DEFAULT 0,"
-  "  status TEXT NOT NULL,"
-  "  exit_code INTEGER,"
-  "  timed_out INTEGER NOT NULL DEFAULT 0,"
-  "  oom_killed INTEGER NOT NULL DEFAULT 0,"
-  "  stdout_truncated INTEGER NOT NULL DEFAULT 0,"
-  "  stderr_truncated INTEGER NOT NULL DEFAULT 0,"
-  "  stdout_bytes INTEGER NOT NULL DEFAULT 0,"
-  "  stderr_bytes INTEGER NOT NULL DEFAULT 0,"
-  "  queue_ms REAL,"
-  "  start_ms REAL,"
-  "  run_ms REAL,"
-  "  total_ms REAL,"
-  "  pool_hit INTEGER NOT NULL DEFAULT 0,"
-  "  container_id TEXT NOT NULL DEFAULT ''"
-  ");"
-  "CREATE INDEX executions_received_at ON executions (received_at);"
-  "CREATE INDEX executions_code_sha256 ON executions (code_sha256);"
-  "CREATE TABLE pool_events ("
-  "  id INTEGER PRIMARY KEY,"
-  "  at REAL NOT NULL,"
-  "  event TEXT NOT NULL,"
-  "  language TEXT NOT NULL,"
-  "  pool_key TEXT NOT NULL,"
-  "  container_id TEXT NOT NULL DEFAULT '',"
-  "  duration_ms REAL"
-  ");"
-  "CREATE INDEX pool_events_at ON pool_events (at);",
+    /* 0 -> 1 */
+    "CREATE TABLE executions ("
+    "  id TEXT PRIMARY KEY,"
+    "  received_at REAL NOT NULL,"
+    "  started_at REAL,"
+    "  finished_at REAL NOT NULL,"
+    "  client TEXT NOT NULL DEFAULT '',"
+    "  language TEXT NOT NULL,"
+    "  image_id TEXT NOT NULL DEFAULT '',"
+    "  profile_hash TEXT NOT NULL DEFAULT '',"
+    "  code_sha256 TEXT NOT NULL,"
+    "  code_bytes INTEGER NOT NULL,"
+    "  stdin_sha256 TEXT NOT NULL,"
+    "  stdin_bytes INTEGER NOT NULL,"
+    "  arg_count INTEGER NOT NULL DEFAULT 0,"
+    "  status TEXT NOT NULL,"
+    "  exit_code INTEGER,"
+    "  timed_out INTEGER NOT NULL DEFAULT 0,"
+    "  oom_killed INTEGER NOT NULL DEFAULT 0,"
+    "  stdout_truncated INTEGER NOT NULL DEFAULT 0,"
+    "  stderr_truncated INTEGER NOT NULL DEFAULT 0,"
+    "  stdout_bytes INTEGER NOT NULL DEFAULT 0,"
+    "  stderr_bytes INTEGER NOT NULL DEFAULT 0,"
+    "  queue_ms REAL,"
+    "  start_ms REAL,"
+    "  run_ms REAL,"
+    "  total_ms REAL,"
+    "  pool_hit INTEGER NOT NULL DEFAULT 0,"
+    "  container_id TEXT NOT NULL DEFAULT ''"
+    ");"
+    "CREATE INDEX executions_received_at ON executions (received_at);"
+    "CREATE INDEX executions_code_sha256 ON executions (code_sha256);"
+    "CREATE TABLE pool_events ("
+    "  id INTEGER PRIMARY KEY,"
+    "  at REAL NOT NULL,"
+    "  event TEXT NOT NULL,"
+    "  language TEXT NOT NULL,"
+    "  pool_key TEXT NOT NULL,"
+    "  container_id TEXT NOT NULL DEFAULT '',"
+    "  duration_ms REAL"
+    ");"
+    "CREATE INDEX pool_events_at ON pool_events (at);",
 
-  /* 1 -> 2 */
-  "ALTER TABLE executions ADD COLUMN engine TEXT NOT NULL DEFAULT '';"
-  "ALTER TABLE executions ADD COLUMN error TEXT NOT NULL DEFAULT '';"
-  "ALTER TABLE pool_events ADD COLUMN detail TEXT NOT NULL DEFAULT '';"
-  "CREATE INDEX executions_stdin_sha256 ON executions (stdin_sha256);"
-  "CREATE INDEX executions_language_received_at ON executions (language, received_at);"
-  "CREATE INDEX pool_events_language_at ON pool_events (language, event, at);"
-  "CREATE VIEW executions_per_hour AS"
-  "  SELECT strftime('%Y-%m-%d %H:00', received_at, 'unixepoch') AS hour, language, status,"
-  "         count(*) AS executions"
-  "  FROM executions GROUP BY hour, language, status;"
-  "CREATE VIEW pool_hit_rate AS"
-  "  SELECT strftime('%Y-%m-%d %H:00', received_at, 'unixepoch') AS hour, language,"
-  "         count(*) AS executions, sum(pool_hit) AS hits,"
-  "         round(1.0 * sum(pool_hit) / count(*), 4) AS hit_rate"
-  "  FROM executions WHERE status != 'refused' GROUP BY hour, language;"
-  "CREATE VIEW latency_per_hour AS"
-  "  WITH ranked AS ("
-  "    SELECT strftime('%Y-%m-%d %H:00', received_at, 'unixepoch') AS hour, language, total_ms,"
-  "           row_number () OVER (PARTITION BY strftime('%Y-%m-%d %H', received_at, 'unixepoch'),"
-  "                                            language ORDER BY total_ms) AS r,"
-  "           count(*) OVER (PARTITION BY strftime('%Y-%m-%d %H', received_at, 'unixepoch'),"
-  "                                       language) AS n"
-  "    FROM executions WHERE total_ms IS NOT NULL AND status != 'refused')"
-  "  SELECT hour, language, max(n) AS executions,"
-  "         min(CASE WHEN r >= 0.50 * n THEN total_ms END) AS p50_ms,"
-  "         min(CASE WHEN r >= 0.95 * n THEN total_ms END) AS p95_ms,"
-  "         min(CASE WHEN r >= 0.99 * n THEN total_ms END) AS p99_ms,"
-  "         max(total_ms) AS max_ms"
-  "  FROM ranked GROUP BY hour, language;"
-  "CREATE VIEW recent_failures AS"
-  "  SELECT datetime(received_at, 'unixepoch') AS received, id, client, language, status,"
-  "         exit_code, error, code_sha256, total_ms"
-  "  FROM executions WHERE status != 'ok' OR exit_code != 0"
-  "  ORDER BY received_at DESC LIMIT 100;",
+    /* 1 -> 2 */
+    "ALTER TABLE executions ADD COLUMN engine TEXT NOT NULL DEFAULT '';"
+    "ALTER TABLE executions ADD COLUMN error TEXT NOT NULL DEFAULT '';"
+    "ALTER TABLE pool_events ADD COLUMN detail TEXT NOT NULL DEFAULT '';"
+    "CREATE INDEX executions_stdin_sha256 ON executions (stdin_sha256);"
+    "CREATE INDEX executions_language_received_at ON executions (language, received_at);"
+    "CREATE INDEX pool_events_language_at ON pool_events (language, event, at);"
+    "CREATE VIEW executions_per_hour AS"
+    "  SELECT strftime('%Y-%m-%d %H:00', received_at, 'unixepoch') AS hour, language, status,"
+    "         count(*) AS executions"
+    "  FROM executions GROUP BY hour, language, status;"
+    "CREATE VIEW pool_hit_rate AS"
+    "  SELECT strftime('%Y-%m-%d %H:00', received_at, 'unixepoch') AS hour, language,"
+    "         count(*) AS executions, sum(pool_hit) AS hits,"
+    "         round(1.0 * sum(pool_hit) / count(*), 4) AS hit_rate"
+    "  FROM executions WHERE status != 'refused' GROUP BY hour, language;"
+    "CREATE VIEW latency_per_hour AS"
+    "  WITH ranked AS ("
+    "    SELECT strftime('%Y-%m-%d %H:00', received_at, 'unixepoch') AS hour, language, total_ms,"
+    "           row_number () OVER (PARTITION BY strftime('%Y-%m-%d %H', received_at, 'unixepoch'),"
+    "                                            language ORDER BY total_ms) AS r,"
+    "           count(*) OVER (PARTITION BY strftime('%Y-%m-%d %H', received_at, 'unixepoch'),"
+    "                                       language) AS n"
+    "    FROM executions WHERE total_ms IS NOT NULL AND status != 'refused')"
+    "  SELECT hour, language, max(n) AS executions,"
+    "         min(CASE WHEN r >= 0.50 * n THEN total_ms END) AS p50_ms,"
+    "         min(CASE WHEN r >= 0.95 * n THEN total_ms END) AS p95_ms,"
+    "         min(CASE WHEN r >= 0.99 * n THEN total_ms END) AS p99_ms,"
+    "         max(total_ms) AS max_ms"
+    "  FROM ranked GROUP BY hour, language;"
+    "CREATE VIEW recent_failures AS"
+    "  SELECT datetime(received_at, 'unixepoch') AS received, id, client, language, status,"
+    "         exit_code, error, code_sha256, total_ms"
+    "  FROM executions WHERE status != 'ok' OR exit_code != 0"
+    "  ORDER BY received_at DESC LIMIT 100;",
 
-  /* 2 -> 3: rows written ahead ("running") name their daemon, so a later
-   * start-up can tell which ones a dead daemon left behind.  The views skip
-   * rows still in flight. */
-  "ALTER TABLE executions ADD COLUMN daemon TEXT NOT NULL DEFAULT '';"
-  "CREATE INDEX executions_running ON executions (daemon) WHERE status = 'running';"
-  "DROP VIEW pool_hit_rate;"
-  "CREATE VIEW pool_hit_rate AS"
-  "  SELECT strftime('%Y-%m-%d %H:00', received_at, 'unixepoch') AS hour, language,"
-  "         count(*) AS executions, sum(pool_hit) AS hits,"
-  "         round(1.0 * sum(pool_hit) / count(*), 4) AS hit_rate"
-  "  FROM executions WHERE status NOT IN ('refused', 'running') GROUP BY hour, language;"
-  "DROP VIEW recent_failures;"
-  "CREATE VIEW recent_failures AS"
-  "  SELECT datetime(received_at, 'unixepoch') AS received, id, client, language, status,"
-  "         exit_code, error, code_sha256, total_ms"
-  "  FROM executions WHERE status != 'running' AND (status != 'ok' OR exit_code != 0)"
-  "  ORDER BY received_at DESC LIMIT 100;"
-  "CREATE VIEW in_flight AS"
-  "  SELECT datetime(received_at, 'unixepoch') AS received, id, client, language, pool_hit,"
-  "         daemon"
-  "  FROM executions WHERE status = 'running' ORDER BY received_at;",
+    /* 2 -> 3: rows written ahead ("running") name their daemon, so a later
+     * start-up can tell which ones a dead daemon left behind.  The views skip
+     * rows still in flight. */
+    "ALTER TABLE executions ADD COLUMN daemon TEXT NOT NULL DEFAULT '';"
+    "CREATE INDEX executions_running ON executions (daemon) WHERE status = 'running';"
+    "DROP VIEW pool_hit_rate;"
+    "CREATE VIEW pool_hit_rate AS"
+    "  SELECT strftime('%Y-%m-%d %H:00', received_at, 'unixepoch') AS hour, language,"
+    "         count(*) AS executions, sum(pool_hit) AS hits,"
+    "         round(1.0 * sum(pool_hit) / count(*), 4) AS hit_rate"
+    "  FROM executions WHERE status NOT IN ('refused', 'running') GROUP BY hour, language;"
+    "DROP VIEW recent_failures;"
+    "CREATE VIEW recent_failures AS"
+    "  SELECT datetime(received_at, 'unixepoch') AS received, id, client, language, status,"
+    "         exit_code, error, code_sha256, total_ms"
+    "  FROM executions WHERE status != 'running' AND (status != 'ok' OR exit_code != 0)"
+    "  ORDER BY received_at DESC LIMIT 100;"
+    "CREATE VIEW in_flight AS"
+    "  SELECT datetime(received_at, 'unixepoch') AS received, id, client, language, pool_hit,"
+    "         daemon"
+    "  FROM executions WHERE status = 'running' ORDER BY received_at;",
 
-  /* 3 -> 4: the pool each execution was served from (a key ending in
-   * /m<MB> is a request's own), so a replay of the warm pools can leave
-   * the others out. */
-  "ALTER TABLE executions ADD COLUMN pool TEXT NOT NULL DEFAULT '';",
+    /* 3 -> 4: the pool each execution was served from (a key ending in
+     * /m<MB> is a request's own), so a replay of the warm pools can leave
+     * the others out. */
+    "ALTER TABLE executions ADD COLUMN pool TEXT NOT NULL DEFAULT '';",
 
-  /* 4 -> 5: files given to the program: how many, their bytes, one hash
-   * over them all (names and contents; never stored themselves); what the
-   * program used; the heaviest executions of the last day. */
-  "ALTER TABLE executions ADD COLUMN files_in INTEGER NOT NULL DEFAULT 0;"
-  "ALTER TABLE executions ADD COLUMN files_in_bytes INTEGER NOT NULL DEFAULT 0;"
-  "ALTER TABLE executions ADD COLUMN files_in_sha256 TEXT NOT NULL DEFAULT '';"
-  /* ... and what the program used, as the sandbox's init measured it
-   * (NULL when it was stopped, or older rows). */
-  "ALTER TABLE executions ADD COLUMN peak_memory_kib INTEGER;"
-  "ALTER TABLE executions ADD COLUMN cpu_user_ms REAL;"
-  "ALTER TABLE executions ADD COLUMN cpu_system_ms REAL;"
-  "CREATE VIEW heaviest_executions AS"
-  "  SELECT datetime(received_at, 'unixepoch') AS received, id, client, language, status,"
-  "         peak_memory_kib, cpu_user_ms, cpu_system_ms, cpu_user_ms + cpu_system_ms AS cpu_ms,"
-  "         total_ms, code_sha256"
-  "  FROM executions"
-  "  WHERE received_at >= CAST(strftime('%s', 'now') AS REAL) - 86400 AND peak_memory_kib IS NOT NULL"
-  "  ORDER BY peak_memory_kib DESC LIMIT 100;",
+    /* 4 -> 5: files given to the program: how many, their bytes, one hash
+     * over them all (names and contents; never stored themselves); what the
+     * program used; the heaviest executions of the last day. */
+    "ALTER TABLE executions ADD COLUMN files_in INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE executions ADD COLUMN files_in_bytes INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE executions ADD COLUMN files_in_sha256 TEXT NOT NULL DEFAULT '';"
+    /* ... and what the program used, as the sandbox's init measured it
+     * (NULL when it was stopped, or older rows). */
+    "ALTER TABLE executions ADD COLUMN peak_memory_kib INTEGER;"
+    "ALTER TABLE executions ADD COLUMN cpu_user_ms REAL;"
+    "ALTER TABLE executions ADD COLUMN cpu_system_ms REAL;"
+    "CREATE VIEW heaviest_executions AS"
+    "  SELECT datetime(received_at, 'unixepoch') AS received, id, client, language, status,"
+    "         peak_memory_kib, cpu_user_ms, cpu_system_ms, cpu_user_ms + cpu_system_ms AS cpu_ms,"
+    "         total_ms, code_sha256"
+    "  FROM executions"
+    "  WHERE received_at >= CAST(strftime('%s', 'now') AS REAL) - 86400 AND peak_memory_kib IS NOT "
+    "NULL"
+    "  ORDER BY peak_memory_kib DESC LIMIT 100;",
 
-  /* 5 -> 6: files the program left in its working directory and got
-   * back: how many, their bytes, one hash over them (as files_in). */
-  "ALTER TABLE executions ADD COLUMN files_out INTEGER NOT NULL DEFAULT 0;"
-  "ALTER TABLE executions ADD COLUMN files_out_bytes INTEGER NOT NULL DEFAULT 0;"
-  "ALTER TABLE executions ADD COLUMN files_out_sha256 TEXT NOT NULL DEFAULT '';",
+    /* 5 -> 6: files the program left in its working directory and got
+     * back: how many, their bytes, one hash over them (as files_in). */
+    "ALTER TABLE executions ADD COLUMN files_out INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE executions ADD COLUMN files_out_bytes INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE executions ADD COLUMN files_out_sha256 TEXT NOT NULL DEFAULT '';",
 
-  /* 6 -> 7: a compiled language's compile stage: how it ended and how long
-   * it took (NULL for the other languages). */
-  ("ALTER TABLE executions ADD COLUMN compile_status TEXT;"
-   "ALTER TABLE executions ADD COLUMN compile_ms REAL;"), /* one step: clang asks for the parentheses */
+    /* 6 -> 7: a compiled language's compile stage: how it ended and how long
+     * it took (NULL for the other languages). */
+    ("ALTER TABLE executions ADD COLUMN compile_status TEXT;"
+     "ALTER TABLE executions ADD COLUMN compile_ms REAL;"), /* one step: clang asks for the
+                                                               parentheses */
 };
 
 int
@@ -286,8 +288,8 @@ struct store
   pthread_cond_t cv;
   item_t *q_head, *q_tail;
   item_t *done_head, *done_tail;
-  uint32_t backlog;  /* execution reservations + their records not yet written */
-  uint32_t events;   /* pool events not yet written */
+  uint32_t backlog; /* execution reservations + their records not yet written */
+  uint32_t events;  /* pool events not yet written */
   bool stop;
   uint64_t stop_deadline_ms;
 
@@ -322,10 +324,9 @@ now_unix (void)
 static int
 copy_execution (item_t *it, const store_execution_t *rec)
 {
-  const char **fields[] = {&it->e.id,       &it->e.client,       &it->e.language,
-                           &it->e.image_id, &it->e.profile_hash, &it->e.status,
-                           &it->e.container_id, &it->e.engine,   &it->e.error,
-                           &it->e.daemon,   &it->e.pool};
+  const char **fields[] = {&it->e.id,           &it->e.client, &it->e.language,     &it->e.image_id,
+                           &it->e.profile_hash, &it->e.status, &it->e.container_id, &it->e.engine,
+                           &it->e.error,        &it->e.daemon, &it->e.pool};
   size_t total = 0, off = 0;
 
   it->e = *rec;
@@ -423,9 +424,8 @@ dup0 (const char *s)
 }
 
 void
-store_submit_pool_event (store_t *st, const char *event, const char *language,
-                         const char *pool_key, const char *container_id, double duration_ms,
-                         const char *detail)
+store_submit_pool_event (store_t *st, const char *event, const char *language, const char *pool_key,
+                         const char *container_id, double duration_ms, const char *detail)
 {
   item_t *it = calloc (1, sizeof *it);
 
@@ -441,8 +441,8 @@ store_submit_pool_event (store_t *st, const char *event, const char *language,
       it->detail = dup0 (detail);
     }
   pthread_mutex_lock (&st->mu);
-  if (it == NULL || !it->event || !it->language || !it->pool_key || !it->container_id
-      || !it->detail || st->events >= st->max_backlog || st->stop)
+  if (it == NULL || !it->event || !it->language || !it->pool_key || !it->container_id || !it->detail
+      || st->events >= st->max_backlog || st->stop)
     {
       st->stats.dropped_events++;
       pthread_mutex_unlock (&st->mu);
@@ -598,10 +598,10 @@ static void
 prune (store_t *st)
 {
   static const char *const sqls[] = {
-    "DELETE FROM executions WHERE rowid IN (SELECT rowid FROM executions WHERE received_at < ?1 "
-    "LIMIT 500)",
-    "DELETE FROM pool_events WHERE rowid IN (SELECT rowid FROM pool_events WHERE at < ?1 LIMIT "
-    "500)",
+      "DELETE FROM executions WHERE rowid IN (SELECT rowid FROM executions WHERE received_at < ?1 "
+      "LIMIT 500)",
+      "DELETE FROM pool_events WHERE rowid IN (SELECT rowid FROM pool_events WHERE at < ?1 LIMIT "
+      "500)",
   };
   double cutoff = now_unix () - (double) st->retention_days * 86400.0;
   uint64_t n = 0;
@@ -796,7 +796,8 @@ static const char insert_exec_sql[]
       "container_id, engine, error, daemon, pool, files_in, files_in_bytes, files_in_sha256, "
       "peak_memory_kib, cpu_user_ms, cpu_system_ms, files_out, files_out_bytes, files_out_sha256, "
       "compile_status, compile_ms) "
-      "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+      "VALUES "
+      "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
       /* The finished row replaces the one written ahead. */
       "ON CONFLICT (id) DO UPDATE SET started_at = excluded.started_at, "
       "finished_at = excluded.finished_at, image_id = excluded.image_id, status = excluded.status, "
@@ -825,9 +826,8 @@ mark_interrupted (store_t *st, const store_config_t *cfg, wb_err_t *err)
 
   if (cfg->daemon_alive == NULL)
     return 0;
-  if (sqlite3_prepare_v2 (st->db,
-                          "SELECT DISTINCT daemon FROM executions WHERE status = 'running'", -1,
-                          &sel, NULL)
+  if (sqlite3_prepare_v2 (st->db, "SELECT DISTINCT daemon FROM executions WHERE status = 'running'",
+                          -1, &sel, NULL)
           != SQLITE_OK
       || sqlite3_prepare_v2 (st->db,
                              "UPDATE executions SET status = 'interrupted', error = 'the daemon "
@@ -935,7 +935,8 @@ store_open (struct event_base *base, const store_config_t *cfg, store_t **out, w
     }
   if (history_file_mode (st->path, err) < 0)
     goto fail;
-  if (sqlite3_open_v2 (st->path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL)
+  if (sqlite3_open_v2 (st->path, &st->db,
+                       SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL)
       != SQLITE_OK)
     {
       wb_error (err, WB_E_IO, "history: opening %s: %s", st->path,
@@ -943,8 +944,9 @@ store_open (struct event_base *base, const store_config_t *cfg, store_t **out, w
       goto fail;
     }
   sqlite3_busy_timeout (st->db, 2000);
-  if (exec_sql (st->db, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; "
-                        "PRAGMA foreign_keys = ON; PRAGMA secure_delete = ON;",
+  if (exec_sql (st->db,
+                "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; "
+                "PRAGMA foreign_keys = ON; PRAGMA secure_delete = ON;",
                 err)
           < 0
       || store_migrate (st->db, err) < 0 || mark_interrupted (st, cfg, err) < 0)

@@ -33,9 +33,9 @@ typedef struct eng_config
   /* "unix:///var/run/docker.sock", "unix:/path", "tcp://host:port".  With
    * tls_cert set a tcp endpoint speaks TLS with that client certificate. */
   const char *endpoint;
-  const char *tls_ca;   /* CA bundle to verify the engine; NULL: system CAs */
-  const char *tls_cert; /* client certificate (PEM) */
-  const char *tls_key;  /* client key (PEM) */
+  const char *tls_ca;      /* CA bundle to verify the engine; NULL: system CAs */
+  const char *tls_cert;    /* client certificate (PEM) */
+  const char *tls_key;     /* client key (PEM) */
   long request_timeout_ms; /* per request except wait; 0: 30 s */
 } eng_config_t;
 
@@ -52,30 +52,29 @@ WB_MUST_CHECK int eng_new (struct event_base *base, const eng_config_t *cfg, eng
  * attach stream and free the client.  NULL is a no-op. */
 void eng_free (eng_t *eng);
 
-
 /* What a finished request produced.  Which fields are set depends on the
  * operation; all pointers are valid only during the callback. */
 typedef struct eng_result
 {
-  int rc;           /* 0 or -1 */
-  wb_err_t err;     /* set when rc < 0 */
-  long http_status; /* the engine's HTTP status, 0 if none (for logs and tests: the
-                     * meaning of a status is mapped here, into err and the flags) */
-  bool not_started; /* start failed and the engine said so outright: the container
-                     * did not start (any other failed start may have run) */
-  const char *id;   /* create: container id; image inspect: image id */
-  long exit_code;   /* wait: StatusCode; inspect: State.ExitCode */
-  bool oom_killed;  /* inspect */
-  bool running;     /* inspect */
-  const char *api_version; /* ping */
-  const char *const *ids;  /* list: container ids */
-  const char *const *values; /* list: each one's value of the asked label, or NULL */
-  size_t n_ids;            /* list */
+  int rc;                      /* 0 or -1 */
+  wb_err_t err;                /* set when rc < 0 */
+  long http_status;            /* the engine's HTTP status, 0 if none (for logs and tests: the
+                                * meaning of a status is mapped here, into err and the flags) */
+  bool not_started;            /* start failed and the engine said so outright: the container
+                                * did not start (any other failed start may have run) */
+  const char *id;              /* create: container id; image inspect: image id */
+  long exit_code;              /* wait: StatusCode; inspect: State.ExitCode */
+  bool oom_killed;             /* inspect */
+  bool running;                /* inspect */
+  const char *api_version;     /* ping */
+  const char *const *ids;      /* list: container ids */
+  const char *const *values;   /* list: each one's value of the asked label, or NULL */
+  size_t n_ids;                /* list */
   const char *const *runtimes; /* info: the engine's runtimes by name */
   size_t n_runtimes;
   const char *default_runtime, *server_version, *cgroup_version; /* info; may be NULL */
-  const char *engine_id;                   /* info: the engine's own ID (Docker's); may be NULL */
-  const char *const *security_options;     /* info: SecurityOptions ("name=seccomp,...") */
+  const char *engine_id;               /* info: the engine's own ID (Docker's); may be NULL */
+  const char *const *security_options; /* info: SecurityOptions ("name=seccomp,...") */
   size_t n_security_options;
   bool podman;      /* ping: the engine is Podman's Docker-compatible service */
   const char *json; /* container inspect: the whole reply (not NUL-terminated) */
@@ -105,8 +104,8 @@ eng_req_t *eng_container_start (eng_t *eng, const char *id, eng_cb cb, void *arg
  * then, on a later loop pass, and only then may start be sent without
  * racing a fast exit. */
 typedef void (*eng_armed_cb) (void *arg);
-eng_req_t *eng_container_wait (eng_t *eng, const char *id, eng_armed_cb armed, eng_cb cb,
-                               void *arg, wb_err_t *err);
+eng_req_t *eng_container_wait (eng_t *eng, const char *id, eng_armed_cb armed, eng_cb cb, void *arg,
+                               wb_err_t *err);
 /* POST /containers/{id}/wait?condition=not-running: at once with the exit
  * code when the container is not running (exited, or never started),
  * else at its exit.  For waiting again on a container known to be
@@ -116,11 +115,10 @@ eng_req_t *eng_container_wait_stopped (eng_t *eng, const char *id, eng_cb cb, vo
                                        wb_err_t *err);
 /* POST /containers/{id}/kill?signal=SIG.  A container that is not running
  * (409) or gone (404) counts as success. */
-eng_req_t *eng_container_kill (eng_t *eng, const char *id, const char *signal, eng_cb cb,
-                               void *arg, wb_err_t *err);
+eng_req_t *eng_container_kill (eng_t *eng, const char *id, const char *signal, eng_cb cb, void *arg,
+                               wb_err_t *err);
 /* GET /containers/{id}/json -> exit_code, oom_killed, running. */
-eng_req_t *eng_container_inspect (eng_t *eng, const char *id, eng_cb cb, void *arg,
-                                  wb_err_t *err);
+eng_req_t *eng_container_inspect (eng_t *eng, const char *id, eng_cb cb, void *arg, wb_err_t *err);
 /* DELETE /containers/{id}?force=1&v=1.  Already gone (404) counts as
  * success. */
 eng_req_t *eng_container_remove (eng_t *eng, const char *id, eng_cb cb, void *arg, wb_err_t *err);
@@ -173,8 +171,8 @@ typedef struct eng_attach_cbs
 /* Open POST /containers/{id}/attach?stream=1&stdin=1&stdout=1&stderr=1 with
  * Upgrade: tcp.  Returns NULL with err set when the socket cannot even be
  * opened; otherwise exactly one of on_end follows (maybe after on_ready). */
-eng_attach_t *eng_attach_open (eng_t *eng, const char *id, const eng_attach_cbs_t *cbs,
-                               void *arg, wb_err_t *err);
+eng_attach_t *eng_attach_open (eng_t *eng, const char *id, const eng_attach_cbs_t *cbs, void *arg,
+                               wb_err_t *err);
 /* Queue bytes for the container's stdin.  -1 if the stream is closed or
  * memory runs out. */
 WB_MUST_CHECK int eng_attach_write (eng_attach_t *a, const void *data, size_t len);

@@ -68,7 +68,7 @@ typedef struct pool_spec
   sbx_tmpl_t *tmpl;         /* taken over by pool_mgr_ensure, success or not */
   const char *profile_hash; /* hex, for stats; copied */
   uint32_t min_ready, max_ready;
-  bool transient;           /* a request's own key: size 0, freed when empty */
+  bool transient; /* a request's own key: size 0, freed when empty */
 } pool_spec_t;
 
 /* Counters and gauges of one pool, for /v1/pools and /metrics. */
@@ -79,9 +79,9 @@ typedef struct pool_stats
   uint32_t min_ready, max_ready, target;
   uint32_t ready, creating, in_use, waiting;
   uint64_t hits, misses, created, create_failures, destroyed;
-  double arrival_rate;       /* per second, smoothed */
-  double create_ms;          /* smoothed create time */
-  const char *last_error;    /* "" when none */
+  double arrival_rate;    /* per second, smoothed */
+  double create_ms;       /* smoothed create time */
+  const char *last_error; /* "" when none */
 } pool_stats_t;
 
 /* No I/O.  -1 with err on allocation failure. */
@@ -141,9 +141,9 @@ bool pool_mgr_ready (const pool_mgr_t *mgr);
 /* What /readyz reports about the pools: false until pool_mgr_ready has
  * held once; after that, false only while some live pool is below
  * min_ready and its creates have been failing (none succeeding, the
- * latest failure recent) for more than grace_ms.  A pool emptied by traffic, or kept empty by the global
- * cap, is healthy: only an engine that can't make containers is not (a
- * hung create fails at the engine timeout). */
+ * latest failure recent) for more than grace_ms.  A pool emptied by traffic, or kept empty by the
+ * global cap, is healthy: only an engine that can't make containers is not (a hung create fails at
+ * the engine timeout). */
 bool pool_mgr_healthy (pool_mgr_t *mgr, uint64_t grace_ms);
 
 /* Acquire a container.  On a hit returns 1 with *id set (a malloc'd string

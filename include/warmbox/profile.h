@@ -48,14 +48,14 @@ typedef struct prof_name_rule
 
 typedef struct prof
 {
-  char *language;     /* "python" */
+  char *language;                  /* "python" */
   char *aliases[PROF_MAX_ALIASES]; /* other names (Piston clients say "py", "node") */
   size_t n_aliases;
-  char *version;      /* interpreter version, informational */
-  char *image;        /* image reference, e.g. "warmbox/python:latest" */
-  char *runtime;      /* "runc", "runsc", ... */
-  char **argv;        /* NULL-terminated; the bootstrap reading the frame, or (with
-                         source) /warmbox/init and the program's command */
+  char *version; /* interpreter version, informational */
+  char *image;   /* image reference, e.g. "warmbox/python:latest" */
+  char *runtime; /* "runc", "runsc", ... */
+  char **argv;   /* NULL-terminated; the bootstrap reading the frame, or (with
+                    source) /warmbox/init and the program's command */
   size_t argc;
   /* "source": the file the code is written to, in the working directory,
    * by /warmbox/init itself (profiles/init.c --source), for a program
@@ -87,7 +87,7 @@ typedef struct prof
   size_t n_name_suffixes;
   prof_name_rule_t name_refused[PROF_MAX_NAME_RULES];
   size_t n_name_refused;
-  char **env;         /* "NAME=value" added to the sandbox's environment (env) */
+  char **env; /* "NAME=value" added to the sandbox's environment (env) */
   size_t n_env;
   char *seccomp_json; /* the allowlist, compact JSON, inlined into SecurityOpt */
   char hash[65];      /* SHA-256 of profile.json bytes + seccomp bytes */

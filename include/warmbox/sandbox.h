@@ -64,11 +64,11 @@ typedef struct sbx_dialect
 /* Who a container is: everything of its body that is not the profile. */
 typedef struct sbx_identity
 {
-  const char *image_id;    /* "sha256:..." (the exact image) */
-  const char *instance_id; /* warmbox.instance */
-  const char *owner;       /* warmbox.owner */
-  const char *pool_key;    /* warmbox.pool */
-  uint32_t uid;            /* the non-root uid:gid the program runs as */
+  const char *image_id;         /* "sha256:..." (the exact image) */
+  const char *instance_id;      /* warmbox.instance */
+  const char *owner;            /* warmbox.owner */
+  const char *pool_key;         /* warmbox.pool */
+  uint32_t uid;                 /* the non-root uid:gid the program runs as */
   const sbx_dialect_t *dialect; /* NULL: Docker */
 } sbx_identity_t;
 
@@ -201,8 +201,7 @@ void sbx_reconcile (sbx_t *s);
  * or cb(arg, NULL, err) (not found: WB_E_NOT_FOUND).  NULL with err when
  * nothing could be sent. */
 typedef void (*sbx_image_cb) (void *arg, const char *image_id, const wb_err_t *err);
-sbx_op_t *sbx_resolve_image (sbx_t *s, const char *ref, sbx_image_cb cb, void *arg,
-                             wb_err_t *err);
+sbx_op_t *sbx_resolve_image (sbx_t *s, const char *ref, sbx_image_cb cb, void *arg, wb_err_t *err);
 
 /* Is the daemon named by an owner label gone?  Labels of other hosts are
  * never judged gone (their daemons reap their own).  Reads /proc. */

@@ -35,21 +35,21 @@ typedef struct store_execution
 {
   const char *id;
   double received_at, started_at, finished_at; /* Unix seconds; started_at 0 if never */
-  const char *client;                            /* token name, "" if none */
+  const char *client;                          /* token name, "" if none */
   const char *language, *image_id, *profile_hash;
   char code_sha256[65];
   uint64_t code_bytes;
   char stdin_sha256[65];
   uint64_t stdin_bytes;
   uint32_t arg_count;
-  uint32_t files_in;          /* files given to the program */
-  uint64_t files_in_bytes;    /* their contents together */
-  char files_in_sha256[65];   /* over names and contents, "" without files */
-  uint32_t files_out;         /* files the program left and got back */
-  uint64_t files_out_bytes;   /* their sizes together */
-  char files_out_sha256[65];  /* over names and contents, "" without files */
-  bool has_usage;             /* false: NULL (the sandbox was stopped) */
-  uint64_t peak_memory_kib;   /* the program's peak RSS (largest process) */
+  uint32_t files_in;         /* files given to the program */
+  uint64_t files_in_bytes;   /* their contents together */
+  char files_in_sha256[65];  /* over names and contents, "" without files */
+  uint32_t files_out;        /* files the program left and got back */
+  uint64_t files_out_bytes;  /* their sizes together */
+  char files_out_sha256[65]; /* over names and contents, "" without files */
+  bool has_usage;            /* false: NULL (the sandbox was stopped) */
+  uint64_t peak_memory_kib;  /* the program's peak RSS (largest process) */
   double cpu_user_ms, cpu_system_ms;
   /* A compiled language's compile stage, as the sandbox reported it:
    * "ok", "error", "timeout", "killed"; "" (NULL in the table) without one. */
@@ -59,22 +59,22 @@ typedef struct store_execution
    * cancelled, engine_lost, compile_error, sandbox_error, refused (never
    * started), interrupted */
   const char *status;
-  int exit_code;               /* -1: none */
+  int exit_code; /* -1: none */
   bool timed_out, oom_killed, stdout_truncated, stderr_truncated, pool_hit;
   uint64_t stdout_bytes, stderr_bytes;
   double queue_ms, start_ms, run_ms, total_ms; /* < 0: none (NULL) */
-  const char *container_id;    /* "" if none */
-  const char *engine;          /* the engine endpoint */
-  const char *error;           /* client-safe reason, "" if none */
-  const char *daemon;          /* the writing daemon (its owner label), "" if none */
-  const char *pool;            /* the pool key it was served from, "" if none */
+  const char *container_id;                    /* "" if none */
+  const char *engine;                          /* the engine endpoint */
+  const char *error;                           /* client-safe reason, "" if none */
+  const char *daemon; /* the writing daemon (its owner label), "" if none */
+  const char *pool;   /* the pool key it was served from, "" if none */
 } store_execution_t;
 
 typedef struct store_config
 {
   const char *path;
-  uint32_t retention_days;     /* 0: keep forever */
-  uint32_t max_backlog;        /* records waiting for the disk; 0: 10000 */
+  uint32_t retention_days; /* 0: keep forever */
+  uint32_t max_backlog;    /* records waiting for the disk; 0: 10000 */
   /* At open, "running" rows whose daemon is not alive become
    * "interrupted".  NULL: no row is touched. */
   bool (*daemon_alive) (const char *daemon, void *arg);
@@ -116,9 +116,9 @@ void store_submit_pool_event (store_t *st, const char *event, const char *langua
 typedef struct store_stats
 {
   uint64_t committed, write_errors, dropped_events, pruned;
-  uint64_t interrupted;        /* rows marked interrupted at open */
+  uint64_t interrupted; /* rows marked interrupted at open */
   uint32_t backlog;
-  bool failing;                /* the last write failed */
+  bool failing; /* the last write failed */
   char last_error[256];
 } store_stats_t;
 void store_get_stats (store_t *st, store_stats_t *out);
@@ -134,11 +134,11 @@ WB_MUST_CHECK int store_migrate (struct sqlite3 *db, wb_err_t *err);
 
 typedef struct store_history_filter
 {
-  double since;           /* Unix seconds; 0: all */
-  const char *language;   /* NULL: any */
-  const char *status;     /* NULL: any */
-  const char *sha256;     /* code or stdin hash, NULL: any */
-  uint32_t limit;         /* 0: 50 */
+  double since;         /* Unix seconds; 0: all */
+  const char *language; /* NULL: any */
+  const char *status;   /* NULL: any */
+  const char *sha256;   /* code or stdin hash, NULL: any */
+  uint32_t limit;       /* 0: 50 */
 } store_history_filter_t;
 
 /* One row per execution, newest first.  Strings valid during the call. */
@@ -162,19 +162,19 @@ typedef struct store_plan_candidate
 typedef struct store_plan_row
 {
   char language[33];
-  uint64_t executions;                 /* served from the warm pool (not requests' own) */
-  double mean_per_min, peak_per_min;   /* arrivals */
-  double peak_per_10s;                 /* arrivals in the busiest 10 s, per second */
+  uint64_t executions;               /* served from the warm pool (not requests' own) */
+  double mean_per_min, peak_per_min; /* arrivals */
+  double peak_per_10s;               /* arrivals in the busiest 10 s, per second */
   double replenish_p50_ms, replenish_p95_ms;
-  bool replenish_measured;             /* false: no "created" events; a default was assumed */
-  double hit_rate;                     /* what the sizes in force achieved */
-  bool sizes_known;                    /* "sized" events (or the caller) gave them */
+  bool replenish_measured; /* false: no "created" events; a default was assumed */
+  double hit_rate;         /* what the sizes in force achieved */
+  bool sizes_known;        /* "sized" events (or the caller) gave them */
   uint32_t actual_min, actual_max, create_concurrency;
-  double replayed_hit_rate;            /* a replay with those sizes: should match hit_rate */
+  double replayed_hit_rate; /* a replay with those sizes: should match hit_rate */
   double replayed_idle;
-  uint32_t min_ready, max_ready;       /* recommended */
+  uint32_t min_ready, max_ready; /* recommended */
   double recommended_hit_rate, recommended_idle;
-  bool target_met;                     /* false: no candidate reached the target */
+  bool target_met; /* false: no candidate reached the target */
   store_plan_candidate_t candidates[STORE_PLAN_CANDIDATES];
   size_t n_candidates;
   char reason[400];
@@ -194,9 +194,9 @@ typedef struct store_plan_row
 
 typedef struct store_plan_opts
 {
-  double window_s;          /* the last window_s seconds of the file (ending at its newest row) */
-  double target_hit_rate;   /* in (0, 1) */
-  bool sizes_given;         /* replay these sizes instead of the recorded ones */
+  double window_s;        /* the last window_s seconds of the file (ending at its newest row) */
+  double target_hit_rate; /* in (0, 1) */
+  bool sizes_given;       /* replay these sizes instead of the recorded ones */
   uint32_t min_ready, max_ready;
 } store_plan_opts_t;
 
@@ -223,9 +223,9 @@ typedef struct store_replay_sizes
 typedef struct store_replay_result
 {
   uint64_t arrivals, hits;
-  double hit_rate;      /* hits / arrivals */
-  double idle_mean;     /* ready containers, averaged over time */
-  double miss_wait_ms;  /* a miss's mean wait for its container */
+  double hit_rate;     /* hits / arrivals */
+  double idle_mean;    /* ready containers, averaged over time */
+  double miss_wait_ms; /* a miss's mean wait for its container */
 } store_replay_result_t;
 
 /* Replay arrivals (Unix seconds, ascending) through the daemon's pool

@@ -87,12 +87,12 @@ wb_log_level_t wb_log_get_level (void);
 void wb_log_at (wb_log_level_t level, const char *func, const char *fmt, ...)
     __attribute__ ((format (printf, 3, 4)));
 
-#define wb_debug(...)                                                          \
-  do                                                                           \
-    {                                                                          \
-      if (wb_log_get_level () <= WB_LOG_DEBUG)                                 \
-        wb_log_at (WB_LOG_DEBUG, __func__, __VA_ARGS__);                       \
-    }                                                                          \
+#define wb_debug(...)                                                                              \
+  do                                                                                               \
+    {                                                                                              \
+      if (wb_log_get_level () <= WB_LOG_DEBUG)                                                     \
+        wb_log_at (WB_LOG_DEBUG, __func__, __VA_ARGS__);                                           \
+    }                                                                                              \
   while (0)
 #define wb_info(...) wb_log_at (WB_LOG_INFO, __func__, __VA_ARGS__)
 #define wb_warn(...) wb_log_at (WB_LOG_WARN, __func__, __VA_ARGS__)
@@ -109,7 +109,10 @@ typedef struct wb_buf
   size_t cap;
 } wb_buf_t;
 
-#define WB_BUF_INIT {NULL, 0, 0}
+#define WB_BUF_INIT                                                                                \
+  {                                                                                                \
+    NULL, 0, 0                                                                                     \
+  }
 
 /* Append; on allocation failure returns -1 and leaves the buffer unaltered. */
 WB_MUST_CHECK int wb_buf_append (wb_buf_t *b, const void *data, size_t len);
@@ -130,27 +133,27 @@ char *wb_buf_steal (wb_buf_t *b);
 
 /* A doubly linked list threaded through `prev` and `next` fields of the
  * nodes, with a head pointer.  The list owns nothing.  Can't fail. */
-#define WB_LIST_PUSH(head, node)                                               \
-  do                                                                           \
-    {                                                                          \
-      (node)->prev = NULL;                                                     \
-      (node)->next = (head);                                                   \
-      if (head)                                                                \
-        (head)->prev = (node);                                                 \
-      (head) = (node);                                                         \
-    }                                                                          \
+#define WB_LIST_PUSH(head, node)                                                                   \
+  do                                                                                               \
+    {                                                                                              \
+      (node)->prev = NULL;                                                                         \
+      (node)->next = (head);                                                                       \
+      if (head)                                                                                    \
+        (head)->prev = (node);                                                                     \
+      (head) = (node);                                                                             \
+    }                                                                                              \
   while (0)
-#define WB_LIST_UNLINK(head, node)                                             \
-  do                                                                           \
-    {                                                                          \
-      if ((node)->prev)                                                        \
-        (node)->prev->next = (node)->next;                                     \
-      else                                                                     \
-        (head) = (node)->next;                                                 \
-      if ((node)->next)                                                        \
-        (node)->next->prev = (node)->prev;                                     \
-      (node)->prev = (node)->next = NULL;                                      \
-    }                                                                          \
+#define WB_LIST_UNLINK(head, node)                                                                 \
+  do                                                                                               \
+    {                                                                                              \
+      if ((node)->prev)                                                                            \
+        (node)->prev->next = (node)->next;                                                         \
+      else                                                                                         \
+        (head) = (node)->next;                                                                     \
+      if ((node)->next)                                                                            \
+        (node)->next->prev = (node)->prev;                                                         \
+      (node)->prev = (node)->next = NULL;                                                          \
+    }                                                                                              \
   while (0)
 
 /* ---- JSON and text helpers ------------------------------------------- */

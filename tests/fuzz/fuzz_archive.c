@@ -29,7 +29,8 @@ mem_read_at (void *arg, void *buf, size_t count, uint64_t offset)
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
-  static const char id[] = "sha256:9d99a75171aea000c711b34c0e5e3f28d3d537dd99d110eafbfbc2bd8e52c2bf";
+  static const char id[]
+      = "sha256:9d99a75171aea000c711b34c0e5e3f28d3d537dd99d110eafbfbc2bd8e52c2bf";
   mem_t m = {data, size};
   char out[4096];
   size_t len = 0;
@@ -48,7 +49,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       && err.msg[0] == '\0')
     abort ();
   m = (mem_t){data, size};
-  if (eng_archive_check (mem_read_at, &m, id, "warmbox/bash:latest", &err) < 0 && err.msg[0] == '\0')
+  if (eng_archive_check (mem_read_at, &m, id, "warmbox/bash:latest", &err) < 0
+      && err.msg[0] == '\0')
     abort (); /* a refusal says why */
   return 0;
 }

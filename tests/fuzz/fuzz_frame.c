@@ -47,8 +47,10 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
         abort ();
   /* A program name one time in three. */
   const char *name = size > 3 && data[3] % 3 == 0 ? "my_cool_code.js" : NULL;
-  if (r == 1 && (fr.code_name_off > size || fr.code_name_len > size - fr.code_name_off || fr.code_name_len > 255
-                 || (fr.code_name_len && fr.code_name_off + fr.code_name_len > fr.code_off)))
+  if (r == 1
+      && (fr.code_name_off > size || fr.code_name_len > size - fr.code_name_off
+          || fr.code_name_len > 255
+          || (fr.code_name_len && fr.code_name_off + fr.code_name_len > fr.code_off)))
     abort ();
   if (sched_frame_build (name, (const char *) data, cut, args, n_args, files, n_files,
                          (const char *) data + cut, size - cut, &f)
@@ -60,11 +62,14 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       || memcmp (f.data + fr.stdin_off, data + cut, size - cut) != 0)
     abort ();
   for (size_t k = 0; k < n_args; k++)
-    if (fr.arg_len[k] != strlen (args[k]) || memcmp (f.data + fr.arg_off[k], args[k], fr.arg_len[k]) != 0)
+    if (fr.arg_len[k] != strlen (args[k])
+        || memcmp (f.data + fr.arg_off[k], args[k], fr.arg_len[k]) != 0)
       abort ();
   for (size_t k = 0; k < n_files; k++)
-    if (fr.name_len[k] != strlen (files[k].name) || memcmp (f.data + fr.name_off[k], files[k].name, fr.name_len[k])
-        || fr.file_len[k] != files[k].len || memcmp (f.data + fr.file_off[k], files[k].data, files[k].len))
+    if (fr.name_len[k] != strlen (files[k].name)
+        || memcmp (f.data + fr.name_off[k], files[k].name, fr.name_len[k])
+        || fr.file_len[k] != files[k].len
+        || memcmp (f.data + fr.file_off[k], files[k].data, files[k].len))
       abort ();
   wb_buf_free (&f);
   return 0;

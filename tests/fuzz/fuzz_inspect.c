@@ -21,7 +21,8 @@ init (void)
   wb_err_t err;
   sbx_dialect_t d = {true, "/var/lib/warmbox/seccomp/python.json"};
 
-  if (prof_load_dir (WB_DEFAULT_PROFILES_DIR, &set, &err) < 0 || (p = prof_find (set, "python")) == NULL)
+  if (prof_load_dir (WB_DEFAULT_PROFILES_DIR, &set, &err) < 0
+      || (p = prof_find (set, "python")) == NULL)
     abort ();
   docker = sbx_tmpl_new (p, &p->def, "sha256:0", NULL, &err);
   podman = sbx_tmpl_new (p, &p->def, "sha256:0", &d, &err);

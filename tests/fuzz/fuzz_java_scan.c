@@ -46,8 +46,8 @@ plain_name (const char *s, size_t max, int dots)
             return 0;
           cp = (cp << 6) | (p[k] & 0x3f);
         }
-      if ((need == 2 && cp < 0x800) || (need == 3 && (cp < 0x10000 || cp > 0x10ffff)) || (cp >= 0xd800 && cp <= 0xdfff)
-          || (cp >= 0x80 && cp <= 0x9f))
+      if ((need == 2 && cp < 0x800) || (need == 3 && (cp < 0x10000 || cp > 0x10ffff))
+          || (cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0x80 && cp <= 0x9f))
         return 0;
       p += need + 1;
     }
@@ -65,7 +65,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   if (!plain_name (u.package, JAVA_PACKAGE_MAX, 1) || !plain_name (u.public_type, JAVA_NAME_MAX, 0)
       || !plain_name (u.main_type, JAVA_NAME_MAX, 0) || !plain_name (u.file_type, JAVA_NAME_MAX, 0))
     abort ();
-  if (u.package[0] == '.' || (u.package[0] && u.package[strlen (u.package) - 1] == '.') || strstr (u.package, ".."))
+  if (u.package[0] == '.' || (u.package[0] && u.package[strlen (u.package) - 1] == '.')
+      || strstr (u.package, ".."))
     abort ();
   if ((u.public_type[0] || u.main_type[0]) && u.n_types == 0)
     abort ();

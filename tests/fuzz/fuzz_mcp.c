@@ -37,8 +37,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     {
       cJSON *msg = cJSON_Parse (line);
       const char *v = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (msg, "jsonrpc"));
-      if (msg == NULL || v == NULL || strcmp (v, "2.0") != 0
-          || !cJSON_HasObjectItem (msg, "id")
+      if (msg == NULL || v == NULL || strcmp (v, "2.0") != 0 || !cJSON_HasObjectItem (msg, "id")
           || (cJSON_HasObjectItem (msg, "result") == cJSON_HasObjectItem (msg, "error")))
         abort ();
       cJSON_Delete (msg);

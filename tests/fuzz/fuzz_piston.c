@@ -32,7 +32,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
           sched_result_t res;
           /* A program name taken is one its language takes, and no given
            * file has it. */
-          if (req.filename && sched_program_name_check (req.profile, req.filename, "filename", &err) < 0)
+          if (req.filename
+              && sched_program_name_check (req.profile, req.filename, "filename", &err) < 0)
             abort ();
           for (size_t i = 0; req.filename && i < req.n_files; i++)
             if (strcmp (req.filename, req.files[i].name) == 0)

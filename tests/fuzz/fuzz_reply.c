@@ -36,13 +36,13 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   if (size < 3)
     return 0;
   memset (&res, 0, sizeof res);
-  r = (eng_reply_t) {
-    .status = statuses[data[1] % 8],
-    .body = size > 3 ? (const char *) data + 3 : NULL,
-    .len = size - 3,
-    .api_header = headers[data[2] % 8],
-    .libpod = data[2] & 8,
-    .value_key = data[2] & 16 ? "warmbox.pool" : NULL,
+  r = (eng_reply_t){
+      .status = statuses[data[1] % 8],
+      .body = size > 3 ? (const char *) data + 3 : NULL,
+      .len = size - 3,
+      .api_header = headers[data[2] % 8],
+      .libpod = data[2] & 8,
+      .value_key = data[2] & 16 ? "warmbox.pool" : NULL,
   };
   eng_reply_decode ((req_kind_t) (data[0] % (REQ_N_KINDS + 1)), &r, &res, &own);
   if (res.rc != 0 && (res.rc != -1 || res.err.msg[0] == '\0'))

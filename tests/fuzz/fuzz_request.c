@@ -20,8 +20,10 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     abort ();
   if (sched_request_parse ((const char *) data, size, profiles, &req, &err) == 0)
     {
-      if (req.code == NULL || req.profile == NULL || req.limits.timeout_ms > req.profile->max.timeout_ms
-          || req.limits.memory_mb > req.profile->max.memory_mb || req.code_len > req.profile->max.code_bytes)
+      if (req.code == NULL || req.profile == NULL
+          || req.limits.timeout_ms > req.profile->max.timeout_ms
+          || req.limits.memory_mb > req.profile->max.memory_mb
+          || req.code_len > req.profile->max.code_bytes)
         abort ();
       /* The program's own name: one its language takes, no given file's,
        * and framed whole. */
@@ -34,10 +36,11 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
           for (size_t i = 0; i < req.n_files; i++)
             if (strcmp (req.filename, req.files[i].name) == 0)
               abort ();
-          if (sched_frame_build (req.filename, req.code, req.code_len, req.args, req.n_args, req.files, req.n_files,
-                                 req.stdin_data, req.stdin_len, &frame)
+          if (sched_frame_build (req.filename, req.code, req.code_len, req.args, req.n_args,
+                                 req.files, req.n_files, req.stdin_data, req.stdin_len, &frame)
                   < 0
-              || sched_frame_parse (frame.data, frame.len, &fr) != 1 || fr.code_name_len != strlen (req.filename))
+              || sched_frame_parse (frame.data, frame.len, &fr) != 1
+              || fr.code_name_len != strlen (req.filename))
             abort ();
           wb_buf_free (&frame);
         }

@@ -31,11 +31,12 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     }
   /* Sanitized text is always valid UTF-8, never longer than 3 bytes per
    * input byte, and leaves valid input as it was. */
-  for (size_t max = size; ; max = size / 2)
+  for (size_t max = size;; max = size / 2)
     {
       wb_buf_t clean = WB_BUF_INIT;
       size_t used = wb_utf8_sanitize (&clean, (const char *) data, size, max, size % 2);
-      if (used > max || !wb_utf8_valid (clean.data ? clean.data : "", clean.len) || clean.len > 3 * used)
+      if (used > max || !wb_utf8_valid (clean.data ? clean.data : "", clean.len)
+          || clean.len > 3 * used)
         abort ();
       if (max == size && used != size)
         abort ();

@@ -23,7 +23,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   if (sched_trailer_parse ((const char *) data, size, nonce, &res) < 0)
     {
       if (res.has_files || res.has_usage || res.files_out || res.has_compile || res.compile_out.data
-          || res.compile_err.data || res.run_timed_out || res.compile_order.known || res.compile_order.segs.data)
+          || res.compile_err.data || res.run_timed_out || res.compile_order.known
+          || res.compile_order.segs.data)
         abort (); /* refused, yet the result changed */
       return 0;
     }
@@ -34,8 +35,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   {
     /* The order lays out every byte of the compiler's output, once. */
     wb_buf_t both = WB_BUF_INIT;
-    if (sched_order_render (&res.compile_order, res.compile_out.data, res.compile_out.len, res.compile_err.data,
-                            res.compile_err.len, &both)
+    if (sched_order_render (&res.compile_order, res.compile_out.data, res.compile_out.len,
+                            res.compile_err.data, res.compile_err.len, &both)
             < 0
         || both.len != res.compile_out.len + res.compile_err.len
         || (res.compile_order.known && sched_order_count (&res.compile_order) < 0))

@@ -78,17 +78,18 @@ struct fake_container
   bool prog_started, prog_parsed;
   size_t hdr_len; /* the frame's header line, without '\n' */
   size_t code_off, code_len;
-  size_t in_off; /* the program's own stdin, after code and args */
-  size_t base;   /* where the frame starts: after the init's line, if any */
+  size_t in_off;  /* the program's own stdin, after code and args */
+  size_t base;    /* where the frame starts: after the init's line, if any */
   char nonce[33]; /* from "w1 <nonce> ...\n" (the init's), or "" */
   wb_buf_t files; /* the trailer's file records ("file NAME CONTENT") */
   unsigned n_files;
-  wb_buf_t compile; /* the trailer's compile section ("compile EXIT MSG"), or empty */
+  wb_buf_t compile;  /* the trailer's compile section ("compile EXIT MSG"), or empty */
   bool init_timeout; /* the trailer says the init stopped the program ("inittimeout") */
-  bool compiled;     /* the init's line carries a compile stage's limits: "compile 0" writes the run mark */
-  size_t pc;     /* next byte of the code to interpret */
+  bool compiled;     /* the init's line carries a compile stage's limits: "compile 0" writes the run
+                        mark */
+  size_t pc;         /* next byte of the code to interpret */
   uint64_t flood_left;
-  bool exiting; /* exits at the next step (output goes out first) */
+  bool exiting;     /* exits at the next step (output goes out first) */
   bool hold_attach; /* on exit its attach streams do not end ("stall") */
   long exit_next;
   bool oom_next;
@@ -123,8 +124,8 @@ struct eng_req
   eng_result_t res;           /* the answer, once DONE */
   const char **ids, **values; /* list: owned arrays behind res */
   char id_buf[65];
-  int fd;                     /* image save, image load: the archive */
-  char *json;                 /* inspect: the reply's text */
+  int fd;     /* image save, image load: the archive */
+  char *json; /* inspect: the reply's text */
   bool in_callback, in_armed, cancelled;
 };
 
@@ -173,8 +174,8 @@ struct eng
   } loaded[16]; /* images an image load added */
   size_t n_loaded;
   bool down;
-  const char *version; /* /info's ServerVersion (borrowed), "fake" by default */
-  bool podman;         /* its ping says Libpod-Api-Version */
+  const char *version;                /* /info's ServerVersion (borrowed), "fake" by default */
+  bool podman;                        /* its ping says Libpod-Api-Version */
   unsigned long calls[FAKE_OP_COUNT]; /* [FAKE_OP_ANY]: all of them */
   unsigned long created, started, removed, double_starts;
   size_t live, n_reqs, n_attaches;
@@ -304,7 +305,7 @@ parse_number (const char *s, size_t end, size_t *i, uint64_t max, uint64_t *out)
 
   while (*i < end && s[*i] >= '0' && s[*i] <= '9')
     {
-      uint64_t d = (uint64_t)(s[*i] - '0');
+      uint64_t d = (uint64_t) (s[*i] - '0');
       if (n > (max - d) / 10)
         return -1;
       n = n * 10 + d;
@@ -375,7 +376,7 @@ container_new (eng_t *eng, const char *body)
 static void
 prog_after (fake_container_t *c, uint64_t ms)
 {
-  struct timeval tv = { (time_t)(ms / 1000), (suseconds_t)((ms % 1000) * 1000) };
+  struct timeval tv = {(time_t) (ms / 1000), (suseconds_t) ((ms % 1000) * 1000)};
 
   /* A timer even for 0 ms: one step per loop pass, so a flood lets the
    * rest of the loop (other programs, sockets) run between chunks.  As in
@@ -473,7 +474,7 @@ static bool
 label_matches (const fake_container_t *c, const char *filter)
 {
   const char *eq = strchr (filter, '=');
-  size_t klen = eq ? (size_t)(eq - filter) : strlen (filter);
+  size_t klen = eq ? (size_t) (eq - filter) : strlen (filter);
   cJSON *item;
 
   /* Docker's label filter: "key" (present) or "key=value". */
@@ -503,14 +504,14 @@ queue_frames (eng_attach_t *a, int stream, const char *data, size_t len, bool nl
     {
       size_t n = total - off < CHUNK_MAX ? total - off : CHUNK_MAX;
       size_t from_data = off < len ? (len - off < n ? len - off : n) : 0;
-      unsigned char h[8] = { (unsigned char)stream,
-                             0,
-                             0,
-                             0,
-                             (unsigned char)(n >> 24),
-                             (unsigned char)(n >> 16),
-                             (unsigned char)(n >> 8),
-                             (unsigned char)n };
+      unsigned char h[8] = {(unsigned char) stream,
+                            0,
+                            0,
+                            0,
+                            (unsigned char) (n >> 24),
+                            (unsigned char) (n >> 16),
+                            (unsigned char) (n >> 8),
+                            (unsigned char) n};
       char *p;
 
       if (wb_buf_reserve (&a->out, sizeof h + n) < 0)
@@ -572,8 +573,8 @@ emit_trailer (fake_container_t *c)
       emit (c, ENG_STREAM_STDERR, line, (size_t) n, false);
       if (c->files.len)
         emit (c, ENG_STREAM_STDERR, c->files.data, c->files.len, false);
-      n = snprintf (line, sizeof line, "%susage 2048 1500 500\nend %s\n", c->init_timeout ? "timeout\n" : "",
-                    c->nonce);
+      n = snprintf (line, sizeof line, "%susage 2048 1500 500\nend %s\n",
+                    c->init_timeout ? "timeout\n" : "", c->nonce);
       emit (c, ENG_STREAM_STDERR, line, (size_t) n, false);
     }
 }
@@ -628,11 +629,14 @@ frame_parse (fake_container_t *c)
       c->nonce[32] = '\0';
       if (buf[35] == ' ')
         {
-          /* " <files max> <files bytes> <inputs>[ <compile timeout> <compile output> <run timeout>]" */
+          /* " <files max> <files bytes> <inputs>[ <compile timeout> <compile output> <run
+           * timeout>]" */
           unsigned long long fmax, fbytes, in, ct, co, rt;
           char line[128];
-          snprintf (line, sizeof line, "%.*s", (int) (end - (buf + 35)), buf + 35); /* this line only */
-          int got = sscanf (line, " %llu %llu %llu %llu %llu %llu", &fmax, &fbytes, &in, &ct, &co, &rt);
+          snprintf (line, sizeof line, "%.*s", (int) (end - (buf + 35)),
+                    buf + 35); /* this line only */
+          int got
+              = sscanf (line, " %llu %llu %llu %llu %llu %llu", &fmax, &fbytes, &in, &ct, &co, &rt);
           inputs = got >= 3 ? (size_t) in : 0;
           c->compiled = got == 6;
         }
@@ -669,10 +673,10 @@ frame_parse (fake_container_t *c)
 
   if (nl == NULL)
     return -1;
-  hdr = (size_t)(nl - buf);
+  hdr = (size_t) (nl - buf);
   if (parse_number (buf, hdr, &i, SIZE_MAX / 2, &n) < 0)
     return -1;
-  c->code_len = (size_t)n;
+  c->code_len = (size_t) n;
   total = n;
   while (i < hdr)
     {
@@ -687,7 +691,7 @@ frame_parse (fake_container_t *c)
     return -1;
   c->hdr_len = hdr;
   c->code_off = c->base + hdr + 1 + name_len;
-  c->in_off = c->code_off + (size_t)total;
+  c->in_off = c->code_off + (size_t) total;
   return 0;
 }
 
@@ -708,8 +712,8 @@ emit_args (fake_container_t *c)
       i++;
       n = 0;
       parse_number (buf, c->hdr_len, &i, SIZE_MAX / 2, &n);
-      emit (c, ENG_STREAM_STDOUT, c->in.data + off, (size_t)n, true);
-      off += (size_t)n;
+      emit (c, ENG_STREAM_STDOUT, c->in.data + off, (size_t) n, true);
+      off += (size_t) n;
     }
 }
 
@@ -760,7 +764,7 @@ program_run (fake_container_t *c)
         }
       else if (word_is (code + s, w - s, "exit") && (has_num || r == e))
         {
-          program_end (c, (long)num, false);
+          program_end (c, (long) num, false);
           return;
         }
       else if (word_is (code + s, w - s, "flood") && has_num)
@@ -803,7 +807,8 @@ program_run (fake_container_t *c)
           /* The init's report begins (its mark, the files line) and the
            * sandbox ends before the report does. */
           char line[128];
-          int n = snprintf (line, sizeof line, "\x1ewarmbox-trailer %s\nfiles 0 0\nusage 2048", c->nonce);
+          int n = snprintf (line, sizeof line, "\x1ewarmbox-trailer %s\nfiles 0 0\nusage 2048",
+                            c->nonce);
           if (c->nonce[0])
             emit (c, ENG_STREAM_STDERR, line, (size_t) n, false);
           container_exits (c, (long) num, false);
@@ -884,8 +889,8 @@ prog_event_cb (evutil_socket_t fd, short what, void *arg)
 {
   fake_container_t *c = arg;
 
-  (void)fd;
-  (void)what;
+  (void) fd;
+  (void) what;
   if (c->state != FAKE_RUNNING)
     return;
   if (c->exiting)
@@ -906,7 +911,7 @@ prog_event_cb (evutil_socket_t fd, short what, void *arg)
     }
   if (c->flood_left)
     {
-      size_t n = c->flood_left < CHUNK_MAX ? (size_t)c->flood_left : CHUNK_MAX;
+      size_t n = c->flood_left < CHUNK_MAX ? (size_t) c->flood_left : CHUNK_MAX;
       emit (c, ENG_STREAM_STDOUT, NULL, n, false);
       c->flood_left -= n;
       if (c->flood_left)
@@ -1025,7 +1030,8 @@ req_submit (eng_req_t *req)
     {
       /* A refused connection answers at once, whatever the latency. */
       req->phase = PH_QUEUED;
-      fire (eng, req->ev, req->fault == FAULT_FAIL || req->fault == FAULT_DOWN ? 0 : eng->latency_ms);
+      fire (eng, req->ev,
+            req->fault == FAULT_FAIL || req->fault == FAULT_DOWN ? 0 : eng->latency_ms);
     }
   return req;
 }
@@ -1059,7 +1065,7 @@ req_http_error (eng_req_t *req, long status, const char *fmt, ...)
   va_end (ap);
   req_error (req, status == 404 ? WB_E_NOT_FOUND : WB_E_ENGINE, status,
              "%s: engine answered %ld: %s", op_what (req->op), status, msg);
-  req->res.err.engine_status = (int)status;
+  req->res.err.engine_status = (int) status;
 }
 
 static void
@@ -1113,7 +1119,10 @@ write_member (int fd, const char *name, const char *data, size_t len)
   snprintf (h + 100, 8, "0000644");
   snprintf (h + 124, 12, "%011o", (unsigned) len);
   h[156] = '0';
-  memcpy (h + 257, "ustar\0" "00", 8);
+  memcpy (h + 257,
+          "ustar\0"
+          "00",
+          8);
   memset (h + 148, ' ', 8);
   for (int i = 0; i < 512; i++)
     sum += (unsigned char) h[i];
@@ -1167,7 +1176,8 @@ read_archive (int fd, char *name, size_t name_size, char *id, size_t id_size)
   j = cJSON_ParseWithLength (m, len);
   img = cJSON_GetArrayItem (j, 0);
   config = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (img, "Config"));
-  tag = cJSON_GetStringValue (cJSON_GetArrayItem (cJSON_GetObjectItemCaseSensitive (img, "RepoTags"), 0));
+  tag = cJSON_GetStringValue (
+      cJSON_GetArrayItem (cJSON_GetObjectItemCaseSensitive (img, "RepoTags"), 0));
   if (config && tag && strlen (config) > 5)
     {
       snprintf (name, name_size, "%s", tag);
@@ -1260,7 +1270,8 @@ req_answer (eng_req_t *req)
             /* The config, so that this engine's own saves carry it too. */
             snprintf (config, sizeof config, "%s.json", id + 7);
             if (eng_tar_member (fd_read_at, &req->fd, config, eng->loaded[eng->n_loaded].config,
-                                sizeof eng->loaded[0].config - 1, &clen) != 1)
+                                sizeof eng->loaded[0].config - 1, &clen)
+                != 1)
               clen = 0;
             eng->loaded[eng->n_loaded].config[clen] = '\0';
             eng->n_loaded++;
@@ -1362,8 +1373,9 @@ req_answer (eng_req_t *req)
         /* As Docker shows a container: its HostConfig as created, and
          * Config.User. */
         cJSON *o = cJSON_CreateObject (), *cfg = o ? cJSON_AddObjectToObject (o, "Config") : NULL;
-        cJSON *hc = o ? cJSON_Duplicate (cJSON_GetObjectItemCaseSensitive (c->spec, "HostConfig"), true)
-                      : NULL;
+        cJSON *hc
+            = o ? cJSON_Duplicate (cJSON_GetObjectItemCaseSensitive (c->spec, "HostConfig"), true)
+                : NULL;
         cJSON *user = cJSON_GetObjectItemCaseSensitive (c->spec, "User");
         if (cfg && cJSON_IsString (user))
           cJSON_AddStringToObject (cfg, "User", user->valuestring);
@@ -1414,8 +1426,8 @@ req_event_cb (evutil_socket_t fd, short what, void *arg)
 {
   eng_req_t *req = arg;
 
-  (void)fd;
-  (void)what;
+  (void) fd;
+  (void) what;
   switch (req->phase)
     {
     case PH_QUEUED:
@@ -1603,15 +1615,15 @@ signal_exit_code (const char *sig)
   {
     const char *name;
     int num;
-  } sigs[] = { { "HUP", 1 },   { "INT", 2 },   { "QUIT", 3 }, { "KILL", 9 },
-               { "USR1", 10 }, { "USR2", 12 }, { "TERM", 15 } };
+  } sigs[] = {{"HUP", 1},   {"INT", 2},   {"QUIT", 3}, {"KILL", 9},
+              {"USR1", 10}, {"USR2", 12}, {"TERM", 15}};
   size_t i = 0;
   uint64_t n;
 
   if (strncmp (sig, "SIG", 3) == 0)
     sig += 3;
   if (parse_number (sig, strlen (sig), &i, 64, &n) == 0 && sig[i] == '\0' && n > 0)
-    return 128 + (long)n;
+    return 128 + (long) n;
   for (i = 0; i < WB_ARRAY_SIZE (sigs); i++)
     if (strcmp (sig, sigs[i].name) == 0)
       return 128 + sigs[i].num;
@@ -1745,7 +1757,7 @@ deliver_data (void *arg, int stream, const char *data, size_t len)
 static void
 attach_connect (eng_attach_t *a)
 {
-  static const unsigned char garbage[8] = { 0x17, 3, 3, 0, 0, 0, 0, 1 };
+  static const unsigned char garbage[8] = {0x17, 3, 3, 0, 0, 0, 0, 1};
   fake_container_t *c;
   wb_err_t err;
 
@@ -1796,7 +1808,7 @@ attach_deliver (eng_attach_t *a)
       wb_buf_t batch = a->out;
       int r;
 
-      a->out = (wb_buf_t)WB_BUF_INIT;
+      a->out = (wb_buf_t) WB_BUF_INIT;
       r = eng_demux_feed (&a->demux, batch.data, batch.len, deliver_data, a);
       wb_buf_free (&batch);
       if (r < 0 && !a->dead && a->phase == AT_READY)
@@ -1821,8 +1833,8 @@ attach_event_cb (evutil_socket_t fd, short what, void *arg)
   eng_attach_t *a = arg;
   wb_err_t err;
 
-  (void)fd;
-  (void)what;
+  (void) fd;
+  (void) what;
   a->busy++;
   if (a->dead || a->phase == AT_ENDED)
     goto out;

@@ -25,32 +25,32 @@ ok (int cond, const char *fmt, ...)
   return cond;
 }
 
-#define is_int(got, want, ...)                                                 \
-  do                                                                           \
-    {                                                                          \
-      long long g_ = (long long) (got), w_ = (long long) (want);               \
-      if (!ok (g_ == w_, __VA_ARGS__))                                         \
-        printf ("#   got %lld, want %lld\n", g_, w_);                          \
-    }                                                                          \
+#define is_int(got, want, ...)                                                                     \
+  do                                                                                               \
+    {                                                                                              \
+      long long g_ = (long long) (got), w_ = (long long) (want);                                   \
+      if (!ok (g_ == w_, __VA_ARGS__))                                                             \
+        printf ("#   got %lld, want %lld\n", g_, w_);                                              \
+    }                                                                                              \
   while (0)
 
-#define is_str(got, want, ...)                                                 \
-  do                                                                           \
-    {                                                                          \
-      const char *g_ = (got), *w_ = (want);                                    \
-      if (!ok (g_ && w_ && strcmp (g_, w_) == 0, __VA_ARGS__))                 \
-        printf ("#   got \"%s\", want \"%s\"\n", g_ ? g_ : "(null)", w_);      \
-    }                                                                          \
+#define is_str(got, want, ...)                                                                     \
+  do                                                                                               \
+    {                                                                                              \
+      const char *g_ = (got), *w_ = (want);                                                        \
+      if (!ok (g_ && w_ && strcmp (g_, w_) == 0, __VA_ARGS__))                                     \
+        printf ("#   got \"%s\", want \"%s\"\n", g_ ? g_ : "(null)", w_);                          \
+    }                                                                                              \
   while (0)
 
 /* A set-up step of the test's own (building an input, say) that returns
  * < 0 on failure: a failure is a failed test, never ignored. */
-#define must(expr)                                                             \
-  do                                                                           \
-    {                                                                          \
-      if ((expr) < 0)                                                          \
-        ok (0, "set-up step failed: %s", #expr);                               \
-    }                                                                          \
+#define must(expr)                                                                                 \
+  do                                                                                               \
+    {                                                                                              \
+      if ((expr) < 0)                                                                              \
+        ok (0, "set-up step failed: %s", #expr);                                                   \
+    }                                                                                              \
   while (0)
 
 static inline int

@@ -54,7 +54,8 @@ test_basics (void)
   adm_queue_t q = {0};
   item_t it[5];
 
-  ok (adm_pop (&q) == NULL && q.n == 0 && adm_position (&q, "a") == 0 && adm_count_of (&q, "a") == 0,
+  ok (adm_pop (&q) == NULL && q.n == 0 && adm_position (&q, "a") == 0
+          && adm_count_of (&q, "a") == 0,
       "empty: nothing pops, nobody waits");
   for (int i = 0; i < 5; i++)
     push (&q, &it[i], "a", i + 1);
@@ -124,10 +125,12 @@ test_remove (void)
   for (int i = 0; i < 5; i++)
     push (&q, &a[i], "a", i + 1);
   adm_remove (&q, &a[2].node);
-  ok (q.n == 4 && adm_count_of (&q, "a") == 4 && a[2].node.client == NULL, "the middle node leaves");
+  ok (q.n == 4 && adm_count_of (&q, "a") == 4 && a[2].node.client == NULL,
+      "the middle node leaves");
   adm_remove (&q, &a[0].node);
   adm_remove (&q, &a[4].node);
-  ok (q.n == 2 && a[0].node.client == NULL && a[4].node.client == NULL, "the head and the tail leave");
+  ok (q.n == 2 && a[0].node.client == NULL && a[4].node.client == NULL,
+      "the head and the tail leave");
   adm_remove (&q, &a[4].node);
   is_int (q.n, 2, "removing it again changes nothing");
   is_str (drain (&q), "a2 a4", "the rest keep their order");
@@ -206,7 +209,8 @@ test_position (void)
       adm_clear (&q);
     }
   is_int (exact, newcomers, "a newcomer's position is exact (%d random queues)", newcomers);
-  is_int (bounded, 300 - newcomers, "a waiting client's is a bound (%d random queues)", 300 - newcomers);
+  is_int (bounded, 300 - newcomers, "a waiting client's is a bound (%d random queues)",
+          300 - newcomers);
 }
 
 static void
@@ -225,28 +229,33 @@ test_names (void)
   push (&q, &l[1], long1, 2);
   push (&q, &l[2], long2, 3);
   push (&q, &s[0], "s", 10);
-  is_int (adm_count_of (&q, long1), 3, "names past %d bytes find their record (known by the first %d)",
-          ADM_NAME_MAX, ADM_NAME_MAX);
+  is_int (adm_count_of (&q, long1), 3,
+          "names past %d bytes find their record (known by the first %d)", ADM_NAME_MAX,
+          ADM_NAME_MAX);
   for (int i = 0; i < 4; i++)
     order[i] = pop_id (&q);
   ok (order[0] == 1 && order[1] == 10 && order[2] == 2 && order[3] == 3,
-      "... and take one turn between them, not one each (%d %d %d %d)", order[0], order[1], order[2],
-      order[3]);
+      "... and take one turn between them, not one each (%d %d %d %d)", order[0], order[1],
+      order[2], order[3]);
 }
 
 static void
 test_alloc_failure (void)
 {
   adm_queue_t q = {0};
-  item_t a[2] = {{.client = "a", .id = 1}, {.client = "a", .id = 2}}, b[1] = {{.client = "b", .id = 1}};
+  item_t a[2] = {{.client = "a", .id = 1}, {.client = "a", .id = 2}},
+         b[1] = {{.client = "b", .id = 1}};
   wb_err_t err;
 
   push (&q, &a[0], "a", 1);
   failmalloc_arm (1);
-  ok (adm_push (&q, "b", &b[0].node, &err) < 0 && err.code == WB_E_NOMEM && failmalloc_fired (), "a new client's record cannot be made: -1");
-  ok (q.n == 1 && b[0].node.client == NULL && adm_count_of (&q, "b") == 0, "... and nothing is queued");
+  ok (adm_push (&q, "b", &b[0].node, &err) < 0 && err.code == WB_E_NOMEM && failmalloc_fired (),
+      "a new client's record cannot be made: -1");
+  ok (q.n == 1 && b[0].node.client == NULL && adm_count_of (&q, "b") == 0,
+      "... and nothing is queued");
   failmalloc_arm (1);
-  ok (adm_push (&q, "a", &a[1].node, &err) == 0 && !failmalloc_fired (), "a client already waiting needs no allocation");
+  ok (adm_push (&q, "a", &a[1].node, &err) == 0 && !failmalloc_fired (),
+      "a client already waiting needs no allocation");
   failmalloc_arm (0);
   is_str (drain (&q), "a1 a2", "the queue is whole");
 }

@@ -32,11 +32,13 @@ main (void)
   ok (sched_token_add (&cfg, "bob", "abc", 1.0, 2, 1, &err) < 0 && strstr (err.msg, "64 hex"),
       "a hash that is not 64 hex digits is refused");
   ok (sched_token_add (&cfg, "carl", hex, 0, 2, 1, &err) < 0, "rate 0 is refused");
-  const char *j = "{\"tokens\":[{\"name\":\"x\",\"sha256\":\"0000000000000000000000000000000000000000000000000000000000000000\","
+  const char *j = "{\"tokens\":[{\"name\":\"x\",\"sha256\":"
+                  "\"0000000000000000000000000000000000000000000000000000000000000000\","
                   "\"rate\":5,\"burst\":10,\"max_concurrent\":3}]}";
   sched_config_t c2;
   must (sched_config_defaults (&c2, &err));
-  ok (sched_config_parse (&c2, j, strlen (j), &err) == 0 && c2.n_tokens == 1 && c2.tokens[0].rate == 5,
+  ok (sched_config_parse (&c2, j, strlen (j), &err) == 0 && c2.n_tokens == 1
+          && c2.tokens[0].rate == 5,
       "tokens[] in the config file");
   const char *bad = "{\"tokens\":[{\"name\":\"x\",\"sha256\":\"00\",\"rat\":5}]}";
   ok (sched_config_parse (&c2, bad, strlen (bad), &err) < 0, "a misspelt token key is refused");
@@ -44,16 +46,20 @@ main (void)
 
   t = sched_auth_check (view (&cfg), "Bearer s3cret-token", &idx, &err);
   ok (t && strcmp (t->name, "alice") == 0 && idx == 0, "the right token is found");
-  ok (sched_auth_check (view (&cfg), "bearer   s3cret-token", &idx, &err) != NULL, "scheme is case-blind, spaces skipped");
-  ok (sched_auth_check (view (&cfg), "Bearer s3cret-tokeN", &idx, &err) == NULL && err.code == WB_E_UNAUTHORIZED,
+  ok (sched_auth_check (view (&cfg), "bearer   s3cret-token", &idx, &err) != NULL,
+      "scheme is case-blind, spaces skipped");
+  ok (sched_auth_check (view (&cfg), "Bearer s3cret-tokeN", &idx, &err) == NULL
+          && err.code == WB_E_UNAUTHORIZED,
       "a wrong token is refused");
   ok (sched_auth_check (view (&cfg), NULL, &idx, &err) == NULL, "no header is refused");
-  ok (sched_auth_check (view (&cfg), "Basic czM=", &idx, &err) == NULL, "another scheme is refused");
+  ok (sched_auth_check (view (&cfg), "Basic czM=", &idx, &err) == NULL,
+      "another scheme is refused");
   ok (sched_auth_check (view (&cfg), "Bearer ", &idx, &err) == NULL, "an empty token is refused");
 
   sched_auth_init (&auth, view (&cfg));
   t = &cfg.tokens[0];
-  ok (sched_auth_take (&auth, t, 0) == 0 && sched_auth_take (&auth, t, 0) == 0, "the burst of 2 passes");
+  ok (sched_auth_take (&auth, t, 0) == 0 && sched_auth_take (&auth, t, 0) == 0,
+      "the burst of 2 passes");
   double wait = sched_auth_take (&auth, t, 0);
   ok (wait > 0.9 && wait <= 1.0, "the third waits about 1 s at 1/s (%.3f)", wait);
   auth.state[0].last_us -= 1500000; /* 1.5 s later */
@@ -74,13 +80,15 @@ main (void)
   ok (auth.state[1].in_flight == 1 && auth.state[1].tokens == 0.5,
       "a kept token keeps its bucket and executions in flight across a reorder");
   sched_auth_release (&auth, view (&fresh), "alice");
-  ok (auth.state[1].in_flight == 0 && auth.state[0].in_flight == 0, "release finds the token by name");
+  ok (auth.state[1].in_flight == 0 && auth.state[0].in_flight == 0,
+      "release finds the token by name");
   sched_auth_release (&auth, view (&fresh), "alice");
   sched_auth_release (&auth, view (&fresh), "gone");
   ok (auth.state[1].in_flight == 0, "release of a dropped token or below zero changes nothing");
   auth.state[1].tokens = 1;
   ok (sched_auth_check (view (&fresh), "Bearer bob-token", &idx, &err) != NULL && idx == 0
-      && sched_auth_check (view (&fresh), "Bearer s3cret-token", &idx, &err) != NULL && idx == 1,
+          && sched_auth_check (view (&fresh), "Bearer s3cret-token", &idx, &err) != NULL
+          && idx == 1,
       "both tokens are found at their new places");
   sched_config_clear (&fresh);
   sched_config_clear (&cfg);

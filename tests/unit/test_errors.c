@@ -34,10 +34,10 @@ test_startgate (void)
 {
   startgate_t g;
   start_waiter_t *w = NULL;
-  wb_err_t err = { 0 };
+  wb_err_t err = {0};
   int rc;
 
-  startgate_init (&g, &(startgate_config_t){ 1, 1, 1 });
+  startgate_init (&g, &(startgate_config_t){1, 1, 1});
   ok (startgate_enter (&g, 0, on_open, NULL, &w, &err) == 1, "gate: the first start is admitted");
   failmalloc_arm (1);
   rc = startgate_enter (&g, 0, on_open, NULL, &w, &err);
@@ -54,9 +54,9 @@ test_startgate (void)
 static void
 test_admission (void)
 {
-  adm_queue_t q = { 0 };
-  adm_node_t a = { 0 }, b = { 0 }, c = { 0 };
-  wb_err_t err = { 0 };
+  adm_queue_t q = {0};
+  adm_node_t a = {0}, b = {0}, c = {0};
+  wb_err_t err = {0};
   int rc;
 
   ok (adm_push (&q, "alice", &a, &err) == 0, "admission: alice queues");
@@ -93,7 +93,7 @@ sweep_encoder (const char *what, encode_fn encode, const sched_result_t *res)
   for (n = 1; n < 1000; n++)
     {
       wb_buf_t out = WB_BUF_INIT;
-      wb_err_t err = { 0 };
+      wb_err_t err = {0};
       failmalloc_arm (n);
       int rc = encode (res, &out, &err);
       bool fired = failmalloc_fired ();
@@ -137,7 +137,7 @@ test_result_encoders (void)
   for (n = 1; n < 1000; n++)
     {
       wb_buf_t out = WB_BUF_INIT;
-      wb_err_t e = { 0 };
+      wb_err_t e = {0};
       failmalloc_arm (n);
       int rc = sched_piston_runtimes_json (profiles, &out, &e);
       bool fired = failmalloc_fired ();
@@ -158,14 +158,14 @@ test_result_encoders (void)
 static void
 test_eng_new_settings (struct event_base *base)
 {
-  eng_config_t cfg = { "tcp://127.0.0.1:2376", "/etc/warmbox/engine-ca.pem",
-                       "/etc/warmbox/cert.pem", "/etc/warmbox/key.pem", 0 };
+  eng_config_t cfg = {"tcp://127.0.0.1:2376", "/etc/warmbox/engine-ca.pem", "/etc/warmbox/cert.pem",
+                      "/etc/warmbox/key.pem", 0};
   long n, failures = 0, silent = 0;
 
   for (n = 1; n < 200; n++)
     {
       eng_t *eng = NULL;
-      wb_err_t err = { 0 };
+      wb_err_t err = {0};
       failmalloc_arm (n);
       int rc = eng_new (base, &cfg, &eng, &err);
       bool fired = failmalloc_fired ();
@@ -272,9 +272,9 @@ static start_rec_t
 start_against (struct event_base *base, const char *dir, const char *reply)
 {
   char path[100], endpoint[120];
-  struct sockaddr_un sun = { .sun_family = AF_UNIX };
-  fake_answer_t fa = { -1, reply, NULL, { NULL }, { -1, -1, -1, -1 } };
-  start_rec_t rec = { 0 };
+  struct sockaddr_un sun = {.sun_family = AF_UNIX};
+  fake_answer_t fa = {-1, reply, NULL, {NULL}, {-1, -1, -1, -1}};
+  start_rec_t rec = {0};
   eng_t *eng = NULL;
   wb_err_t err;
 
@@ -291,12 +291,12 @@ start_against (struct event_base *base, const char *dir, const char *reply)
   fa.accept_ev = event_new (base, fa.listen_fd, EV_READ | EV_PERSIST, accept_cb, &fa);
   snprintf (endpoint, sizeof endpoint, "unix://%s", path);
   if (fa.accept_ev == NULL || event_add (fa.accept_ev, NULL) < 0
-      || eng_new (base, &(eng_config_t){ endpoint, NULL, NULL, NULL, 5000 }, &eng, &err) < 0
+      || eng_new (base, &(eng_config_t){endpoint, NULL, NULL, NULL, 5000}, &eng, &err) < 0
       || eng_container_start (eng, "c0ffee", started, &rec, &err) == NULL)
     ok (0, "a start is sent to the fake engine");
   for (int i = 0; i < 500 && rec.n == 0; i++)
     {
-      struct timeval tv = { 0, 10000 };
+      struct timeval tv = {0, 10000};
       event_base_loopexit (base, &tv);
       event_base_dispatch (base);
     }
@@ -332,13 +332,13 @@ test_not_started (struct event_base *base, const char *dir)
     const char *status;
     bool not_started;
   } cases[] = {
-    { "204 No Content", false },
-    { "400 Bad Request", true },
-    { "404 Not Found", true },
-    { "409 Conflict", true },
-    { "500 Internal Server Error", false },
-    { "502 Bad Gateway", false },
-    { "304 Not Modified", false },
+      {"204 No Content", false},
+      {"400 Bad Request", true},
+      {"404 Not Found", true},
+      {"409 Conflict", true},
+      {"500 Internal Server Error", false},
+      {"502 Bad Gateway", false},
+      {"304 Not Modified", false},
   };
   char buf[512];
 
@@ -372,9 +372,9 @@ static void
 test_history (struct event_base *base, const char *dir)
 {
   char path[300], wal[310];
-  store_config_t cfg = { path, 30, 1, NULL, NULL };
+  store_config_t cfg = {path, 30, 1, NULL, NULL};
   store_t *st = NULL;
-  wb_err_t err = { 0 };
+  wb_err_t err = {0};
   struct stat sb;
   store_execution_t e;
   mode_t old;
@@ -405,7 +405,7 @@ test_history (struct event_base *base, const char *dir)
   ok (store_submit_execution (st, &e, on_commit, NULL, 2, &err) == 0, "history: the retry queues");
   for (int i = 0; i < 300 && commits == 0; i++)
     {
-      struct timeval tv = { 0, 10000 };
+      struct timeval tv = {0, 10000};
       event_base_loopexit (base, &tv);
       event_base_dispatch (base);
     }

@@ -26,11 +26,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "daemon/daemon.h"
 #include "api/request.h"
-#include "nodes/nodes_int.h"
+#include "daemon/daemon.h"
 #include "failmalloc.h"
 #include "fake_engine.h"
+#include "nodes/nodes_int.h"
 #include "tap.h"
 #include "vclock.h"
 
@@ -42,16 +42,34 @@
 /* Each id is the SHA-256 of its config, as an engine's is: archives are
  * checked against it (eng_archive_check). */
 static const fake_image_t images[] = {
-  {"warmbox/python:latest", "sha256:dd7bbacd0f949c4a00477621237bbccfa56395e7232e0e0116ba54613eb8820b", "{\"fake\":\"python\"}"},
-  {"warmbox/javascript:latest", "sha256:553f224db1acdbf8e3c55afbf4e3c6107e27c49602ab2b92998f8654a0d581cd", "{\"fake\":\"javascript\"}"},
-  {"warmbox/typescript:latest", "sha256:ddc7917f181e06fa9052defe5f25c01427d7c94896aaf08d26f6310e506f420b", "{\"fake\":\"typescript\"}"},
-  {"warmbox/bash:latest", "sha256:b5095b61397783387eebf2818a434fd09f0b7f40cad9c523ad9ff5e6adc35b94", "{\"fake\":\"bash\"}"},
-  {"warmbox/ruby:latest", "sha256:a9f2dabd898d4ae2e50c22e5ef31013894d1fbef72a3de83b8b8908605b2bf18", "{\"fake\":\"ruby\"}"},
-  {"warmbox/c:latest", "sha256:e9bd117322a23f604aedc850608e9b91c2f99487bf12ce3500ab0333aa919ade", "{\"fake\":\"c\"}"},
-  {"warmbox/cpp:latest", "sha256:4c7c538d4479ad8c7b95a5d408fca3fccbc1e6352d09ff9fbcd06c73fe6072a1", "{\"fake\":\"cpp\"}"},
-  {"warmbox/go:latest", "sha256:dd50d5542b2af145d8c22e3691141c15c1aa3f8b5f63f266ea953f8aafc3f542", "{\"fake\":\"go\"}"},
-  {"warmbox/rust:latest", "sha256:6bb85e73ac0300c5fb2c55c90785f79ffea49f885b7e081f40758248a4c891fc", "{\"fake\":\"rust\"}"},
-  {"warmbox/java:latest", "sha256:2d4e1e6457c9c20280dac815c79987282a7df87f66d58ceda1f1a68505cf3728", "{\"fake\":\"java\"}"},
+    {"warmbox/python:latest",
+     "sha256:dd7bbacd0f949c4a00477621237bbccfa56395e7232e0e0116ba54613eb8820b",
+     "{\"fake\":\"python\"}"},
+    {"warmbox/javascript:latest",
+     "sha256:553f224db1acdbf8e3c55afbf4e3c6107e27c49602ab2b92998f8654a0d581cd",
+     "{\"fake\":\"javascript\"}"},
+    {"warmbox/typescript:latest",
+     "sha256:ddc7917f181e06fa9052defe5f25c01427d7c94896aaf08d26f6310e506f420b",
+     "{\"fake\":\"typescript\"}"},
+    {"warmbox/bash:latest",
+     "sha256:b5095b61397783387eebf2818a434fd09f0b7f40cad9c523ad9ff5e6adc35b94",
+     "{\"fake\":\"bash\"}"},
+    {"warmbox/ruby:latest",
+     "sha256:a9f2dabd898d4ae2e50c22e5ef31013894d1fbef72a3de83b8b8908605b2bf18",
+     "{\"fake\":\"ruby\"}"},
+    {"warmbox/c:latest", "sha256:e9bd117322a23f604aedc850608e9b91c2f99487bf12ce3500ab0333aa919ade",
+     "{\"fake\":\"c\"}"},
+    {"warmbox/cpp:latest",
+     "sha256:4c7c538d4479ad8c7b95a5d408fca3fccbc1e6352d09ff9fbcd06c73fe6072a1",
+     "{\"fake\":\"cpp\"}"},
+    {"warmbox/go:latest", "sha256:dd50d5542b2af145d8c22e3691141c15c1aa3f8b5f63f266ea953f8aafc3f542",
+     "{\"fake\":\"go\"}"},
+    {"warmbox/rust:latest",
+     "sha256:6bb85e73ac0300c5fb2c55c90785f79ffea49f885b7e081f40758248a4c891fc",
+     "{\"fake\":\"rust\"}"},
+    {"warmbox/java:latest",
+     "sha256:2d4e1e6457c9c20280dac815c79987282a7df87f66d58ceda1f1a68505cf3728",
+     "{\"fake\":\"java\"}"},
 };
 
 static char dir[256];
@@ -67,7 +85,7 @@ static bool quiet;
 
 typedef struct call
 {
-  sched_exec_t *ex;   /* while it may still answer */
+  sched_exec_t *ex; /* while it may still answer */
   int answers;
   bool refused_at_door;
   bool cancelled;
@@ -79,17 +97,17 @@ typedef struct call
   bool has_usage;
   uint64_t peak_kib, user_us, sys_us;
   bool err_truncated;
-  char files[256];    /* "name:size:content|..." of the files out */
+  char files[256]; /* "name:size:content|..." of the files out */
   char files_sha[65];
   char out[512], err[256];
-  char output[2048];  /* stdout and stderr in their order (res->order) */
-  bool output_whole;  /* ... every byte of both, nothing else */
-  bool has_error;     /* a client-safe sentence */
+  char output[2048]; /* stdout and stderr in their order (res->order) */
+  bool output_whole; /* ... every byte of both, nothing else */
+  bool has_error;    /* a client-safe sentence */
   bool has_compile;
   int compile_exit;
   char compile_err[128];
   wb_code_t err_code;
-  int order;          /* when it was answered, among all answers */
+  int order; /* when it was answered, among all answers */
 } call_t;
 
 static int answers_seen;
@@ -137,12 +155,13 @@ done_cb (void *arg, const sched_result_t *res, const wb_err_t *err)
       c->pool_hit = res->pool_hit;
       c->has_compile = res->has_compile;
       c->compile_exit = res->compile_exit;
-      copy_text (c->compile_err, sizeof c->compile_err, res->compile_err.data, res->compile_err.len);
+      copy_text (c->compile_err, sizeof c->compile_err, res->compile_err.data,
+                 res->compile_err.len);
       copy_text (c->out, sizeof c->out, res->out.data, res->out.len);
       {
         wb_buf_t both = WB_BUF_INIT;
-        c->output_whole = sched_order_render (&res->order, res->out.data, res->out.len, res->err.data,
-                                              res->err.len, &both)
+        c->output_whole = sched_order_render (&res->order, res->out.data, res->out.len,
+                                              res->err.data, res->err.len, &both)
                               == 0
                           && both.len == res->out.len + res->err.len;
         copy_text (c->output, sizeof c->output, both.data, both.len);
@@ -165,8 +184,7 @@ submit (call_t *c, const char *language, const char *code, const char *extra)
 }
 
 static void
-submit_as (call_t *c, const char *client, const char *language, const char *code,
-           const char *extra)
+submit_as (call_t *c, const char *client, const char *language, const char *code, const char *extra)
 {
   wb_buf_t body = WB_BUF_INIT;
   sched_request_t req;
@@ -426,8 +444,8 @@ teardown (const char *what)
   if (!run_until (drained, NULL, 20000))
     {
       bad++;
-      printf ("# %s: the sandbox still holds %u containers (%u busy)\n", what, sbx_count (NODE->sbx),
-              sbx_busy (NODE->sbx));
+      printf ("# %s: the sandbox still holds %u containers (%u busy)\n", what,
+              sbx_count (NODE->sbx), sbx_busy (NODE->sbx));
     }
   st = fake_engine_stats (fake ());
   if (st.live != 0 || st.double_starts != 0)
@@ -520,7 +538,8 @@ test_happy_path (void)
     call_t f;
     submit (&f, "python", "file out.txt hello; file sub/b two words; out done", NULL);
     ok (wait_answers (&f, 1, 5000) && f.has_usage, "files out: answered, with usage");
-    is_str (f.files, "out.txt:5:hello|sub/b:9:two words|", "the init's file records are the result's files");
+    is_str (f.files, "out.txt:5:hello|sub/b:9:two words|",
+            "the init's file records are the result's files");
     is_int ((int) strlen (f.files_sha), 64, "and one hash over them");
     is_str (f.out, "done\n", "stdout unchanged");
     is_str (f.err, "", "the trailer is off stderr");
@@ -528,7 +547,8 @@ test_happy_path (void)
   }
   {
     call_t f;
-    submit (&f, "python", "err \x1ewarmbox-usage 00000000000000000000000000000000 1 2 3; exit 0", NULL);
+    submit (&f, "python", "err \x1ewarmbox-usage 00000000000000000000000000000000 1 2 3; exit 0",
+            NULL);
     ok (wait_answers (&f, 1, 5000) && f.has_usage && f.peak_kib == 2048
             && strcmp (f.err, "\x1ewarmbox-usage 00000000000000000000000000000000 1 2 3\n") == 0,
         "a lookalike usage line without the nonce stays the program's stderr; the init's counts");
@@ -540,13 +560,16 @@ test_happy_path (void)
     submit (&k[1], "python", "compile 0 warning: w; out ran; exit 2", NULL);
     submit (&k[2], "python", "compile 0 ; out before; inittimeout", NULL);
     ok (wait_answers (k, 3, 5000), "compile stages: answered");
-    ok (k[0].status == SCHED_ST_COMPILE_ERROR && k[0].exit_code == -1 && k[0].has_compile && k[0].compile_exit == 1
-            && strcmp (k[0].compile_err, "main.c:1: error: nope") == 0 && k[0].out[0] == '\0',
+    ok (k[0].status == SCHED_ST_COMPILE_ERROR && k[0].exit_code == -1 && k[0].has_compile
+            && k[0].compile_exit == 1 && strcmp (k[0].compile_err, "main.c:1: error: nope") == 0
+            && k[0].out[0] == '\0',
         "a failed compile: compile_error, no exit code, the compiler's words, no run");
-    ok (k[1].status == SCHED_ST_OK && k[1].exit_code == 2 && k[1].has_compile && k[1].compile_exit == 0
-            && strcmp (k[1].compile_err, "warning: w") == 0 && strcmp (k[1].out, "ran\n") == 0,
+    ok (k[1].status == SCHED_ST_OK && k[1].exit_code == 2 && k[1].has_compile
+            && k[1].compile_exit == 0 && strcmp (k[1].compile_err, "warning: w") == 0
+            && strcmp (k[1].out, "ran\n") == 0,
         "a compile that succeeds: the program's own status, the compiler's warnings kept apart");
-    ok (k[2].status == SCHED_ST_TIMEOUT && k[2].exit_code == -1 && strcmp (k[2].out, "before\n") == 0,
+    ok (k[2].status == SCHED_ST_TIMEOUT && k[2].exit_code == -1
+            && strcmp (k[2].out, "before\n") == 0,
         "the init stopped the program at its own deadline: timeout");
     ok (!c[0].has_compile, "a profile without a compile stage reports none");
   }
@@ -559,14 +582,18 @@ test_happy_path (void)
     submit (&k[1], "c", "compile 0 ; hang", "\"timeout_ms\":200,\"compile_timeout_ms\":60000");
     submit (&k[2], "c", "compile 1 bad", NULL);
     ok (wait_answers (k, 3, 70000), "compiled: answered");
-    ok (k[0].status == SCHED_ST_OK && strcmp (k[0].err, "e1\n") == 0 && strcmp (k[0].out, "ran\n") == 0,
+    ok (k[0].status == SCHED_ST_OK && strcmp (k[0].err, "e1\n") == 0
+            && strcmp (k[0].out, "ran\n") == 0,
         "the run mark is not the program's stderr: \"%s\"", k[0].err);
     /* The run's duration as the daemon measured it (on the virtual clock). */
     ok (k[1].status == SCHED_ST_TIMEOUT && k[1].duration_ms >= 200 && k[1].duration_ms < 60000,
-        "a program that never ends is stopped at its own timeout plus the slack, not at the compile's "
-        "limit too (ran %llu ms)", (unsigned long long) k[1].duration_ms);
+        "a program that never ends is stopped at its own timeout plus the slack, not at the "
+        "compile's "
+        "limit too (ran %llu ms)",
+        (unsigned long long) k[1].duration_ms);
     ok (k[2].status == SCHED_ST_COMPILE_ERROR && k[2].err[0] == '\0',
-        "a failed compile writes no run mark: the trailer's mark is recognised after the held-back bytes");
+        "a failed compile writes no run mark: the trailer's mark is recognised after the held-back "
+        "bytes");
   }
   ok (c[0].pool_hit, "a ready container was handed out (hit)");
   is_str (c[1].out, "from stdin", "the program's stdin follows the frame");
@@ -735,7 +762,8 @@ test_readiness (void)
   fake_engine_set_latency (fake (), 100);
   submit (&c, "python", "out x", "\"timeout_ms\":1000");
   wait_answers (&c, 1, 3000);
-  ok (pool_mgr_healthy (NODE->pools, 200), "a quiet pool that just served one, its refill under way: healthy");
+  ok (pool_mgr_healthy (NODE->pools, 200),
+      "a quiet pool that just served one, its refill under way: healthy");
   fake_engine_set_latency (fake (), 0);
   run_until (pools_ready, NULL, 3000);
   fake_engine_set_down (fake (), true);
@@ -743,7 +771,8 @@ test_readiness (void)
   wait_answers (&c, 1, 3000);
   ok (pool_mgr_healthy (NODE->pools, 200), "a pool below min_ready is healthy within the grace");
   run_until (never, NULL, 400);
-  ok (!pool_mgr_healthy (NODE->pools, 200), "below min_ready with creates failing past the grace: not");
+  ok (!pool_mgr_healthy (NODE->pools, 200),
+      "below min_ready with creates failing past the grace: not");
   ok (pool_mgr_healthy (NODE->pools, 60000), "(a longer grace still covers it)");
   fake_engine_set_down (fake (), false);
   ok (run_until (healthy_short, NULL, 3000), "the engine back, the pool refills: healthy again");
@@ -754,8 +783,8 @@ test_readiness (void)
 static void
 test_cancel_everywhere (void)
 {
-  static const char *const states[] = {"waiting for a container", "preparing",
-                                       "waiting for a start slot", "starting", "running"};
+  static const char *const states[]
+      = {"waiting for a container", "preparing", "waiting for a start slot", "starting", "running"};
 
   for (size_t i = 0; i < WB_ARRAY_SIZE (states); i++)
     {
@@ -836,8 +865,8 @@ test_deadline_everywhere (void)
 static void
 test_engine_loss_everywhere (void)
 {
-  static const char *const states[] = {"waiting for a container", "preparing", "starting",
-                                       "running"};
+  static const char *const states[]
+      = {"waiting for a container", "preparing", "starting", "running"};
 
   for (size_t i = 0; i < WB_ARRAY_SIZE (states); i++)
     {
@@ -903,7 +932,8 @@ test_start_may_have_run (void)
   fake_engine_faults (fake ())->garbage_call = fake_engine_calls (fake (), FAKE_OP_START) + 1;
   submit (&c, "python", "sleep 50; out x", "\"timeout_ms\":2000");
   ok (wait_answers (&c, 1, 5000), "a garbled answer to start: answered");
-  ok (c.has_result && c.status == SCHED_ST_ERROR, "as a result with status error (it may have run)");
+  ok (c.has_result && c.status == SCHED_ST_ERROR,
+      "as a result with status error (it may have run)");
   run_until (one_final_row, NULL, 2000);
   is_int (rows ("error"), 1, "its row says error, not refused");
   is_int (teardown ("start may have run"), 0, "nothing left");
@@ -963,7 +993,8 @@ test_drain_no_topup (void)
     event_base_loopexit (ctx.base, &tv);
     event_base_dispatch (ctx.base);
   }
-  is_int (fake_engine_calls (fake (), FAKE_OP_CREATE) - creates, 0, "no container was created to replace it");
+  is_int (fake_engine_calls (fake (), FAKE_OP_CREATE) - creates, 0,
+          "no container was created to replace it");
   is_int (teardown ("drain"), 0, "nothing left");
 }
 
@@ -1032,8 +1063,9 @@ test_admission (void)
     b_last = b[i].order > b_last ? b[i].order : b_last;
   for (int i = 0; i < 7; i++)
     a_after_b += a[i].order > b_last;
-  ok (a_after_b >= 2, "b's three are served in turn with a's, not after all of them (%d of a's "
-                      "finished after b's last)",
+  ok (a_after_b >= 2,
+      "b's three are served in turn with a's, not after all of them (%d of a's "
+      "finished after b's last)",
       a_after_b);
   for (int i = 0; i < 7; i++)
     if (strcmp (a[i].out, "a\n") != 0)
@@ -1215,7 +1247,8 @@ test_engine_faults (const char *name, knob_t knob)
 
       run_until (pools_ready, NULL, 2000);
       if (getenv ("WB_TIMES"))
-        printf ("# %s %lu: pools ready in %llu ms\n", name, n, (unsigned long long) (now_ms () - t0));
+        printf ("# %s %lu: pools ready in %llu ms\n", name, n,
+                (unsigned long long) (now_ms () - t0));
       f->op = FAKE_OP_ANY;
       f->fail_call = knob == KNOB_FAIL ? at : 0;
       f->hang_call = knob == KNOB_HANG ? at : 0;
@@ -1346,8 +1379,8 @@ test_wait_fallback (void)
   submit (&c, "python", "sleep 150; out late; exit 3", NULL);
   ok (wait_answers (&c, 1, 5000), "answered");
   ok (c.has_result && c.status == SCHED_ST_OK && c.exit_code == 3 && strcmp (c.out, "late\n") == 0,
-      "a garbled wait while it runs: waited on again, its exit code (3), status ok (%d %d)", c.status,
-      c.exit_code);
+      "a garbled wait while it runs: waited on again, its exit code (3), status ok (%d %d)",
+      c.status, c.exit_code);
 
   /* The engine fails the wait while the program runs, the inspect says
    * running, and the program exits before the second wait reaches the
@@ -1370,7 +1403,8 @@ test_wait_fallback (void)
       fake_container_exit (running, 7, false); /* before that wait reaches the engine */
     ok (wait_answers (&c, 1, 5000), "answered");
     ok (c.has_result && c.status == SCHED_ST_OK && c.exit_code == 7,
-        "an exit between the inspect and the second wait is not missed: exit code 7, status ok (%d %d)",
+        "an exit between the inspect and the second wait is not missed: exit code 7, status ok (%d "
+        "%d)",
         c.status, c.exit_code);
     fake_engine_set_latency (fake (), 0);
   }
@@ -1384,11 +1418,13 @@ test_wait_fallback (void)
     run_to_state (&c, "running", 2000);
     waits = fake_engine_calls (fake (), FAKE_OP_WAIT);
     fake_engine_fail_waits (fake ());
-    ok (run_until (wait_calls_above, &waits, 2000), "a failed wait: inspected (running), waited on again");
+    ok (run_until (wait_calls_above, &waits, 2000),
+        "a failed wait: inspected (running), waited on again");
     kills = fake_engine_calls (fake (), FAKE_OP_KILL);
     fake_engine_fail_waits (fake ());
     ok (wait_answers (&c, 1, 5000), "answered");
-    ok (fake_engine_calls (fake (), FAKE_OP_KILL) > kills && c.has_result && c.status != SCHED_ST_OK,
+    ok (fake_engine_calls (fake (), FAKE_OP_KILL) > kills && c.has_result
+            && c.status != SCHED_ST_OK,
         "the second wait failing too: the program is killed, status not ok (%d)", c.status);
   }
   is_int (teardown ("wait fallback"), 0, "nothing left");
@@ -1404,10 +1440,11 @@ rows_ending (const char *status, int exit_code)
   char sql[200];
 
   if (exit_code < 0)
-    snprintf (sql, sizeof sql, "SELECT count(*) FROM executions WHERE status = '%s' AND exit_code IS NULL",
-              status);
+    snprintf (sql, sizeof sql,
+              "SELECT count(*) FROM executions WHERE status = '%s' AND exit_code IS NULL", status);
   else
-    snprintf (sql, sizeof sql, "SELECT count(*) FROM executions WHERE status = '%s' AND exit_code = %d", status,
+    snprintf (sql, sizeof sql,
+              "SELECT count(*) FROM executions WHERE status = '%s' AND exit_code = %d", status,
               exit_code);
   return query_int (sql);
 }
@@ -1421,42 +1458,49 @@ test_endings (void)
     return;
   /* Every profile runs /warmbox/init: a container that exits on its own
    * without its init's whole report was ended by something else. */
-  submit (&c[0], "python", "out partial; die 2", NULL);      /* gVisor's sentry dying */
-  submit (&c[1], "python", "err half; die 137", NULL);       /* the init SIGKILLed by the program */
-  submit (&c[2], "python", "out x; cutreport 0", NULL);      /* the report cut short */
-  submit (&c[3], "python", "oomkill", NULL);                 /* memory: the kernel, OOMKilled */
-  submit (&c[4], "python", "out fine; exit 2", NULL);        /* the program's own 2 */
-  submit (&c[5], "c", "compile 0 ; out ran; die 1", NULL);   /* after the run mark */
+  submit (&c[0], "python", "out partial; die 2", NULL);    /* gVisor's sentry dying */
+  submit (&c[1], "python", "err half; die 137", NULL);     /* the init SIGKILLed by the program */
+  submit (&c[2], "python", "out x; cutreport 0", NULL);    /* the report cut short */
+  submit (&c[3], "python", "oomkill", NULL);               /* memory: the kernel, OOMKilled */
+  submit (&c[4], "python", "out fine; exit 2", NULL);      /* the program's own 2 */
+  submit (&c[5], "c", "compile 0 ; out ran; die 1", NULL); /* after the run mark */
   ok (wait_answers (c, 6, 10000), "answered");
   {
     /* The engine never delivers the end of the output: nobody can tell
      * whether the init reported, so it is the engine's failure, said so. */
     call_t s;
     submit (&s, "python", "out part; stall 0", NULL);
-    ok (wait_answers (&s, 1, 10000) && s.status == SCHED_ST_ERROR && s.exit_code == -1 && s.has_error
-            && strcmp (s.out, "part\n") == 0,
-        "an output stream that does not end after the exit: error, no exit code, not sandbox_error (%d %d)",
+    ok (wait_answers (&s, 1, 10000) && s.status == SCHED_ST_ERROR && s.exit_code == -1
+            && s.has_error && strcmp (s.out, "part\n") == 0,
+        "an output stream that does not end after the exit: error, no exit code, not sandbox_error "
+        "(%d %d)",
         s.status, s.exit_code);
   }
-  ok (c[0].status == SCHED_ST_SANDBOX_ERROR && c[0].exit_code == -1 && c[0].has_error && !c[0].has_usage
-          && strcmp (c[0].out, "partial\n") == 0,
-      "exit 2 with no report of the init: sandbox_error, no exit code, a sentence, the output so far (%d %d)",
+  ok (c[0].status == SCHED_ST_SANDBOX_ERROR && c[0].exit_code == -1 && c[0].has_error
+          && !c[0].has_usage && strcmp (c[0].out, "partial\n") == 0,
+      "exit 2 with no report of the init: sandbox_error, no exit code, a sentence, the output so "
+      "far (%d %d)",
       c[0].status, c[0].exit_code);
-  ok (c[1].status == SCHED_ST_SANDBOX_ERROR && c[1].exit_code == -1 && strcmp (c[1].err, "half\n") == 0,
-      "exit 137 without OOMKilled and no report (the init killed): sandbox_error (%d %d)", c[1].status,
-      c[1].exit_code);
+  ok (c[1].status == SCHED_ST_SANDBOX_ERROR && c[1].exit_code == -1
+          && strcmp (c[1].err, "half\n") == 0,
+      "exit 137 without OOMKilled and no report (the init killed): sandbox_error (%d %d)",
+      c[1].status, c[1].exit_code);
   ok (c[2].status == SCHED_ST_SANDBOX_ERROR && c[2].exit_code == -1 && strcmp (c[2].out, "x\n") == 0
           && c[2].err[0] == '\0' && !c[2].has_usage,
-      "a report that ends early: sandbox_error, the report's part off stderr (%d \"%s\")", c[2].status, c[2].err);
-  ok (c[3].status == SCHED_ST_OOM, "exit 137 with OOMKilled and no report: oom first (%d)", c[3].status);
+      "a report that ends early: sandbox_error, the report's part off stderr (%d \"%s\")",
+      c[2].status, c[2].err);
+  ok (c[3].status == SCHED_ST_OOM, "exit 137 with OOMKilled and no report: oom first (%d)",
+      c[3].status);
   ok (c[4].status == SCHED_ST_OK && c[4].exit_code == 2 && !c[4].has_error,
       "the program's own exit 2, reported: ok, exit code 2");
-  ok (c[5].status == SCHED_ST_SANDBOX_ERROR && c[5].exit_code == -1 && strcmp (c[5].out, "ran\n") == 0
-          && c[5].err[0] == '\0',
-      "a compiled program whose sandbox ends after the run mark: sandbox_error, the mark off stderr (%d)",
+  ok (c[5].status == SCHED_ST_SANDBOX_ERROR && c[5].exit_code == -1
+          && strcmp (c[5].out, "ran\n") == 0 && c[5].err[0] == '\0',
+      "a compiled program whose sandbox ends after the run mark: sandbox_error, the mark off "
+      "stderr (%d)",
       c[5].status);
   ok (run_until (no_execs, NULL, 2000), "all ended");
-  is_int (rows_ending ("sandbox_error", -1), 4, "the history agrees: four rows sandbox_error, exit code NULL");
+  is_int (rows_ending ("sandbox_error", -1), 4,
+          "the history agrees: four rows sandbox_error, exit code NULL");
   is_int (rows_ending ("ok", 2), 1, "and the program's own 2 is a row ok, exit code 2");
   is_int (teardown ("endings"), 0, "nothing left");
 }
@@ -1487,12 +1531,15 @@ test_output_order (void)
   ok (wait_answers (c, 5, 10000), "answered");
   ok (c[0].output_whole && strcmp (c[0].output, "0\n1\n2\n3\n") == 0,
       "out 0, err 1, out 2, err 3: output in that order (\"%s\")", c[0].output);
-  ok (c[1].output_whole && strcmp (c[1].output, "e1\no1\no2\ne2\n") == 0 && strcmp (c[1].err, "e1\ne2\n") == 0,
+  ok (c[1].output_whole && strcmp (c[1].output, "e1\no1\no2\ne2\n") == 0
+          && strcmp (c[1].err, "e1\ne2\n") == 0,
       "compiled: the run mark and the trailer off stderr and off the order (\"%s\")", c[1].output);
-  ok (c[2].status == SCHED_ST_OUTPUT_LIMIT && c[2].output_whole && strncmp (c[2].output, "a\nxxx", 5) == 0,
+  ok (c[2].status == SCHED_ST_OUTPUT_LIMIT && c[2].output_whole
+          && strncmp (c[2].output, "a\nxxx", 5) == 0,
       "past the cap: the output holds what stdout and stderr hold, in order");
   ok (c[3].output_whole && strcmp (c[3].output, want.data) == 0, "100 alternations: in order");
-  ok (c[4].status == SCHED_ST_SANDBOX_ERROR && c[4].output_whole && strcmp (c[4].output, "x\ny\n") == 0,
+  ok (c[4].status == SCHED_ST_SANDBOX_ERROR && c[4].output_whole
+          && strcmp (c[4].output, "x\ny\n") == 0,
       "a report cut short: its bytes off stderr and off the order (\"%s\")", c[4].output);
   wb_buf_free (&script);
   wb_buf_free (&want);
@@ -1639,14 +1686,16 @@ test_engines (void)
       lost += c[i].has_result && c[i].status == SCHED_ST_ENGINE_LOST;
       ok_n += c[i].has_result && c[i].status == SCHED_ST_OK && strcmp (c[i].out, "done\n") == 0;
     }
-  ok (long_on_b > 0 && long_on_b < 6, "the six long ones ran on both engines (%lu on b)", long_on_b);
+  ok (long_on_b > 0 && long_on_b < 6, "the six long ones ran on both engines (%lu on b)",
+      long_on_b);
   is_int (lost, (int) long_on_b, "those that ran on b end engine_lost");
   is_int (ok_n, 6 - (int) long_on_b, "those on a finish ok");
   for (int i = 6; i < 12; i++)
     bad += !(c[i].has_result && c[i].status == SCHED_ST_OK && strcmp (c[i].out, "after\n") == 0);
   is_int (bad, 0, "the six sent as b died all ran, on a");
   is_int ((int) (started_on (0) - before_a), 6, "a started each of them once");
-  is_int ((int) fake_engine_stats (fake_of (1)).double_starts + (int) fake_engine_stats (fake_of (0)).double_starts,
+  is_int ((int) fake_engine_stats (fake_of (1)).double_starts
+              + (int) fake_engine_stats (fake_of (0)).double_starts,
           0, "no container started twice on either engine");
 
   /* While b is out, a serves. */
@@ -1664,7 +1713,8 @@ test_engines (void)
   ok (run_until (node_state_is, wait_b, 5000), "engine b is re-admitted");
   {
     bool clean = true;
-    for (fake_container_t *fc = fake_engine_containers (fake_of (1)); fc; fc = fake_container_next (fc))
+    for (fake_container_t *fc = fake_engine_containers (fake_of (1)); fc;
+         fc = fake_container_next (fc))
       clean &= fake_container_state (fc) == FAKE_CREATED;
     ok (clean, "nothing it ran is left on it (only new, never-started containers)");
   }
@@ -1715,24 +1765,30 @@ test_engines (void)
       f->op = FAKE_OP_INFO;
       f->fail_call = infos + 1;
       f->garbage_call = infos + 2;
-      ok (!run_until (node_state_is, wait_b, 300) && fake_engine_calls (fake_of (1), FAKE_OP_INFO) > infos + 2,
-          "a failed and a garbled /info, pings answered: b stays up (%s)", ctx.nodes->nodes[1].last_error);
+      ok (!run_until (node_state_is, wait_b, 300)
+              && fake_engine_calls (fake_of (1), FAKE_OP_INFO) > infos + 2,
+          "a failed and a garbled /info, pings answered: b stays up (%s)",
+          ctx.nodes->nodes[1].last_error);
       /* An engine that keeps failing to say what it is cannot stay
        * verified. */
       f->fail_call = f->garbage_call = 0;
       f->fail_from = fake_engine_calls (fake_of (1), FAKE_OP_INFO) + 1;
-      ok (run_until (node_state_is, wait_b, 3000) && strstr (ctx.nodes->nodes[1].last_error, "3 times in a row"),
+      ok (run_until (node_state_is, wait_b, 3000)
+              && strstr (ctx.nodes->nodes[1].last_error, "3 times in a row"),
           "/info failing 3 times in a row takes b out (%s)", ctx.nodes->nodes[1].last_error);
       fake_engine_reset_faults (fake_of (1));
       wait_b[1] = NODE_UP;
-      ok (run_until (node_state_is, wait_b, 5000) && run_until (every_engine_holds_every_image, NULL, 5000),
+      ok (run_until (node_state_is, wait_b, 5000)
+              && run_until (every_engine_holds_every_image, NULL, 5000),
           "answering again, b is admitted and verified again");
       wait_b[1] = NODE_DOWN;
       inspected = fake_engine_calls (fake_of (1), FAKE_OP_INSPECT);
     }
     fake_engine_set_version (fake_of (1), "fake-2");
     ok (run_until (node_state_is, wait_b, 3000), "b, answering in another version, is taken out");
-    ok (strstr (ctx.nodes->nodes[1].last_error, "version: \"fake\" when it was verified, \"fake-2\" now") != NULL,
+    ok (strstr (ctx.nodes->nodes[1].last_error,
+                "version: \"fake\" when it was verified, \"fake-2\" now")
+            != NULL,
         "and why is said (%s)", ctx.nodes->nodes[1].last_error);
     wait_b[1] = NODE_UP;
     ok (run_until (node_state_is, wait_b, 5000), "b is admitted again");
@@ -1751,9 +1807,12 @@ test_engines (void)
     fake_engine_set_podman (fake_of (1), true);
     wait_b[1] = NODE_REFUSED;
     ok (run_until (node_state_is, wait_b, 5000) && ctx.nodes->nodes[1].taken_out == outs + 1,
-        "b, answering as Podman, is taken out, then refused as Podman (%s)", ctx.nodes->nodes[1].refused);
-    ok (strstr (ctx.nodes->nodes[1].refused, "seccomp_dir") != NULL, "(no seccomp_dir for its allowlists)");
-    ok (ctx.nodes->nodes[0].state == NODE_UP && ctx.nodes->nodes[0].taken_out == 0, "a, unchanged, stayed up throughout");
+        "b, answering as Podman, is taken out, then refused as Podman (%s)",
+        ctx.nodes->nodes[1].refused);
+    ok (strstr (ctx.nodes->nodes[1].refused, "seccomp_dir") != NULL,
+        "(no seccomp_dir for its allowlists)");
+    ok (ctx.nodes->nodes[0].state == NODE_UP && ctx.nodes->nodes[0].taken_out == 0,
+        "a, unchanged, stayed up throughout");
     ctx.cfg.engine_recheck_ms = 30000;
     sched_ctx_configure (&ctx);
   }
@@ -1765,8 +1824,8 @@ test_engines (void)
   ok (run_until (all_nodes_drained, NULL, 5000), "both engines drain");
   is_int ((int) (fake_engine_stats (fake_of (0)).live + fake_engine_stats (fake_of (1)).live), 0,
           "no container is left on either");
-  ok (run_until (store_idle, NULL, 5000), "every row written, every history reservation given back (%u)",
-      store_backlog ());
+  ok (run_until (store_idle, NULL, 5000),
+      "every row written, every history reservation given back (%u)", store_backlog ());
   sched_ctx_clear (&ctx, 1000);
   sched_config_clear (&ctx.cfg);
   event_base_free (ctx.base);
@@ -1782,19 +1841,19 @@ static void
 test_state_table (void)
 {
   static const char *const moves[] = {
-    "queued for room to run -> waiting for a container",
-    "waiting for a container -> preparing",
-    "waiting for a container -> queued for room to run", /* moved to another engine */
-    "preparing -> waiting for a start slot",
-    "preparing -> queued for room to run",
-    "waiting for a start slot -> starting",
-    "waiting for a start slot -> queued for room to run",
-    "starting -> running",
-    "running -> killing",
-    "running -> inspecting",
-    "running -> recording",
-    "killing -> recording",
-    "inspecting -> recording",
+      "queued for room to run -> waiting for a container",
+      "waiting for a container -> preparing",
+      "waiting for a container -> queued for room to run", /* moved to another engine */
+      "preparing -> waiting for a start slot",
+      "preparing -> queued for room to run",
+      "waiting for a start slot -> starting",
+      "waiting for a start slot -> queued for room to run",
+      "starting -> running",
+      "running -> killing",
+      "running -> inspecting",
+      "running -> recording",
+      "killing -> recording",
+      "inspecting -> recording",
   };
   int n = sched_exec_n_states (), wrong = 0, allowed = 0;
 
@@ -1804,7 +1863,8 @@ test_state_table (void)
       {
         char move[128];
         bool listed = false;
-        snprintf (move, sizeof move, "%s -> %s", sched_exec_state_name (from), sched_exec_state_name (to));
+        snprintf (move, sizeof move, "%s -> %s", sched_exec_state_name (from),
+                  sched_exec_state_name (to));
         for (size_t i = 0; i < WB_ARRAY_SIZE (moves); i++)
           listed |= strcmp (moves[i], move) == 0;
         /* Every state but ended itself may end. */
@@ -1818,8 +1878,10 @@ test_state_table (void)
             wrong++;
           }
       }
-  is_int (wrong, 0, "every one of the %d (state, next state) pairs is allowed or refused as the table says "
-          "(%d allowed)", n * n, allowed);
+  is_int (wrong, 0,
+          "every one of the %d (state, next state) pairs is allowed or refused as the table says "
+          "(%d allowed)",
+          n * n, allowed);
   ok (!sched_exec_transition_allowed (-1, 0) && !sched_exec_transition_allowed (0, n),
       "states out of range are refused");
 }
@@ -1847,7 +1909,8 @@ test_clear_in_flight (void)
   int answered = 0;
   for (int i = 0; i < 4; i++)
     answered += c[i].answers == 1 && !c[i].has_result;
-  is_int (answered, 4, "exiting with rows in flight: each of the 4 clients hears once that it was abandoned");
+  is_int (answered, 4,
+          "exiting with rows in flight: each of the 4 clients hears once that it was abandoned");
   ctx.profiles = NULL;
   sched_config_clear (&ctx.cfg);
   event_base_free (ctx.base);
@@ -1917,8 +1980,10 @@ main (void)
   TIMED (test_output_order ());
   TIMED (test_alloc_faults ());
   TIMED (test_clear_in_flight ());
-  is_int (invariant_breaks, 0, "every execution's invariants held after each of %llu turns of the loop, and no "
-          "transition was refused", (unsigned long long) invariant_checks);
+  is_int (invariant_breaks, 0,
+          "every execution's invariants held after each of %llu turns of the loop, and no "
+          "transition was refused",
+          (unsigned long long) invariant_checks);
   is_int ((int) vclock_spins (), 0, "the loop never spun at one instant of the virtual clock");
   prof_set_free (profiles);
   {

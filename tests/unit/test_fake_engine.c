@@ -40,9 +40,9 @@ static int reentrant; /* callbacks that ran inside such a call */
 static void
 guard_cb (evutil_socket_t fd, short what, void *arg)
 {
-  (void)fd;
-  (void)what;
-  (void)arg;
+  (void) fd;
+  (void) what;
+  (void) arg;
 }
 
 /* On the virtual clock (tests/unit/vclock.h) libevent's coarse clock and
@@ -57,17 +57,17 @@ guard_cb (evutil_socket_t fd, short what, void *arg)
  * wakes the loop every 10 ms so the deadline is seen. */
 #define RUN_UNTIL(cond, ms)                                                                        \
   ({                                                                                               \
-    uint64_t dl_ = wb_now_ms () + (uint64_t)(ms);                                                  \
-    struct timeval tv_ = { 0, 10000 };                                                             \
+    uint64_t dl_ = wb_now_ms () + (uint64_t) (ms);                                                 \
+    struct timeval tv_ = {0, 10000};                                                               \
     while (!(cond) && wb_now_ms () < dl_)                                                          \
       {                                                                                            \
         evtimer_add (guard, &tv_);                                                                 \
         event_base_loop (base, EVLOOP_ONCE);                                                       \
       }                                                                                            \
     evtimer_del (guard);                                                                           \
-    (bool)(cond);                                                                                  \
+    (bool) (cond);                                                                                 \
   })
-#define RUN_FOR(ms) ((void)RUN_UNTIL (false, ms))
+#define RUN_FOR(ms) ((void) RUN_UNTIL (false, ms))
 
 static bool
 eng_up (long timeout_ms)
@@ -244,7 +244,7 @@ a_end (void *arg, int rc, const wb_err_t *err)
     }
 }
 
-static const eng_attach_cbs_t acbs = { a_ready, a_data, a_end };
+static const eng_attach_cbs_t acbs = {a_ready, a_data, a_end};
 
 static void
 arec_clear (arec_t *x)
@@ -351,8 +351,8 @@ is_hex64 (const char *s)
 static void
 test_ping_images (void)
 {
-  static const fake_image_t images[] = { { "python:3.12", "sha256:abc123", NULL } };
-  rec_t p = { 0 }, known = { 0 }, unknown = { 0 };
+  static const fake_image_t images[] = {{"python:3.12", "sha256:abc123", NULL}};
+  rec_t p = {0}, known = {0}, unknown = {0};
   wb_err_t err;
 
   fake_engine_config_reset ();
@@ -386,7 +386,7 @@ test_ping_images (void)
 static void
 test_create (void)
 {
-  rec_t bad = { 0 }, a = { 0 }, b = { 0 };
+  rec_t bad = {0}, a = {0}, b = {0};
   wb_err_t err;
   fake_container_t *c;
   const cJSON *spec;
@@ -423,8 +423,8 @@ test_create (void)
 static void
 test_run_script (void)
 {
-  run_t r = { 0 };
-  rec_t ins = { 0 };
+  run_t r = {0};
+  rec_t ins = {0};
   wb_err_t err;
   fake_container_t *c;
   size_t in_len;
@@ -461,10 +461,10 @@ test_run_script (void)
 static void
 test_echo_args (void)
 {
-  static const char *const args[] = { "a1", "two words", "" };
+  static const char *const args[] = {"a1", "two words", ""};
   static const char in[] = "input\0bytes";
   static const char want[] = "a1\ntwo words\n\ninput\0bytes";
-  run_t r = { 0 };
+  run_t r = {0};
 
   eng_up (0);
   ok (launch (&r, "args;echo", args, 3, in, sizeof in - 1) && run_finish (&r, 2000),
@@ -479,7 +479,7 @@ test_echo_args (void)
 static void
 test_flood (void)
 {
-  run_t r = { 0 };
+  run_t r = {0};
   size_t xs = 0;
 
   eng_up (0);
@@ -497,7 +497,7 @@ test_flood (void)
 static void
 test_bad_programs (void)
 {
-  run_t r = { 0 }, f = { 0 };
+  run_t r = {0}, f = {0};
 
   eng_up (0);
   ok (launch (&r, "out a; frobnicate; out b", NULL, 0, "", 0) && run_finish (&r, 2000),
@@ -517,8 +517,8 @@ test_bad_programs (void)
 static void
 test_kill (void)
 {
-  run_t r = { 0 };
-  rec_t ins = { 0 }, k = { 0 }, k2 = { 0 }, k3 = { 0 };
+  run_t r = {0};
+  rec_t ins = {0}, k = {0}, k2 = {0}, k3 = {0};
   wb_err_t err;
 
   eng_up (0);
@@ -559,18 +559,18 @@ deadline_cb (evutil_socket_t fd, short what, void *arg)
   deadline_t *d = arg;
   wb_err_t err;
 
-  (void)fd;
-  (void)what;
+  (void) fd;
+  (void) what;
   d->kill.req = eng_container_kill (eng, d->id, "SIGKILL", rec_cb, &d->kill, &err);
 }
 
 static void
 test_sleep_timeout (void)
 {
-  run_t r = { 0 }, s = { 0 };
-  deadline_t d = { 0 };
+  run_t r = {0}, s = {0};
+  deadline_t d = {0};
   struct event *deadline = evtimer_new (base, deadline_cb, &d);
-  struct timeval tv = { 0, 50000 };
+  struct timeval tv = {0, 50000};
   uint64_t t0;
 
   eng_up (0);
@@ -580,7 +580,7 @@ test_sleep_timeout (void)
   evtimer_add (deadline, &tv);
   ok (run_finish (&r, 2000), "ends at the deadline's kill");
   ok (wb_now_ms () - t0 >= 50 - TICK_MS, "not before the deadline's 50 ms (%llu)",
-      (unsigned long long)(wb_now_ms () - t0));
+      (unsigned long long) (wb_now_ms () - t0));
   ok (d.kill.n == 1 && d.kill.rc == 0, "the kill succeeded");
   is_int (r.wait.exit_code, 137, "killed: 137");
   ok (r.at.out.len == 0, "no output");
@@ -591,7 +591,7 @@ test_sleep_timeout (void)
       "a program sleeping 40 ms");
   is_str (s.at.out.data, "late\n", "writes after its sleep");
   ok (s.at.first_data_ms - t0 >= 40 - TICK_MS, "not before 40 ms (%llu)",
-      (unsigned long long)(s.at.first_data_ms - t0));
+      (unsigned long long) (s.at.first_data_ms - t0));
   run_clear (&r);
   run_clear (&s);
   eng_down ();
@@ -600,8 +600,8 @@ test_sleep_timeout (void)
 static void
 test_oom (void)
 {
-  run_t r = { 0 };
-  rec_t ins = { 0 };
+  run_t r = {0};
+  rec_t ins = {0};
   wb_err_t err;
 
   eng_up (0);
@@ -617,8 +617,8 @@ test_oom (void)
 static void
 test_double_start (void)
 {
-  run_t r = { 0 }, h = { 0 };
-  rec_t s1 = { 0 }, s2 = { 0 }, s3 = { 0 };
+  run_t r = {0}, h = {0};
+  rec_t s1 = {0}, s2 = {0}, s3 = {0};
   wb_err_t err;
 
   eng_up (0);
@@ -648,9 +648,8 @@ test_double_start (void)
 static void
 test_wait_remove (void)
 {
-  run_t r = { 0 }, h = { 0 };
-  rec_t create = { 0 }, w1 = { 0 }, w2 = { 0 }, w3 = { 0 }, rm1 = { 0 }, rm2 = { 0 }, rm3 = { 0 },
-        rm4 = { 0 };
+  run_t r = {0}, h = {0};
+  rec_t create = {0}, w1 = {0}, w2 = {0}, w3 = {0}, rm1 = {0}, rm2 = {0}, rm3 = {0}, rm4 = {0};
   wb_err_t err;
   fake_engine_stats_t st;
   char created_id[80];
@@ -700,11 +699,11 @@ static void
 test_list (void)
 {
   static const char *const bodies[] = {
-    "{\"Labels\":{\"warmbox.owner\":\"h/a\"}}",
-    "{\"Labels\":{\"other\":\"1\"}}",
-    "{\"Labels\":{\"warmbox.owner\":\"h/b\",\"x\":\"1\"}}",
+      "{\"Labels\":{\"warmbox.owner\":\"h/a\"}}",
+      "{\"Labels\":{\"other\":\"1\"}}",
+      "{\"Labels\":{\"warmbox.owner\":\"h/b\",\"x\":\"1\"}}",
   };
-  rec_t c[3] = { { 0 } }, l1 = { 0 }, l2 = { 0 }, l3 = { 0 }, l4 = { 0 };
+  rec_t c[3] = {{0}}, l1 = {0}, l2 = {0}, l3 = {0}, l4 = {0};
   wb_err_t err;
 
   eng_up (0);
@@ -731,14 +730,13 @@ test_list (void)
 static void
 test_faults (void)
 {
-  rec_t p1 = { 0 }, p2 = { 0 }, p3 = { 0 }, cr = { 0 }, ins = { 0 }, w = { 0 }, g = { 0 },
-        n = { 0 };
-  arec_t af = { 0 }, ah = { 0 }, ag = { 0 }, a404 = { 0 };
+  rec_t p1 = {0}, p2 = {0}, p3 = {0}, cr = {0}, ins = {0}, w = {0}, g = {0}, n = {0};
+  arec_t af = {0}, ah = {0}, ag = {0}, a404 = {0};
   fake_engine_faults_t *f;
   fake_engine_stats_t st;
   wb_err_t err;
   uint64_t t0;
-  run_t r = { 0 };
+  run_t r = {0};
 
   eng_up (60);
   f = fake_engine_faults (fe);
@@ -776,7 +774,7 @@ test_faults (void)
   ok (ins.rc < 0 && ins.err.code == WB_E_ENGINE_DOWN && strstr (ins.err.msg, "Timeout"),
       "hang: WB_E_ENGINE_DOWN, timed out");
   ok (ins.at_ms - t0 >= 60 - TICK_MS, "after the request timeout (%llu ms)",
-      (unsigned long long)(ins.at_ms - t0));
+      (unsigned long long) (ins.at_ms - t0));
 
   /* hang: a wait has no timeout */
   fake_engine_reset_faults (fe);
@@ -879,8 +877,8 @@ test_faults (void)
 static void
 test_lose (void)
 {
-  run_t r = { 0 };
-  rec_t ins = { 0 }, cr = { 0 }, p = { 0 }, ins2 = { 0 };
+  run_t r = {0};
+  rec_t ins = {0}, cr = {0}, p = {0}, ins2 = {0};
   wb_err_t err;
   fake_engine_stats_t st;
   fake_container_t *c;
@@ -923,7 +921,7 @@ test_lose (void)
 static void
 test_latency (void)
 {
-  rec_t p[3] = { { 0 } };
+  rec_t p[3] = {{0}};
   wb_err_t err;
   uint64_t t0;
 
@@ -936,7 +934,7 @@ test_latency (void)
   ok (p[0].n == 0, "latency: not answered after 10 ms");
   RUN_UNTIL (p[2].n, 1000);
   ok (p[0].at_ms - t0 >= 30 - TICK_MS, "latency: answered after 30 ms (%llu)",
-      (unsigned long long)(p[0].at_ms - t0));
+      (unsigned long long) (p[0].at_ms - t0));
   ok (p[0].order < p[1].order && p[1].order < p[2].order, "latency: in order");
   eng_down ();
 }
@@ -944,8 +942,8 @@ test_latency (void)
 static void
 test_cancel (void)
 {
-  rec_t c = { 0 }, self = { 0 }, a = { 0 }, b = { 0 }, d = { 0 }, w = { 0 }, wa = { 0 };
-  run_t r = { 0 };
+  rec_t c = {0}, self = {0}, a = {0}, b = {0}, d = {0}, w = {0}, wa = {0};
+  run_t r = {0};
   wb_err_t err;
 
   eng_up (0);
@@ -991,7 +989,7 @@ test_cancel (void)
 static void
 test_attach_free_pause (void)
 {
-  run_t r = { 0 }, p = { 0 }, e = { 0 };
+  run_t r = {0}, p = {0}, e = {0};
   fake_engine_stats_t st;
 
   eng_up (0);
@@ -1023,8 +1021,8 @@ test_attach_free_pause (void)
 static void
 test_free_pending (void)
 {
-  run_t r = { 0 };
-  rec_t p = { 0 }, h = { 0 };
+  run_t r = {0};
+  rec_t p = {0}, h = {0};
   wb_err_t err;
   int before;
 
@@ -1049,9 +1047,9 @@ test_free_pending (void)
 static int
 sweep_scenario (void)
 {
-  static const char *const args[] = { "one" };
-  run_t r = { 0 }, h = { 0 };
-  rec_t l = { 0 }, ins = { 0 }, rm = { 0 }, c = { 0 };
+  static const char *const args[] = {"one"};
+  run_t r = {0}, h = {0};
+  rec_t l = {0}, ins = {0}, rm = {0}, c = {0};
   wb_err_t err;
   int lost = 0;
 
@@ -1105,7 +1103,7 @@ test_alloc_failures (void)
       fired = failmalloc_fired (); /* before arm (0), which clears it */
       failmalloc_arm (0);
       if (l && lost++ == 0)
-        first_lost = (int)n;
+        first_lost = (int) n;
       if (!fired)
         break;
     }
@@ -1143,7 +1141,7 @@ main (void)
   test_free_pending ();
   test_alloc_failures ();
   is_int (reentrant, 0, "no callback ever ran from inside an engine call");
-  is_int ((int)vclock_spins (), 0, "the loop never spun at one instant of the virtual clock");
+  is_int ((int) vclock_spins (), 0, "the loop never spun at one instant of the virtual clock");
 
   event_free (guard);
   event_base_free (base);

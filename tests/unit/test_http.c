@@ -21,23 +21,41 @@
 #include "api/http.h"
 #include "api/route.h"
 #include "daemon/daemon.h"
-#include "nodes/nodes_int.h"
 #include "failmalloc.h"
 #include "fake_engine.h"
+#include "nodes/nodes_int.h"
 #include "tap.h"
 
 /* Each id is the SHA-256 of its config, as an engine's is (see test_exec.c). */
 static const fake_image_t images[] = {
-  {"warmbox/python:latest", "sha256:dd7bbacd0f949c4a00477621237bbccfa56395e7232e0e0116ba54613eb8820b", "{\"fake\":\"python\"}"},
-  {"warmbox/javascript:latest", "sha256:553f224db1acdbf8e3c55afbf4e3c6107e27c49602ab2b92998f8654a0d581cd", "{\"fake\":\"javascript\"}"},
-  {"warmbox/typescript:latest", "sha256:ddc7917f181e06fa9052defe5f25c01427d7c94896aaf08d26f6310e506f420b", "{\"fake\":\"typescript\"}"},
-  {"warmbox/bash:latest", "sha256:b5095b61397783387eebf2818a434fd09f0b7f40cad9c523ad9ff5e6adc35b94", "{\"fake\":\"bash\"}"},
-  {"warmbox/ruby:latest", "sha256:a9f2dabd898d4ae2e50c22e5ef31013894d1fbef72a3de83b8b8908605b2bf18", "{\"fake\":\"ruby\"}"},
-  {"warmbox/c:latest", "sha256:e9bd117322a23f604aedc850608e9b91c2f99487bf12ce3500ab0333aa919ade", "{\"fake\":\"c\"}"},
-  {"warmbox/cpp:latest", "sha256:4c7c538d4479ad8c7b95a5d408fca3fccbc1e6352d09ff9fbcd06c73fe6072a1", "{\"fake\":\"cpp\"}"},
-  {"warmbox/go:latest", "sha256:dd50d5542b2af145d8c22e3691141c15c1aa3f8b5f63f266ea953f8aafc3f542", "{\"fake\":\"go\"}"},
-  {"warmbox/rust:latest", "sha256:6bb85e73ac0300c5fb2c55c90785f79ffea49f885b7e081f40758248a4c891fc", "{\"fake\":\"rust\"}"},
-  {"warmbox/java:latest", "sha256:2d4e1e6457c9c20280dac815c79987282a7df87f66d58ceda1f1a68505cf3728", "{\"fake\":\"java\"}"},
+    {"warmbox/python:latest",
+     "sha256:dd7bbacd0f949c4a00477621237bbccfa56395e7232e0e0116ba54613eb8820b",
+     "{\"fake\":\"python\"}"},
+    {"warmbox/javascript:latest",
+     "sha256:553f224db1acdbf8e3c55afbf4e3c6107e27c49602ab2b92998f8654a0d581cd",
+     "{\"fake\":\"javascript\"}"},
+    {"warmbox/typescript:latest",
+     "sha256:ddc7917f181e06fa9052defe5f25c01427d7c94896aaf08d26f6310e506f420b",
+     "{\"fake\":\"typescript\"}"},
+    {"warmbox/bash:latest",
+     "sha256:b5095b61397783387eebf2818a434fd09f0b7f40cad9c523ad9ff5e6adc35b94",
+     "{\"fake\":\"bash\"}"},
+    {"warmbox/ruby:latest",
+     "sha256:a9f2dabd898d4ae2e50c22e5ef31013894d1fbef72a3de83b8b8908605b2bf18",
+     "{\"fake\":\"ruby\"}"},
+    {"warmbox/c:latest", "sha256:e9bd117322a23f604aedc850608e9b91c2f99487bf12ce3500ab0333aa919ade",
+     "{\"fake\":\"c\"}"},
+    {"warmbox/cpp:latest",
+     "sha256:4c7c538d4479ad8c7b95a5d408fca3fccbc1e6352d09ff9fbcd06c73fe6072a1",
+     "{\"fake\":\"cpp\"}"},
+    {"warmbox/go:latest", "sha256:dd50d5542b2af145d8c22e3691141c15c1aa3f8b5f63f266ea953f8aafc3f542",
+     "{\"fake\":\"go\"}"},
+    {"warmbox/rust:latest",
+     "sha256:6bb85e73ac0300c5fb2c55c90785f79ffea49f885b7e081f40758248a4c891fc",
+     "{\"fake\":\"rust\"}"},
+    {"warmbox/java:latest",
+     "sha256:2d4e1e6457c9c20280dac815c79987282a7df87f66d58ceda1f1a68505cf3728",
+     "{\"fake\":\"java\"}"},
 };
 
 /* ---- the route table ---------------------------------------------------- */
@@ -51,27 +69,29 @@ test_table (void)
     uint16_t methods;
     bool open, piston, says_method;
   } want[] = {
-    {"/v1/executions", EVHTTP_REQ_POST, false, false, true},
-    {"/api/v2/execute", EVHTTP_REQ_POST, false, true, true},
-    {"/api/v2/runtimes", EVHTTP_REQ_GET, false, true, false},
-    {"/v1/languages", EVHTTP_REQ_GET, false, false, false},
-    {"/healthz", EVHTTP_REQ_GET, true, false, false},
-    {"/readyz", EVHTTP_REQ_GET, true, false, false},
-    {"/v1/pools", EVHTTP_REQ_GET, false, false, false},
-    {"/v1/engines", EVHTTP_REQ_GET, false, false, false},
-    {"/metrics", EVHTTP_REQ_GET, false, false, false},
+      {"/v1/executions", EVHTTP_REQ_POST, false, false, true},
+      {"/api/v2/execute", EVHTTP_REQ_POST, false, true, true},
+      {"/api/v2/runtimes", EVHTTP_REQ_GET, false, true, false},
+      {"/v1/languages", EVHTTP_REQ_GET, false, false, false},
+      {"/healthz", EVHTTP_REQ_GET, true, false, false},
+      {"/readyz", EVHTTP_REQ_GET, true, false, false},
+      {"/v1/pools", EVHTTP_REQ_GET, false, false, false},
+      {"/v1/engines", EVHTTP_REQ_GET, false, false, false},
+      {"/metrics", EVHTTP_REQ_GET, false, false, false},
   };
   size_t n, opens = 0;
   const http_route_t *t = http_routes (&n);
 
-  is_int (n, WB_ARRAY_SIZE (want), "the table has the %zu documented endpoints", WB_ARRAY_SIZE (want));
+  is_int (n, WB_ARRAY_SIZE (want), "the table has the %zu documented endpoints",
+          WB_ARRAY_SIZE (want));
   for (size_t i = 0; i < WB_ARRAY_SIZE (want); i++)
     {
       const http_route_t *r = http_route_find (want[i].path);
-      ok (r && r->methods == want[i].methods && r->open == want[i].open && r->piston == want[i].piston
-              && r->says_method == want[i].says_method && r->handler != NULL,
-          "%s: found, its method, open %d, piston %d, says its method %d", want[i].path, want[i].open,
-          want[i].piston, want[i].says_method);
+      ok (r && r->methods == want[i].methods && r->open == want[i].open
+              && r->piston == want[i].piston && r->says_method == want[i].says_method
+              && r->handler != NULL,
+          "%s: found, its method, open %d, piston %d, says its method %d", want[i].path,
+          want[i].open, want[i].piston, want[i].says_method);
     }
   for (size_t i = 0; i < n; i++)
     {
@@ -81,20 +101,33 @@ test_table (void)
       opens += t[i].open;
       ok (unique && t[i].path[0] == '/' && t[i].piston == http_path_is_piston (t[i].path)
               && (!t[i].says_method || t[i].methods == EVHTTP_REQ_POST),
-          "row %zu (%s): one row per path, Piston's shape exactly under /api/, only POST routes say "
+          "row %zu (%s): one row per path, Piston's shape exactly under /api/, only POST routes "
+          "say "
           "their method",
           i, t[i].path);
     }
   is_int (opens, 2, "only the two probes are open");
 
   static const char *const unknown[] = {
-    "/", "", "/v1", "/v1/", "/v1/executions/", "/V1/pools", "/healthz/", "/healthzz", "/api/v2",
-    "/api/v2/", "/api/v2/executes", "/metrics/x", "v1/pools", "/v1/pools?x=1",
+      "/",
+      "",
+      "/v1",
+      "/v1/",
+      "/v1/executions/",
+      "/V1/pools",
+      "/healthz/",
+      "/healthzz",
+      "/api/v2",
+      "/api/v2/",
+      "/api/v2/executes",
+      "/metrics/x",
+      "v1/pools",
+      "/v1/pools?x=1",
   };
   for (size_t i = 0; i < WB_ARRAY_SIZE (unknown); i++)
     ok (http_route_find (unknown[i]) == NULL, "\"%s\" is no route (paths match whole)", unknown[i]);
-  ok (http_path_is_piston ("/api/") && http_path_is_piston ("/api/v9/x") && !http_path_is_piston ("/api")
-          && !http_path_is_piston ("/v1/executions"),
+  ok (http_path_is_piston ("/api/") && http_path_is_piston ("/api/v9/x")
+          && !http_path_is_piston ("/api") && !http_path_is_piston ("/v1/executions"),
       "Piston's error shape: any path under /api/");
 }
 
@@ -152,25 +185,27 @@ test_decide (void)
   ok (decide (&two, false, false, NULL, NULL, &t, &i, &err) < 0 && err.code == WB_E_UNAUTHORIZED
           && strstr (err.msg, "Bearer") && t == NULL,
       "tokens: none sent is refused (401)");
-  ok (decide (&two, false, false, NULL, "Bearer wrong", &t, &i, &err) < 0 && err.code == WB_E_UNAUTHORIZED
-          && strstr (err.msg, "not valid"),
+  ok (decide (&two, false, false, NULL, "Bearer wrong", &t, &i, &err) < 0
+          && err.code == WB_E_UNAUTHORIZED && strstr (err.msg, "not valid"),
       "tokens: a wrong one is refused (401)");
   ok (decide (&two, false, false, NULL, "Basic YWxpY2U6eA==", &t, &i, &err) < 0
           && err.code == WB_E_UNAUTHORIZED,
       "tokens: another scheme is refused");
-  ok (decide (&two, false, false, NULL, "Bearer alice-secret", &t, &i, &err) == 0 && t == &two.tokens[0]
-          && i == 0,
+  ok (decide (&two, false, false, NULL, "Bearer alice-secret", &t, &i, &err) == 0
+          && t == &two.tokens[0] && i == 0,
       "tokens: the right one is its token (hashed, compared)");
-  ok (decide (&two, false, false, NULL, "bearer  bob-secret", &t, &i, &err) == 0 && t == &two.tokens[1]
-          && i == 1,
+  ok (decide (&two, false, false, NULL, "bearer  bob-secret", &t, &i, &err) == 0
+          && t == &two.tokens[1] && i == 1,
       "tokens: the second, the scheme in lower case, two spaces");
   ok (decide (&two, false, true, "bob", NULL, &t, &i, &err) == 0 && t == &two.tokens[1] && i == 1,
       "tokens: a certificate named as a token stands for it");
   ok (decide (&two, false, true, "carol", NULL, &t, &i, &err) < 0 && err.code == WB_E_UNAUTHORIZED,
       "tokens: a certificate naming no token needs a bearer token");
-  ok (decide (&two, false, true, "carol", "Bearer alice-secret", &t, &i, &err) == 0 && t == &two.tokens[0],
+  ok (decide (&two, false, true, "carol", "Bearer alice-secret", &t, &i, &err) == 0
+          && t == &two.tokens[0],
       "... which it may send");
-  ok (decide (&two, false, true, NULL, "Bearer alice-secret", &t, &i, &err) == 0 && t == &two.tokens[0],
+  ok (decide (&two, false, true, NULL, "Bearer alice-secret", &t, &i, &err) == 0
+          && t == &two.tokens[0],
       "tokens, certificates required: no usable name but a right bearer token is served");
   sched_config_clear (&none);
   sched_config_clear (&two);
@@ -201,8 +236,8 @@ run_until (pred_t pred, void *arg)
 typedef struct reply
 {
   int status;
-  char head[4096];  /* the status line and the headers, NUL-terminated */
-  char *body;       /* malloc'd, NUL-terminated */
+  char head[4096]; /* the status line and the headers, NUL-terminated */
+  char *body;      /* malloc'd, NUL-terminated */
   size_t body_len;
   bool done;
   struct bufferevent *bev;
@@ -273,7 +308,8 @@ request (const char *method, const char *path, const char *extra, const char *bo
 
   memset (r, 0, sizeof *r);
   memcpy (sun.sun_path, sock_path, sizeof sock_path);
-  if (fd < 0 || connect (fd, (struct sockaddr *) &sun, sizeof sun) < 0 || evutil_make_socket_nonblocking (fd) < 0)
+  if (fd < 0 || connect (fd, (struct sockaddr *) &sun, sizeof sun) < 0
+      || evutil_make_socket_nonblocking (fd) < 0)
     {
       if (fd >= 0)
         close (fd);
@@ -352,9 +388,12 @@ json_error (const reply_t *r, const char *code, bool piston)
     {
       cJSON *e = cJSON_GetObjectItemCaseSensitive (j, "error");
       good = cJSON_IsString (cJSON_GetObjectItemCaseSensitive (e, "message"))
-             && strcmp (cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (e, "code")) ?: "", code) == 0;
+             && strcmp (cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (e, "code")) ?: "",
+                        code)
+                    == 0;
     }
-  good = good && header (r, "Content-Type", type, sizeof type) && strcmp (type, "application/json") == 0;
+  good = good && header (r, "Content-Type", type, sizeof type)
+         && strcmp (type, "application/json") == 0;
   if (!good)
     printf ("#   status %d, body: %s\n", r->status, r->body ? r->body : "(none)");
   cJSON_Delete (j);
@@ -472,12 +511,15 @@ test_with_tokens (void)
   ok (get ("/healthz", NULL, &r) == 0 && r.status == 200 && strstr (r.body, "\"engine\":\"up\""),
       "GET /healthz without a token: 200, engine up");
   reply_clear (&r);
-  ok (get ("/readyz", "Bearer wrong", &r) == 0 && r.status == 200 && strstr (r.body, "\"ready\":true"),
+  ok (get ("/readyz", "Bearer wrong", &r) == 0 && r.status == 200
+          && strstr (r.body, "\"ready\":true"),
       "GET /readyz with a wrong token: 200 ready (the token is not looked at)");
   reply_clear (&r);
-  ok (get ("/healthz?verbose=1", NULL, &r) == 0 && r.status == 200, "the query string is not the path");
+  ok (get ("/healthz?verbose=1", NULL, &r) == 0 && r.status == 200,
+      "the query string is not the path");
   reply_clear (&r);
-  ok (request ("POST", "/healthz", NULL, "{}", 2, -1, &r) == 0 && r.status == 404 && json_error (&r, "not_found", false),
+  ok (request ("POST", "/healthz", NULL, "{}", 2, -1, &r) == 0 && r.status == 404
+          && json_error (&r, "not_found", false),
       "POST /healthz without a token: 404 (open, but GET only)");
   reply_clear (&r);
   ok (request ("HEAD", "/healthz", NULL, NULL, 0, -1, &r) == 0 && r.status == 404,
@@ -485,12 +527,13 @@ test_with_tokens (void)
   reply_clear (&r);
 
   /* Credentials. */
-  static const char *const closed[] = {"/v1/languages", "/v1/pools", "/v1/engines", "/metrics", "/nope", "/"};
+  static const char *const closed[]
+      = {"/v1/languages", "/v1/pools", "/v1/engines", "/metrics", "/nope", "/"};
   for (size_t i = 0; i < WB_ARRAY_SIZE (closed); i++)
     {
       get (closed[i], NULL, &r);
-      ok (r.status == 401 && json_error (&r, "unauthorized", false) && header (&r, "WWW-Authenticate", v, sizeof v)
-              && strncmp (v, "Bearer", 6) == 0,
+      ok (r.status == 401 && json_error (&r, "unauthorized", false)
+              && header (&r, "WWW-Authenticate", v, sizeof v) && strncmp (v, "Bearer", 6) == 0,
           "GET %s without a token: 401 unauthorized, WWW-Authenticate: Bearer", closed[i]);
       reply_clear (&r);
       get (closed[i], "Bearer alice-secreT", &r);
@@ -511,7 +554,8 @@ test_with_tokens (void)
   reply_clear (&r);
 
   /* The right token: every route answers. */
-  ok (get ("/v1/languages", alice, &r) == 0 && r.status == 200 && strstr (r.body, "\"language\":\"python\""),
+  ok (get ("/v1/languages", alice, &r) == 0 && r.status == 200
+          && strstr (r.body, "\"language\":\"python\""),
       "GET /v1/languages with the right token: 200, python listed");
   reply_clear (&r);
   ok (get ("/v1/languages", "bearer   alice-secret", &r) == 0 && r.status == 200,
@@ -520,19 +564,22 @@ test_with_tokens (void)
   ok (get ("/api/v2/runtimes", alice, &r) == 0 && r.status == 200 && r.body[0] == '[',
       "GET /api/v2/runtimes: 200, an array");
   reply_clear (&r);
-  ok (get ("/v1/pools", alice, &r) == 0 && r.status == 200 && strstr (r.body, "\"engine\":\"default\""),
+  ok (get ("/v1/pools", alice, &r) == 0 && r.status == 200
+          && strstr (r.body, "\"engine\":\"default\""),
       "GET /v1/pools: 200, the engine's pool");
   reply_clear (&r);
   ok (get ("/v1/engines", alice, &r) == 0 && r.status == 200 && strstr (r.body, "\"state\":\"up\""),
       "GET /v1/engines: 200, the engine up");
   reply_clear (&r);
-  ok (get ("/metrics", alice, &r) == 0 && r.status == 200 && header (&r, "Content-Type", v, sizeof v)
-          && strncmp (v, "text/plain", 10) == 0 && strstr (r.body, "\nwarmbox_engine_up{engine=\"default\"} 1\n"),
+  ok (get ("/metrics", alice, &r) == 0 && r.status == 200
+          && header (&r, "Content-Type", v, sizeof v) && strncmp (v, "text/plain", 10) == 0
+          && strstr (r.body, "\nwarmbox_engine_up{engine=\"default\"} 1\n"),
       "GET /metrics: 200 text/plain, the engine up");
   reply_clear (&r);
 
   /* Unknown paths and wrong methods, past the credentials. */
-  static const char *const unknown[] = {"/nope", "/", "/v1/executions/", "/V1/pools", "/api/v2/nope"};
+  static const char *const unknown[]
+      = {"/nope", "/", "/v1/executions/", "/V1/pools", "/api/v2/nope"};
   for (size_t i = 0; i < WB_ARRAY_SIZE (unknown); i++)
     {
       get (unknown[i], alice, &r);
@@ -552,7 +599,8 @@ test_with_tokens (void)
   post ("/api/v2/runtimes", alice, "{}", &r);
   is_error (&r, 404, "not_found", false, "POST /api/v2/runtimes");
   reply_clear (&r);
-  ok (request ("PUT", "/v1/executions", "Authorization: Bearer alice-secret\r\n", "{}", 2, -1, &r) == 0
+  ok (request ("PUT", "/v1/executions", "Authorization: Bearer alice-secret\r\n", "{}", 2, -1, &r)
+              == 0
           && r.status == 501,
       "PUT /v1/executions: 501 from evhttp (only GET, POST and HEAD reach the routes)");
   reply_clear (&r);
@@ -581,31 +629,39 @@ test_with_tokens (void)
     int len = snprintf (big, 64, "{\"language\":\"python\",\"code\":\"");
     memset (big + len, 'x', n);
     memcpy (big + len + n, "\"}", 3);
-    request ("POST", "/v1/executions", "Authorization: Bearer alice-secret\r\n", big, strlen (big), -1, &r);
+    request ("POST", "/v1/executions", "Authorization: Bearer alice-secret\r\n", big, strlen (big),
+             -1, &r);
     is_error (&r, 413, "too_large", false, "code over the language's maximum");
     reply_clear (&r);
     free (big);
   }
-  ok (request ("POST", "/v1/executions", "Authorization: Bearer alice-secret\r\n", "{}", 2, 4194305, &r) == 0
+  ok (request ("POST", "/v1/executions", "Authorization: Bearer alice-secret\r\n", "{}", 2, 4194305,
+               &r)
+              == 0
           && r.status == 413,
       "a Content-Length past max_body_bytes: 413, from evhttp before any route (docs/api.md: its "
       "body is libevent's HTML)");
   reply_clear (&r);
 
   /* Executions. */
-  ok (post ("/v1/executions", alice, "{\"language\":\"python\",\"code\":\"out hi\"}", &r) == 0 && r.status == 200
-          && strstr (r.body, "\"status\":\"ok\"") && strstr (r.body, "\"stdout\":\"hi\\n\""),
+  ok (post ("/v1/executions", alice, "{\"language\":\"python\",\"code\":\"out hi\"}", &r) == 0
+          && r.status == 200 && strstr (r.body, "\"status\":\"ok\"")
+          && strstr (r.body, "\"stdout\":\"hi\\n\""),
       "POST /v1/executions with the right token: 200, it ran");
   reply_clear (&r);
   run_until (pools_ready, NULL);
-  ok (post ("/api/v2/execute", alice, "{\"language\":\"python\",\"version\":\"*\",\"files\":[{\"content\":\"out hi\"}]}", &r) == 0
-          && r.status == 200 && strstr (r.body, "\"run\":") && strstr (r.body, "\"stdout\":\"hi\\n\""),
+  ok (post ("/api/v2/execute", alice,
+            "{\"language\":\"python\",\"version\":\"*\",\"files\":[{\"content\":\"out hi\"}]}", &r)
+              == 0
+          && r.status == 200 && strstr (r.body, "\"run\":")
+          && strstr (r.body, "\"stdout\":\"hi\\n\""),
       "POST /api/v2/execute: 200 in Piston's shape");
   reply_clear (&r);
 
   /* A token's bucket: bob has one execution, then waits. */
   post ("/v1/executions", bob, "{\"language\":", &r);
-  is_error (&r, 400, "invalid_request", false, "bob's first request (malformed) takes his one token");
+  is_error (&r, 400, "invalid_request", false,
+            "bob's first request (malformed) takes his one token");
   reply_clear (&r);
   post ("/v1/executions", bob, "{\"language\":", &r);
   is_error (&r, 429, "rate_limited", false, "bob's second");
@@ -614,7 +670,8 @@ test_with_tokens (void)
   post ("/api/v2/execute", bob, "{\"language\":", &r);
   is_error (&r, 429, "rate_limited", true, "bob's third, to Piston");
   reply_clear (&r);
-  ok (get ("/v1/languages", bob, &r) == 0 && r.status == 200, "bob may still read /v1/languages (the bucket is for executions)");
+  ok (get ("/v1/languages", bob, &r) == 0 && r.status == 200,
+      "bob may still read /v1/languages (the bucket is for executions)");
   reply_clear (&r);
   teardown ();
 }
@@ -627,9 +684,11 @@ test_without_tokens (void)
 
   if (!ok (setup (""), "set up, no tokens"))
     return;
-  ok (get ("/v1/languages", NULL, &r) == 0 && r.status == 200, "GET /v1/languages without a token: 200");
+  ok (get ("/v1/languages", NULL, &r) == 0 && r.status == 200,
+      "GET /v1/languages without a token: 200");
   reply_clear (&r);
-  ok (get ("/metrics", "Bearer anything", &r) == 0 && r.status == 200, "GET /metrics, a token ignored: 200");
+  ok (get ("/metrics", "Bearer anything", &r) == 0 && r.status == 200,
+      "GET /metrics, a token ignored: 200");
   reply_clear (&r);
   get ("/nope", NULL, &r);
   is_error (&r, 404, "not_found", false, "GET /nope");
@@ -637,8 +696,8 @@ test_without_tokens (void)
   get ("/api/v2/nope", NULL, &r);
   is_error (&r, 404, "not_found", false, "GET /api/v2/nope (the 404 is in /v1's shape)");
   reply_clear (&r);
-  ok (post ("/v1/executions", NULL, "{\"language\":\"python\",\"code\":\"out hi\"}", &r) == 0 && r.status == 200
-          && strstr (r.body, "\"stdout\":\"hi\\n\""),
+  ok (post ("/v1/executions", NULL, "{\"language\":\"python\",\"code\":\"out hi\"}", &r) == 0
+          && r.status == 200 && strstr (r.body, "\"stdout\":\"hi\\n\""),
       "POST /v1/executions: 200");
   reply_clear (&r);
   teardown ();
@@ -651,7 +710,8 @@ main (void)
 
   failmalloc_install ();
   wb_log_set_level (getenv ("WB_LOG") ? WB_LOG_DEBUG : WB_LOG_ERROR + 1);
-  snprintf (dir, sizeof dir, "%s/warmbox-test-http-XXXXXX", getenv ("TMPDIR") ? getenv ("TMPDIR") : "/tmp");
+  snprintf (dir, sizeof dir, "%s/warmbox-test-http-XXXXXX",
+            getenv ("TMPDIR") ? getenv ("TMPDIR") : "/tmp");
   if (mkdtemp (dir) == NULL || prof_load_dir (WB_DEFAULT_PROFILES_DIR, &profiles, &err) < 0)
     {
       ok (false, "temporary folder and profiles");

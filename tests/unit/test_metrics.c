@@ -144,7 +144,8 @@ parse_text (const char *text)
       char name[96], word[32];
       if (strncmp (line, "# HELP ", 7) == 0)
         {
-          if (sscanf (line + 7, "%95s", name) != 1 || family_of (name) || n_fams == WB_ARRAY_SIZE (fams))
+          if (sscanf (line + 7, "%95s", name) != 1 || family_of (name)
+              || n_fams == WB_ARRAY_SIZE (fams))
             {
               if (bad++ < 5)
                 printf ("# a second or malformed HELP: %s\n", line);
@@ -159,8 +160,8 @@ parse_text (const char *text)
         }
       else if (strncmp (line, "# TYPE ", 7) == 0)
         {
-          if (sscanf (line + 7, "%95s %31s", name, word) != 2 || cur == NULL || strcmp (cur->name, name) != 0
-              || cur->type[0]
+          if (sscanf (line + 7, "%95s %31s", name, word) != 2 || cur == NULL
+              || strcmp (cur->name, name) != 0 || cur->type[0]
               || (strcmp (word, "counter") && strcmp (word, "gauge") && strcmp (word, "histogram")))
             {
               if (bad++ < 5)
@@ -181,7 +182,8 @@ parse_text (const char *text)
             }
           snprintf (fam, sizeof fam, "%s", s->name);
           if (cur && strcmp (cur->type, "histogram") == 0)
-            for (const char *const *suf = (const char *const[]) {"_bucket", "_sum", "_count", NULL}; *suf; suf++)
+            for (const char *const *suf = (const char *const[]){"_bucket", "_sum", "_count", NULL};
+                 *suf; suf++)
               {
                 size_t l = strlen (fam), ls = strlen (*suf);
                 if (l > ls && strcmp (fam + l - ls, *suf) == 0)
@@ -193,10 +195,12 @@ parse_text (const char *text)
           if (cur == NULL || strcmp (cur->name, fam) != 0 || !cur->help || !cur->type[0])
             {
               if (bad++ < 5)
-                printf ("# a series outside its family's block (after its HELP and TYPE): %s\n", line);
+                printf ("# a series outside its family's block (after its HELP and TYPE): %s\n",
+                        line);
               continue;
             }
-          if (strcmp (cur->type, "counter") == 0 && strcmp (s->name + strlen (s->name) - 6, "_total") != 0)
+          if (strcmp (cur->type, "counter") == 0
+              && strcmp (s->name + strlen (s->name) - 6, "_total") != 0)
             if (bad++ < 5)
               printf ("# a counter not named *_total: %s\n", line);
           n_samples++;
@@ -262,18 +266,21 @@ check_histograms (size_t *n_checked)
             {
               const char *le = label (&samples[k], "le");
               double lev;
-              if (strcmp (samples[k].name, bucket) != 0 || strcmp (label (&samples[k], "language") ?: "", lang ?: "") != 0)
+              if (strcmp (samples[k].name, bucket) != 0
+                  || strcmp (label (&samples[k], "language") ?: "", lang ?: "") != 0)
                 continue;
               lev = le && strcmp (le, "+Inf") == 0 ? INFINITY : le ? strtod (le, NULL) : NAN;
               if (!(lev > last_le) || samples[k].v < last_n)
                 if (bad++ < 5)
-                  printf ("# %s{language=%s,le=%s}: le not rising or the count falling\n", bucket, lang, le);
+                  printf ("# %s{language=%s,le=%s}: le not rising or the count falling\n", bucket,
+                          lang, le);
               last_le = lev;
               last_n = samples[k].v;
             }
           if (last_le != INFINITY || last_n != samples[i].v)
             if (bad++ < 5)
-              printf ("# %s{language=%s}: the last bucket is not +Inf holding the count\n", bucket, lang);
+              printf ("# %s{language=%s}: the last bucket is not +Inf holding the count\n", bucket,
+                      lang);
         }
     }
   return bad;
@@ -291,8 +298,8 @@ state (metrics_t *m, metrics_engine_t engines[2])
   metrics_observe (m, "python", M_RUN, 0.003);
   metrics_observe (m, "python", M_RUN, 0.02);
   metrics_observe (m, "python", M_RUN, 0.7);
-  metrics_observe (m, "python", M_RUN, 100); /* past the last bound: +Inf only */
-  metrics_observe (m, "python", M_RUN, -1);  /* ignored */
+  metrics_observe (m, "python", M_RUN, 100);       /* past the last bound: +Inf only */
+  metrics_observe (m, "python", M_RUN, -1);        /* ignored */
   metrics_observe (m, "javascript", M_TOTAL, 1.0); /* on a bound: counted in it */
   metrics_observe (m, "we\"ird\\lang\nx", M_START, 0.2);
   metrics_count_status (m, "python", "ok");
@@ -304,12 +311,14 @@ state (metrics_t *m, metrics_engine_t engines[2])
   startgate_init (&gate_b, &gc);
   gate_a.in_flight = 2;
   gate_a.queued = 5;
-  pools_a[0] = (pool_stats_t) {.language = "python", .key = "py-1", .ready = 3, .target = 4, .hits = 7};
-  pools_a[1] = (pool_stats_t) {.language = "python", .key = "py-tmp", .transient = true, .ready = 1};
-  pools_a[2] = (pool_stats_t) {.language = "javascript", .key = "js\"1\\\n", .ready = 0, .draining = true};
-  pools_b[0] = (pool_stats_t) {.language = "python", .key = "py-1", .ready = 2, .target = 2};
-  engines[0] = (metrics_engine_t) {"local", true, &gate_a, pools_a, 3, 2};
-  engines[1] = (metrics_engine_t) {"remote\"\\", false, &gate_b, pools_b, 1, 0};
+  pools_a[0]
+      = (pool_stats_t){.language = "python", .key = "py-1", .ready = 3, .target = 4, .hits = 7};
+  pools_a[1] = (pool_stats_t){.language = "python", .key = "py-tmp", .transient = true, .ready = 1};
+  pools_a[2]
+      = (pool_stats_t){.language = "javascript", .key = "js\"1\\\n", .ready = 0, .draining = true};
+  pools_b[0] = (pool_stats_t){.language = "python", .key = "py-1", .ready = 2, .target = 2};
+  engines[0] = (metrics_engine_t){"local", true, &gate_a, pools_a, 3, 2};
+  engines[1] = (metrics_engine_t){"remote\"\\", false, &gate_b, pools_b, 1, 0};
 }
 
 static void
@@ -323,9 +332,12 @@ test_text (void)
   state (&m, engines);
   if (!ok (metrics_render (&m, engines, 2, 3, 1, &out) == 0 && out.data, "rendered"))
     return;
-  is_int (parse_text (out.data), 0, "every line is a HELP, a TYPE or a series, in the family's block");
-  is_int (check_histograms (&n_hist), 0, "histograms: le rising to +Inf, counts cumulative, +Inf = _count");
-  is_int (n_hist, 3 * METRICS_N_HIST, "... for each of the %d histograms and the 3 languages", METRICS_N_HIST);
+  is_int (parse_text (out.data), 0,
+          "every line is a HELP, a TYPE or a series, in the family's block");
+  is_int (check_histograms (&n_hist), 0,
+          "histograms: le rising to +Inf, counts cumulative, +Inf = _count");
+  is_int (n_hist, 3 * METRICS_N_HIST, "... for each of the %d histograms and the 3 languages",
+          METRICS_N_HIST);
 
   const char *py_run[] = {"language", "python", "le", NULL, NULL};
   static const struct
@@ -336,46 +348,61 @@ test_text (void)
   for (size_t i = 0; i < WB_ARRAY_SIZE (run); i++)
     {
       py_run[3] = run[i].le;
-      is_int (value_of ("warmbox_run_seconds_bucket", py_run), run[i].n, "python run le=%s: %.0f", run[i].le,
-              run[i].n);
+      is_int (value_of ("warmbox_run_seconds_bucket", py_run), run[i].n, "python run le=%s: %.0f",
+              run[i].le, run[i].n);
     }
-  is_int (value_of ("warmbox_run_seconds_count", (const char *[]) {"language", "python", NULL}), 4,
+  is_int (value_of ("warmbox_run_seconds_count", (const char *[]){"language", "python", NULL}), 4,
           "python run count 4 (a negative time is not observed)");
-  ok (fabs (value_of ("warmbox_run_seconds_sum", (const char *[]) {"language", "python", NULL}) - 100.723) < 1e-6,
+  ok (fabs (value_of ("warmbox_run_seconds_sum", (const char *[]){"language", "python", NULL})
+            - 100.723)
+          < 1e-6,
       "python run sum 100.723");
-  is_int (value_of ("warmbox_execution_seconds_bucket", (const char *[]) {"language", "javascript", "le", "1", NULL}), 1,
-          "a time on a bound counts in that bucket");
-  is_int (value_of ("warmbox_execution_seconds_bucket", (const char *[]) {"language", "javascript", "le", "0.5", NULL}), 0,
-          "... not in the one below");
-  is_int (value_of ("warmbox_executions_total", (const char *[]) {"language", "python", "status", "ok", NULL}), 2,
-          "executions by language and status");
-  is_int (value_of ("warmbox_executions_total", (const char *[]) {"language", "python", "status", "timeout", NULL}), 1,
-          "... another status");
+  is_int (value_of ("warmbox_execution_seconds_bucket",
+                    (const char *[]){"language", "javascript", "le", "1", NULL}),
+          1, "a time on a bound counts in that bucket");
+  is_int (value_of ("warmbox_execution_seconds_bucket",
+                    (const char *[]){"language", "javascript", "le", "0.5", NULL}),
+          0, "... not in the one below");
+  is_int (value_of ("warmbox_executions_total",
+                    (const char *[]){"language", "python", "status", "ok", NULL}),
+          2, "executions by language and status");
+  is_int (value_of ("warmbox_executions_total",
+                    (const char *[]){"language", "python", "status", "timeout", NULL}),
+          1, "... another status");
   is_int (count_of ("warmbox_executions_total"), 3, "... one series per pair seen");
 
   /* Labels escaped, and read back whole. */
-  is_int (value_of ("warmbox_start_seconds_count", (const char *[]) {"language", "we\"ird\\lang\nx", NULL}), 1,
-          "a language with a quote, a backslash and a line feed reads back whole");
+  is_int (value_of ("warmbox_start_seconds_count",
+                    (const char *[]){"language", "we\"ird\\lang\nx", NULL}),
+          1, "a language with a quote, a backslash and a line feed reads back whole");
   ok (strstr (out.data, "language=\"we\\\"ird\\\\lang\\nx\"") != NULL, "... written escaped");
-  is_int (value_of ("warmbox_engine_up", (const char *[]) {"engine", "remote\"\\", NULL}), 0,
+  is_int (value_of ("warmbox_engine_up", (const char *[]){"engine", "remote\"\\", NULL}), 0,
           "an engine name with a quote and a backslash: down");
 
   /* Per engine. */
-  is_int (value_of ("warmbox_engine_up", (const char *[]) {"engine", "local", NULL}), 1, "engine local up");
+  is_int (value_of ("warmbox_engine_up", (const char *[]){"engine", "local", NULL}), 1,
+          "engine local up");
   is_int (count_of ("warmbox_engine_up"), 2, "one warmbox_engine_up per engine");
-  is_int (value_of ("warmbox_engine_executions", (const char *[]) {"engine", "local", NULL}), 2,
+  is_int (value_of ("warmbox_engine_executions", (const char *[]){"engine", "local", NULL}), 2,
           "executions placed on local");
-  is_int (value_of ("warmbox_starts_in_flight", (const char *[]) {"engine", "local", NULL}), 2, "local's starts in flight");
-  is_int (value_of ("warmbox_starts_queued", (const char *[]) {"engine", "local", NULL}), 5, "local's starts queued");
-  is_int (value_of ("warmbox_start_limit", (const char *[]) {"engine", "remote\"\\", NULL}), 4,
+  is_int (value_of ("warmbox_starts_in_flight", (const char *[]){"engine", "local", NULL}), 2,
+          "local's starts in flight");
+  is_int (value_of ("warmbox_starts_queued", (const char *[]){"engine", "local", NULL}), 5,
+          "local's starts queued");
+  is_int (value_of ("warmbox_start_limit", (const char *[]){"engine", "remote\"\\", NULL}), 4,
           "remote's start limit (its gate's initial)");
-  is_int (value_of ("warmbox_pool_ready", (const char *[]) {"engine", "local", "pool", "py-1", "draining", "false", NULL}), 3,
-          "a pool is labelled with its engine, language, key and draining");
-  is_int (value_of ("warmbox_pool_ready", (const char *[]) {"engine", "remote\"\\", "pool", "py-1", NULL}), 2,
-          "the same key on another engine is another series");
-  is_int (value_of ("warmbox_pool_ready", (const char *[]) {"pool", "js\"1\\\n", "draining", "true", NULL}), 0,
-          "a draining pool, its key escaped");
-  is_int (value_of ("warmbox_pool_hits_total", (const char *[]) {"engine", "local", "pool", "py-1", NULL}), 7, "hits");
+  is_int (value_of ("warmbox_pool_ready",
+                    (const char *[]){"engine", "local", "pool", "py-1", "draining", "false", NULL}),
+          3, "a pool is labelled with its engine, language, key and draining");
+  is_int (value_of ("warmbox_pool_ready",
+                    (const char *[]){"engine", "remote\"\\", "pool", "py-1", NULL}),
+          2, "the same key on another engine is another series");
+  is_int (value_of ("warmbox_pool_ready",
+                    (const char *[]){"pool", "js\"1\\\n", "draining", "true", NULL}),
+          0, "a draining pool, its key escaped");
+  is_int (value_of ("warmbox_pool_hits_total",
+                    (const char *[]){"engine", "local", "pool", "py-1", NULL}),
+          7, "hits");
   is_int (count_of ("warmbox_pool_ready"), 3, "transient pools are left out");
   ok (strstr (out.data, "py-tmp") == NULL, "... of every family");
   is_int (value_of ("warmbox_executions_running", NULL), 3, "running");
@@ -429,7 +456,8 @@ test_alloc_faults (void)
       failed++;
       wrong += rc != -1;
     }
-  ok (failed > 0 && wrong == 0, "each of the %d allocations of a render failing: -1 (nothing leaks: ASan)", failed);
+  ok (failed > 0 && wrong == 0,
+      "each of the %d allocations of a render failing: -1 (nothing leaks: ASan)", failed);
 }
 
 int

@@ -60,7 +60,8 @@ main (void)
   is_str (render (&o, "0\n2\n", "1\n3\n", r, sizeof r), "0\n1\n2\n3\n",
           "rendered while open: out 0, err 1, out 2, err 3 in that order");
   sched_order_close (&o, 4, 4);
-  is_str (describe (&o, d, sizeof d), "o2e2o2e2", "closed: consecutive pieces of one stream are one segment");
+  is_str (describe (&o, d, sizeof d), "o2e2o2e2",
+          "closed: consecutive pieces of one stream are one segment");
   is_str (render (&o, "0\n2\n", "1\n3\n", r, sizeof r), "0\n1\n2\n3\n", "closed: the same order");
   sched_order_free (&o);
 
@@ -71,7 +72,8 @@ main (void)
   must (sched_order_add (&o, SCHED_ORDER_OUT, 2));  /* "c\n" */
   must (sched_order_add (&o, SCHED_ORDER_ERR, 10)); /* the rest of the mark */
   sched_order_close (&o, 5, 2);
-  is_str (describe (&o, d, sizeof d), "o3e2o2", "the mark off stderr's tail: off the order, nothing shifted");
+  is_str (describe (&o, d, sizeof d), "o3e2o2",
+          "the mark off stderr's tail: off the order, nothing shifted");
   is_str (render (&o, "ab\nc\n", "e\n", r, sizeof r), "ab\ne\nc\n", "and the output as written");
   sched_order_free (&o);
 
@@ -81,7 +83,8 @@ main (void)
   must (sched_order_add (&o, SCHED_ORDER_ERR, 4));
   must (sched_order_add (&o, SCHED_ORDER_OUT, 1));
   sched_order_close (&o, 2, 4);
-  is_str (describe (&o, d, sizeof d), "e4o2", "stderr cut to 4: its second segment goes, stdout's two join");
+  is_str (describe (&o, d, sizeof d), "e4o2",
+          "stderr cut to 4: its second segment goes, stdout's two join");
   is_str (render (&o, "xy", "abcd", r, sizeof r), "abcdxy", "rendered as kept");
   /* Closing again with the same lengths changes nothing. */
   sched_order_close (&o, 2, 4);
@@ -101,7 +104,8 @@ main (void)
       }
     sched_order_close (&o, total, total);
     ok (within && o.segs.len <= total && sched_order_count (&o) == 5000,
-        "5000 segments of 1 to 20000 bytes: %zu bytes of order for %zu of output", o.segs.len, total);
+        "5000 segments of 1 to 20000 bytes: %zu bytes of order for %zu of output", o.segs.len,
+        total);
     sched_order_free (&o);
     for (size_t i = 0; i < 1000; i++)
       must (sched_order_add (&o, (int) (i & 1), 1));
@@ -113,13 +117,15 @@ main (void)
   /* Parse: the lengths must add up to the streams exactly. */
   {
     static const char good[] = {(char) (3 << 1), (char) (2 << 1 | 1), (char) (1 << 1)};
-    static const char zero[] = {(char) (3 << 1), (char) (0 << 1 | 1), (char) (1 << 1 | 1), (char) (1 << 1)};
+    static const char zero[]
+        = {(char) (3 << 1), (char) (0 << 1 | 1), (char) (1 << 1 | 1), (char) (1 << 1)};
     static const char longer[] = {(char) 0x80, (char) 0x80, (char) 0x80, (char) 0x80, (char) 0x80,
                                   (char) 0x80, (char) 0x80, (char) 0x80, (char) 0x80, (char) 0x7f};
     is_int (sched_order_parse (good, sizeof good, 4, 2, &o), 0, "a whole order parses");
     is_str (render (&o, "abcd", "XY", r, sizeof r), "abcXYd", "and lays the output out");
     sched_order_free (&o);
-    ok (sched_order_parse (good, sizeof good, 4, 3, &o) < 0 && !o.known, "lengths short of stderr: refused");
+    ok (sched_order_parse (good, sizeof good, 4, 3, &o) < 0 && !o.known,
+        "lengths short of stderr: refused");
     ok (sched_order_parse (good, sizeof good, 3, 2, &o) < 0, "lengths past stdout: refused");
     ok (sched_order_parse (good, 2, 4, 2, &o) < 0, "a segment missing: refused");
     ok (sched_order_parse (zero, sizeof zero, 4, 1, &o) < 0, "an empty segment: refused");
@@ -141,7 +147,8 @@ main (void)
     ok (rc < 0 && o.lost, "no memory to close a segment: the order is lost");
     is_int (sched_order_add (&o, SCHED_ORDER_OUT, 1), 0, "later pieces: no second complaint");
     sched_order_close (&o, 2, 1);
-    is_str (render (&o, "ab", "E", r, sizeof r), "abE", "a lost order: stdout then stderr, every byte");
+    is_str (render (&o, "ab", "E", r, sizeof r), "abE",
+            "a lost order: stdout then stderr, every byte");
     sched_order_free (&o);
   }
   return tap_done ();

@@ -3,8 +3,8 @@
 #include "api/agent.h"
 #include "daemon/config.h"
 #include "nodes/startgate.h"
-#include "warmbox/pool.h"
 #include "tap.h"
+#include "warmbox/pool.h"
 
 #include <math.h>
 #include <string.h>
@@ -54,7 +54,8 @@ test_gate_queue (void)
   is_int (g.queued, 0, "nothing queued");
   startgate_clear (&g);
   startgate_init (&g, &(startgate_config_t){0, 0, 0});
-  is_int (startgate_limit (&g), 64, "by default the limit starts at its maximum, 64: a burst starts at once");
+  is_int (startgate_limit (&g), 64,
+          "by default the limit starts at its maximum, 64: a burst starts at once");
 }
 
 /* ---- the limiter against simulated engines ----------------------------
@@ -209,8 +210,8 @@ test_limiter (void)
   sim_start (&s, scaling_engine, true);
   t = sim_run (&s, 16, 16, &limit);
   naive = naive_time (scaling_engine, 16, 16);
-  ok (t <= naive * 1.001, "a burst of 16 on an engine that scales to 16: as fast as naive (%.0f vs %.0f ms)",
-      t, naive);
+  ok (t <= naive * 1.001,
+      "a burst of 16 on an engine that scales to 16: as fast as naive (%.0f vs %.0f ms)", t, naive);
   t = sim_run (&s, 32, 32, &limit);
   naive = naive_time (scaling_engine, 32, 32);
   ok (t <= naive * 1.001, "a burst of 32 there: as fast as naive (%.0f vs %.0f ms), limit %.0f", t,
@@ -225,7 +226,8 @@ test_limiter (void)
     gated_ms += sim_run (&s, 64, 24, &limit);
   naive = 20 * naive_time (scaling_engine, 64, 24);
   ok (gated_ms <= naive * 1.05 && limit >= 16,
-      "24 clients, 20 rounds of 64 there: within 5%% of naive (%.0f vs %.0f ms; probes %llu, limit %.0f)",
+      "24 clients, 20 rounds of 64 there: within 5%% of naive (%.0f vs %.0f ms; probes %llu, limit "
+      "%.0f)",
       gated_ms, naive, (unsigned long long) s.g.probes, limit);
   sim_run (&s, 2000, 1, &limit);
   ok (limit >= 16, "2000 starts one at a time (quiet traffic) do not lower it (%.0f)", limit);
@@ -240,8 +242,9 @@ test_limiter (void)
   int rounds = 0;
   for (; rounds < 20 && (rounds < 2 || limit > 10); rounds++)
     total += sim_run (&s, 200, 200, &limit);
-  ok (limit >= 2 && limit <= 10, "on an engine that degrades past 4 in flight the limit settles near "
-                                 "its best (%.0f, after %d backlogs of 200, %.0f simulated s)",
+  ok (limit >= 2 && limit <= 10,
+      "on an engine that degrades past 4 in flight the limit settles near "
+      "its best (%.0f, after %d backlogs of 200, %.0f simulated s)",
       limit, rounds, total / 1000.0);
   t = sim_run (&s, 64, 64, &limit);
   naive = naive_time (degrading_engine, 64, 64);
@@ -249,8 +252,10 @@ test_limiter (void)
       naive / t);
   sim_run (&s, 2000, 1, &limit);
   t = sim_run (&s, 64, 64, &limit);
-  ok (naive / t >= 1.3, "after 2000 starts one at a time, still %.1fx faster: quiet traffic did not "
-                        "make it forget into a flood", naive / t);
+  ok (naive / t >= 1.3,
+      "after 2000 starts one at a time, still %.1fx faster: quiet traffic did not "
+      "make it forget into a flood",
+      naive / t);
 
   /* The other way: from a degraded engine back to one that scales. */
   s.rate = scaling_engine;
@@ -271,7 +276,8 @@ test_limiter (void)
   naive_rate = 64 / naive_time (degrading_engine, 64, 32);
   ok (limit <= 10 && warm_rate / naive_rate >= 1.3 && learnt_in <= 2,
       "32 clients, limit starting at 64 on the degrading engine: learns within two rounds of 64 "
-      "(%d; limit %.0f, %.1fx naive's rate)", learnt_in, limit, warm_rate / naive_rate);
+      "(%d; limit %.0f, %.1fx naive's rate)",
+      learnt_in, limit, warm_rate / naive_rate);
 
   /* Noise must not sink it on an engine that scales: +-30% per start. */
   sim_start (&s, scaling_engine, true);
@@ -296,8 +302,9 @@ test_limiter (void)
   int n = 0;
   for (; n < 40 && limit > 10; n++)
     took += sim_run (&s, 64, 32, &limit);
-  ok (limit <= 10 && n <= 3, "when that engine starts degrading past 4 in flight, the limit follows "
-                             "(%.0f after %d rounds of 64 by 32 clients, %.0f simulated s)",
+  ok (limit <= 10 && n <= 3,
+      "when that engine starts degrading past 4 in flight, the limit follows "
+      "(%.0f after %d rounds of 64 by 32 clients, %.0f simulated s)",
       limit, n, took / 1000.0);
   for (int i = 0; i < 3; i++)
     sim_run (&s, 64, 64, &limit);
@@ -335,7 +342,8 @@ test_agent_weight (void)
   is_int (sched_agent_weight (64, 32, 8), 22, "half busy, 8 warm: (8 + 24 / 4) / 64 = 22%%");
   is_int (sched_agent_weight (64, 64, 10), 1, "full: 1%% (a trickle, for the admission queue)");
   is_int (sched_agent_weight (64, 80, 10), 1, "queued past full: 1%%");
-  is_int (sched_agent_weight (4, 2, 100), 50, "more warm containers than free slots count as the slots");
+  is_int (sched_agent_weight (4, 2, 100), 50,
+          "more warm containers than free slots count as the slots");
   ok (sched_agent_weight (64, 10, 20) > sched_agent_weight (64, 10, 2),
       "more warm containers, more weight at the same load");
 }
@@ -343,7 +351,8 @@ test_agent_weight (void)
 int
 main (void)
 {
-  if (getenv ("GATE_DEBUG")) wb_log_set_level (WB_LOG_DEBUG);
+  if (getenv ("GATE_DEBUG"))
+    wb_log_set_level (WB_LOG_DEBUG);
   test_target ();
   test_gate_queue ();
   test_limiter ();

@@ -2,8 +2,8 @@
  * multiplexed stream, fed in every possible split. */
 #include "tap.h"
 
-#include <string.h>
 #include "warmbox/engine.h"
+#include <string.h>
 
 typedef struct sink
 {
@@ -33,8 +33,9 @@ frame (unsigned char *dst, int type, const char *data, uint32_t len)
 static void
 test_hijack (void)
 {
-  const char ok101[] = "HTTP/1.1 101 UPGRADED\r\nContent-Type: application/vnd.docker.raw-stream\r\n"
-                       "Connection: Upgrade\r\nUpgrade: tcp\r\n\r\n\x01\0\0\0";
+  const char ok101[]
+      = "HTTP/1.1 101 UPGRADED\r\nContent-Type: application/vnd.docker.raw-stream\r\n"
+        "Connection: Upgrade\r\nUpgrade: tcp\r\n\r\n\x01\0\0\0";
   int status = 0;
   size_t head = 0;
   is_int (eng_hijack_parse_head (ok101, sizeof ok101 - 1, &status, &head), 1, "101 head parses");
@@ -45,16 +46,20 @@ test_hijack (void)
     if (eng_hijack_parse_head (ok101, cut, &status, &head) != 0)
       partial_ok = 0;
   ok (partial_ok, "every prefix of the head asks for more bytes");
-  const char e404[] = "HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\n\r\n{\"message\":\"x\"}";
+  const char e404[]
+      = "HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\n\r\n{\"message\":\"x\"}";
   ok (eng_hijack_parse_head (e404, sizeof e404 - 1, &status, &head) == 1 && status == 404,
       "an error status is reported");
   ok (eng_hijack_parse_head ("SSH-2.0-x\r\n\r\n", 13, &status, &head) == -1, "not HTTP");
-  ok (eng_hijack_parse_head ("HTTP/1.1 1x1 U\r\n\r\n", 18, &status, &head) == -1, "bad status digits");
-  ok (eng_hijack_parse_head ("HTTP/1.1 099 U\r\n\r\n", 18, &status, &head) == -1, "status below 100");
+  ok (eng_hijack_parse_head ("HTTP/1.1 1x1 U\r\n\r\n", 18, &status, &head) == -1,
+      "bad status digits");
+  ok (eng_hijack_parse_head ("HTTP/1.1 099 U\r\n\r\n", 18, &status, &head) == -1,
+      "status below 100");
   static char huge[20000];
   memcpy (huge, "HTTP/1.1 101 U\r\n", 16);
   memset (huge + 16, 'a', sizeof huge - 16);
-  ok (eng_hijack_parse_head (huge, sizeof huge, &status, &head) == -1, "a head over 16 KiB is refused");
+  ok (eng_hijack_parse_head (huge, sizeof huge, &status, &head) == -1,
+      "a head over 16 KiB is refused");
 }
 
 static void
@@ -153,16 +158,16 @@ test_archive (void)
   {
     const char *file, *says;
   } refused[] = {
-    {"moves-another-tag", "warmbox/python"},
-    {"two-images", "2 images"},
-    {"config-not-the-id", "config is sha256:"},
-    {"oci-layout", "index.json"},
-    {"manifest-twice", "twice"},
-    {"dot-slash-manifest", "./manifest.json"},
-    {"pax-header", "of type '"},
-    {"case-twin-keys", "twice"},
-    {"truncated", "tar"},
-    {"repositories-other-tag", "repositories"},
+      {"moves-another-tag", "warmbox/python"},
+      {"two-images", "2 images"},
+      {"config-not-the-id", "config is sha256:"},
+      {"oci-layout", "index.json"},
+      {"manifest-twice", "twice"},
+      {"dot-slash-manifest", "./manifest.json"},
+      {"pax-header", "of type '"},
+      {"case-twin-keys", "twice"},
+      {"truncated", "tar"},
+      {"repositories-other-tag", "repositories"},
   };
   wb_err_t err;
 
@@ -173,7 +178,8 @@ test_archive (void)
   ok (archive ("docker-save-one-image", "warmbox/python:latest", &err) == -1,
       "the right image under another tag: refused");
   for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
-    ok (archive (refused[i].file, "warmbox/bash:latest", &err) == -1 && strstr (err.msg, refused[i].says),
+    ok (archive (refused[i].file, "warmbox/bash:latest", &err) == -1
+            && strstr (err.msg, refused[i].says),
         "%s: refused (%s)", refused[i].file, err.msg);
 }
 

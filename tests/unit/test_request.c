@@ -1,8 +1,8 @@
 /* POST /v1/executions parsing and validation, the stdin frame, the config
  * file, and the result encoding. */
-#include "daemon/config.h"
 #include "api/http.h"
 #include "api/request.h"
+#include "daemon/config.h"
 #include "tap.h"
 
 static prof_set_t *set;
@@ -21,7 +21,8 @@ expect_error (const char *body, wb_code_t code, const char *needle, const char *
   int rc = parse (body, &req, &err);
   if (!ok (rc < 0 && err.code == code && (needle == NULL || strstr (err.msg, needle)), "%s", what))
     printf ("#   rc %d code %s msg %s\n", rc, wb_code_name (err.code), err.msg);
-  ok (req.code == NULL && req.args == NULL && req.files == NULL, "%s: nothing left allocated", what);
+  ok (req.code == NULL && req.args == NULL && req.files == NULL, "%s: nothing left allocated",
+      what);
 }
 
 static void
@@ -29,7 +30,8 @@ test_valid (void)
 {
   sched_request_t req;
   wb_err_t err;
-  ok (parse ("{\"language\":\"python\",\"code\":\"print(1)\",\"stdin\":\"in\",\"args\":[\"a\",\"b c\"],"
+  ok (parse ("{\"language\":\"python\",\"code\":\"print(1)\",\"stdin\":\"in\",\"args\":[\"a\",\"b "
+             "c\"],"
              "\"timeout_ms\":1500,\"memory_mb\":128}",
              &req, &err)
           == 0,
@@ -42,7 +44,8 @@ test_valid (void)
   is_int (req.limits.pids, req.profile->def.pids, "other limits from the profile's defaults");
   sched_request_clear (&req);
 
-  ok (parse ("{\"language\":\"javascript\",\"code\":\"\",\"stdin_base64\":\"AP8A\"}", &req, &err) == 0,
+  ok (parse ("{\"language\":\"javascript\",\"code\":\"\",\"stdin_base64\":\"AP8A\"}", &req, &err)
+          == 0,
       "binary stdin as base64");
   ok (req.stdin_len == 3 && memcmp (req.stdin_data, "\0\xff\0", 3) == 0, "decoded byte-exact");
   is_int (req.limits.timeout_ms, req.profile->def.timeout_ms, "default timeout");
@@ -58,7 +61,8 @@ test_invalid (void)
   expect_error ("", WB_E_INVALID, "empty", "empty body");
   expect_error ("{\"language\":", WB_E_INVALID, "not valid JSON", "truncated JSON");
   expect_error ("[1,2]", WB_E_INVALID, "object", "not an object");
-  expect_error ("{\"language\":\"cobol\",\"code\":\"x\"}", WB_E_NOT_FOUND, "cobol", "unknown language");
+  expect_error ("{\"language\":\"cobol\",\"code\":\"x\"}", WB_E_NOT_FOUND, "cobol",
+                "unknown language");
   expect_error ("{\"code\":\"x\"}", WB_E_INVALID, "language", "language missing");
   expect_error ("{\"language\":\"python\"}", WB_E_INVALID, "code", "code missing");
   expect_error ("{\"language\":\"python\",\"code\":5}", WB_E_INVALID, "code", "code not a string");
@@ -66,14 +70,15 @@ test_invalid (void)
                 "a misspelt field is refused");
   expect_error ("{\"language\":\"python\",\"code\":\"x\",\"timeout_ms\":99999999}", WB_E_INVALID,
                 "maximum", "timeout above the profile's maximum");
-  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"memory_mb\":1e9}", WB_E_INVALID, "maximum",
-                "memory above the profile's maximum");
-  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"timeout_ms\":1.5}", WB_E_INVALID, "whole",
-                "fractional timeout");
+  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"memory_mb\":1e9}", WB_E_INVALID,
+                "maximum", "memory above the profile's maximum");
+  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"timeout_ms\":1.5}", WB_E_INVALID,
+                "whole", "fractional timeout");
   expect_error ("{\"language\":\"python\",\"code\":\"x\",\"timeout_ms\":0}", WB_E_INVALID, "least",
                 "zero timeout");
-  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"stdin\":\"a\",\"stdin_base64\":\"YQ==\"}",
-                WB_E_INVALID, "either", "stdin and stdin_base64 together");
+  expect_error (
+      "{\"language\":\"python\",\"code\":\"x\",\"stdin\":\"a\",\"stdin_base64\":\"YQ==\"}",
+      WB_E_INVALID, "either", "stdin and stdin_base64 together");
   expect_error ("{\"language\":\"python\",\"code\":\"x\",\"stdin_base64\":\"%%%\"}", WB_E_INVALID,
                 "base64", "bad base64");
   expect_error ("{\"language\":\"python\",\"code\":\"a\\u0000b\"}", WB_E_INVALID, "stdin_base64",
@@ -101,7 +106,8 @@ test_invalid (void)
   big[off + n + 1] = '\0';
   sched_request_t req;
   wb_err_t err;
-  ok (parse (big, &req, &err) == 0 && req.code_len == n - 1, "code of exactly the maximum is accepted");
+  ok (parse (big, &req, &err) == 0 && req.code_len == n - 1,
+      "code of exactly the maximum is accepted");
   sched_request_clear (&req);
 
   /* Huge argv. */
@@ -130,8 +136,8 @@ test_frame (void)
   must (sched_frame_build (NULL, "print(1)", 8, NULL, 0, NULL, 0, "in\0put", 6, &f));
   ok (f.len == 2 + 8 + 6 && memcmp (f.data, "8\nprint(1)in\0put", f.len) == 0,
       "without args the frame is <len>\\n<code><stdin>");
-  ok (sched_frame_parse (f.data, f.len, &fr) == 1 && fr.code_off == 2 && fr.code_len == 8 && fr.n_args == 0
-          && fr.stdin_off == 10,
+  ok (sched_frame_parse (f.data, f.len, &fr) == 1 && fr.code_off == 2 && fr.code_len == 8
+          && fr.n_args == 0 && fr.stdin_off == 10,
       "frame parses back");
   ok (sched_frame_parse (f.data, 5, &fr) == 0, "a short frame asks for more");
   wb_buf_reset (&f);
@@ -153,7 +159,8 @@ test_frame (void)
   wb_buf_reset (&f);
   for (int i = 0; i < SCHED_FRAME_HEADER_MAX; i++)
     must (wb_buf_append (&f, "1", 1));
-  ok (sched_frame_parse (f.data, f.len, &fr) == -1, "a header without newline past the cap is malformed");
+  ok (sched_frame_parse (f.data, f.len, &fr) == -1,
+      "a header without newline past the cap is malformed");
   wb_buf_reset (&f);
   must (wb_buf_append (&f, "1", 1));
   for (int i = 0; i <= SCHED_MAX_ARGS; i++)
@@ -162,25 +169,31 @@ test_frame (void)
   ok (sched_frame_parse (f.data, f.len, &fr) == -1, "more than SCHED_MAX_ARGS args are malformed");
   wb_buf_reset (&f);
   must (sched_frame_build (NULL, "", 0, NULL, 0, NULL, 0, "", 0, &f));
-  ok (sched_frame_parse (f.data, f.len, &fr) == 1 && fr.code_len == 0 && fr.code_name_len == 0, "empty code");
+  ok (sched_frame_parse (f.data, f.len, &fr) == 1 && fr.code_len == 0 && fr.code_name_len == 0,
+      "empty code");
   /* The program's own file name: first in the header and in the body. */
   wb_buf_reset (&f);
   ok (sched_frame_build ("my_cool_code.js", "x", 1, args, 1, NULL, 0, "IN", 2, &f) == 0
-          && f.len == 8 + 15 + 1 + 3 + 2 && memcmp (f.data, "n15 1 3\nmy_cool_code.jsxoneIN", f.len) == 0,
+          && f.len == 8 + 15 + 1 + 3 + 2
+          && memcmp (f.data, "n15 1 3\nmy_cool_code.jsxoneIN", f.len) == 0,
       "a name: n<length> first in the header, its bytes before the code's");
   ok (sched_frame_parse (f.data, f.len, &fr) == 1 && fr.code_name_len == 15
           && memcmp (f.data + fr.code_name_off, "my_cool_code.js", 15) == 0 && fr.code_len == 1
-          && f.data[fr.code_off] == 'x' && fr.n_args == 1 && memcmp (f.data + fr.arg_off[0], "one", 3) == 0
+          && f.data[fr.code_off] == 'x' && fr.n_args == 1
+          && memcmp (f.data + fr.arg_off[0], "one", 3) == 0
           && memcmp (f.data + fr.stdin_off, "IN", 2) == 0,
       "and parses back: name, code, args, stdin");
   ok (sched_frame_parse (f.data, 12, &fr) == 0, "a frame cut in the name asks for more");
   wb_buf_reset (&f);
-  ok (sched_frame_build ("", "x", 1, NULL, 0, NULL, 0, "", 0, &f) < 0, "an empty name is not built");
+  ok (sched_frame_build ("", "x", 1, NULL, 0, NULL, 0, "", 0, &f) < 0,
+      "an empty name is not built");
   ok (sched_frame_parse ("n0 1\nx", 6, &fr) == -1, "a name of length 0 is malformed");
   ok (sched_frame_parse ("n256 1\n", 7, &fr) == -1, "a name past 255 bytes is malformed");
   ok (sched_frame_parse ("n1\nx", 4, &fr) == -1 && sched_frame_parse ("n 1\nx", 5, &fr) == -1
-          && sched_frame_parse ("1 n1\nxy", 7, &fr) == -1 && sched_frame_parse ("n1  1\nxy", 8, &fr) == -1,
-      "a name without the code's length, without digits, after the code's length, or two spaces: malformed");
+          && sched_frame_parse ("1 n1\nxy", 7, &fr) == -1
+          && sched_frame_parse ("n1  1\nxy", 8, &fr) == -1,
+      "a name without the code's length, without digits, after the code's length, or two spaces: "
+      "malformed");
   wb_buf_free (&f);
 }
 
@@ -195,61 +208,71 @@ test_filename (void)
           && req.filename && strcmp (req.filename, "solve.py") == 0,
       "a filename is kept: %s", err.msg);
   sched_request_clear (&req);
-  ok (parse ("{\"language\":\"python\",\"code\":\"x\",\"filename\":null}", &req, &err) == 0 && req.filename == NULL,
+  ok (parse ("{\"language\":\"python\",\"code\":\"x\",\"filename\":null}", &req, &err) == 0
+          && req.filename == NULL,
       "a null filename is none");
   sched_request_clear (&req);
   ok (parse ("{\"language\":\"python\",\"code\":\"x\"}", &req, &err) == 0 && req.filename == NULL,
       "no filename: the language's default");
   sched_request_clear (&req);
-  ok (parse ("{\"language\":\"bash\",\"code\":\"x\",\"filename\":\"run me\",\"files\":[{\"name\":\"main.sh\","
+  ok (parse ("{\"language\":\"bash\",\"code\":\"x\",\"filename\":\"run "
+             "me\",\"files\":[{\"name\":\"main.sh\","
              "\"content\":\"\"}]}",
              &req, &err)
           == 0,
       "bash takes any plain name; a given file may then be main.sh: %s", err.msg);
   sched_request_clear (&req);
-  ok (parse ("{\"language\":\"c\",\"code\":\"x\",\"filename\":\"prog.c\"}", &req, &err) == 0, "c: prog.c");
+  ok (parse ("{\"language\":\"c\",\"code\":\"x\",\"filename\":\"prog.c\"}", &req, &err) == 0,
+      "c: prog.c");
   sched_request_clear (&req);
   ok (parse ("{\"language\":\"cpp\",\"code\":\"x\",\"filename\":\"sol.cc\"}", &req, &err) == 0,
       "cpp: any of its suffixes (.cc)");
   sched_request_clear (&req);
-  ok (parse ("{\"language\":\"go\",\"code\":\"x\",\"filename\":\"hello.go\"}", &req, &err) == 0, "go: hello.go");
+  ok (parse ("{\"language\":\"go\",\"code\":\"x\",\"filename\":\"hello.go\"}", &req, &err) == 0,
+      "go: hello.go");
   sched_request_clear (&req);
 
-  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"filename\":3}", WB_E_INVALID, "must be a string",
-                "a filename that is not a string");
-  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"filename\":\"a/b.py\"}", WB_E_INVALID, "plain file name",
-                "a filename with /");
-  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"filename\":\"\"}", WB_E_INVALID, "plain file name",
-                "an empty filename");
-  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"filename\":\"a\\nb\"}", WB_E_INVALID, "control",
-                "a filename with a newline");
-  expect_error ("{\"language\":\"javascript\",\"code\":\"x\",\"filename\":\".hidden.js\"}", WB_E_INVALID,
-                "must not start with '.'", "a dot-file filename");
-  expect_error ("{\"language\":\"bash\",\"code\":\"x\",\"filename\":\"-x\"}", WB_E_INVALID, "as an option",
-                "a filename that would be an option");
-  expect_error ("{\"language\":\"c\",\"code\":\"x\",\"filename\":\"prog.py\"}", WB_E_INVALID, "must end in .c for c",
-                "c: a filename without .c");
-  expect_error ("{\"language\":\"c\",\"code\":\"x\",\"filename\":\"c\"}", WB_E_INVALID, "must end in .c", "c: c");
-  expect_error ("{\"language\":\"cpp\",\"code\":\"x\",\"filename\":\"a.c\"}", WB_E_INVALID, "one of .cpp, .cc, .cxx",
-                "cpp: the suffixes are listed");
+  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"filename\":3}", WB_E_INVALID,
+                "must be a string", "a filename that is not a string");
+  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"filename\":\"a/b.py\"}", WB_E_INVALID,
+                "plain file name", "a filename with /");
+  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"filename\":\"\"}", WB_E_INVALID,
+                "plain file name", "an empty filename");
+  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"filename\":\"a\\nb\"}", WB_E_INVALID,
+                "control", "a filename with a newline");
+  expect_error ("{\"language\":\"javascript\",\"code\":\"x\",\"filename\":\".hidden.js\"}",
+                WB_E_INVALID, "must not start with '.'", "a dot-file filename");
+  expect_error ("{\"language\":\"bash\",\"code\":\"x\",\"filename\":\"-x\"}", WB_E_INVALID,
+                "as an option", "a filename that would be an option");
+  expect_error ("{\"language\":\"c\",\"code\":\"x\",\"filename\":\"prog.py\"}", WB_E_INVALID,
+                "must end in .c for c", "c: a filename without .c");
+  expect_error ("{\"language\":\"c\",\"code\":\"x\",\"filename\":\"c\"}", WB_E_INVALID,
+                "must end in .c", "c: c");
+  expect_error ("{\"language\":\"cpp\",\"code\":\"x\",\"filename\":\"a.c\"}", WB_E_INVALID,
+                "one of .cpp, .cc, .cxx", "cpp: the suffixes are listed");
   expect_error ("{\"language\":\"go\",\"code\":\"x\",\"filename\":\"x_test.go\"}", WB_E_INVALID,
                 "leaves out test files", "go: a test file's name, with the profile's reason");
-  expect_error ("{\"language\":\"go\",\"code\":\"x\",\"filename\":\"_x.go\"}", WB_E_INVALID, "start with _",
-                "go: a name go build ignores");
-  expect_error ("{\"language\":\"java\",\"code\":\"x\",\"filename\":\"Main.java\"}", WB_E_INVALID, "javac's rule",
-                "java: the class names the file");
-  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"filename\":\"d.csv\",\"files\":[{\"name\":\"d.csv\","
+  expect_error ("{\"language\":\"go\",\"code\":\"x\",\"filename\":\"_x.go\"}", WB_E_INVALID,
+                "start with _", "go: a name go build ignores");
+  expect_error ("{\"language\":\"java\",\"code\":\"x\",\"filename\":\"Main.java\"}", WB_E_INVALID,
+                "javac's rule", "java: the class names the file");
+  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"filename\":\"d.csv\",\"files\":[{"
+                "\"name\":\"d.csv\","
                 "\"content\":\"\"}]}",
                 WB_E_INVALID, "the program's own filename", "a given file with the program's name");
-  expect_error ("{\"language\":\"c\",\"code\":\"x\",\"files\":[{\"name\":\"main.c\",\"content\":\"\"}]}",
-                WB_E_INVALID, "the name the code is written to", "without a filename, the default is still taken");
-  ok (parse ("{\"language\":\"java\",\"code\":\"x\",\"files\":[{\"name\":\"Main.java\",\"content\":\"\"}]}", &req,
-             &err)
+  expect_error (
+      "{\"language\":\"c\",\"code\":\"x\",\"files\":[{\"name\":\"main.c\",\"content\":\"\"}]}",
+      WB_E_INVALID, "the name the code is written to",
+      "without a filename, the default is still taken");
+  ok (parse ("{\"language\":\"java\",\"code\":\"x\",\"files\":[{\"name\":\"Main.java\",\"content\":"
+             "\"\"}]}",
+             &req, &err)
           == 0,
-      "java: a given Main.java is the init's to judge (the code's class names the code's file): %s", err.msg);
+      "java: a given Main.java is the init's to judge (the code's class names the code's file): %s",
+      err.msg);
   sched_request_clear (&req);
-  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"file_name\":\"a.py\"}", WB_E_INVALID, "unknown field",
-                "a misspelt filename is refused");
+  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"file_name\":\"a.py\"}", WB_E_INVALID,
+                "unknown field", "a misspelt filename is refused");
 }
 
 static void
@@ -262,7 +285,8 @@ test_config (void)
                      "\"unix:///run/d.sock\"},\"max_concurrent\":4}";
   ok (sched_config_parse (&cfg, good, strlen (good), &err) == 0, "a config parses");
   ok (cfg.n_listen == 2 && strcmp (cfg.listen[1], "127.0.0.1:9") == 0, "listeners");
-  ok (cfg.n_engines == 1 && strcmp (cfg.engines[0].name, "default") == 0, "\"engine\" is the engine named default");
+  ok (cfg.n_engines == 1 && strcmp (cfg.engines[0].name, "default") == 0,
+      "\"engine\" is the engine named default");
   is_str (cfg.engines[0].endpoint, "unix:///run/d.sock", "engine endpoint");
   is_int (cfg.max_concurrent, 4, "max_concurrent");
   ok (sched_config_parse (&cfg, "{\"lisen\":[]}", 12, &err) < 0 && strstr (err.msg, "lisen"),
@@ -304,19 +328,23 @@ test_files (void)
   sched_frame_t fr;
   char h1[65], h2[65];
 
-  ok (parse ("{\"language\":\"python\",\"code\":\"x\",\"args\":[\"A\"],\"files\":[{\"name\":\"data.csv\","
-             "\"content\":\"a,b\\n1,2\\n\"},{\"name\":\"b\u00e9.bin\",\"content\":\"AP8=\",\"encoding\":"
+  ok (parse ("{\"language\":\"python\",\"code\":\"x\",\"args\":[\"A\"],\"files\":[{\"name\":\"data."
+             "csv\","
+             "\"content\":\"a,b\\n1,2\\n\"},{\"name\":\"b\u00e9.bin\",\"content\":\"AP8=\","
+             "\"encoding\":"
              "\"base64\"},{\"name\":\".env\",\"content\":\"\"}]}",
              &req, &err)
           == 0,
       "files parse: %s", err.msg);
   ok (req.n_files == 3 && strcmp (req.files[0].name, "data.csv") == 0 && req.files[0].len == 8
           && strcmp (req.files[1].name, "b\xc3\xa9.bin") == 0 && req.files[1].len == 2
-          && memcmp (req.files[1].data, "\0\xff", 2) == 0 && req.files[2].len == 0 && req.files_bytes == 10,
+          && memcmp (req.files[1].data, "\0\xff", 2) == 0 && req.files[2].len == 0
+          && req.files_bytes == 10,
       "names, utf8 and base64 contents, an empty file");
   must (sched_frame_build (req.filename, req.code, req.code_len, req.args, req.n_args, req.files,
                            req.n_files, "IN", 2, &f));
-  ok (f.len > 20 && memcmp (f.data, "1 1 f8:8 f7:2 f4:0\n", 19) == 0, "the frame's header names the files");
+  ok (f.len > 20 && memcmp (f.data, "1 1 f8:8 f7:2 f4:0\n", 19) == 0,
+      "the frame's header names the files");
   ok (sched_frame_parse (f.data, f.len, &fr) == 1 && fr.n_args == 1 && fr.n_files == 3
           && fr.name_len[1] == 7 && memcmp (f.data + fr.name_off[1], "b\xc3\xa9.bin", 7) == 0
           && fr.file_len[1] == 2 && memcmp (f.data + fr.file_off[1], "\0\xff", 2) == 0
@@ -336,31 +364,41 @@ test_files (void)
   ok (strlen (h1) == 64 && strcmp (h1, h2) != 0, "the files' hash follows their contents");
   sched_request_clear (&req);
 
-  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"files\":{}}", WB_E_INVALID, "array", "files not an array");
-  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"files\":[{\"name\":\"../etc/passwd\",\"content\":\"\"}]}",
+  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"files\":{}}", WB_E_INVALID, "array",
+                "files not an array");
+  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"files\":[{\"name\":\"../etc/"
+                "passwd\",\"content\":\"\"}]}",
                 WB_E_INVALID, "files[0].name", "a name with ../");
-  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"files\":[{\"name\":\"..\",\"content\":\"\"}]}",
-                WB_E_INVALID, "files[0].name", "a name ..");
-  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"files\":[{\"name\":\"a\\nb\",\"content\":\"\"}]}",
-                WB_E_INVALID, "control", "a name with a newline");
-  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"files\":[{\"name\":\"a\\u0000b\",\"content\":\"\"}]}",
+  expect_error (
+      "{\"language\":\"python\",\"code\":\"x\",\"files\":[{\"name\":\"..\",\"content\":\"\"}]}",
+      WB_E_INVALID, "files[0].name", "a name ..");
+  expect_error (
+      "{\"language\":\"python\",\"code\":\"x\",\"files\":[{\"name\":\"a\\nb\",\"content\":\"\"}]}",
+      WB_E_INVALID, "control", "a name with a newline");
+  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"files\":[{\"name\":\"a\\u0000b\","
+                "\"content\":\"\"}]}",
                 WB_E_INVALID, "NUL", "a name with NUL");
-  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"files\":[{\"name\":\"\",\"content\":\"\"}]}",
-                WB_E_INVALID, "files[0].name", "an empty name");
-  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"files\":[{\"name\":\"a\",\"content\":\"\"},"
-                "{\"name\":\"a\",\"content\":\"\"}]}",
-                WB_E_INVALID, "repeats", "a name twice");
-  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"files\":[{\"name\":\"a\"}]}", WB_E_INVALID,
-                "content", "a file without content");
-  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"files\":[{\"name\":\"a\",\"content\":\"!\","
-                "\"encoding\":\"base64\"}]}",
-                WB_E_INVALID, "base64", "bad base64");
-  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"files\":[{\"name\":\"a\",\"content\":\"\","
-                "\"encoding\":\"hex\"}]}",
-                WB_E_INVALID, "encoding", "an unknown encoding");
-  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"files\":[{\"name\":\"a\",\"content\":\"\","
-                "\"mode\":420}]}",
-                WB_E_INVALID, "unknown field", "an unknown field in a file");
+  expect_error (
+      "{\"language\":\"python\",\"code\":\"x\",\"files\":[{\"name\":\"\",\"content\":\"\"}]}",
+      WB_E_INVALID, "files[0].name", "an empty name");
+  expect_error (
+      "{\"language\":\"python\",\"code\":\"x\",\"files\":[{\"name\":\"a\",\"content\":\"\"},"
+      "{\"name\":\"a\",\"content\":\"\"}]}",
+      WB_E_INVALID, "repeats", "a name twice");
+  expect_error ("{\"language\":\"python\",\"code\":\"x\",\"files\":[{\"name\":\"a\"}]}",
+                WB_E_INVALID, "content", "a file without content");
+  expect_error (
+      "{\"language\":\"python\",\"code\":\"x\",\"files\":[{\"name\":\"a\",\"content\":\"!\","
+      "\"encoding\":\"base64\"}]}",
+      WB_E_INVALID, "base64", "bad base64");
+  expect_error (
+      "{\"language\":\"python\",\"code\":\"x\",\"files\":[{\"name\":\"a\",\"content\":\"\","
+      "\"encoding\":\"hex\"}]}",
+      WB_E_INVALID, "encoding", "an unknown encoding");
+  expect_error (
+      "{\"language\":\"python\",\"code\":\"x\",\"files\":[{\"name\":\"a\",\"content\":\"\","
+      "\"mode\":420}]}",
+      WB_E_INVALID, "unknown field", "an unknown field in a file");
   /* Too many, too big. */
   must (wb_buf_append_str (&body, "{\"language\":\"python\",\"code\":\"x\",\"files\":["));
   for (int i = 0; i <= SCHED_MAX_FILES; i++)

@@ -7,8 +7,8 @@
 #include <cjson/cJSON.h>
 #include <unistd.h>
 
-#include "sandbox_int.h"
 #include "failmalloc.h"
+#include "sandbox_int.h"
 #include "tap.h"
 #include "warmbox/sandbox.h"
 
@@ -16,11 +16,11 @@ static const char *minimal_seccomp
     = "{\"defaultAction\":\"SCMP_ACT_ERRNO\",\"syscalls\":[{\"names\":[\"read\",\"write\"],"
       "\"action\":\"SCMP_ACT_ALLOW\"}]}";
 
-#define LIMITS                                                                                   \
-  "\"limits\":{"                                                                                 \
-  "\"default\":{\"timeout_ms\":1000,\"memory_mb\":64,\"cpus\":1,\"pids\":16,\"tmpfs_mb\":8,"     \
-  "\"output_bytes\":100,\"code_bytes\":100,\"stdin_bytes\":100,\"nofile\":64,\"fsize_mb\":1},"   \
-  "\"max\":{\"timeout_ms\":2000,\"memory_mb\":128,\"cpus\":2,\"pids\":32,\"tmpfs_mb\":16,"       \
+#define LIMITS                                                                                     \
+  "\"limits\":{"                                                                                   \
+  "\"default\":{\"timeout_ms\":1000,\"memory_mb\":64,\"cpus\":1,\"pids\":16,\"tmpfs_mb\":8,"       \
+  "\"output_bytes\":100,\"code_bytes\":100,\"stdin_bytes\":100,\"nofile\":64,\"fsize_mb\":1},"     \
+  "\"max\":{\"timeout_ms\":2000,\"memory_mb\":128,\"cpus\":2,\"pids\":32,\"tmpfs_mb\":16,"         \
   "\"output_bytes\":200,\"code_bytes\":200,\"stdin_bytes\":200,\"nofile\":128,\"fsize_mb\":2}}"
 
 static cJSON *
@@ -61,8 +61,10 @@ hardening_missing (const char *body, const prof_t *p, const prof_limits_t *lim)
 
   if (j == NULL)
     return 100;
-  tmpfs = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (get (j, "HostConfig.Tmpfs"), "/tmp"));
-  bad += !(tmpfs && strstr (tmpfs, "noexec") && strstr (tmpfs, "nosuid") && strstr (tmpfs, "nodev"));
+  tmpfs = cJSON_GetStringValue (
+      cJSON_GetObjectItemCaseSensitive (get (j, "HostConfig.Tmpfs"), "/tmp"));
+  bad += !(tmpfs && strstr (tmpfs, "noexec") && strstr (tmpfs, "nosuid")
+           && strstr (tmpfs, "nodev"));
   bad += strcmp (cJSON_GetStringValue (get (j, "HostConfig.NetworkMode")) ?: "", "none") != 0;
   bad += !cJSON_IsTrue (get (j, "NetworkDisabled"));
   bad += !cJSON_IsTrue (get (j, "HostConfig.ReadonlyRootfs"));
@@ -71,7 +73,8 @@ hardening_missing (const char *body, const prof_t *p, const prof_limits_t *lim)
   bad += !array_has (get (j, "HostConfig.SecurityOpt"), "seccomp={");
   bad += cJSON_GetNumberValue (get (j, "HostConfig.PidsLimit")) != lim->pids;
   bad += cJSON_GetNumberValue (get (j, "HostConfig.Memory")) != prof_memory_mb (p, lim) * 1048576.0;
-  bad += cJSON_GetNumberValue (get (j, "HostConfig.MemorySwap")) != prof_memory_mb (p, lim) * 1048576.0;
+  bad += cJSON_GetNumberValue (get (j, "HostConfig.MemorySwap"))
+         != prof_memory_mb (p, lim) * 1048576.0;
   bad += cJSON_GetNumberValue (get (j, "HostConfig.NanoCpus")) != lim->cpus * 1e9;
   bad += cJSON_GetArraySize (get (j, "HostConfig.Ulimits")) != 5;
   bad += !cJSON_IsTrue (get (j, "HostConfig.Init"));
@@ -118,7 +121,8 @@ test_body (const prof_t *p)
       for (size_t i = 0; s && i < p->n_env; i++)
         found += strcmp (s, p->env[i]) == 0;
     }
-    ok (home && p->n_env > 0 && found == p->n_env, "Env: the daemon's own, then the profile's %zu", p->n_env);
+    ok (home && p->n_env > 0 && found == p->n_env, "Env: the daemon's own, then the profile's %zu",
+        p->n_env);
   }
   cJSON_Delete (j);
   wb_buf_free (&body);
@@ -148,7 +152,8 @@ test_template (const prof_t *p)
   is_int (hardening_missing (a.data, p, &p->def), 0, "a rendered body is whole");
   ok (strstr (a.data, "\"User\":\"20001:20001\"") && strstr (b.data, "\"User\":\"20002:20002\""),
       "each render carries its own uid");
-  ok (strstr (a.data, "\"warmbox.owner\":\"own/er/1/2\"") && strstr (a.data, "\"warmbox.instance\":\"inst\""),
+  ok (strstr (a.data, "\"warmbox.owner\":\"own/er/1/2\"")
+          && strstr (a.data, "\"warmbox.instance\":\"inst\""),
       "owner and instance stamped");
   wb_buf_free (&a);
   wb_buf_free (&b);
@@ -250,18 +255,19 @@ test_owner (void)
   ok (!sbx_owner_is_dead (label, "h", "b"), "a live process's label is alive");
   snprintf (label, sizeof label, "h/b/%ld/%llu", parent, start_time_of (parent) + 1);
   ok (sbx_owner_is_dead (label, "h", "b"), "its pid with another start time is another process");
-  snprintf (label, sizeof label, "h/b/%ld/%llu", (long) getpid (), start_time_of ((long) getpid ()));
+  snprintf (label, sizeof label, "h/b/%ld/%llu", (long) getpid (),
+            start_time_of ((long) getpid ()));
   ok (!sbx_owner_is_dead (label, "h", "b"), "our own label is alive");
-  snprintf (label, sizeof label, "h/b/%ld/%llu", (long) getpid (), start_time_of ((long) getpid ()) + 1);
-  ok (sbx_owner_is_dead (label, "h", "b"),
-      "our pid with another start time is a daemon we replaced (restarted as PID 1 of a container)");
+  snprintf (label, sizeof label, "h/b/%ld/%llu", (long) getpid (),
+            start_time_of ((long) getpid ()) + 1);
+  ok (sbx_owner_is_dead (label, "h", "b"), "our pid with another start time is a daemon we "
+                                           "replaced (restarted as PID 1 of a container)");
   ok (!sbx_owner_is_dead ("other/b/1/1", "h", "b"), "another host's label is never judged");
   ok (sbx_owner_is_dead ("h/old/1/1", "h", "b"), "a label of an earlier boot is dead");
   ok (sbx_owner_is_dead ("h/b/999999999/1", "h", "b"), "a pid that does not exist is dead");
   ok (!sbx_owner_is_dead ("garbage", "h", "b") && !sbx_owner_is_dead (NULL, "h", "b"),
       "a malformed label is left alone");
 }
-
 
 /* Java's body: the init names the source after the code's class
  * (--java, right after the default source name). */
@@ -273,15 +279,20 @@ test_java (const prof_t *p)
   wb_err_t err;
   cJSON *j, *cmd;
 
-  ok (sbx_body (p, &p->def, &id, &body, &err) == 0 && hardening_missing (body.data, p, &p->def) == 0,
+  ok (sbx_body (p, &p->def, &id, &body, &err) == 0
+          && hardening_missing (body.data, p, &p->def) == 0,
       "java: a body builds, with every hardening field");
   j = cJSON_Parse (body.data);
   cmd = get (j, "Cmd");
-  ok (p->java_source && strcmp (cJSON_GetStringValue (cJSON_GetArrayItem (cmd, 1)) ?: "", "--source") == 0
+  ok (p->java_source
+          && strcmp (cJSON_GetStringValue (cJSON_GetArrayItem (cmd, 1)) ?: "", "--source") == 0
           && strcmp (cJSON_GetStringValue (cJSON_GetArrayItem (cmd, 2)) ?: "", "Main.java") == 0
           && strcmp (cJSON_GetStringValue (cJSON_GetArrayItem (cmd, 3)) ?: "", "--java") == 0
           && strcmp (cJSON_GetStringValue (cJSON_GetArrayItem (cmd, 4)) ?: "", "--compile") == 0
-          && strcmp (cJSON_GetStringValue (cJSON_GetArrayItem (cmd, cJSON_GetArraySize (cmd) - 1)) ?: "", "Main") == 0,
+          && strcmp (cJSON_GetStringValue (cJSON_GetArrayItem (cmd, cJSON_GetArraySize (cmd) - 1))
+                         ?: "",
+                     "Main")
+                 == 0,
       "java: Cmd is /warmbox/init --source Main.java --java --compile N ... -- java ... Main");
   cJSON_Delete (j);
   wb_buf_free (&body);
@@ -306,11 +317,13 @@ test_compiled (const prof_t *p)
           && strcmp (cJSON_GetStringValue (cJSON_GetArrayItem (cmd, 1)) ?: "", "--source") == 0
           && strcmp (cJSON_GetStringValue (cJSON_GetArrayItem (cmd, 2)) ?: "", "main.c") == 0
           && strcmp (cJSON_GetStringValue (cJSON_GetArrayItem (cmd, 3)) ?: "", "--compile") == 0
-          && strcmp (cJSON_GetStringValue (cJSON_GetArrayItem (cmd, cJSON_GetArraySize (cmd) - 1)) ?: "",
+          && strcmp (cJSON_GetStringValue (cJSON_GetArrayItem (cmd, cJSON_GetArraySize (cmd) - 1))
+                         ?: "",
                      "/build/main")
                  == 0,
       "c: Cmd is /warmbox/init --source main.c --compile N ... -- /build/main");
-  const char *build = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (get (j, "HostConfig.Tmpfs"), "/build"));
+  const char *build = cJSON_GetStringValue (
+      cJSON_GetObjectItemCaseSensitive (get (j, "HostConfig.Tmpfs"), "/build"));
   ok (build && strstr (build, "rw,exec,") && strstr (build, "nosuid") && strstr (build, "nodev"),
       "c: /build is a tmpfs with exec (nosuid, nodev): %s", build ? build : "none");
   ok (cJSON_GetNumberValue (get (j, "HostConfig.Memory")) == p->def.compile_memory_mb * 1048576.0
@@ -345,53 +358,93 @@ inspect_of (const sbx_tmpl_t *t, void (*tweak) (cJSON *hc))
   return out;
 }
 
-static void no_memory (cJSON *hc) { cJSON_ReplaceItemInObject (hc, "Memory", cJSON_CreateNumber (0)); }
-static void no_pids (cJSON *hc) { cJSON_ReplaceItemInObject (hc, "PidsLimit", cJSON_CreateNumber (0)); }
-static void writable_run (cJSON *hc)
+static void
+no_memory (cJSON *hc)
+{
+  cJSON_ReplaceItemInObject (hc, "Memory", cJSON_CreateNumber (0));
+}
+static void
+no_pids (cJSON *hc)
+{
+  cJSON_ReplaceItemInObject (hc, "PidsLimit", cJSON_CreateNumber (0));
+}
+static void
+writable_run (cJSON *hc)
 {
   cJSON_DeleteItemFromObject (cJSON_GetObjectItem (hc, "Tmpfs"), "/run");
-  cJSON_AddStringToObject (cJSON_GetObjectItem (hc, "Tmpfs"), "/run", "rw,rprivate,nosuid,nodev,tmpcopyup");
+  cJSON_AddStringToObject (cJSON_GetObjectItem (hc, "Tmpfs"), "/run",
+                           "rw,rprivate,nosuid,nodev,tmpcopyup");
 }
-static void cap_added (cJSON *hc)
+static void
+cap_added (cJSON *hc)
 {
   cJSON *a = cJSON_CreateArray ();
   cJSON_AddItemToArray (a, cJSON_CreateString ("SYS_ADMIN"));
   cJSON_DeleteItemFromObject (hc, "CapAdd");
   cJSON_AddItemToObject (hc, "CapAdd", a);
 }
-static void podman_caps (cJSON *hc)
+static void
+podman_caps (cJSON *hc)
 {
-  const char *caps[] = {"AUDIT_WRITE", "CHOWN", "DAC_OVERRIDE", "FOWNER", "FSETID", "KILL", "MKNOD",
-                        "NET_BIND_SERVICE", "NET_RAW", "SETFCAP", "SETGID", "SETPCAP", "SETUID",
-                        "SYS_CHROOT"};
+  const char *caps[] = {"AUDIT_WRITE", "CHOWN",   "DAC_OVERRIDE",     "FOWNER",    "FSETID",
+                        "KILL",        "MKNOD",   "NET_BIND_SERVICE", "NET_RAW",   "SETFCAP",
+                        "SETGID",      "SETPCAP", "SETUID",           "SYS_CHROOT"};
   cJSON_ReplaceItemInObject (hc, "CapDrop", cJSON_CreateStringArray (caps, 14));
 }
-static void some_caps (cJSON *hc)
+static void
+some_caps (cJSON *hc)
 {
   const char *caps[] = {"NET_RAW", "MKNOD"};
   cJSON_ReplaceItemInObject (hc, "CapDrop", cJSON_CreateStringArray (caps, 2));
 }
-static void no_seccomp (cJSON *hc)
+static void
+no_seccomp (cJSON *hc)
 {
   const char *opts[] = {"no-new-privileges"};
   cJSON_ReplaceItemInObject (hc, "SecurityOpt", cJSON_CreateStringArray (opts, 1));
 }
-static void host_network (cJSON *hc) { cJSON_ReplaceItemInObject (hc, "NetworkMode", cJSON_CreateString ("host")); }
-static void no_init (cJSON *hc) { cJSON_ReplaceItemInObject (hc, "Init", cJSON_CreateFalse ()); }
-static void no_nproc (cJSON *hc) { cJSON_ReplaceItemInObject (hc, "Ulimits", cJSON_CreateArray ()); }
-static void rw_root (cJSON *hc) { cJSON_ReplaceItemInObject (hc, "ReadonlyRootfs", cJSON_CreateFalse ()); }
-static void unconfined (cJSON *hc)
+static void
+host_network (cJSON *hc)
+{
+  cJSON_ReplaceItemInObject (hc, "NetworkMode", cJSON_CreateString ("host"));
+}
+static void
+no_init (cJSON *hc)
+{
+  cJSON_ReplaceItemInObject (hc, "Init", cJSON_CreateFalse ());
+}
+static void
+no_nproc (cJSON *hc)
+{
+  cJSON_ReplaceItemInObject (hc, "Ulimits", cJSON_CreateArray ());
+}
+static void
+rw_root (cJSON *hc)
+{
+  cJSON_ReplaceItemInObject (hc, "ReadonlyRootfs", cJSON_CreateFalse ());
+}
+static void
+unconfined (cJSON *hc)
 {
   const char *opts[] = {"no-new-privileges", "seccomp=unconfined"};
   cJSON_ReplaceItemInObject (hc, "SecurityOpt", cJSON_CreateStringArray (opts, 2));
 }
-static void privileged (cJSON *hc) { cJSON_AddTrueToObject (hc, "Privileged"); }
-static void bind_mount (cJSON *hc)
+static void
+privileged (cJSON *hc)
+{
+  cJSON_AddTrueToObject (hc, "Privileged");
+}
+static void
+bind_mount (cJSON *hc)
 {
   const char *b[] = {"/:/host"};
   cJSON_AddItemToObject (hc, "Binds", cJSON_CreateStringArray (b, 1));
 }
-static void host_pid (cJSON *hc) { cJSON_AddStringToObject (hc, "PidMode", "host"); }
+static void
+host_pid (cJSON *hc)
+{
+  cJSON_AddStringToObject (hc, "PidMode", "host");
+}
 
 /* Issue 12: an engine is used only when a container created there holds
  * every setting; Podman gets its dialect. */
@@ -403,20 +456,20 @@ test_verify (const prof_t *p)
     void (*tweak) (cJSON *hc);
     const char *name, *says;
   } bad[] = {
-    {no_memory, "Memory 0 (rootless Podman on cgroup v1)", "Memory"},
-    {no_pids, "no pids limit", "PidsLimit"},
-    {writable_run, "a writable /run added (Podman's read-only tmpfs)", "/run"},
-    {cap_added, "a capability added", "capability"},
-    {some_caps, "only some capabilities dropped", "capability"},
-    {no_seccomp, "no seccomp option", "seccomp"},
-    {host_network, "the host network", "network"},
-    {no_init, "no init", "init"},
-    {no_nproc, "no ulimits", "limit"},
-    {rw_root, "a writable root", "read-only"},
-    {unconfined, "seccomp=unconfined", "seccomp"},
-    {privileged, "privileged", "privileged"},
-    {bind_mount, "a bind mount of the host", "host files"},
-    {host_pid, "the host's pid namespace", "PidMode"},
+      {no_memory, "Memory 0 (rootless Podman on cgroup v1)", "Memory"},
+      {no_pids, "no pids limit", "PidsLimit"},
+      {writable_run, "a writable /run added (Podman's read-only tmpfs)", "/run"},
+      {cap_added, "a capability added", "capability"},
+      {some_caps, "only some capabilities dropped", "capability"},
+      {no_seccomp, "no seccomp option", "seccomp"},
+      {host_network, "the host network", "network"},
+      {no_init, "no init", "init"},
+      {no_nproc, "no ulimits", "limit"},
+      {rw_root, "a writable root", "read-only"},
+      {unconfined, "seccomp=unconfined", "seccomp"},
+      {privileged, "privileged", "privileged"},
+      {bind_mount, "a bind mount of the host", "host files"},
+      {host_pid, "the host's pid namespace", "PidMode"},
   };
   sbx_dialect_t d = {true, "/srv/seccomp/python.json"};
   sbx_tmpl_t *t = sbx_tmpl_new (p, &p->def, "sha256:0", NULL, NULL);
@@ -458,8 +511,9 @@ test_verify (const prof_t *p)
   j = inspect_of (pt, NULL);
   ok (sbx_verify_created (pt, j, strlen (j), &err) == 0, "Podman: a container as asked passes");
   free (j);
-  ok (sbx_seccomp_with (p, sbx_catatonit_syscalls, &sec, &err) == 0 && strstr (sec.data, "\"signalfd4\"")
-          && strstr (sec.data, "\"vfork\"") && strstr (sec.data, "\"close_range\""),
+  ok (sbx_seccomp_with (p, sbx_catatonit_syscalls, &sec, &err) == 0
+          && strstr (sec.data, "\"signalfd4\"") && strstr (sec.data, "\"vfork\"")
+          && strstr (sec.data, "\"close_range\""),
       "the allowlist for catatonit adds signalfd4, vfork, close_range");
   {
     const char *s = strstr (sec.data, "\"read\"");

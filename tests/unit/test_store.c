@@ -128,13 +128,15 @@ test_migrate (const char *dir)
   free (sql);
   ok (store_migrate (db, &err) == 0, "it migrates: %s", err.msg);
   sqlite3_close (db);
-  is_int (count (path, "PRAGMA user_version"), store_schema_version (), "now at the current version");
+  is_int (count (path, "PRAGMA user_version"), store_schema_version (),
+          "now at the current version");
   is_int (count (path, "SELECT count(*) FROM executions WHERE id = 'old-row-1' AND engine = ''"), 1,
           "the old row is kept, new columns defaulted");
   is_int (count (path, "SELECT count(*) FROM pool_hit_rate"), 1, "views answer on migrated data");
   sqlite3_open (path, &db);
   sqlite3_exec (db, "PRAGMA user_version = 99", NULL, NULL, NULL);
-  ok (store_migrate (db, &err) < 0 && strstr (err.msg, "newer"), "a file from a newer build is refused");
+  ok (store_migrate (db, &err) < 0 && strstr (err.msg, "newer"),
+      "a file from a newer build is refused");
   sqlite3_close (db);
 }
 
@@ -307,8 +309,9 @@ test_replay (void)
       r.hit_rate);
   sz = (store_replay_sizes_t){0, 8, 4};
   must (store_replay (arr, 400, create, 1, &sz, &r));
-  ok (r.hit_rate < 0.05, "but with 4 creates of 1 s at once, 4/s is all they can make: misses "
-                         "take every one (%.2f hits)",
+  ok (r.hit_rate < 0.05,
+      "but with 4 creates of 1 s at once, 4/s is all they can make: misses "
+      "take every one (%.2f hits)",
       r.hit_rate);
 }
 

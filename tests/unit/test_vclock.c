@@ -103,7 +103,8 @@ main (void)
   base = event_base_new ();
   if (base == NULL || pipe2 (fds, O_NONBLOCK | O_CLOEXEC) < 0)
     return 99;
-  is_str (event_base_get_method (base), "epoll", "libevent's backend is epoll (the clock stands in for epoll_wait)");
+  is_str (event_base_get_method (base), "epoll",
+          "libevent's backend is epoll (the clock stands in for epoll_wait)");
 
   /* The clock stands still while the program computes. */
   t0 = wb_now_ms ();
@@ -139,13 +140,14 @@ main (void)
   event_add (pipe_ev, NULL);
   if (!ok (pthread_create (&th, NULL, worker_main, &w) == 0, "a worker thread"))
     return tap_done ();
-  t2 = (mark_t) {0};
+  t2 = (mark_t){0};
   evtimer_assign (ten, base, mark_cb, &t2);
   t0 = wb_now_ms ();
   evtimer_add (ten, &ten_s);
   worker_tell (&w, false);
   event_base_loop (base, EVLOOP_ONCE);
-  ok (p.order == 3 && t2.order == 0, "the busy thread's byte comes first, the 10 s timer has not fired");
+  ok (p.order == 3 && t2.order == 0,
+      "the busy thread's byte comes first, the 10 s timer has not fired");
   /* Parked again (once the byte is read): nothing holds the jump back. */
   event_base_loop (base, EVLOOP_ONCE);
   ok (t2.order == 4 && t2.at_ms - t0 >= 10000, "then, the worker parked, the timer fires (%llu ms)",

@@ -33,7 +33,8 @@ test_json (void)
   wb_buf_t b = WB_BUF_INIT;
   const char in[] = "a\"b\\c\n\t\x01\x7f\0z\xc3\xa9";
   must (wb_json_append_string (&b, in, sizeof in - 1));
-  is_str (b.data, "\"a\\\"b\\\\c\\n\\t\\u0001\\u007f\\u0000z\xc3\xa9\"", "escapes quotes, controls, NUL");
+  is_str (b.data, "\"a\\\"b\\\\c\\n\\t\\u0001\\u007f\\u0000z\xc3\xa9\"",
+          "escapes quotes, controls, NUL");
   wb_buf_free (&b);
 }
 
@@ -54,8 +55,16 @@ static void
 test_utf8_sanitize (void)
 {
   wb_buf_t b = WB_BUF_INIT;
-  size_t n = wb_utf8_sanitize (&b, "a\xff" "b\xc3\xa9", 5, 5, false);
-  ok (n == 5 && b.len == 7 && memcmp (b.data, "a\xef\xbf\xbd" "b\xc3\xa9", 7) == 0,
+  size_t n = wb_utf8_sanitize (&b,
+                               "a\xff"
+                               "b\xc3\xa9",
+                               5, 5, false);
+  ok (n == 5 && b.len == 7
+          && memcmp (b.data,
+                     "a\xef\xbf\xbd"
+                     "b\xc3\xa9",
+                     7)
+                 == 0,
       "an invalid byte becomes U+FFFD, valid characters stay");
   wb_buf_reset (&b);
   n = wb_utf8_sanitize (&b, "ab\xc3\xa9", 4, 3, false);
@@ -84,15 +93,20 @@ test_hex (void)
 static void
 test_base64 (void)
 {
-  const char *vec[][2] = {{"", ""}, {"f", "Zg=="}, {"fo", "Zm8="}, {"foo", "Zm9v"},
-                          {"foob", "Zm9vYg=="}, {"fooba", "Zm9vYmE="}, {"foobar", "Zm9vYmFy"}};
+  const char *vec[][2] = {{"", ""},
+                          {"f", "Zg=="},
+                          {"fo", "Zm8="},
+                          {"foo", "Zm9v"},
+                          {"foob", "Zm9vYg=="},
+                          {"fooba", "Zm9vYmE="},
+                          {"foobar", "Zm9vYmFy"}};
   for (size_t i = 0; i < WB_ARRAY_SIZE (vec); i++)
     {
       wb_buf_t e = WB_BUF_INIT, d = WB_BUF_INIT;
       must (wb_base64_encode (&e, vec[i][0], strlen (vec[i][0])));
       is_str (e.data ? e.data : "", vec[i][1], "base64(\"%s\")", vec[i][0]);
-      ok (wb_base64_decode (&d, vec[i][1], strlen (vec[i][1])) == 0
-              && d.len == strlen (vec[i][0]) && memcmp (d.data ? d.data : "", vec[i][0], d.len) == 0,
+      ok (wb_base64_decode (&d, vec[i][1], strlen (vec[i][1])) == 0 && d.len == strlen (vec[i][0])
+              && memcmp (d.data ? d.data : "", vec[i][0], d.len) == 0,
           "decode \"%s\"", vec[i][1]);
       wb_buf_free (&e);
       wb_buf_free (&d);
@@ -145,7 +159,8 @@ test_dir_trusted (void)
       return;
     }
   chmod (tmpbase, 0755);
-  ok (wb_dir_trusted (tmpbase, real, sizeof real, &err) < 0 && strstr (err.msg, "/tmp can be written by anyone"),
+  ok (wb_dir_trusted (tmpbase, real, sizeof real, &err) < 0
+          && strstr (err.msg, "/tmp can be written by anyone"),
       "a folder under /tmp: not trusted, sticky or not (%s)", err.msg);
   rmdir (tmpbase);
   if (geteuid () != 0)
@@ -189,7 +204,8 @@ test_dir_trusted (void)
   close (open (file, O_CREAT | O_WRONLY, 0600));
   ok (wb_dir_trusted (file, real, sizeof real, &err) < 0 && strstr (err.msg, "not a folder"),
       "a file: not a folder");
-  ok (wb_dir_trusted ("/nonexistent/warmbox", real, sizeof real, &err) < 0, "a missing folder: an error");
+  ok (wb_dir_trusted ("/nonexistent/warmbox", real, sizeof real, &err) < 0,
+      "a missing folder: an error");
   unlink (file);
   rmdir (path);
   rmdir (base);

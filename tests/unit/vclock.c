@@ -37,13 +37,13 @@ static bool inited, real_mode;
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t parked_cv = PTHREAD_COND_INITIALIZER; /* a thread parked or ended */
-static int64_t v_at, r_at; /* ns */
+static int64_t v_at, r_at;                                  /* ns */
 static int flowing;
 static int64_t busy_since; /* real ns when a thread was first seen busy; 0: none */
 static unsigned long jumps, polls, spins;
 static int64_t skipped, waited;
 static unsigned long slices;
-static int64_t last_poll_at; /* the clock at the last poll */
+static int64_t last_poll_at;       /* the clock at the last poll */
 static unsigned long same_instant; /* polls in a row at that instant */
 
 typedef enum slot_state
@@ -379,7 +379,8 @@ __wrap_pthread_create (pthread_t *t, const pthread_attr_t *attr, void *(*start) 
   else
     untracked++;
   pthread_mutex_unlock (&mu);
-  r = s ? __real_pthread_create (t, attr, trampoline, s) : __real_pthread_create (t, attr, start, arg);
+  r = s ? __real_pthread_create (t, attr, trampoline, s)
+        : __real_pthread_create (t, attr, start, arg);
   if (r != 0)
     {
       pthread_mutex_lock (&mu);
@@ -454,7 +455,8 @@ __wrap_pthread_cond_wait (pthread_cond_t *cv, pthread_mutex_t *m)
 }
 
 int
-__wrap_pthread_cond_timedwait (pthread_cond_t *cv, pthread_mutex_t *m, const struct timespec *abstime)
+__wrap_pthread_cond_timedwait (pthread_cond_t *cv, pthread_mutex_t *m,
+                               const struct timespec *abstime)
 {
   int r;
 
