@@ -623,6 +623,13 @@ decode_load (const eng_reply_t *r, const char *what, const cJSON *json, eng_resu
   return 0;
 }
 
+bool
+eng_err_refused (const wb_err_t *err)
+{
+  return err->code == WB_E_ENGINE && err->engine_status >= 400 && err->engine_status < 500
+         && err->engine_status != 404;
+}
+
 /* Every kind of request, once: its name, the statuses that mean "already
  * where you wanted it" (success, nothing to decode), whether its body is
  * one JSON document, and its decoder (NULL: a 2xx status says it all). */

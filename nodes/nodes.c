@@ -811,8 +811,7 @@ probe_created_cb (void *arg, const char *id, const wb_err_t *perr)
       /* An engine that answers but will not make the container as asked
        * (a body it refuses) can't serve; one that went away is dealt
        * with by its pings. */
-      if (perr->code == WB_E_ENGINE && perr->engine_status >= 400 && perr->engine_status < 500
-          && perr->engine_status != 404 && n->state == NODE_UP && pr->taken_out == n->taken_out)
+      if (eng_err_refused (perr) && n->state == NODE_UP && pr->taken_out == n->taken_out)
         {
           snprintf (why, sizeof why, "it will not create a %s container: %s", pr->language,
                     perr->msg);

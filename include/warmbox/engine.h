@@ -43,6 +43,11 @@ typedef struct eng_config
  * else unix:///var/run/docker.sock.  Never fails; the string is static or
  * belongs to the environment / caller. */
 const char *eng_default_endpoint (const char *cfg_endpoint);
+/* Did the engine answer and refuse the request as it was asked (a 4xx
+ * other than 404: a body or setting it will not take), rather than fail,
+ * go away or not find the object?  For err of one of this module's
+ * requests. */
+bool eng_err_refused (const wb_err_t *err);
 
 /* Create a client.  Does no I/O.  The config strings are copied.
  * On error returns -1 with *out untouched (bad endpoint, no memory). */

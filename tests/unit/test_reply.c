@@ -272,10 +272,35 @@ test_alloc_faults (void)
     }
 }
 
+/* eng_err_refused: the engine answered no to the request as asked. */
+static void
+test_refused (void)
+{
+  static const struct
+  {
+    wb_code_t code;
+    int status;
+    bool refused;
+  } cases[]
+      = {{WB_E_ENGINE, 400, true},  {WB_E_ENGINE, 409, true},     {WB_E_NOT_FOUND, 404, false},
+         {WB_E_ENGINE, 500, false}, {WB_E_ENGINE_DOWN, 0, false}, {WB_E_ENGINE, 0, false}};
+
+  for (size_t i = 0; i < WB_ARRAY_SIZE (cases); i++)
+    {
+      wb_err_t e;
+      memset (&e, 0, sizeof e);
+      e.code = cases[i].code;
+      e.engine_status = cases[i].status;
+      ok (eng_err_refused (&e) == cases[i].refused, "%s with status %d: %s", wb_code_name (e.code),
+          e.engine_status, cases[i].refused ? "refused as asked" : "not a refusal");
+    }
+}
+
 int
 main (void)
 {
   failmalloc_install ();
+  test_refused ();
   test_names ();
   test_statuses ();
   test_kinds ();
