@@ -137,7 +137,8 @@ done_cb (void *arg, const sched_result_t *res, const wb_err_t *err)
       c->pool_hit = res->pool_hit;
       c->has_compile = res->has_compile;
       c->compile_exit = res->compile_exit;
-      copy_text (c->compile_err, sizeof c->compile_err, res->compile_err.data, res->compile_err.len);
+      copy_text (c->compile_err, sizeof c->compile_err, res->compile_err.data,
+                 res->compile_err.len);
       copy_text (c->out, sizeof c->out, res->out.data, res->out.len);
       {
         wb_buf_t both = WB_BUF_INIT;
@@ -552,8 +553,9 @@ test_happy_path (void)
         "the run mark is not the program's stderr: \"%s\"", k[0].err);
     /* The run's duration as the daemon measured it (on the virtual clock). */
     ok (k[1].status == SCHED_ST_TIMEOUT && k[1].duration_ms >= 200 && k[1].duration_ms < 60000,
-        "a program that never ends is stopped at its own timeout plus the slack, not at the compile's "
-        "limit too (ran %llu ms)", (unsigned long long) k[1].duration_ms);
+        "a program that never ends is stopped at its own timeout plus the slack, not at the "
+        "compile's limit too (ran %llu ms)",
+        (unsigned long long) k[1].duration_ms);
     ok (k[2].status == SCHED_ST_COMPILE_ERROR && k[2].err[0] == '\0',
         "a failed compile writes no run mark: the trailer's mark is recognised after the held-back bytes");
   }
@@ -1771,7 +1773,8 @@ scratch_parent (void)
   if (t && *t)
     return t;
   if (statfs ("/dev/shm", &fs) == 0 && fs.f_type == TMPFS_MAGIC
-      && (uint64_t) fs.f_bavail * (uint64_t) fs.f_bsize >= 512ull << 20 && access ("/dev/shm", W_OK) == 0)
+      && (uint64_t) fs.f_bavail * (uint64_t) fs.f_bsize >= 512ull << 20
+      && access ("/dev/shm", W_OK) == 0)
     return "/dev/shm";
   return "/tmp";
 }

@@ -29,7 +29,7 @@ mark_cb (evutil_socket_t fd, short what, void *arg)
   mark_t *m = arg;
   char b[16];
 
-  (void) what;
+  (void)what;
   if (fd >= 0)
     while (read (fd, b, sizeof b) > 0)
       ;
@@ -61,7 +61,7 @@ worker_main (void *arg)
         break;
       w->go = false;
       pthread_mutex_unlock (&w->mu);
-      struct timespec ts = {0, 30 * 1000000L};
+      struct timespec ts = { 0, 30 * 1000000L };
       nanosleep (&ts, NULL);
       if (write (w->fd, "x", 1) != 1)
         return NULL;
@@ -88,9 +88,9 @@ main (void)
 {
   struct event_base *base;
   struct event *hour, *ten, *pipe_ev;
-  mark_t h = {0}, t = {0}, p = {0}, t2 = {0};
-  struct timeval one_hour = {3600, 0}, ten_s = {10, 0};
-  worker_t w = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, false, -1};
+  mark_t h = { 0 }, t = { 0 }, p = { 0 }, t2 = { 0 };
+  struct timeval one_hour = { 3600, 0 }, ten_s = { 10, 0 };
+  worker_t w = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, false, -1 };
   pthread_t th;
   int fds[2];
   uint64_t t0, jumps;
@@ -103,7 +103,8 @@ main (void)
   base = event_base_new ();
   if (base == NULL || pipe2 (fds, O_NONBLOCK | O_CLOEXEC) < 0)
     return 99;
-  is_str (event_base_get_method (base), "epoll", "libevent's backend is epoll (the clock stands in for epoll_wait)");
+  is_str (event_base_get_method (base), "epoll",
+          "libevent's backend is epoll (the clock stands in for epoll_wait)");
 
   /* The clock stands still while the program computes. */
   t0 = wb_now_ms ();
@@ -129,7 +130,7 @@ main (void)
   evtimer_add (ten, &ten_s);
   event_base_loop (base, EVLOOP_ONCE);
   ok (t.order == 2 && t.at_ms - t0 >= 10000, "a 10 s timer fires 10 s later on the clock (%llu ms)",
-      (unsigned long long) (t.at_ms - t0));
+      (unsigned long long)(t.at_ms - t0));
   ok (vclock_jumps () > jumps, "the clock jumped there instead of sleeping");
 
   /* A thread at work is waited for: its byte comes before a timer the
@@ -139,20 +140,21 @@ main (void)
   event_add (pipe_ev, NULL);
   if (!ok (pthread_create (&th, NULL, worker_main, &w) == 0, "a worker thread"))
     return tap_done ();
-  t2 = (mark_t) {0};
+  t2 = (mark_t){ 0 };
   evtimer_assign (ten, base, mark_cb, &t2);
   t0 = wb_now_ms ();
   evtimer_add (ten, &ten_s);
   worker_tell (&w, false);
   event_base_loop (base, EVLOOP_ONCE);
-  ok (p.order == 3 && t2.order == 0, "the busy thread's byte comes first, the 10 s timer has not fired");
+  ok (p.order == 3 && t2.order == 0,
+      "the busy thread's byte comes first, the 10 s timer has not fired");
   /* Parked again (once the byte is read): nothing holds the jump back. */
   event_base_loop (base, EVLOOP_ONCE);
   ok (t2.order == 4 && t2.at_ms - t0 >= 10000, "then, the worker parked, the timer fires (%llu ms)",
-      (unsigned long long) (t2.at_ms - t0));
+      (unsigned long long)(t2.at_ms - t0));
   worker_tell (&w, true);
   pthread_join (th, NULL);
-  is_int ((int) vclock_spins (), 0, "the loop never spun at one instant");
+  is_int ((int)vclock_spins (), 0, "the loop never spun at one instant");
 
   event_free (pipe_ev);
   event_free (ten);

@@ -39,13 +39,13 @@ static bool inited, real_mode;
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t parked_cv = PTHREAD_COND_INITIALIZER; /* a thread parked or ended */
-static int64_t v_at, r_at; /* ns */
+static int64_t v_at, r_at;                                  /* ns */
 static int flowing;
 static int64_t busy_since; /* real ns when a thread was first seen busy; 0: none */
 static unsigned long jumps, polls, spins;
 static int64_t skipped, waited;
 static unsigned long slices;
-static int64_t last_poll_at; /* the clock at the last poll */
+static int64_t last_poll_at;       /* the clock at the last poll */
 static unsigned long same_instant; /* polls in a row at that instant */
 
 typedef enum slot_state
@@ -91,7 +91,7 @@ sys_clock_gettime (clockid_t clk, struct timespec *ts)
 {
   if (real_clock_gettime)
     return real_clock_gettime (clk, ts);
-  return (int) syscall (SYS_clock_gettime, clk, ts);
+  return (int)syscall (SYS_clock_gettime, clk, ts);
 }
 
 static int64_t
@@ -99,7 +99,7 @@ real_ns (void)
 {
   struct timespec ts;
   sys_clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (int64_t) ts.tv_sec * 1000000000LL + ts.tv_nsec;
+  return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
 static int
@@ -107,7 +107,7 @@ sys_epoll_wait (int epfd, struct epoll_event *ev, int n, int timeout)
 {
   if (real_epoll_wait)
     return real_epoll_wait (epfd, ev, n, timeout);
-  return (int) syscall (SYS_epoll_wait, epfd, ev, n, timeout);
+  return (int)syscall (SYS_epoll_wait, epfd, ev, n, timeout);
 }
 
 /* Runs before main, before any thread: the program's first clock reads
@@ -117,8 +117,8 @@ vclock_init (void)
 {
   const char *e = getenv ("WB_REAL_CLOCK");
 
-  real_clock_gettime = (clock_gettime_fn) dlsym (RTLD_NEXT, "clock_gettime");
-  real_epoll_wait = (epoll_wait_fn) dlsym (RTLD_NEXT, "epoll_wait");
+  real_clock_gettime = (clock_gettime_fn)dlsym (RTLD_NEXT, "clock_gettime");
+  real_epoll_wait = (epoll_wait_fn)dlsym (RTLD_NEXT, "epoll_wait");
   real_mode = e && *e && strcmp (e, "0") != 0;
   v_at = real_ns ();
   inited = true;
@@ -189,8 +189,8 @@ clock_gettime (clockid_t clk, struct timespec *ts)
   if (!inited || real_mode || !is_virtual (clk))
     return sys_clock_gettime (clk, ts);
   v = virtual_ns ();
-  ts->tv_sec = (time_t) (v / 1000000000LL);
-  ts->tv_nsec = (long) (v % 1000000000LL);
+  ts->tv_sec = (time_t)(v / 1000000000LL);
+  ts->tv_nsec = (long)(v % 1000000000LL);
   return 0;
 }
 
@@ -327,7 +327,7 @@ epoll_wait (int epfd, struct epoll_event *ev, int n, int timeout)
   r = sys_epoll_wait (epfd, ev, n, 0);
   if (r != 0 || timeout == 0)
     return r;
-  deadline = timeout < 0 ? -1 : virtual_ns () + (int64_t) timeout * 1000000LL;
+  deadline = timeout < 0 ? -1 : virtual_ns () + (int64_t)timeout * 1000000LL;
   for (;;)
     {
       if (threads_idle ())
@@ -381,7 +381,8 @@ __wrap_pthread_create (pthread_t *t, const pthread_attr_t *attr, void *(*start) 
   else
     untracked++;
   pthread_mutex_unlock (&mu);
-  r = s ? __real_pthread_create (t, attr, trampoline, s) : __real_pthread_create (t, attr, start, arg);
+  r = s ? __real_pthread_create (t, attr, trampoline, s)
+        : __real_pthread_create (t, attr, start, arg);
   if (r != 0)
     {
       pthread_mutex_lock (&mu);
@@ -456,7 +457,8 @@ __wrap_pthread_cond_wait (pthread_cond_t *cv, pthread_mutex_t *m)
 }
 
 int
-__wrap_pthread_cond_timedwait (pthread_cond_t *cv, pthread_mutex_t *m, const struct timespec *abstime)
+__wrap_pthread_cond_timedwait (pthread_cond_t *cv, pthread_mutex_t *m,
+                               const struct timespec *abstime)
 {
   int r;
 
@@ -492,7 +494,7 @@ void
 vclock_advance (uint64_t ms)
 {
   pthread_mutex_lock (&mu);
-  v_at += (int64_t) ms * 1000000LL;
+  v_at += (int64_t)ms * 1000000LL;
   pthread_mutex_unlock (&mu);
 }
 
@@ -513,7 +515,7 @@ vclock_skipped_ms (void)
   pthread_mutex_lock (&mu);
   s = skipped;
   pthread_mutex_unlock (&mu);
-  return (uint64_t) (s / 1000000LL);
+  return (uint64_t)(s / 1000000LL);
 }
 
 unsigned long
@@ -543,7 +545,7 @@ vclock_waited_ms (void)
   pthread_mutex_lock (&mu);
   w = waited;
   pthread_mutex_unlock (&mu);
-  return (uint64_t) (w / 1000000LL);
+  return (uint64_t)(w / 1000000LL);
 }
 
 unsigned long
@@ -559,5 +561,5 @@ vclock_slices (void)
 uint64_t
 vclock_real_ms (void)
 {
-  return (uint64_t) (real_ns () / 1000000LL);
+  return (uint64_t)(real_ns () / 1000000LL);
 }
