@@ -1,7 +1,9 @@
 /* tests/unit/vclock.c: see vclock.h.
  *
  * The clock is piecewise: frozen at v_at while nothing lets it run; while
- * `flowing` > 0 it reads v_at + (real now - r_at).  Everything is under
+ * `flowing` > 0 (a pthread_join, a wait for a thread busy past the grace)
+ * it reads v_at + (real now - r_at); a jump sets v_at to the loop's next
+ * timer.  Everything is under
  * one mutex (a leaf: nothing else is locked while it is held, apart from
  * the caller's own mutex around a condition wait).  Nothing here allocates
  * (the fault loops count allocations: the clock must not add any). */
