@@ -118,9 +118,9 @@ sched_ctx_clear (sched_ctx_t *ctx, uint32_t store_timeout_ms)
 {
   /* Executions are abandoned first (they hold containers of the nodes
    * and records of the store), then the history closes (its last commits
-   * may still be on their way), then the sets are freed. */
-  /* The set outlives the store: the store's last callbacks (rows ahead,
-   * finished rows) look their execution up in it by serial. */
+   * may still be on their way), then the sets are freed: the executions'
+   * set outlives the store, whose last callbacks (rows ahead, finished
+   * rows) look their execution up in it by serial. */
   if (ctx->execs)
     sched_exec_abandon_all (ctx->execs);
   if (ctx->nodes)
