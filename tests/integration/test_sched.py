@@ -31,7 +31,12 @@ def run_one(i, token=None):
     headers = {"Content-Type": "application/json"}
     if token:
         headers["Authorization"] = "Bearer " + token
-    body = json.dumps({"language": "python", "code": "print(%d * %d)" % (i, i)})
+    # The burst is about scheduling, not deadlines: with 64 starts in flight
+    # a slow engine took up to 12 s to answer a start (2026-12-02, 44 of 200
+    # timed out, the build before the layers and the one after alike), and
+    # a run's deadline counts from its start being sent.  Each program gets
+    # the profile's longest timeout, so a slow start is not a timeout.
+    body = json.dumps({"language": "python", "code": "print(%d * %d)" % (i, i), "timeout_ms": 60000})
     t0 = time.time()
     c.request("POST", "/v1/executions", body=body, headers=headers)
     r = c.getresponse()
