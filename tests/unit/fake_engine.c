@@ -2227,3 +2227,37 @@ fake_container_exit (fake_container_t *c, long exit_code, bool oom_killed)
     emit_trailer (c); /* the program ended: its init reports it */
   container_exit (c, exit_code, oom_killed);
 }
+
+/* Each id is the SHA-256 of its config, as an engine's is: archives are
+ * checked against it (eng_archive_check). */
+const fake_image_t fake_shipped_images[] = {
+    {"warmbox/python:latest",
+     "sha256:dd7bbacd0f949c4a00477621237bbccfa56395e7232e0e0116ba54613eb8820b",
+     "{\"fake\":\"python\"}"},
+    {"warmbox/javascript:latest",
+     "sha256:553f224db1acdbf8e3c55afbf4e3c6107e27c49602ab2b92998f8654a0d581cd",
+     "{\"fake\":\"javascript\"}"},
+    {"warmbox/typescript:latest",
+     "sha256:ddc7917f181e06fa9052defe5f25c01427d7c94896aaf08d26f6310e506f420b",
+     "{\"fake\":\"typescript\"}"},
+    {"warmbox/bash:latest",
+     "sha256:b5095b61397783387eebf2818a434fd09f0b7f40cad9c523ad9ff5e6adc35b94",
+     "{\"fake\":\"bash\"}"},
+    {"warmbox/ruby:latest",
+     "sha256:a9f2dabd898d4ae2e50c22e5ef31013894d1fbef72a3de83b8b8908605b2bf18",
+     "{\"fake\":\"ruby\"}"},
+    {"warmbox/c:latest", "sha256:e9bd117322a23f604aedc850608e9b91c2f99487bf12ce3500ab0333aa919ade",
+     "{\"fake\":\"c\"}"},
+    {"warmbox/cpp:latest",
+     "sha256:4c7c538d4479ad8c7b95a5d408fca3fccbc1e6352d09ff9fbcd06c73fe6072a1",
+     "{\"fake\":\"cpp\"}"},
+    {"warmbox/go:latest", "sha256:dd50d5542b2af145d8c22e3691141c15c1aa3f8b5f63f266ea953f8aafc3f542",
+     "{\"fake\":\"go\"}"},
+    {"warmbox/rust:latest",
+     "sha256:6bb85e73ac0300c5fb2c55c90785f79ffea49f885b7e081f40758248a4c891fc",
+     "{\"fake\":\"rust\"}"},
+    {"warmbox/java:latest",
+     "sha256:2d4e1e6457c9c20280dac815c79987282a7df87f66d58ceda1f1a68505cf3728",
+     "{\"fake\":\"java\"}"},
+};
+const size_t fake_n_shipped_images = WB_ARRAY_SIZE (fake_shipped_images);

@@ -151,6 +151,11 @@ void fake_engine_set_podman (fake_engine_t *fe, bool podman);
  * the image and its id; image load reads it back: the archive of the
  * fake.  Image inspect finds an image by name or by id. */
 void fake_engine_set_images (fake_engine_t *fe, const fake_image_t *images, size_t n);
+/* The shipped profiles' images (warmbox/<language>:latest), each id the
+ * SHA-256 of its config as an engine's is (eng_archive_check checks it):
+ * what the tests that run a whole daemon on the fake give it. */
+extern const fake_image_t fake_shipped_images[];
+extern const size_t fake_n_shipped_images;
 /* While down, every new call answers WB_E_ENGINE_DOWN (asynchronously);
  * requests, attach streams and programs already under way go on. */
 void fake_engine_set_down (fake_engine_t *fe, bool down);
