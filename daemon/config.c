@@ -56,22 +56,6 @@ engine_config_clear (sched_engine_config_t *e)
   memset (e, 0, sizeof *e);
 }
 
-void
-sched_config_clear (sched_config_t *cfg)
-{
-  for (size_t i = 0; i < cfg->n_listen; i++)
-    free (cfg->listen[i]);
-  for (size_t i = 0; i < cfg->n_engines; i++)
-    engine_config_clear (&cfg->engines[i]);
-  free (cfg->tls_cert);
-  free (cfg->tls_key);
-  free (cfg->tls_client_ca);
-  free (cfg->profiles_dir);
-  free (cfg->store_path);
-  free (cfg->agent_listen);
-  memset (cfg, 0, sizeof *cfg);
-}
-
 int
 sched_config_defaults (sched_config_t *cfg, wb_err_t *err)
 {
@@ -581,6 +565,21 @@ config_set (sched_config_t *cfg, const config_key_t *key, cJSON *item, wb_err_t 
       return key->parse (cfg, item, err);
     }
   return wb_error (err, WB_E_INTERNAL, "key %s: unknown type", key->name);
+}
+
+/* Every string the table names is owned by the config, and so are the
+ * listeners and the engines' strings. */
+void
+sched_config_clear (sched_config_t *cfg)
+{
+  for (size_t i = 0; i < cfg->n_listen; i++)
+    free (cfg->listen[i]);
+  for (size_t i = 0; i < cfg->n_engines; i++)
+    engine_config_clear (&cfg->engines[i]);
+  for (size_t i = 0; i < WB_ARRAY_SIZE (config_keys); i++)
+    if (config_keys[i].type == CFG_STRING)
+      free (*(char **) (void *) ((char *) cfg + config_keys[i].offset));
+  memset (cfg, 0, sizeof *cfg);
 }
 
 int
