@@ -2122,7 +2122,19 @@ sched_exec_abandon_all (execs_t *ctx)
        * marks the row written ahead interrupted). */
       ex->container_id[0] = '\0';
       ex->cb = NULL;
-      if (cb)
+      if (cb && ex->t_start_us)
+        {
+          /* Its start was sent: the program may have run, so the client
+           * hears a result, never "it did not start" (a client must not
+           * retry code that may have run). */
+          take_trailer (ex);
+          ex->res.status = SCHED_ST_ERROR;
+          ex->res.exit_code = -1;
+          ex->res.error = "warmboxd exited while the program ran; it was stopped and will not run "
+                          "again (its output is what came before)";
+          cb (ex->cb_arg, &ex->res, NULL);
+        }
+      else if (cb)
         cb (ex->cb_arg, NULL, &err);
       exec_end (ex);
     }

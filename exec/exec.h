@@ -190,9 +190,11 @@ bool sched_exec_transition_allowed (int from, int to);
 int sched_exec_check_all (const execs_t *x);
 
 /* The daemon is exiting now (second signal, fatal error): end every
- * execution without a reply or a finished row (their rows stay "running"
- * and the next start-up marks them interrupted; their containers are left
- * to its reaper).  Can't fail. */
+ * execution without a finished row (their rows stay "running" and the
+ * next start-up marks them interrupted; their containers are left to its
+ * reaper).  A client still there hears once: an error (busy) when its
+ * start was never sent, else a result with status "error" (the program
+ * may have run).  Can't fail. */
 void sched_exec_abandon_all (execs_t *x);
 
 #endif

@@ -1863,7 +1863,7 @@ test_state_table (void)
 static void
 test_clear_in_flight (void)
 {
-  call_t c[4];
+  call_t c[4], running;
 
   if (!setup (NULL))
     {
@@ -1871,6 +1871,8 @@ test_clear_in_flight (void)
       return;
     }
   run_until (pools_ready, NULL, 5000);
+  submit (&running, "python", "sleep 5000; out never", NULL);
+  ok (run_to_state (&running, "running", 3000), "one program runs");
   for (int i = 0; i < 4; i++)
     submit (&c[i], "python", "print(1)", NULL);
   /* No turn of the loop: the hits' rows written ahead are queued. */
@@ -1880,6 +1882,10 @@ test_clear_in_flight (void)
     answered += c[i].answers == 1 && !c[i].has_result;
   is_int (answered, 4,
           "exiting with rows in flight: each of the 4 clients hears once that it was abandoned");
+  ok (running.answers == 1 && running.has_result && running.status == SCHED_ST_ERROR
+          && running.exit_code == -1,
+      "the one that ran hears a result (status error), never that it did not start (%d %d %d)",
+      running.answers, running.has_result, (int) running.status);
   ctx.profiles = NULL;
   sched_config_clear (&ctx.cfg);
   event_base_free (ctx.base);
