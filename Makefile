@@ -71,7 +71,7 @@ UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%) \
 .PHONY: all run test unit unit-bin integration check images fuzz bench chaos install clean setup format format-check layers print-lib-src
 .DEFAULT_GOAL := all
 
-all: $(BIN)/warmboxd $(BIN)/warmbox
+all: $(BIN)/warmboxd $(BIN)/warmbox $(BIN)/warmbox-oci
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -82,6 +82,16 @@ $(BUILD)/libwarmbox.a: $(LIB_OBJ)
 	ar rcs $@ $^
 
 $(BIN)/warmboxd: $(BUILD)/daemon/main.o $(BUILD)/libwarmbox.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $^ $(LIBS) -o $@
+
+# The OCI engine's helper (oci/oci.h): another program, beside warmboxd.
+OCI_SRC := oci/spec.c oci/image.c oci/server.c
+$(BUILD)/liboci.a: $(OCI_SRC:%.c=$(BUILD)/%.o)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BIN)/warmbox-oci: $(BUILD)/oci/main.o $(BUILD)/liboci.a $(BUILD)/libwarmbox.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $^ $(LIBS) -o $@
 

@@ -1,0 +1,128 @@
+/* warmbox-oci: the OCI-runtime engine's helper (oci/oci.h says why it
+ * exists and what it owns).
+ *
+ *   warmbox-oci serve --socket PATH [--root DIR] [--images DIR]
+ *                     [--runtime PATH] [--init PATH] [--die-with-parent]
+ *   warmbox-oci load [--images DIR] ARCHIVE
+ *
+ * serve: the engine API on PATH (mode 0600) until SIGTERM; then every
+ * container it holds is removed.  warmboxd starts it so (an engine of
+ * "kind": "oci"), with --die-with-parent.  load: put a docker-save
+ * archive into the image store (make images does, so that a host needs
+ * no Docker engine to run the OCI engine). */
+#define _GNU_SOURCE
+#include "oci/oci.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define DEFAULT_ROOT "/run/warmbox/oci"
+#define DEFAULT_IMAGES "/var/lib/warmbox/oci-images"
+
+static void
+usage (void)
+{
+  fprintf (stderr, "usage: warmbox-oci serve --socket PATH [--root DIR] [--images DIR] [--runtime PATH]\n"
+                   "                         [--init PATH] [--die-with-parent]\n"
+                   "       warmbox-oci load [--images DIR] ARCHIVE\n");
+  exit (2);
+}
+
+static const char *
+first_executable (const char *const *candidates)
+{
+  for (; *candidates; candidates++)
+    if (access (*candidates, X_OK) == 0)
+      return *candidates;
+  return NULL;
+}
+
+int
+main (int argc, char **argv)
+{
+  static const char *const runtimes[] = {"/usr/sbin/runc", "/usr/bin/runc", "/usr/local/sbin/runc", NULL};
+  static const char *const inits[] = {"/usr/bin/tini-static", "/usr/bin/docker-init", NULL};
+  oci_paths_t paths = {.images = DEFAULT_IMAGES, .root = DEFAULT_ROOT};
+  const char *socket_path = NULL, *archive = NULL;
+  bool die_with_parent = false;
+
+  if (argc < 2)
+    usage ();
+  for (int i = 2; i < argc; i++)
+    {
+      const char *a = argv[i];
+      const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+      if (strcmp (a, "--die-with-parent") == 0)
+        {
+          die_with_parent = true;
+          continue;
+        }
+      if (a[0] != '-')
+        {
+          if (archive)
+            usage ();
+          archive = a;
+          continue;
+        }
+      if (v == NULL)
+        usage ();
+      if (strcmp (a, "--socket") == 0)
+        socket_path = v;
+      else if (strcmp (a, "--root") == 0)
+        paths.root = v;
+      else if (strcmp (a, "--images") == 0)
+        paths.images = v;
+      else if (strcmp (a, "--runtime") == 0)
+        paths.runtime = v;
+      else if (strcmp (a, "--init") == 0)
+        paths.init = v;
+      else
+        usage ();
+      i++;
+    }
+  if (paths.images[0] != '/' || paths.root[0] != '/')
+    {
+      fprintf (stderr, "warmbox-oci: --root and --images must be absolute paths\n");
+      return 2;
+    }
+  if (strcmp (argv[1], "load") == 0)
+    {
+      char id[80];
+      wb_err_t err;
+      int fd;
+      if (archive == NULL)
+        usage ();
+      if ((fd = open (archive, O_RDONLY | O_CLOEXEC)) < 0)
+        {
+          fprintf (stderr, "warmbox-oci: %s: %s\n", archive, strerror (errno));
+          return 1;
+        }
+      if (mkdir (paths.images, 0755) < 0 && errno != EEXIST)
+        {
+          fprintf (stderr, "warmbox-oci: %s: %s\n", paths.images, strerror (errno));
+          return 1;
+        }
+      if (oci_image_load (paths.images, fd, id, sizeof id, &err) < 0)
+        {
+          fprintf (stderr, "warmbox-oci: %s: %s\n", archive, err.msg);
+          return 1;
+        }
+      printf ("%s\n", id);
+      return 0;
+    }
+  if (strcmp (argv[1], "serve") != 0 || socket_path == NULL || archive)
+    usage ();
+  if (paths.runtime == NULL && (paths.runtime = first_executable (runtimes)) == NULL)
+    {
+      fprintf (stderr, "warmbox-oci: no runc found (install Debian's runc, or give --runtime)\n");
+      return 1;
+    }
+  if (paths.init == NULL)
+    paths.init = first_executable (inits); /* NULL: profiles with Init are refused */
+  return oci_serve (&paths, socket_path, die_with_parent);
+}

@@ -1,0 +1,99 @@
+/* oci/: warmbox-oci, the helper that runs an OCI runtime (runc) for warmboxd.
+ *
+ * warmboxd confines itself with seccomp and cannot mount, unshare or
+ * pivot_root; an OCI runtime must.  So warmboxd starts this helper before
+ * it confines itself (an engine of "kind": "oci"), and talks to it as to
+ * any engine: the subset of the Docker Engine API that warmbox's engine
+ * client speaks, on a Unix socket in a directory only root can enter.
+ * The helper's only job is to run the runtime's command line (create,
+ * delete) with a state root of its own, to start a created container by
+ * opening its exec fifo, and to hand the container's stdin, stdout and
+ * stderr, which it holds from the create on, to the attach stream.
+ *
+ * Ownership: the helper owns every container it created (its table) and
+ * is the subreaper of their init processes, which become its children:
+ * their exit status comes from waitpid.  A container ends one way,
+ * ctr_remove (kill, runtime delete, bundle removed), asked by warmboxd or
+ * done for every container when the helper stops.  What a dead helper
+ * left is listed from the runtime's state root at the next start, with
+ * its labels, and warmboxd's reaper removes it as on any engine.
+ *
+ * The code a client sent never reaches the helper's disk: it travels
+ * through the attach stream into the container's stdin pipe.  A bundle
+ * holds the container's configuration only.
+ */
+#ifndef WARMBOX_OCI_H
+#define WARMBOX_OCI_H
+
+#include "warmbox/wb.h"
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Where the pieces live. */
+typedef struct oci_paths
+{
+  const char *images;  /* image store: <images>/<hex id>/{rootfs,config.json}, tags/ */
+  const char *root;    /* the helper's own: state/ (the runtime's --root), bundles/ */
+  const char *runtime; /* the runtime's command (runc) */
+  const char *init;    /* the init bound at /sbin/docker-init (tini-static) */
+} oci_paths_t;
+
+/* ---- spec.c: create bodies to OCI configurations (pure; fuzzed) ---------- */
+
+/* What a create body asked for that is not the OCI configuration itself. */
+typedef struct oci_request
+{
+  char image[80];    /* "sha256:<hex>" or a tag, as asked */
+  cJSON *labels;     /* the Labels object (owned) */
+  char *seccomp_opt; /* the "seccomp=..." option as asked (owned) */
+  char *runtime;     /* HostConfig.Runtime, "runc" if none (owned) */
+  char *hostconfig;  /* HostConfig as asked, JSON (owned): inspect shows what the bundle holds */
+} oci_request_t;
+
+void oci_request_free (oci_request_t *r);
+
+/* Translate a Docker create body (json[0..len)) into an OCI runtime
+ * configuration for a root file system at rootfs (NULL: leave root.path
+ * to the caller), with its cgroup at cgroup_path and the init at init.
+ * Only what warmbox's sandbox asks for is taken; everything else that
+ * could weaken a sandbox is refused (privileged, binds, devices, added
+ * capabilities, a network, a terminal, host namespaces, no seccomp
+ * allowlist).  The request's other parts go to *req.  NULL with err
+ * (WB_E_INVALID: the sentence says what) or memory. */
+cJSON *oci_spec_from_body (const char *json, size_t len, const char *rootfs,
+                           const char *cgroup_path, const char *init, oci_request_t *req,
+                           wb_err_t *err);
+
+/* The Docker HostConfig and Config.User that a configuration (as read
+ * back from the bundle) enforces: what inspect shows and warmboxd's
+ * verification compares.  The seccomp option is shown as asked only when
+ * the bundle's filter is exactly that option's translation.  NULL on
+ * memory. */
+cJSON *oci_spec_hostconfig (const cJSON *spec, const char *seccomp_opt);
+char *oci_spec_user (const cJSON *spec);
+
+/* ---- image.c: the image store ------------------------------------------ */
+
+/* Unpack a docker-save archive (fd, a regular file) into the store: the
+ * archive is checked whole (engine's eng_archive_check), its one layer's
+ * SHA-256 must be the config's diff_id, and the root file system is
+ * unpacked into a new directory that is renamed into place: a half
+ * unpacked image is never seen.  Its tags then name it.  Blocks (the
+ * server runs it in a child process).  0, or -1 with err. */
+WB_MUST_CHECK int oci_image_load (const char *images, int fd, char *id_out, size_t id_size,
+                                  wb_err_t *err);
+/* Resolve a tag or an id ("sha256:<hex>", or "<hex>") to the image's id
+ * and its root file system's path.  0, or -1 (WB_E_NOT_FOUND). */
+WB_MUST_CHECK int oci_image_find (const char *images, const char *ref, char id[72],
+                                  char *rootfs, size_t rootfs_size, wb_err_t *err);
+
+/* ---- server.c ------------------------------------------------------------ */
+
+/* Serve on the Unix socket path until SIGTERM or SIGINT (or the parent's
+ * death, when started by warmboxd); then every container is removed.
+ * Returns the exit code. */
+int oci_serve (const oci_paths_t *paths, const char *socket_path, bool die_with_parent);
+
+#endif

@@ -1,0 +1,2032 @@
+/* oci/server.c: the helper's engine API and its containers' lives.
+ *
+ * One event loop.  The HTTP side reads one request at a time per
+ * connection (warmbox's engine client never pipelines), answers it, and
+ * reads the next; three requests leave that pattern: attach (hijacked
+ * after "101 UPGRADED": the connection then carries the container's
+ * streams), wait (the head at once, the body at the exit) and image load
+ * (the body goes to an unlinked file, then a child process unpacks it).
+ *
+ * A container's states, and what ends each:
+ *
+ *   CREATING --create exits 0--> CREATED --fifo read--> RUNNING --exit--> EXITED
+ *      |                            |                      |                |
+ *      +--create fails: freed       +------- remove: kill, wait for the exit, runtime delete,
+ *                                            bundle removed, freed ------------------+
+ *
+ * A removal is the only way a container ends (ctr_remove); a removal that
+ * the runtime refuses leaves the container EXITED and listed, for the
+ * next removal.  The helper is the subreaper of every container's init:
+ * waitpid gives its exit status, and a pid is never signalled after it
+ * was reaped (the init stays our zombie until then).
+ */
+#define _GNU_SOURCE
+#include "oci/oci.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/close_range.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define HEAD_MAX (16 * 1024)
+#define BODY_MAX (8 * 1024 * 1024)
+#define LOAD_MAX (8ULL << 30)
+#define STREAM_HIGH (1 << 20) /* per direction: past it the other side stops being read */
+#define START_TIMEOUT_S 30
+#define EARLY_MAX 256
+
+typedef struct server server_t;
+typedef struct conn conn_t;
+typedef struct ctr ctr_t;
+typedef struct job job_t;
+
+typedef enum
+{
+  C_CREATING,
+  C_CREATED,
+  C_STARTING,
+  C_RUNNING,
+  C_EXITED,
+  C_REMOVING,
+} ctr_state_t;
+
+static const char *const state_names[] = {"created", "created", "created", "running", "exited", "removing"};
+
+struct job
+{
+  job_t *prev, *next;
+  pid_t pid;
+  void (*done) (void *arg, int status);
+  void *arg;
+};
+
+struct ctr
+{
+  ctr_t *prev, *next;
+  server_t *srv;
+  char id[65];
+  ctr_state_t state;
+  bool orphan;   /* left by an earlier helper: no pipes, its init is not our child */
+  bool init_gone; /* reaped (or never ours) */
+  oci_request_t req;
+  char image_id[72];
+  char bundle[PATH_MAX];
+  pid_t init_pid;
+  int in_w, out_r, err_r; /* our ends of its stdio; -1 once handed on or closed */
+  int exit_code;
+  bool oom;
+  bool started; /* its fifo was read: the program may have run */
+  char created_at[40], started_at[40], finished_at[40];
+  conn_t *create_conn, *start_conn, *remove_conn;
+  conn_t *attach;
+  struct event *fifo_ev, *start_timer;
+  int fifo_fd;
+};
+
+typedef enum
+{
+  K_HEAD,     /* reading a request head */
+  K_BODY,     /* reading its body */
+  K_BUSY,     /* the answer waits for a container or a child */
+  K_WAIT,     /* a wait's head is sent; the body comes at the exit */
+  K_ATTACHED, /* hijacked: the container's streams */
+  K_CLOSING,  /* flush what is queued, then close */
+} conn_kind_t;
+
+struct conn
+{
+  conn_t *prev, *next;
+  server_t *srv;
+  struct bufferevent *bev;
+  conn_kind_t kind;
+  char method[8];
+  char path[1024];
+  char query[1024];
+  uint64_t body_len, body_have;
+  wb_buf_t body;
+  int body_fd;        /* image load: the archive */
+  bool close_after;   /* Connection: close */
+  ctr_t *ctr;         /* K_WAIT, K_ATTACHED, K_BUSY on a container */
+  bool wait_next;     /* K_WAIT: condition next-exit */
+  /* attached: */
+  struct bufferevent *in, *out, *err;
+  bool in_eof;        /* the client half-closed: stdin ends once flushed */
+  pid_t load_pid;
+};
+
+struct server
+{
+  struct event_base *base;
+  const oci_paths_t *paths;
+  char state_dir[3072], bundles_dir[3072];
+  char runtime_version[128];
+  char engine_id[80];
+  int listen_fd;
+  struct event *accept_ev, *chld_ev, *term_ev, *int_ev, *parent_timer;
+  pid_t parent;
+  ctr_t *ctrs;
+  conn_t *conns;
+  job_t *jobs;
+  struct
+  {
+    pid_t pid;
+    int status;
+  } early[EARLY_MAX];
+  size_t n_early;
+  bool stopping;
+};
+
+/* ---- small things ------------------------------------------------------ */
+
+static void
+now_rfc3339 (char out[40])
+{
+  struct timespec ts;
+  struct tm tm;
+  clock_gettime (CLOCK_REALTIME, &ts);
+  gmtime_r (&ts.tv_sec, &tm);
+  size_t n = strftime (out, 40, "%Y-%m-%dT%H:%M:%S", &tm);
+  snprintf (out + n, 40 - n, ".%09ldZ", ts.tv_nsec);
+}
+
+static int
+random_hex (char *out, size_t bytes)
+{
+  unsigned char b[64];
+  int fd = open ("/dev/urandom", O_RDONLY | O_CLOEXEC);
+  if (fd < 0 || bytes > sizeof b || read (fd, b, bytes) != (ssize_t) bytes)
+    {
+      if (fd >= 0)
+        close (fd);
+      return -1;
+    }
+  close (fd);
+  for (size_t i = 0; i < bytes; i++)
+    snprintf (out + 2 * i, 3, "%02x", b[i]);
+  return 0;
+}
+
+static void
+close_fd (int *fd)
+{
+  if (*fd >= 0)
+    close (*fd);
+  *fd = -1;
+}
+
+static int
+read_small (const char *path, char *buf, size_t size)
+{
+  int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  ssize_t n;
+  if (fd < 0)
+    return -1;
+  n = read (fd, buf, size - 1);
+  close (fd);
+  if (n < 0)
+    return -1;
+  buf[n] = '\0';
+  return (int) n;
+}
+
+/* ---- child processes --------------------------------------------------- */
+
+/* Start argv with stdin/stdout/stderr fd0..fd2 (-1: /dev/null) and every
+ * signal at its default (the helper ignores SIGPIPE; a container must
+ * not inherit that).  done(arg, wait status) when it exits.  -1 on
+ * failure (nothing started). */
+static int
+job_spawn (server_t *s, char *const argv[], int fd0, int fd1, int fd2,
+           void (*done) (void *, int), void *arg)
+{
+  job_t *j = calloc (1, sizeof *j);
+  pid_t pid;
+
+  if (j == NULL)
+    return -1;
+  if ((pid = fork ()) < 0)
+    {
+      free (j);
+      return -1;
+    }
+  if (pid == 0)
+    {
+      sigset_t none;
+      int null = open ("/dev/null", O_RDWR);
+      for (int sig = 1; sig < NSIG; sig++)
+        signal (sig, SIG_DFL);
+      sigemptyset (&none);
+      sigprocmask (SIG_SETMASK, &none, NULL);
+      if (dup2 (fd0 >= 0 ? fd0 : null, 0) < 0 || dup2 (fd1 >= 0 ? fd1 : null, 1) < 0
+          || dup2 (fd2 >= 0 ? fd2 : null, 2) < 0)
+        _exit (126);
+      execv (argv[0], argv);
+      _exit (127);
+    }
+  j->pid = pid;
+  j->done = done;
+  j->arg = arg;
+  WB_LIST_PUSH (s->jobs, j);
+  return 0;
+}
+
+/* ---- HTTP replies ------------------------------------------------------ */
+
+static void conn_free (conn_t *c);
+static void conn_next (conn_t *c);
+
+static const char *
+status_text (int status)
+{
+  switch (status)
+    {
+    case 101: return "UPGRADED";
+    case 200: return "OK";
+    case 201: return "Created";
+    case 204: return "No Content";
+    case 304: return "Not Modified";
+    case 400: return "Bad Request";
+    case 404: return "Not Found";
+    case 409: return "Conflict";
+    case 413: return "Payload Too Large";
+    case 501: return "Not Implemented";
+    case 503: return "Service Unavailable";
+    default: return status >= 500 ? "Internal Server Error" : "Error";
+    }
+}
+
+static void
+reply (conn_t *c, int status, const char *content_type, const char *body, size_t len)
+{
+  struct evbuffer *out = bufferevent_get_output (c->bev);
+  int r = evbuffer_add_printf (out,
+                               "HTTP/1.1 %d %s\r\nApi-Version: 1.41\r\nServer: warmbox-oci\r\n"
+                               "Content-Type: %s\r\nContent-Length: %zu\r\n%s\r\n",
+                               status, status_text (status), content_type, len,
+                               c->close_after ? "Connection: close\r\n" : "");
+  if (r < 0 || (len && evbuffer_add (out, body, len) < 0))
+    {
+      conn_free (c);
+      return;
+    }
+  conn_next (c);
+}
+
+static void
+reply_json (conn_t *c, int status, cJSON *json)
+{
+  char *text = json ? cJSON_PrintUnformatted (json) : NULL;
+  cJSON_Delete (json);
+  if (text == NULL)
+    {
+      static const char oom[] = "{\"message\":\"out of memory\"}";
+      reply (c, 500, "application/json", oom, sizeof oom - 1);
+      return;
+    }
+  reply (c, status, "application/json", text, strlen (text));
+  free (text);
+}
+
+static void
+reply_error (conn_t *c, int status, const char *fmt, ...) __attribute__ ((format (printf, 3, 4)));
+static void
+reply_error (conn_t *c, int status, const char *fmt, ...)
+{
+  char msg[600];
+  va_list ap;
+  cJSON *j = cJSON_CreateObject ();
+  va_start (ap, fmt);
+  vsnprintf (msg, sizeof msg, fmt, ap);
+  va_end (ap);
+  if (j && !cJSON_AddStringToObject (j, "message", msg))
+    {
+      cJSON_Delete (j);
+      j = NULL;
+    }
+  reply_json (c, status, j);
+}
+
+static int
+status_of (const wb_err_t *err)
+{
+  switch (err->code)
+    {
+    case WB_E_INVALID: return 400;
+    case WB_E_NOT_FOUND: return 404;
+    case WB_E_TOO_LARGE: return 413;
+    default: return 500;
+    }
+}
+
+/* ---- containers -------------------------------------------------------- */
+
+static ctr_t *
+ctr_find (server_t *s, const char *id)
+{
+  size_t n = strlen (id);
+  ctr_t *found = NULL;
+  if (n == 0 || n > 64)
+    return NULL;
+  for (ctr_t *k = s->ctrs; k; k = k->next)
+    if (strncmp (k->id, id, n) == 0)
+      {
+        if (found)
+          return NULL; /* ambiguous prefix */
+        found = k;
+      }
+  return found;
+}
+
+static void attach_end (conn_t *c);
+
+/* Free a container's memory and handles; the container itself must be
+ * gone (deleted) or never made.  Every connection waiting on it is
+ * answered or closed first. */
+static void
+ctr_free (ctr_t *k)
+{
+  server_t *s = k->srv;
+  if (k->attach)
+    attach_end (k->attach);
+  for (conn_t *c = s->conns; c; c = c->next)
+    if (c->ctr == k)
+      c->ctr = NULL;
+  if (k->fifo_ev)
+    event_free (k->fifo_ev);
+  if (k->start_timer)
+    event_free (k->start_timer);
+  close_fd (&k->fifo_fd);
+  close_fd (&k->in_w);
+  close_fd (&k->out_r);
+  close_fd (&k->err_r);
+  oci_request_free (&k->req);
+  WB_LIST_UNLINK (s->ctrs, k);
+  free (k);
+}
+
+/* A wait's body: the exit code, as the last chunk. */
+static void
+wait_answer (conn_t *c, const ctr_t *k)
+{
+  struct evbuffer *out = bufferevent_get_output (c->bev);
+  char body[96];
+  int n = snprintf (body, sizeof body, "{\"Error\":null,\"StatusCode\":%d}\n", k->exit_code);
+  c->ctr = NULL;
+  if (evbuffer_add_printf (out, "%x\r\n%s\r\n0\r\n\r\n", n, body) < 0)
+    conn_free (c);
+  else
+    conn_next (c);
+}
+
+/* Answer the waits on k (it exited). */
+static void
+answer_waits (ctr_t *k)
+{
+  server_t *s = k->srv;
+  for (conn_t *c = s->conns, *next; c; c = next)
+    {
+      next = c->next;
+      if (c->kind == K_WAIT && c->ctr == k)
+        wait_answer (c, k);
+    }
+}
+
+static void
+start_finish (ctr_t *k, bool ok, const char *why)
+{
+  conn_t *c = k->start_conn;
+  k->start_conn = NULL;
+  if (k->fifo_ev)
+    {
+      event_free (k->fifo_ev);
+      k->fifo_ev = NULL;
+    }
+  if (k->start_timer)
+    {
+      event_free (k->start_timer);
+      k->start_timer = NULL;
+    }
+  close_fd (&k->fifo_fd);
+  if (ok)
+    {
+      k->state = C_RUNNING;
+      k->started = true;
+      now_rfc3339 (k->started_at);
+    }
+  if (c == NULL)
+    return;
+  c->ctr = NULL;
+  if (ok)
+    reply (c, 204, "text/plain", "", 0);
+  else
+    reply_error (c, 500, "cannot start container %.12s: %s", k->id, why);
+}
+
+/* The memory cgroup's OOM-kill count (cgroup v1's memory.oom_control, v2's
+ * memory.events): did the kernel kill a process of it for memory? */
+static bool
+cgroup_oom (const ctr_t *k)
+{
+  char path[PATH_MAX], buf[1024];
+  const char *line;
+  snprintf (path, sizeof path, "/sys/fs/cgroup/memory/warmbox-oci/%s/memory.oom_control", k->id);
+  if (read_small (path, buf, sizeof buf) < 0)
+    {
+      snprintf (path, sizeof path, "/sys/fs/cgroup/warmbox-oci/%s/memory.events", k->id);
+      if (read_small (path, buf, sizeof buf) < 0)
+        return false;
+    }
+  line = strstr (buf, "oom_kill ");
+  return line && strtol (line + 9, NULL, 10) > 0;
+}
+
+static void ctr_delete (ctr_t *k);
+
+static void
+ctr_exited (ctr_t *k, int status)
+{
+  k->init_gone = true;
+  k->exit_code = WIFEXITED (status) ? WEXITSTATUS (status)
+                 : WIFSIGNALED (status) ? 128 + WTERMSIG (status)
+                                        : 255;
+  k->oom = cgroup_oom (k);
+  now_rfc3339 (k->finished_at);
+  if (k->state == C_STARTING)
+    start_finish (k, false, "its init ended before it started");
+  if (k->state != C_REMOVING)
+    k->state = C_EXITED;
+  answer_waits (k);
+  if (k->state == C_REMOVING)
+    ctr_delete (k);
+}
+
+static void
+deleted_cb (void *arg, int status)
+{
+  ctr_t *k = arg;
+  conn_t *c = k->remove_conn;
+  k->remove_conn = NULL;
+  if (c)
+    c->ctr = NULL;
+  char state[PATH_MAX + 80];
+  snprintf (state, sizeof state, "%s/%s", k->srv->state_dir, k->id);
+  if ((!WIFEXITED (status) || WEXITSTATUS (status) != 0) && access (state, F_OK) == 0)
+    {
+      /* Left listed, for the next removal (warmboxd retries). */
+      k->state = C_EXITED;
+      wb_warn ("container %.12s: the runtime's delete failed (status %d)", k->id, status);
+      if (c)
+        reply_error (c, 500, "the runtime could not delete container %.12s", k->id);
+      return;
+    }
+  {
+    char *rm[] = {"/bin/rm", "-rf", "--one-file-system", k->bundle, NULL};
+    pid_t pid = fork ();
+    if (pid == 0)
+      {
+        execv (rm[0], rm);
+        _exit (127);
+      }
+    if (pid > 0)
+      while (waitpid (pid, NULL, 0) < 0 && errno == EINTR)
+        ;
+  }
+  if (c)
+    reply (c, 204, "text/plain", "", 0);
+  ctr_free (k);
+}
+
+/* The init is gone: the runtime deletes what is left (cgroup, state). */
+static void
+ctr_delete (ctr_t *k)
+{
+  server_t *s = k->srv;
+  char *argv[] = {(char *) s->paths->runtime, "--root", s->state_dir, "delete", "--force", k->id,
+                  NULL};
+  if (job_spawn (s, argv, -1, -1, -1, deleted_cb, k) < 0)
+    {
+      k->state = C_EXITED;
+      if (k->remove_conn)
+        {
+          conn_t *c = k->remove_conn;
+          k->remove_conn = NULL;
+          c->ctr = NULL;
+          reply_error (c, 500, "cannot run the runtime: %s", strerror (errno));
+        }
+    }
+}
+
+/* The one way a container ends: kill its init, let the exit come, delete.
+ * c (may be NULL) hears the outcome. */
+static void
+ctr_remove (ctr_t *k, conn_t *c)
+{
+  k->remove_conn = c;
+  if (c)
+    {
+      c->kind = K_BUSY;
+      c->ctr = k;
+    }
+  if (k->state == C_STARTING)
+    start_finish (k, false, "it is being removed");
+  k->state = C_REMOVING;
+  close_fd (&k->in_w);
+  if (!k->init_gone && k->init_pid > 0)
+    {
+      kill (k->init_pid, SIGKILL); /* our child, not yet reaped: the pid is its */
+      return;                       /* ctr_exited deletes */
+    }
+  ctr_delete (k);
+}
+
+static void
+created_cb (void *arg, int status)
+{
+  ctr_t *k = arg;
+  server_t *s = k->srv;
+  conn_t *c = k->create_conn;
+  char path[PATH_MAX + 16], buf[64];
+
+  k->create_conn = NULL;
+  if (c)
+    c->ctr = NULL;
+  snprintf (path, sizeof path, "%s/pid", k->bundle);
+  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0 || read_small (path, buf, sizeof buf) <= 0
+      || (k->init_pid = (pid_t) strtol (buf, NULL, 10)) <= 1)
+    {
+      /* What the runtime said went to the container's stderr, ours. */
+      char why[512] = "";
+      ssize_t n = read (k->err_r, why, sizeof why - 1);
+      why[n > 0 ? n : 0] = '\0';
+      for (char *p = why; *p; p++)
+        if (*p == '\n' || *p == '\r')
+          *p = ' ';
+      wb_warn ("container %.12s: create failed: %s", k->id, why);
+      if (c)
+        reply_error (c, 500, "the runtime could not create the container: %.400s",
+                     why[0] ? why : "it failed");
+      k->init_gone = true;
+      k->state = C_REMOVING;
+      ctr_delete (k); /* whatever half of it exists */
+      return;
+    }
+  k->state = C_CREATED;
+  /* Its init may have been reaped already (it died at once). */
+  for (size_t i = 0; i < s->n_early; i++)
+    if (s->early[i].pid == k->init_pid)
+      {
+        int st = s->early[i].status;
+        s->early[i] = s->early[--s->n_early];
+        ctr_exited (k, st);
+        break;
+      }
+  if (c)
+    {
+      cJSON *j = cJSON_CreateObject ();
+      if (j && (!cJSON_AddStringToObject (j, "Id", k->id) || !cJSON_AddArrayToObject (j, "Warnings")))
+        {
+          cJSON_Delete (j);
+          j = NULL;
+        }
+      reply_json (c, 201, j);
+    }
+}
+
+static int
+write_bundle_file (const char *dir, const char *name, const char *text)
+{
+  char path[PATH_MAX + 64];
+  int fd;
+  size_t len = strlen (text);
+  snprintf (path, sizeof path, "%s/%s", dir, name);
+  if ((fd = open (path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600)) < 0)
+    return -1;
+  if (write (fd, text, len) != (ssize_t) len)
+    {
+      close (fd);
+      return -1;
+    }
+  return close (fd);
+}
+
+static void
+do_create (conn_t *c)
+{
+  server_t *s = c->srv;
+  ctr_t *k = calloc (1, sizeof *k);
+  char rootfs[PATH_MAX], cgroup[128], pidfile[PATH_MAX + 8];
+  cJSON *spec = NULL;
+  char *text = NULL, *labels = NULL;
+  int in[2] = {-1, -1}, out[2] = {-1, -1}, err2[2] = {-1, -1};
+  wb_err_t err;
+
+  if (k == NULL)
+    {
+      reply_error (c, 500, "out of memory");
+      return;
+    }
+  k->srv = s;
+  k->in_w = k->out_r = k->err_r = k->fifo_fd = -1;
+  if (random_hex (k->id, 32) < 0)
+    {
+      free (k);
+      reply_error (c, 500, "no randomness for an id");
+      return;
+    }
+  snprintf (cgroup, sizeof cgroup, "/warmbox-oci/%s", k->id);
+  /* The image first: its root is the bundle's root. */
+  {
+    cJSON *body = cJSON_ParseWithLength (c->body.data ? c->body.data : "", c->body.len);
+    const char *image = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (body, "Image"));
+    int rc = image ? oci_image_find (s->paths->images, image, k->image_id, rootfs, sizeof rootfs, &err)
+                   : wb_error (&err, WB_E_INVALID, "the create body names no Image");
+    cJSON_Delete (body);
+    if (rc < 0)
+      {
+        free (k);
+        reply_error (c, status_of (&err), "%s", err.msg);
+        return;
+      }
+  }
+  spec = oci_spec_from_body (c->body.data ? c->body.data : "", c->body.len, rootfs, cgroup,
+                             s->paths->init, &k->req, &err);
+  if (spec == NULL)
+    {
+      free (k);
+      reply_error (c, status_of (&err), "%s", err.msg);
+      return;
+    }
+  snprintf (k->bundle, sizeof k->bundle, "%s/%s", s->bundles_dir, k->id);
+  text = cJSON_Print (spec);
+  labels = cJSON_PrintUnformatted (k->req.labels);
+  cJSON_Delete (spec);
+  if (text == NULL || labels == NULL || mkdir (k->bundle, 0700) < 0
+      || write_bundle_file (k->bundle, "config.json", text) < 0
+      || write_bundle_file (k->bundle, "labels.json", labels) < 0
+      || write_bundle_file (k->bundle, "seccomp-option", k->req.seccomp_opt) < 0
+      || write_bundle_file (k->bundle, "image", k->image_id) < 0
+      || pipe2 (in, O_CLOEXEC) < 0 || pipe2 (out, O_CLOEXEC) < 0 || pipe2 (err2, O_CLOEXEC) < 0)
+    {
+      int e = errno;
+      reply_error (c, 500, "cannot write the bundle: %s", strerror (e));
+      goto fail;
+    }
+  free (text);
+  free (labels);
+  text = labels = NULL;
+  snprintf (pidfile, sizeof pidfile, "%s/pid", k->bundle);
+  {
+    char *argv[] = {(char *) s->paths->runtime, "--root", s->state_dir, "create", "--bundle",
+                    k->bundle, "--pid-file", pidfile, k->id, NULL};
+    if (job_spawn (s, argv, in[0], out[1], err2[1], created_cb, k) < 0)
+      {
+        reply_error (c, 500, "cannot run the runtime: %s", strerror (errno));
+        goto fail;
+      }
+  }
+  close (in[0]);
+  close (out[1]);
+  close (err2[1]);
+  k->in_w = in[1];
+  k->out_r = out[0];
+  k->err_r = err2[0];
+  fcntl (k->err_r, F_SETFL, O_NONBLOCK);
+  k->state = C_CREATING;
+  now_rfc3339 (k->created_at);
+  snprintf (k->started_at, sizeof k->started_at, "0001-01-01T00:00:00Z");
+  snprintf (k->finished_at, sizeof k->finished_at, "0001-01-01T00:00:00Z");
+  k->create_conn = c;
+  c->kind = K_BUSY;
+  c->ctr = k;
+  WB_LIST_PUSH (s->ctrs, k);
+  return;
+fail:
+  free (text);
+  free (labels);
+  for (int i = 0; i < 2; i++)
+    {
+      close_fd (&in[i]);
+      close_fd (&out[i]);
+      close_fd (&err2[i]);
+    }
+  if (k->bundle[0])
+    {
+      char *rm[] = {"/bin/rm", "-rf", "--one-file-system", k->bundle, NULL};
+      pid_t pid = fork ();
+      if (pid == 0)
+        {
+          execv (rm[0], rm);
+          _exit (127);
+        }
+      if (pid > 0)
+        while (waitpid (pid, NULL, 0) < 0 && errno == EINTR)
+          ;
+    }
+  oci_request_free (&k->req);
+  free (k);
+}
+
+static void
+fifo_cb (evutil_socket_t fd, short what, void *arg)
+{
+  ctr_t *k = arg;
+  char b[16];
+  ssize_t n;
+
+  if (what & EV_TIMEOUT)
+    {
+      start_finish (k, false, "its init did not answer");
+      return;
+    }
+  n = read (fd, b, sizeof b);
+  if (n < 0 && (errno == EAGAIN || errno == EINTR))
+    return;
+  if (n > 0)
+    {
+      char path[PATH_MAX + 80];
+      snprintf (path, sizeof path, "%s/%s/exec.fifo", k->srv->state_dir, k->id);
+      unlink (path); /* as runc start does: the state now says running */
+      start_finish (k, true, NULL);
+      return;
+    }
+  start_finish (k, false, n == 0 ? "its init closed the fifo" : strerror (errno));
+}
+
+static void
+start_timeout_cb (evutil_socket_t fd, short what, void *arg)
+{
+  start_finish (arg, false, "its init did not answer in time");
+}
+
+/* Start: open the exec fifo the runtime's init waits on; its byte says
+ * the init is about to exec the program.  (runc start does the same; this
+ * saves a runtime process, about 10 ms.)  A fifo never opened by a
+ * writer reports nothing, so there is no race with the init: the read
+ * end waits for its byte or its close. */
+static void
+do_start (conn_t *c, ctr_t *k)
+{
+  char path[PATH_MAX + 80];
+  struct timeval tv = {START_TIMEOUT_S, 0};
+
+  if (k->started || k->state == C_STARTING)
+    {
+      reply_error (c, 304, "container already started");
+      return;
+    }
+  if (k->state != C_CREATED || k->orphan || k->init_gone)
+    {
+      reply_error (c, 409, "container %.12s cannot be started (%s)", k->id, state_names[k->state]);
+      return;
+    }
+  snprintf (path, sizeof path, "%s/%s/exec.fifo", k->srv->state_dir, k->id);
+  if ((k->fifo_fd = open (path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
+    {
+      reply_error (c, 500, "cannot open the exec fifo: %s", strerror (errno));
+      return;
+    }
+  k->fifo_ev = event_new (k->srv->base, k->fifo_fd, EV_READ | EV_PERSIST, fifo_cb, k);
+  k->start_timer = evtimer_new (k->srv->base, start_timeout_cb, k);
+  if (k->fifo_ev == NULL || k->start_timer == NULL || event_add (k->fifo_ev, NULL) < 0
+      || evtimer_add (k->start_timer, &tv) < 0)
+    {
+      start_finish (k, false, "out of memory");
+      reply_error (c, 500, "out of memory");
+      return;
+    }
+  k->state = C_STARTING;
+  k->start_conn = c;
+  c->kind = K_BUSY;
+  c->ctr = k;
+}
+
+static int
+signal_number (const char *name)
+{
+  static const struct
+  {
+    const char *name;
+    int sig;
+  } sigs[] = {{"KILL", SIGKILL}, {"TERM", SIGTERM}, {"INT", SIGINT},   {"HUP", SIGHUP},
+              {"QUIT", SIGQUIT}, {"USR1", SIGUSR1}, {"USR2", SIGUSR2}, {"STOP", SIGSTOP},
+              {"CONT", SIGCONT}};
+  char *end;
+  long n;
+  if (name == NULL || *name == '\0')
+    return SIGKILL;
+  if (strncmp (name, "SIG", 3) == 0)
+    name += 3;
+  for (size_t i = 0; i < WB_ARRAY_SIZE (sigs); i++)
+    if (strcmp (name, sigs[i].name) == 0)
+      return sigs[i].sig;
+  n = strtol (name, &end, 10);
+  return *end == '\0' && n > 0 && n < NSIG ? (int) n : -1;
+}
+
+/* ---- the attach stream -------------------------------------------------- */
+
+static void attach_check_done (conn_t *c);
+
+static void
+pipe_read_cb (struct bufferevent *bev, void *arg)
+{
+  conn_t *c = arg;
+  struct evbuffer *src = bufferevent_get_input (bev), *dst = bufferevent_get_output (c->bev);
+  unsigned char head[8] = {bev == c->out ? 1 : 2, 0, 0, 0};
+  size_t len = evbuffer_get_length (src);
+
+  while (len > 0)
+    {
+      size_t n = len > (1 << 16) ? (1 << 16) : len;
+      head[4] = (unsigned char) (n >> 24);
+      head[5] = (unsigned char) (n >> 16);
+      head[6] = (unsigned char) (n >> 8);
+      head[7] = (unsigned char) n;
+      if (evbuffer_add (dst, head, 8) < 0 || evbuffer_remove_buffer (src, dst, n) != (int) n)
+        {
+          attach_end (c);
+          return;
+        }
+      len -= n;
+    }
+  /* A slow reader: stop reading the container (it blocks on its pipe,
+   * as under Docker), until the client drains. */
+  if (evbuffer_get_length (dst) > STREAM_HIGH)
+    {
+      if (c->out)
+        bufferevent_disable (c->out, EV_READ);
+      if (c->err)
+        bufferevent_disable (c->err, EV_READ);
+    }
+}
+
+static void
+pipe_event_cb (struct bufferevent *bev, short what, void *arg)
+{
+  conn_t *c = arg;
+  if (bev == c->in)
+    {
+      /* The container closed its stdin (or it broke): drop what waits. */
+      bufferevent_free (c->in);
+      c->in = NULL;
+      bufferevent_enable (c->bev, EV_READ);
+      return;
+    }
+  if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR))
+    {
+      if (bev == c->out)
+        c->out = NULL;
+      else
+        c->err = NULL;
+      bufferevent_free (bev);
+      attach_check_done (c);
+    }
+}
+
+static void
+in_write_cb (struct bufferevent *bev, void *arg)
+{
+  conn_t *c = arg;
+  if (evbuffer_get_length (bufferevent_get_output (bev)) == 0)
+    {
+      if (c->in_eof)
+        {
+          bufferevent_free (c->in); /* closes the pipe: the container's EOF */
+          c->in = NULL;
+          return;
+        }
+      bufferevent_enable (c->bev, EV_READ);
+    }
+}
+
+/* Both output streams ended and the client has all of it: close, as
+ * Docker does when the container's streams end. */
+static void
+attach_check_done (conn_t *c)
+{
+  if (c->out || c->err)
+    return;
+  if (c->in)
+    {
+      bufferevent_free (c->in);
+      c->in = NULL;
+    }
+  if (c->ctr)
+    c->ctr->attach = NULL;
+  c->ctr = NULL;
+  c->kind = K_CLOSING;
+  if (evbuffer_get_length (bufferevent_get_output (c->bev)) == 0)
+    conn_free (c);
+}
+
+/* The attach ends early (the container goes, the client went, memory). */
+static void
+attach_end (conn_t *c)
+{
+  if (c->out)
+    bufferevent_free (c->out);
+  if (c->err)
+    bufferevent_free (c->err);
+  c->out = c->err = NULL;
+  attach_check_done (c);
+}
+
+static void
+client_attached_read (conn_t *c)
+{
+  struct evbuffer *src = bufferevent_get_input (c->bev);
+  if (c->in == NULL)
+    {
+      evbuffer_drain (src, evbuffer_get_length (src));
+      return;
+    }
+  if (bufferevent_write_buffer (c->in, src) < 0)
+    {
+      attach_end (c);
+      return;
+    }
+  if (evbuffer_get_length (bufferevent_get_output (c->in)) > STREAM_HIGH)
+    bufferevent_disable (c->bev, EV_READ);
+}
+
+static struct bufferevent *
+pipe_bev (conn_t *c, int *fd, short enable)
+{
+  struct bufferevent *b;
+  if (*fd < 0 || fcntl (*fd, F_SETFL, O_NONBLOCK) < 0)
+    return NULL;
+  b = bufferevent_socket_new (c->srv->base, *fd, BEV_OPT_CLOSE_ON_FREE);
+  if (b == NULL)
+    return NULL;
+  *fd = -1;
+  bufferevent_setcb (b, enable & EV_READ ? pipe_read_cb : NULL, enable & EV_WRITE ? in_write_cb : NULL,
+                     pipe_event_cb, c);
+  if (bufferevent_enable (b, enable) < 0)
+    {
+      bufferevent_free (b);
+      return NULL;
+    }
+  return b;
+}
+
+static void
+do_attach (conn_t *c, ctr_t *k)
+{
+  static const char head[] = "HTTP/1.1 101 UPGRADED\r\nContent-Type: application/vnd.docker.raw-stream\r\n"
+                             "Connection: Upgrade\r\nUpgrade: tcp\r\nApi-Version: 1.41\r\n\r\n";
+  if (k->attach || k->out_r < 0 || k->orphan)
+    {
+      reply_error (c, 409, "container %.12s: its streams are taken", k->id);
+      return;
+    }
+  c->in = pipe_bev (c, &k->in_w, EV_WRITE);
+  c->out = pipe_bev (c, &k->out_r, EV_READ);
+  c->err = pipe_bev (c, &k->err_r, EV_READ);
+  if (c->out == NULL || c->err == NULL)
+    {
+      if (c->in)
+        bufferevent_free (c->in);
+      if (c->out)
+        bufferevent_free (c->out);
+      if (c->err)
+        bufferevent_free (c->err);
+      c->in = c->out = c->err = NULL;
+      reply_error (c, 500, "cannot attach");
+      return;
+    }
+  c->kind = K_ATTACHED;
+  c->ctr = k;
+  k->attach = c;
+  bufferevent_enable (c->bev, EV_READ);
+  if (evbuffer_add (bufferevent_get_output (c->bev), head, sizeof head - 1) < 0)
+    attach_end (c);
+  else if (evbuffer_get_length (bufferevent_get_input (c->bev)) > 0)
+    client_attached_read (c);
+}
+
+/* ---- inspect and list -------------------------------------------------- */
+
+static cJSON *
+inspect_json (ctr_t *k)
+{
+  char path[PATH_MAX + 16];
+  cJSON *j = cJSON_CreateObject (), *state, *cfg, *spec = NULL, *hc = NULL;
+  char *user = NULL;
+  FILE *f;
+
+  snprintf (path, sizeof path, "%s/config.json", k->bundle);
+  /* What the runtime read: the bundle as it is on disk. */
+  if ((f = fopen (path, "re")) != NULL)
+    {
+      wb_buf_t b = WB_BUF_INIT;
+      char chunk[8192];
+      size_t n;
+      bool ok = true;
+      while ((n = fread (chunk, 1, sizeof chunk, f)) > 0 && ok)
+        ok = wb_buf_append (&b, chunk, n) == 0;
+      fclose (f);
+      spec = ok && b.data ? cJSON_ParseWithLength (b.data, b.len) : NULL;
+      wb_buf_free (&b);
+    }
+  if (j == NULL)
+    goto oom;
+  if (!cJSON_AddStringToObject (j, "Id", k->id) || !cJSON_AddStringToObject (j, "Created", k->created_at)
+      || !cJSON_AddStringToObject (j, "Image", k->image_id)
+      || !cJSON_AddStringToObject (j, "Driver", "oci") || (state = cJSON_AddObjectToObject (j, "State")) == NULL
+      || !cJSON_AddStringToObject (state, "Status", state_names[k->state])
+      || !cJSON_AddBoolToObject (state, "Running", k->state == C_RUNNING)
+      || !cJSON_AddBoolToObject (state, "Paused", false)
+      || !cJSON_AddBoolToObject (state, "OOMKilled", k->oom)
+      || !cJSON_AddBoolToObject (state, "Dead", false)
+      || !cJSON_AddNumberToObject (state, "Pid", k->state == C_RUNNING ? k->init_pid : 0)
+      || !cJSON_AddNumberToObject (state, "ExitCode", k->exit_code)
+      || !cJSON_AddStringToObject (state, "Error", "")
+      || !cJSON_AddStringToObject (state, "StartedAt", k->started_at)
+      || !cJSON_AddStringToObject (state, "FinishedAt", k->finished_at)
+      || (cfg = cJSON_AddObjectToObject (j, "Config")) == NULL
+      || !cJSON_AddStringToObject (cfg, "Image", k->req.image))
+    goto oom;
+  if (k->req.labels && !cJSON_AddItemReferenceToObject (cfg, "Labels", k->req.labels))
+    goto oom;
+  if (spec)
+    {
+      if ((user = oci_spec_user (spec)) == NULL || !cJSON_AddStringToObject (cfg, "User", user)
+          || (hc = oci_spec_hostconfig (spec, k->req.seccomp_opt)) == NULL)
+        goto oom;
+      if (!cJSON_AddItemToObject (j, "HostConfig", hc))
+        {
+          cJSON_Delete (hc);
+          goto oom;
+        }
+      if (!cJSON_AddArrayToObject (j, "Mounts"))
+        goto oom;
+    }
+  free (user);
+  cJSON_Delete (spec);
+  return j;
+oom:
+  free (user);
+  cJSON_Delete (spec);
+  cJSON_Delete (j);
+  return NULL;
+}
+
+/* filters={"label":["k","k=v"]} (URL-encoded): does k carry them all? */
+static bool
+labels_match (const ctr_t *k, const cJSON *want)
+{
+  const cJSON *w;
+  cJSON_ArrayForEach (w, want)
+  {
+    const char *s = cJSON_GetStringValue (w), *eq;
+    char key[256];
+    const cJSON *have;
+    if (s == NULL)
+      return false;
+    eq = strchr (s, '=');
+    snprintf (key, sizeof key, "%.*s", eq ? (int) (eq - s) : (int) strlen (s), s);
+    have = cJSON_GetObjectItemCaseSensitive (k->req.labels, key);
+    if (!cJSON_IsString (have) || (eq && strcmp (have->valuestring, eq + 1) != 0))
+      return false;
+  }
+  return true;
+}
+
+static void
+url_decode (const char *in, char *out, size_t size)
+{
+  size_t k = 0;
+  for (; *in && k + 1 < size; in++)
+    {
+      unsigned int v;
+      if (*in == '%' && sscanf (in + 1, "%2x", &v) == 1 && in[1] && in[2])
+        {
+          out[k++] = (char) v;
+          in += 2;
+        }
+      else
+        out[k++] = *in == '+' ? ' ' : *in;
+    }
+  out[k] = '\0';
+}
+
+static const char *
+query_param (const char *query, const char *name, char *out, size_t size)
+{
+  size_t n = strlen (name);
+  for (const char *p = query; p && *p;)
+    {
+      const char *amp = strchr (p, '&');
+      size_t len = amp ? (size_t) (amp - p) : strlen (p);
+      if (len > n && strncmp (p, name, n) == 0 && p[n] == '=')
+        {
+          char raw[1024];
+          snprintf (raw, sizeof raw, "%.*s", (int) (len - n - 1), p + n + 1);
+          url_decode (raw, out, size);
+          return out;
+        }
+      p = amp ? amp + 1 : NULL;
+    }
+  return NULL;
+}
+
+static void
+do_list (conn_t *c)
+{
+  char filters[1024];
+  cJSON *f = NULL, *arr = cJSON_CreateArray ();
+  const cJSON *want = NULL;
+
+  if (query_param (c->query, "filters", filters, sizeof filters))
+    {
+      f = cJSON_Parse (filters);
+      if (f == NULL || !cJSON_IsObject (f))
+        {
+          cJSON_Delete (f);
+          cJSON_Delete (arr);
+          reply_error (c, 400, "filters is not a JSON object");
+          return;
+        }
+      want = cJSON_GetObjectItemCaseSensitive (f, "label");
+    }
+  for (ctr_t *k = c->srv->ctrs; k && arr; k = k->next)
+    {
+      cJSON *item;
+      if (want && !labels_match (k, want))
+        continue;
+      if ((item = cJSON_CreateObject ()) == NULL || !cJSON_AddItemToArray (arr, item)
+          || !cJSON_AddStringToObject (item, "Id", k->id)
+          || !cJSON_AddStringToObject (item, "State", state_names[k->state])
+          || !cJSON_AddStringToObject (item, "ImageID", k->image_id)
+          || (k->req.labels && !cJSON_AddItemReferenceToObject (item, "Labels", k->req.labels)))
+        {
+          cJSON_Delete (arr);
+          arr = NULL;
+        }
+    }
+  cJSON_Delete (f);
+  reply_json (c, 200, arr);
+}
+
+/* ---- images ------------------------------------------------------------ */
+
+static void
+loaded_cb (void *arg, int status)
+{
+  conn_t *c = arg;
+  c->load_pid = 0;
+  close_fd (&c->body_fd);
+  if (WIFEXITED (status) && WEXITSTATUS (status) == 0)
+    {
+      static const char ok[] = "{\"stream\":\"Loaded image\\n\"}\n";
+      reply (c, 200, "application/json", ok, sizeof ok - 1);
+    }
+  else
+    {
+      /* Docker's way: 200, then an error message in the stream. */
+      static const char bad[] = "{\"errorDetail\":{\"message\":\"the archive was refused (see "
+                                "warmbox-oci's log)\"},\"error\":\"the archive was refused (see "
+                                "warmbox-oci's log)\"}\n";
+      reply (c, 200, "application/json", bad, sizeof bad - 1);
+    }
+}
+
+/* The archive is whole in c->body_fd: a child unpacks it (seconds), so
+ * the loop keeps serving. */
+static void
+do_load (conn_t *c)
+{
+  server_t *s = c->srv;
+  job_t *j = calloc (1, sizeof *j);
+  pid_t pid;
+
+  if (j == NULL || (pid = fork ()) < 0)
+    {
+      free (j);
+      close_fd (&c->body_fd);
+      reply_error (c, 500, "cannot unpack: %s", strerror (errno));
+      return;
+    }
+  if (pid == 0)
+    {
+      char id[80];
+      wb_err_t err;
+      signal (SIGPIPE, SIG_DFL);
+      /* Nothing of the server's: a copy of a container's stdin pipe
+       * held here would keep its EOF from it for the whole unpack. */
+      if (dup2 (c->body_fd, 3) < 0 || close_range (4, ~0U, 0) < 0)
+        _exit (1);
+      if (oci_image_load (s->paths->images, 3, id, sizeof id, &err) < 0)
+        {
+          wb_log_error ("image load: %s", err.msg);
+          _exit (1);
+        }
+      wb_info ("image %.19s loaded", id);
+      _exit (0);
+    }
+  j->pid = pid;
+  j->done = loaded_cb;
+  j->arg = c;
+  c->load_pid = pid;
+  c->kind = K_BUSY;
+  WB_LIST_PUSH (s->jobs, j);
+}
+
+static void
+do_image_inspect (conn_t *c, const char *ref)
+{
+  char id[72], decoded[512];
+  wb_err_t err;
+  cJSON *j;
+
+  url_decode (ref, decoded, sizeof decoded);
+  if (oci_image_find (c->srv->paths->images, decoded, id, NULL, 0, &err) < 0)
+    {
+      reply_error (c, 404, "No such image: %.200s", decoded);
+      return;
+    }
+  j = cJSON_CreateObject ();
+  if (j && (!cJSON_AddStringToObject (j, "Id", id) || !cJSON_AddStringToObject (j, "Os", "linux")))
+    {
+      cJSON_Delete (j);
+      j = NULL;
+    }
+  reply_json (c, 200, j);
+}
+
+/* ---- routing ----------------------------------------------------------- */
+
+static void
+do_info (conn_t *c)
+{
+  server_t *s = c->srv;
+  cJSON *j = cJSON_CreateObject (), *rts, *rt, *sec;
+  struct stat st;
+  bool v2 = stat ("/sys/fs/cgroup/cgroup.controllers", &st) == 0;
+  char version[200];
+
+  snprintf (version, sizeof version, "warmbox-oci %s (%s)", WB_VERSION, s->runtime_version);
+  if (j == NULL || !cJSON_AddStringToObject (j, "ID", s->engine_id)
+      || !cJSON_AddStringToObject (j, "ServerVersion", version)
+      || !cJSON_AddStringToObject (j, "OSType", "linux") || !cJSON_AddStringToObject (j, "Driver", "oci")
+      || !cJSON_AddStringToObject (j, "CgroupVersion", v2 ? "2" : "1")
+      || !cJSON_AddStringToObject (j, "DefaultRuntime", "runc")
+      || (rts = cJSON_AddObjectToObject (j, "Runtimes")) == NULL
+      || (rt = cJSON_AddObjectToObject (rts, "runc")) == NULL
+      || !cJSON_AddStringToObject (rt, "path", s->paths->runtime)
+      || (sec = cJSON_AddArrayToObject (j, "SecurityOptions")) == NULL
+      || !cJSON_AddItemToArray (sec, cJSON_CreateString ("name=seccomp,profile=default"))
+      || !cJSON_AddBoolToObject (j, "MemoryLimit", true) || !cJSON_AddBoolToObject (j, "PidsLimit", true))
+    {
+      cJSON_Delete (j);
+      j = NULL;
+    }
+  reply_json (c, 200, j);
+}
+
+static void
+route (conn_t *c)
+{
+  char *p = c->path, *id, *op;
+  ctr_t *k;
+  bool get = strcmp (c->method, "GET") == 0, post = strcmp (c->method, "POST") == 0;
+
+  /* "/v1.41/..." is "/...". */
+  if (p[0] == '/' && p[1] == 'v' && p[2] >= '0' && p[2] <= '9')
+    {
+      char *slash = strchr (p + 1, '/');
+      p = slash ? slash : p + strlen (p);
+    }
+  if (get && strcmp (p, "/_ping") == 0)
+    {
+      reply (c, 200, "text/plain", "OK", 2);
+      return;
+    }
+  if (get && strcmp (p, "/info") == 0)
+    {
+      do_info (c);
+      return;
+    }
+  if (get && strcmp (p, "/version") == 0)
+    {
+      cJSON *j = cJSON_CreateObject ();
+      if (j && (!cJSON_AddStringToObject (j, "ApiVersion", "1.41") || !cJSON_AddStringToObject (j, "Version", WB_VERSION)))
+        {
+          cJSON_Delete (j);
+          j = NULL;
+        }
+      reply_json (c, 200, j);
+      return;
+    }
+  if (strncmp (p, "/images/", 8) == 0)
+    {
+      size_t n = strlen (p);
+      if (post && strcmp (p, "/images/load") == 0)
+        {
+          do_load (c);
+          return;
+        }
+      if (get && n > 13 && strcmp (p + n - 5, "/json") == 0)
+        {
+          p[n - 5] = '\0';
+          do_image_inspect (c, p + 8);
+          return;
+        }
+      if (get && n > 12 && strcmp (p + n - 4, "/get") == 0)
+        {
+          reply_error (c, 501, "this engine does not export images");
+          return;
+        }
+      reply_error (c, 404, "page not found");
+      return;
+    }
+  if (post && strcmp (p, "/containers/create") == 0)
+    {
+      do_create (c);
+      return;
+    }
+  if (get && strcmp (p, "/containers/json") == 0)
+    {
+      do_list (c);
+      return;
+    }
+  if (strncmp (p, "/containers/", 12) != 0)
+    {
+      reply_error (c, 404, "page not found");
+      return;
+    }
+  id = p + 12;
+  op = strchr (id, '/');
+  if (op)
+    *op++ = '\0';
+  if ((k = ctr_find (c->srv, id)) == NULL)
+    {
+      reply_error (c, 404, "No such container: %.64s", id);
+      return;
+    }
+  if (op == NULL && strcmp (c->method, "DELETE") == 0)
+    {
+      if (k->state == C_CREATING || k->state == C_REMOVING)
+        reply_error (c, 409, "container %.12s is being %s", k->id,
+                     k->state == C_CREATING ? "created" : "removed");
+      else
+        ctr_remove (k, c);
+      return;
+    }
+  if (get && op && strcmp (op, "json") == 0)
+    {
+      reply_json (c, 200, inspect_json (k));
+      return;
+    }
+  if (post && op && strcmp (op, "start") == 0)
+    {
+      do_start (c, k);
+      return;
+    }
+  if (post && op && strcmp (op, "attach") == 0)
+    {
+      do_attach (c, k);
+      return;
+    }
+  if (post && op && strcmp (op, "kill") == 0)
+    {
+      char name[32];
+      int sig = signal_number (query_param (c->query, "signal", name, sizeof name));
+      if (sig < 0)
+        reply_error (c, 400, "unknown signal");
+      else if (k->state != C_RUNNING || k->init_gone)
+        reply_error (c, 409, "container %.12s is not running", k->id);
+      else if (kill (k->init_pid, sig) < 0)
+        reply_error (c, 500, "kill: %s", strerror (errno));
+      else
+        reply (c, 204, "text/plain", "", 0);
+      return;
+    }
+  if (post && op && strcmp (op, "wait") == 0)
+    {
+      char cond[32];
+      const char *cd = query_param (c->query, "condition", cond, sizeof cond);
+      bool next = cd && strcmp (cd, "next-exit") == 0;
+      static const char head[] = "HTTP/1.1 200 OK\r\nApi-Version: 1.41\r\nContent-Type: "
+                                 "application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
+      if (evbuffer_add (bufferevent_get_output (c->bev), head, sizeof head - 1) < 0)
+        {
+          conn_free (c);
+          return;
+        }
+      c->kind = K_WAIT;
+      c->ctr = k;
+      c->wait_next = next;
+      if (!next && (k->init_gone || k->state == C_CREATED))
+        wait_answer (c, k);
+      return;
+    }
+  reply_error (c, 404, "page not found");
+}
+
+/* ---- connections ------------------------------------------------------- */
+
+static void
+conn_free (conn_t *c)
+{
+  server_t *s = c->srv;
+  if (c->ctr)
+    {
+      ctr_t *k = c->ctr;
+      if (k->attach == c)
+        k->attach = NULL;
+      if (k->create_conn == c)
+        k->create_conn = NULL;
+      if (k->start_conn == c)
+        k->start_conn = NULL;
+      if (k->remove_conn == c)
+        k->remove_conn = NULL;
+    }
+  for (job_t *j = s->jobs; j; j = j->next)
+    if (j->arg == c && j->done == loaded_cb)
+      j->done = NULL; /* the unpack goes on; nobody hears it */
+  if (c->in)
+    bufferevent_free (c->in);
+  if (c->out)
+    bufferevent_free (c->out);
+  if (c->err)
+    bufferevent_free (c->err);
+  close_fd (&c->body_fd);
+  wb_buf_free (&c->body);
+  bufferevent_free (c->bev);
+  WB_LIST_UNLINK (s->conns, c);
+  free (c);
+}
+
+static void conn_read (conn_t *c);
+
+/* The request is answered: read the next (or close). */
+static void
+conn_next (conn_t *c)
+{
+  c->ctr = NULL;
+  wb_buf_free (&c->body);
+  close_fd (&c->body_fd);
+  c->body_len = c->body_have = 0;
+  if (c->close_after)
+    {
+      c->kind = K_CLOSING;
+      if (evbuffer_get_length (bufferevent_get_output (c->bev)) == 0)
+        conn_free (c);
+      return;
+    }
+  c->kind = K_HEAD;
+  bufferevent_enable (c->bev, EV_READ);
+  if (evbuffer_get_length (bufferevent_get_input (c->bev)) > 0)
+    conn_read (c);
+}
+
+static int
+parse_head (conn_t *c, char *head)
+{
+  char *save = NULL, *line = strtok_r (head, "\r\n", &save), *target, *q;
+  if (line == NULL || sscanf (line, "%7s", c->method) != 1 || (target = strchr (line, ' ')) == NULL)
+    return -1;
+  target++;
+  q = strchr (target, ' ');
+  if (q == NULL || strncmp (q, " HTTP/1.", 8) != 0)
+    return -1;
+  *q = '\0';
+  q = strchr (target, '?');
+  if (q)
+    *q++ = '\0';
+  if (strlen (target) >= sizeof c->path || (q && strlen (q) >= sizeof c->query))
+    return -1;
+  snprintf (c->path, sizeof c->path, "%s", target);
+  snprintf (c->query, sizeof c->query, "%s", q ? q : "");
+  c->body_len = 0;
+  c->close_after = false;
+  while ((line = strtok_r (NULL, "\r\n", &save)) != NULL)
+    {
+      if (strncasecmp (line, "Content-Length:", 15) == 0)
+        {
+          char *end;
+          errno = 0;
+          c->body_len = strtoull (line + 15, &end, 10);
+          if (errno || (*end && *end != ' '))
+            return -1;
+        }
+      else if (strncasecmp (line, "Transfer-Encoding:", 18) == 0)
+        return -2; /* warmbox's client always sends a length */
+      else if (strncasecmp (line, "Connection:", 11) == 0 && strcasestr (line + 11, "close"))
+        c->close_after = true;
+    }
+  return 0;
+}
+
+static void
+conn_read (conn_t *c)
+{
+  struct evbuffer *in = bufferevent_get_input (c->bev);
+
+  if (c->kind == K_ATTACHED)
+    {
+      client_attached_read (c);
+      return;
+    }
+  if (c->kind == K_HEAD)
+    {
+      struct evbuffer_ptr end = evbuffer_search (in, "\r\n\r\n", 4, NULL);
+      char *head;
+      int r;
+      if (end.pos < 0)
+        {
+          if (evbuffer_get_length (in) > HEAD_MAX)
+            conn_free (c);
+          return;
+        }
+      if ((size_t) end.pos + 4 > HEAD_MAX || (head = malloc ((size_t) end.pos + 5)) == NULL)
+        {
+          conn_free (c);
+          return;
+        }
+      evbuffer_remove (in, head, (size_t) end.pos + 4);
+      head[end.pos + 4] = '\0';
+      r = parse_head (c, head);
+      free (head);
+      if (r < 0)
+        {
+          c->close_after = true;
+          reply_error (c, 400, r == -2 ? "chunked request bodies are not taken" : "malformed request");
+          return;
+        }
+      bool load = strcmp (c->method, "POST") == 0 && strstr (c->path, "/images/load") != NULL;
+      if (c->body_len > (load ? LOAD_MAX : BODY_MAX))
+        {
+          c->close_after = true;
+          reply_error (c, 413, "the body is too large");
+          return;
+        }
+      if (load && (c->body_fd = open (c->srv->paths->images, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600)) < 0)
+        {
+          c->close_after = true;
+          reply_error (c, 500, "no room for the archive: %s", strerror (errno));
+          return;
+        }
+      c->kind = K_BODY;
+      c->body_have = 0;
+    }
+  if (c->kind == K_BODY)
+    {
+      while (c->body_have < c->body_len && evbuffer_get_length (in) > 0)
+        {
+          size_t want = c->body_len - c->body_have, n = evbuffer_get_length (in);
+          if (n > want)
+            n = want;
+          if (c->body_fd >= 0)
+            {
+              /* Write what is there to the archive's file. */
+              int w = evbuffer_write_atmost (in, c->body_fd, (ev_ssize_t) n);
+              if (w <= 0)
+                {
+                  c->close_after = true;
+                  reply_error (c, 500, "cannot keep the archive: %s", strerror (errno));
+                  return;
+                }
+              c->body_have += (uint64_t) w;
+            }
+          else
+            {
+              if (wb_buf_reserve (&c->body, n) < 0)
+                {
+                  conn_free (c);
+                  return;
+                }
+              evbuffer_remove (in, c->body.data + c->body.len, n);
+              c->body.len += n;
+              c->body.data[c->body.len] = '\0';
+              c->body_have += n;
+            }
+        }
+      if (c->body_have < c->body_len)
+        return;
+      /* One request at a time: nothing more is read until it is answered
+       * (an attach reads again once hijacked). */
+      bufferevent_disable (c->bev, EV_READ);
+      c->kind = K_BUSY;
+      route (c);
+      return;
+    }
+}
+
+static void
+conn_read_cb (struct bufferevent *bev, void *arg)
+{
+  conn_read (arg);
+}
+
+static void
+conn_write_cb (struct bufferevent *bev, void *arg)
+{
+  conn_t *c = arg;
+  if (c->kind == K_CLOSING && evbuffer_get_length (bufferevent_get_output (bev)) == 0)
+    {
+      conn_free (c);
+      return;
+    }
+  if (c->kind == K_ATTACHED && evbuffer_get_length (bufferevent_get_output (bev)) < STREAM_HIGH / 4)
+    {
+      if (c->out)
+        bufferevent_enable (c->out, EV_READ);
+      if (c->err)
+        bufferevent_enable (c->err, EV_READ);
+    }
+}
+
+static void
+conn_event_cb (struct bufferevent *bev, short what, void *arg)
+{
+  conn_t *c = arg;
+  if (c->kind == K_ATTACHED && (what & BEV_EVENT_EOF) && !(what & BEV_EVENT_ERROR))
+    {
+      /* The client half-closed: the container's stdin ends once what is
+       * queued for it is written.  Its output still flows back. */
+      c->in_eof = true;
+      if (c->in && evbuffer_get_length (bufferevent_get_output (c->in)) == 0)
+        {
+          bufferevent_free (c->in);
+          c->in = NULL;
+        }
+      return;
+    }
+  if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR))
+    {
+      if (c->kind == K_ATTACHED)
+        {
+          /* Gone: nothing more to deliver. */
+          if (c->out)
+            bufferevent_free (c->out);
+          if (c->err)
+            bufferevent_free (c->err);
+          c->out = c->err = NULL;
+          if (c->ctr)
+            c->ctr->attach = NULL;
+          c->ctr = NULL;
+        }
+      conn_free (c);
+    }
+}
+
+static void
+accept_cb (evutil_socket_t fd, short what, void *arg)
+{
+  server_t *s = arg;
+  int cfd = accept4 (fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+  conn_t *c;
+
+  if (cfd < 0)
+    return;
+  if ((c = calloc (1, sizeof *c)) == NULL
+      || (c->bev = bufferevent_socket_new (s->base, cfd, BEV_OPT_CLOSE_ON_FREE)) == NULL)
+    {
+      free (c);
+      close (cfd);
+      return;
+    }
+  c->srv = s;
+  c->body_fd = -1;
+  c->kind = K_HEAD;
+  bufferevent_setcb (c->bev, conn_read_cb, conn_write_cb, conn_event_cb, c);
+  bufferevent_enable (c->bev, EV_READ | EV_WRITE);
+  WB_LIST_PUSH (s->conns, c);
+}
+
+/* ---- children and signals ---------------------------------------------- */
+
+static void
+chld_cb (evutil_socket_t sig, short what, void *arg)
+{
+  server_t *s = arg;
+  pid_t pid;
+  int status;
+
+  while ((pid = waitpid (-1, &status, WNOHANG)) > 0)
+    {
+      job_t *j;
+      ctr_t *k;
+      for (j = s->jobs; j && j->pid != pid; j = j->next)
+        ;
+      if (j)
+        {
+          WB_LIST_UNLINK (s->jobs, j);
+          if (j->done)
+            j->done (j->arg, status);
+          free (j);
+          continue;
+        }
+      for (k = s->ctrs; k && !(k->init_pid == pid && !k->init_gone); k = k->next)
+        ;
+      if (k)
+        {
+          ctr_exited (k, status);
+          continue;
+        }
+      /* An init whose create has not been answered yet (or a stray
+       * orphan of a container's own): kept for created_cb. */
+      if (s->n_early == EARLY_MAX)
+        memmove (s->early, s->early + 1, sizeof s->early[0] * (EARLY_MAX - 1)), s->n_early--;
+      s->early[s->n_early].pid = pid;
+      s->early[s->n_early++].status = status;
+    }
+}
+
+static void
+stop_cb (evutil_socket_t sig, short what, void *arg)
+{
+  server_t *s = arg;
+  wb_info ("stopping (%s): removing %s containers", sig == SIGTERM ? "SIGTERM" : "signal",
+           s->ctrs ? "its" : "no");
+  event_base_loopexit (s->base, NULL);
+}
+
+static void
+parent_cb (evutil_socket_t fd, short what, void *arg)
+{
+  server_t *s = arg;
+  if (getppid () != s->parent)
+    {
+      wb_warn ("warmboxd (pid %d) is gone: stopping", (int) s->parent);
+      event_base_loopexit (s->base, NULL);
+    }
+}
+
+/* What an earlier helper left in the state root: listed (with the labels
+ * its bundle kept) so that warmboxd's reaper removes them, or removed now
+ * when nothing says whose they are. */
+static void
+adopt_leftovers (server_t *s)
+{
+  DIR *d = opendir (s->bundles_dir);
+  struct dirent *e;
+
+  if (d == NULL)
+    return;
+  while ((e = readdir (d)) != NULL)
+    {
+      char path[PATH_MAX + 300], buf[64 * 1024];
+      ctr_t *k;
+      if (e->d_name[0] == '.' || strlen (e->d_name) != 64)
+        continue;
+      if ((k = calloc (1, sizeof *k)) == NULL)
+        break;
+      k->srv = s;
+      k->in_w = k->out_r = k->err_r = k->fifo_fd = -1;
+      k->orphan = k->init_gone = true;
+      k->state = C_EXITED;
+      k->exit_code = 137;
+      snprintf (k->id, sizeof k->id, "%s", e->d_name);
+      snprintf (k->bundle, sizeof k->bundle, "%s/%s", s->bundles_dir, e->d_name);
+      snprintf (k->created_at, sizeof k->created_at, "0001-01-01T00:00:00Z");
+      snprintf (k->started_at, sizeof k->started_at, "0001-01-01T00:00:00Z");
+      snprintf (k->finished_at, sizeof k->finished_at, "0001-01-01T00:00:00Z");
+      snprintf (path, sizeof path, "%s/labels.json", k->bundle);
+      if (read_small (path, buf, sizeof buf) > 0)
+        k->req.labels = cJSON_Parse (buf);
+      if (k->req.labels == NULL)
+        k->req.labels = cJSON_CreateObject ();
+      snprintf (path, sizeof path, "%s/image", k->bundle);
+      if (read_small (path, buf, sizeof buf) > 0)
+        snprintf (k->image_id, sizeof k->image_id, "%.71s", buf);
+      WB_LIST_PUSH (s->ctrs, k);
+      wb_info ("container %.12s was left by an earlier helper: listed for removal", k->id);
+    }
+  closedir (d);
+}
+
+/* Stop: every container is removed, synchronously (the loop is over). */
+static void
+remove_all (server_t *s)
+{
+  for (ctr_t *k = s->ctrs; k; k = k->next)
+    if (!k->init_gone && k->init_pid > 0)
+      kill (k->init_pid, SIGKILL);
+  while (s->ctrs)
+    {
+      ctr_t *k = s->ctrs;
+      pid_t pid;
+      char *argv[] = {(char *) s->paths->runtime, "--root", s->state_dir, "delete", "--force", k->id, NULL};
+      char *rm[] = {"/bin/rm", "-rf", "--one-file-system", k->bundle, NULL};
+      if (!k->init_gone && k->init_pid > 0)
+        waitpid (k->init_pid, NULL, 0);
+      if ((pid = fork ()) == 0)
+        {
+          execv (argv[0], argv);
+          _exit (127);
+        }
+      if (pid > 0)
+        waitpid (pid, NULL, 0);
+      if ((pid = fork ()) == 0)
+        {
+          execv (rm[0], rm);
+          _exit (127);
+        }
+      if (pid > 0)
+        waitpid (pid, NULL, 0);
+      k->attach = NULL;
+      for (conn_t *c = s->conns; c; c = c->next)
+        if (c->ctr == k)
+          c->ctr = NULL;
+      close_fd (&k->fifo_fd);
+      close_fd (&k->in_w);
+      close_fd (&k->out_r);
+      close_fd (&k->err_r);
+      if (k->fifo_ev)
+        event_free (k->fifo_ev);
+      if (k->start_timer)
+        event_free (k->start_timer);
+      oci_request_free (&k->req);
+      WB_LIST_UNLINK (s->ctrs, k);
+      free (k);
+    }
+}
+
+static int
+listen_unix (const char *path)
+{
+  struct sockaddr_un a = {.sun_family = AF_UNIX};
+  int fd;
+  if (strlen (path) >= sizeof a.sun_path)
+    return -1;
+  snprintf (a.sun_path, sizeof a.sun_path, "%s", path);
+  if ((fd = socket (AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0)) < 0)
+    return -1;
+  unlink (path);
+  if (bind (fd, (struct sockaddr *) &a, sizeof a) < 0 || chmod (path, 0600) < 0 || listen (fd, 128) < 0)
+    {
+      close (fd);
+      return -1;
+    }
+  return fd;
+}
+
+static int
+mkdir_p (const char *path, mode_t mode)
+{
+  char tmp[PATH_MAX];
+  snprintf (tmp, sizeof tmp, "%s", path);
+  for (char *p = tmp + 1; *p; p++)
+    if (*p == '/')
+      {
+        *p = '\0';
+        if (mkdir (tmp, 0755) < 0 && errno != EEXIST)
+          return -1;
+        *p = '/';
+      }
+  return mkdir (tmp, mode) < 0 && errno != EEXIST ? -1 : 0;
+}
+
+int
+oci_serve (const oci_paths_t *paths, const char *socket_path, bool die_with_parent)
+{
+  server_t s = {.paths = paths, .listen_fd = -1};
+  int rc = 1;
+
+  s.parent = getppid ();
+  if (die_with_parent)
+    {
+      prctl (PR_SET_PDEATHSIG, SIGTERM);
+      if (getppid () != s.parent)
+        return 1;
+    }
+  if (prctl (PR_SET_CHILD_SUBREAPER, 1) < 0)
+    {
+      wb_log_error ("cannot be the containers' subreaper: %s", strerror (errno));
+      return 1;
+    }
+  signal (SIGPIPE, SIG_IGN);
+  snprintf (s.state_dir, sizeof s.state_dir, "%s/state", paths->root);
+  snprintf (s.bundles_dir, sizeof s.bundles_dir, "%s/bundles", paths->root);
+  if (mkdir_p (paths->root, 0700) < 0 || chmod (paths->root, 0700) < 0 || mkdir_p (s.state_dir, 0700) < 0
+      || mkdir_p (s.bundles_dir, 0700) < 0 || mkdir_p (paths->images, 0755) < 0)
+    {
+      wb_log_error ("cannot make %s or %s: %s", paths->root, paths->images, strerror (errno));
+      return 1;
+    }
+  if (access (paths->runtime, X_OK) < 0)
+    {
+      wb_log_error ("the runtime %s cannot be run: %s", paths->runtime, strerror (errno));
+      return 1;
+    }
+  {
+    /* "runc version 1.1.5+ds1" */
+    int p[2];
+    if (pipe2 (p, O_CLOEXEC) == 0)
+      {
+        pid_t pid = fork ();
+        if (pid == 0)
+          {
+            dup2 (p[1], 1);
+            execl (paths->runtime, paths->runtime, "--version", (char *) NULL);
+            _exit (127);
+          }
+        close (p[1]);
+        ssize_t n = read (p[0], s.runtime_version, sizeof s.runtime_version - 1);
+        close (p[0]);
+        if (pid > 0)
+          waitpid (pid, NULL, 0);
+        s.runtime_version[n > 0 ? n : 0] = '\0';
+        char *nl = strchr (s.runtime_version, '\n');
+        if (nl)
+          *nl = '\0';
+      }
+  }
+  {
+    char host[256] = "", sum[65], in[600];
+    gethostname (host, sizeof host - 1);
+    snprintf (in, sizeof in, "%s:%s", host, paths->root);
+    wb_sha256_hex (in, strlen (in), sum);
+    snprintf (s.engine_id, sizeof s.engine_id, "oci-%.24s", sum);
+  }
+  if ((s.base = event_base_new ()) == NULL || (s.listen_fd = listen_unix (socket_path)) < 0)
+    {
+      wb_log_error ("cannot listen on %s: %s", socket_path, strerror (errno));
+      goto out;
+    }
+  adopt_leftovers (&s);
+  s.accept_ev = event_new (s.base, s.listen_fd, EV_READ | EV_PERSIST, accept_cb, &s);
+  s.chld_ev = evsignal_new (s.base, SIGCHLD, chld_cb, &s);
+  s.term_ev = evsignal_new (s.base, SIGTERM, stop_cb, &s);
+  s.int_ev = evsignal_new (s.base, SIGINT, stop_cb, &s);
+  s.parent_timer = event_new (s.base, -1, EV_PERSIST, parent_cb, &s);
+  {
+    struct timeval tv = {1, 0};
+    if (s.accept_ev == NULL || s.chld_ev == NULL || s.term_ev == NULL || s.int_ev == NULL
+        || s.parent_timer == NULL || event_add (s.accept_ev, NULL) < 0 || event_add (s.chld_ev, NULL) < 0
+        || event_add (s.term_ev, NULL) < 0 || event_add (s.int_ev, NULL) < 0
+        || (die_with_parent && event_add (s.parent_timer, &tv) < 0))
+      {
+        wb_log_error ("out of memory");
+        goto out;
+      }
+  }
+  wb_info ("serving on %s: runtime %s (%s), state %s, images %s", socket_path, paths->runtime,
+           s.runtime_version, s.state_dir, paths->images);
+  chld_cb (SIGCHLD, 0, &s); /* what exited before the handler */
+  event_base_dispatch (s.base);
+  rc = 0;
+out:
+  if (s.listen_fd >= 0)
+    {
+      close (s.listen_fd);
+      unlink (socket_path);
+    }
+  while (s.conns)
+    {
+      conn_t *c = s.conns;
+      c->ctr = NULL;
+      if (c->in)
+        bufferevent_free (c->in);
+      if (c->out)
+        bufferevent_free (c->out);
+      if (c->err)
+        bufferevent_free (c->err);
+      c->in = c->out = c->err = NULL;
+      close_fd (&c->body_fd);
+      wb_buf_free (&c->body);
+      bufferevent_free (c->bev);
+      WB_LIST_UNLINK (s.conns, c);
+      free (c);
+    }
+  remove_all (&s);
+  while (s.jobs)
+    {
+      job_t *j = s.jobs;
+      WB_LIST_UNLINK (s.jobs, j);
+      waitpid (j->pid, NULL, 0);
+      free (j);
+    }
+  if (s.accept_ev)
+    event_free (s.accept_ev);
+  if (s.chld_ev)
+    event_free (s.chld_ev);
+  if (s.term_ev)
+    event_free (s.term_ev);
+  if (s.int_ev)
+    event_free (s.int_ev);
+  if (s.parent_timer)
+    event_free (s.parent_timer);
+  if (s.base)
+    event_base_free (s.base);
+  return rc;
+}
