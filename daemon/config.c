@@ -53,6 +53,9 @@ engine_config_clear (sched_engine_config_t *e)
   free (e->tls_cert);
   free (e->tls_key);
   free (e->seccomp_dir);
+  free (e->oci_root);
+  free (e->oci_images);
+  free (e->oci_runtime);
   memset (e, 0, sizeof *e);
 }
 
@@ -244,6 +247,9 @@ parse_engine (sched_engine_config_t *e, cJSON *obj, bool single, const char *whe
                  : strcmp (k, "tls_cert") == 0    ? &e->tls_cert
                  : strcmp (k, "tls_key") == 0     ? &e->tls_key
                  : strcmp (k, "seccomp_dir") == 0 ? &e->seccomp_dir
+                 : strcmp (k, "root") == 0        ? &e->oci_root
+                 : strcmp (k, "images") == 0      ? &e->oci_images
+                 : strcmp (k, "runtime") == 0     ? &e->oci_runtime
                                                   : NULL;
     if (dst)
       {
@@ -255,6 +261,14 @@ parse_engine (sched_engine_config_t *e, cJSON *obj, bool single, const char *whe
         if (!cJSON_IsString (item) || !engine_name_ok (item->valuestring))
           return wb_error (err, WB_E_INVALID, "%s.name must be 1 to 32 of [A-Za-z0-9_.-]", where);
         snprintf (e->name, sizeof e->name, "%s", item->valuestring);
+      }
+    else if (strcmp (k, "kind") == 0)
+      {
+        if (!cJSON_IsString (item)
+            || (strcmp (item->valuestring, "docker") != 0
+                && strcmp (item->valuestring, "oci") != 0))
+          return wb_error (err, WB_E_INVALID, "%s.kind must be \"docker\" or \"oci\"", where);
+        e->oci = strcmp (item->valuestring, "oci") == 0;
       }
     else if (strcmp (k, "max_containers") == 0 || strcmp (k, "weight") == 0)
       {
@@ -269,7 +283,7 @@ parse_engine (sched_engine_config_t *e, cJSON *obj, bool single, const char *whe
     return wb_error (err, WB_E_INVALID, "%s has no name", where);
   if ((e->tls_cert == NULL) != (e->tls_key == NULL))
     return wb_error (err, WB_E_INVALID, "%s: tls_cert and tls_key go together", where);
-  return 0;
+  return sched_config_oci_final (e, where, err);
 }
 
 /* "engine" (one object) or "engines" (an array): replaces the list. */
@@ -320,6 +334,47 @@ parse_engines (sched_config_t *cfg, cJSON *item, bool single, wb_err_t *err)
   return 0;
 }
 
+/* An OCI engine: its paths (defaults under /run and /var/lib), and its
+ * endpoint, the helper's socket.  A Docker engine: none of those keys. */
+int
+sched_config_oci_final (sched_engine_config_t *e, const char *where, wb_err_t *err)
+{
+  char path[600];
+  const char *const set[] = {e->oci_root, e->oci_images, e->oci_runtime};
+
+  if (!e->oci)
+    {
+      for (size_t i = 0; i < WB_ARRAY_SIZE (set); i++)
+        if (set[i])
+          return wb_error (err, WB_E_INVALID,
+                           "%s: root, images and runtime are for \"kind\": \"oci\"", where);
+      return 0;
+    }
+  if (e->endpoint || e->tls_ca || e->tls_cert || e->seccomp_dir)
+    return wb_error (err, WB_E_INVALID,
+                     "%s: an OCI engine has no endpoint, TLS or seccomp_dir (warmboxd starts it)",
+                     where);
+  if (e->oci_root == NULL)
+    {
+      snprintf (path, sizeof path, "/run/warmbox/oci-%s", e->name);
+      if ((e->oci_root = strdup (path)) == NULL)
+        return wb_error (err, WB_E_NOMEM, "out of memory");
+    }
+  if (e->oci_images == NULL && (e->oci_images = strdup ("/var/lib/warmbox/oci-images")) == NULL)
+    return wb_error (err, WB_E_NOMEM, "out of memory");
+  for (size_t i = 0; i < 3; i++)
+    {
+      const char *p = i == 0 ? e->oci_root : i == 1 ? e->oci_images : e->oci_runtime;
+      if (p && (p[0] != '/' || strlen (p) > 400))
+        return wb_error (err, WB_E_INVALID, "%s: root, images and runtime must be absolute paths",
+                         where);
+    }
+  snprintf (path, sizeof path, "unix://%s/engine.sock", e->oci_root);
+  if ((e->endpoint = strdup (path)) == NULL)
+    return wb_error (err, WB_E_NOMEM, "out of memory");
+  return 0;
+}
+
 int
 sched_config_set_engine (sched_config_t *cfg, const char *endpoint, wb_err_t *err)
 {
@@ -341,6 +396,31 @@ sched_config_set_engine (sched_config_t *cfg, const char *endpoint, wb_err_t *er
     }
   free (cfg->engines[0].endpoint);
   cfg->engines[0].endpoint = copy;
+  /* "oci" or "oci:ROOT": the OCI engine (its helper's root, if given). */
+  if (strcmp (endpoint, "oci") == 0 || strncmp (endpoint, "oci:", 4) == 0)
+    {
+      sched_engine_config_t *e = &cfg->engines[0];
+      free (e->endpoint);
+      free (e->oci_root);
+      free (e->tls_ca);
+      free (e->tls_cert);
+      free (e->tls_key);
+      free (e->seccomp_dir);
+      e->endpoint = e->oci_root = e->tls_ca = e->tls_cert = e->tls_key = e->seccomp_dir = NULL;
+      e->oci = true;
+      if (endpoint[3] == ':' && (e->oci_root = strdup (endpoint + 4)) == NULL)
+        return wb_error (err, WB_E_NOMEM, "out of memory");
+      return sched_config_oci_final (e, "--engine", err);
+    }
+  if (cfg->engines[0].oci)
+    {
+      sched_engine_config_t *e = &cfg->engines[0];
+      free (e->oci_root);
+      free (e->oci_images);
+      free (e->oci_runtime);
+      e->oci_root = e->oci_images = e->oci_runtime = NULL;
+      e->oci = false;
+    }
   return 0;
 }
 

@@ -84,8 +84,14 @@ WB_MUST_CHECK int sched_config_load (sched_config_t *cfg, const char *path, wb_e
 WB_MUST_CHECK int sched_config_parse (sched_config_t *cfg, const char *json, size_t len,
                                       wb_err_t *err);
 WB_MUST_CHECK int sched_config_add_listen (sched_config_t *cfg, const char *addr, wb_err_t *err);
+/* An engine entry's OCI part, once its keys are read: an OCI engine
+ * ("kind": "oci") gets its default paths and its endpoint (the helper's
+ * socket); a Docker engine may not have those keys.  -1 with err. */
+WB_MUST_CHECK int sched_config_oci_final (sched_engine_config_t *e, const char *where,
+                                          wb_err_t *err);
 /* The command line's --engine: replaces a one-entry list; -1 with err when
- * the file lists several engines (which of them would it replace?). */
+ * the file lists several engines (which of them would it replace?).
+ * "oci" or "oci:ROOT" is the OCI engine (its helper's root). */
 WB_MUST_CHECK int sched_config_set_engine (sched_config_t *cfg, const char *endpoint,
                                            wb_err_t *err);
 /* After the file and the flags: no engine given means one, "default".

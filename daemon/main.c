@@ -6,6 +6,7 @@
 #include "api/http.h"
 #include "daemon/confine.h"
 #include "daemon/daemon.h"
+#include "daemon/oci.h"
 #include "daemon/reload.h"
 #include "daemon/shutdown.h"
 
@@ -50,6 +51,7 @@ static sched_http_t *http;
 static sched_agent_t *agent;
 static struct event *sig_term, *sig_int, *sig_hup, *ping_timer, *image_timer;
 static sched_shutdown_t *shutdown_;
+static sched_oci_t oci; /* the OCI engines' helpers (daemon/oci.h) */
 static const char *config_path;
 
 static int
@@ -294,6 +296,9 @@ main (int argc, char **argv)
       wb_error (&err, WB_E_INTERNAL, "event_base_new failed");
       goto fatal;
     }
+  /* The OCI engines' helpers, while warmboxd may still start programs. */
+  if (sched_oci_start (&ctx.cfg, &oci, &err) < 0)
+    goto fatal;
   if (sched_ctx_init (&ctx, &err) < 0)
     goto fatal;
   if (sched_http_start (&ctx.api, &http, &err) < 0)
@@ -359,6 +364,8 @@ out:
    * socket is unlinked unless another daemon has taken its path). */
   if (ctx.base)
     sched_ctx_clear (&ctx, 5000);
+  /* Last: a helper removes what is left of its containers as it stops. */
+  sched_oci_stop (&oci);
   sched_http_free (http);
   http = NULL;
   sched_agent_free (agent);

@@ -36,6 +36,13 @@ typedef struct sched_engine_config
   uint32_t weight;         /* its share of each pool's sizes, against the others' (>= 1) */
   char *seccomp_dir;       /* Podman: where its allowlists are, on its host (warmboxd writes
                               them when the folder is on this host) */
+  /* "kind": "oci": warmboxd starts warmbox-oci (daemon/oci.c) before it
+   * confines itself, and endpoint is that helper's socket; the nodes see
+   * an engine like any other. */
+  bool oci;
+  char *oci_root;    /* the helper's state (its socket, the runtime's state, bundles) */
+  char *oci_images;  /* the image store (shared by every helper of this host) */
+  char *oci_runtime; /* the runtime's command; NULL: runc from the PATH's usual places */
 } sched_engine_config_t;
 
 /* pools.<language> (or pools.default) in the config. */

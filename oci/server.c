@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -1151,7 +1152,7 @@ do_list (conn_t *c)
 {
   char filters[1024];
   cJSON *f = NULL, *arr = cJSON_CreateArray ();
-  const cJSON *want = NULL;
+  const cJSON *want = NULL, *states = NULL;
 
   if (query_param (c->query, "filters", filters, sizeof filters))
     {
@@ -1164,11 +1165,17 @@ do_list (conn_t *c)
           return;
         }
       want = cJSON_GetObjectItemCaseSensitive (f, "label");
+      states = cJSON_GetObjectItemCaseSensitive (f, "status");
     }
   for (ctr_t *k = c->srv->ctrs; k && arr; k = k->next)
     {
       cJSON *item;
+      const cJSON *st;
+      bool state_ok = states == NULL;
       if (want && !labels_match (k, want))
+        continue;
+      cJSON_ArrayForEach (st, states) state_ok |= cJSON_IsString (st) && strcmp (st->valuestring, state_names[k->state]) == 0;
+      if (!state_ok)
         continue;
       if ((item = cJSON_CreateObject ()) == NULL || !cJSON_AddItemToArray (arr, item)
           || !cJSON_AddStringToObject (item, "Id", k->id)
@@ -1923,6 +1930,32 @@ oci_serve (const oci_paths_t *paths, const char *socket_path, bool die_with_pare
       wb_log_error ("cannot make %s or %s: %s", paths->root, paths->images, strerror (errno));
       return 1;
     }
+  {
+    /* One helper per root: two would delete each other's containers.  A
+     * helper whose warmboxd died may still be removing its containers:
+     * wait for it (2 minutes at most). */
+    char lock[PATH_MAX];
+    int fd, tries = 0;
+    snprintf (lock, sizeof lock, "%s/lock", paths->root);
+    if ((fd = open (lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600)) < 0)
+      {
+        wb_log_error ("cannot open %s: %s", lock, strerror (errno));
+        return 1;
+      }
+    while (flock (fd, LOCK_EX | LOCK_NB) < 0)
+      {
+        if (errno != EWOULDBLOCK || ++tries == 1200)
+          {
+            wb_log_error ("another warmbox-oci serves %s (its lock: %s)", paths->root,
+                          strerror (errno));
+            return 1;
+          }
+        if (tries == 1)
+          wb_info ("another warmbox-oci still serves %s: waiting for it to stop", paths->root);
+        usleep (100000);
+      }
+    /* Held (open) for the helper's life. */
+  }
   if (access (paths->runtime, X_OK) < 0)
     {
       wb_log_error ("the runtime %s cannot be run: %s", paths->runtime, strerror (errno));

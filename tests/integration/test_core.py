@@ -19,7 +19,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wbtest import Daemon, Tap, containers_with_label, docker_api, rows, wait_until  # noqa: E402
+from wbtest import ENGINE_KIND, Daemon, Tap, containers_with_label, docker_api, rows, wait_until  # noqa: E402
 
 t = Tap()
 
@@ -76,7 +76,16 @@ with cf.ThreadPoolExecutor(4) as ex:
     d.proc.wait()
     outcomes = [f.result() for f in running]
 t.ok(all(st is None for st, _ in outcomes), "their clients lose the connection")
-t.ok(len(ours(first)) >= 4, "the killed daemon's containers are still on the engine (%d)" % len(ours(first)))
+if ENGINE_KIND == "oci":
+    # The helper dies with its daemon (PR_SET_PDEATHSIG) and removes what
+    # it holds: the runtime's state root is empty once it is gone.
+    helper = d.helper_pid()
+    t.ok(helper and wait_until(lambda: not os.path.exists("/proc/%d" % helper), timeout=60)
+         and os.listdir(os.path.join(d.oci_root, "state")) == [],
+         "OCI: the killed daemon's helper stops and removes its containers (runtime state empty)",
+         os.listdir(os.path.join(d.oci_root, "state")))
+else:
+    t.ok(len(ours(first)) >= 4, "the killed daemon's containers are still on the engine (%d)" % len(ours(first)))
 d2 = Daemon(extra_args=["--store-path", d.db])
 t.ok(wait_until(lambda: len(ours(first)) == 0, timeout=30), "the restarted daemon's reaper removes them all",
      ours(first))

@@ -37,6 +37,28 @@ class UnixHTTPConnection(http.client.HTTPConnection):
         self.sock = s
 
 
+# WARMBOX_ENGINE=oci: every Daemon of these tests (unless a test names its
+# own engine) runs its executions on the OCI engine, a warmbox-oci helper
+# of its own with its own root, instead of the local Docker engine.
+ENGINE_KIND = os.environ.get("WARMBOX_ENGINE", "docker")
+# The helpers' roots: one per live Daemon, reused by the next Daemon of
+# this test once that one is gone (a daemon restarted after kill -9 finds
+# what its predecessor's helper left, as on a host).  The engine socket of
+# the newest live Daemon is where docker_api goes by default.
+_OCI_ROOTS = {}
+_ENGINE_SOCK = [None]
+
+
+def _oci_root(daemon):
+    for i in range(16):
+        root = os.path.join(tempfile.gettempdir(), "warmbox-oci-%d-%d" % (os.getpid(), i))
+        owner = _OCI_ROOTS.get(root)
+        if owner is None or owner.proc.poll() is not None:
+            _OCI_ROOTS[root] = daemon
+            return root
+    raise RuntimeError("16 daemons at once")
+
+
 def docker_socket():
     host = os.environ.get("DOCKER_HOST", "unix:///var/run/docker.sock")
     if not host.startswith("unix://"):
@@ -44,8 +66,8 @@ def docker_socket():
     return host[len("unix://"):]
 
 
-def docker_api(method, path, body=None):
-    conn = UnixHTTPConnection(docker_socket(), timeout=60)
+def docker_api(method, path, body=None, sock=None):
+    conn = UnixHTTPConnection(sock or _ENGINE_SOCK[0] or docker_socket(), timeout=60)
     try:
         data = json.dumps(body).encode() if body is not None else None
         conn.request(method, path, body=data, headers={"Content-Type": "application/json"})
@@ -56,15 +78,16 @@ def docker_api(method, path, body=None):
         conn.close()
 
 
-def containers_with_label(label, status=None):
+def containers_with_label(label, status=None, sock=None):
     """Ids of containers carrying label (key or key=value), in any state or
-    in the given one ("created" = a pool's never-started ones, "running")."""
+    in the given one ("created" = a pool's never-started ones, "running"),
+    on the engine at sock (default: the local Docker engine)."""
     f = {"label": [label]}
     if status:
         f["status"] = [status]
     filters = json.dumps(f)
     from urllib.parse import quote
-    status, body = docker_api("GET", "/containers/json?all=1&filters=" + quote(filters))
+    status, body = docker_api("GET", "/containers/json?all=1&filters=" + quote(filters), sock=sock)
     if status != 200:
         raise RuntimeError("docker list: %s %s" % (status, body))
     return [c["Id"] for c in body]
@@ -129,6 +152,13 @@ class Daemon:
         if tcp:
             self.port = free_port()
             args += ["--listen", "127.0.0.1:%d" % self.port, "--insecure-no-auth"]
+        self.engine_sock = self.oci_root = None
+        if engine is None and ENGINE_KIND == "oci":
+            root = self.oci_root = _oci_root(self)
+            engine = "oci:" + root
+            self.engine_sock = os.path.join(root, "engine.sock")
+            _ENGINE_SOCK[0] = self.engine_sock
+            wait_ready = True if wait_ready is None else wait_ready
         if engine:
             args += ["--engine", engine]
         args += list(extra_args)
@@ -162,6 +192,11 @@ class Daemon:
                 break
             time.sleep(0.1)
 
+    def helper_pid(self):
+        """The pid of this daemon's warmbox-oci, from its log (None: none)."""
+        m = re.search(r"warmbox-oci \(pid (\d+)\)", self.read_log())
+        return int(m.group(1)) if m else None
+
     def read_log(self):
         with open(self.log_path, "rb") as f:
             return f.read().decode("utf-8", "replace")
@@ -187,7 +222,7 @@ class Daemon:
         return self.request("POST", "/v1/executions", body)
 
     def our_containers(self, status=None):
-        return containers_with_label("warmbox.instance=" + self.instance, status)
+        return containers_with_label("warmbox.instance=" + self.instance, status, sock=self.engine_sock)
 
     def our_running(self):
         """Containers that are running or stopped: everything but the
@@ -212,6 +247,8 @@ class Daemon:
 
 def engine_runtimes():
     """Runtimes the engine has registered (e.g. ["runc", "runsc"])."""
+    if ENGINE_KIND == "oci":
+        return ["runc"]
     status, body = docker_api("GET", "/info")
     return sorted((body or {}).get("Runtimes", {}).keys()) if status == 200 else []
 

@@ -1,0 +1,35 @@
+/* daemon/oci.h: the OCI engines' helpers (daemon/oci.c).
+ *
+ * An engine of "kind": "oci" is a warmbox-oci (oci/oci.h) that warmboxd
+ * starts before it confines itself: the helper runs the OCI runtime,
+ * which needs mount, unshare and pivot_root, which warmboxd then cannot
+ * call.  It listens on <root>/engine.sock (the engine's endpoint) and
+ * dies with warmboxd (PR_SET_PDEATHSIG), removing its containers.
+ *
+ * Ownership: the set belongs to main; each helper is stopped by pid, by
+ * sched_oci_stop, and by nothing else. */
+#ifndef WARMBOX_SCHED_OCI_H
+#define WARMBOX_SCHED_OCI_H
+
+#include "daemon/config.h"
+
+#include <sys/types.h>
+
+typedef struct sched_oci
+{
+  pid_t pids[SCHED_MAX_ENGINES];
+  char names[SCHED_MAX_ENGINES][33];
+  size_t n;
+} sched_oci_t;
+
+/* Start a helper for every OCI engine of cfg (the program warmbox-oci
+ * beside warmboxd's own), and wait until each listens (at most 150 s: a
+ * helper waits for the one before it on its root to stop).
+ * -1 with err when one cannot start; those started are stopped. */
+WB_MUST_CHECK int sched_oci_start (const sched_config_t *cfg, sched_oci_t *out, wb_err_t *err);
+/* SIGTERM to each, and wait (up to 30 s each, then SIGKILL): a helper
+ * removes its containers as it stops.  Can't fail; a zeroed set is a
+ * no-op. */
+void sched_oci_stop (sched_oci_t *o);
+
+#endif
