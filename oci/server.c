@@ -1172,7 +1172,8 @@ do_list (conn_t *c)
       cJSON *item;
       const cJSON *st;
       bool state_ok = states == NULL;
-      if (want && !labels_match (k, want))
+      /* As on Docker, a container exists once its create is answered. */
+      if (k->state == C_CREATING || (want && !labels_match (k, want)))
         continue;
       cJSON_ArrayForEach (st, states) state_ok |= cJSON_IsString (st) && strcmp (st->valuestring, state_names[k->state]) == 0;
       if (!state_ok)

@@ -126,6 +126,30 @@ for dir in profiles/*/; do
   profiles/build-image.sh "$(basename "$dir")"
 done
 
+# The OCI engine's image store (oci/image.c): each image unpacked once, by
+# its id, from the image just built, so that the OCI engine (make run's
+# default where runc is) needs no Docker engine to run.  An image already
+# there under its tag is not copied again.
+if [ "$(id -u)" = 0 ] && command -v runc >/dev/null 2>&1; then
+  make -s bin/warmbox-oci >/dev/null
+  store=${WARMBOX_OCI_IMAGES:-/var/lib/warmbox/oci-images}
+  mkdir -p "$store"
+  for dir in profiles/*/; do
+    [ -f "$dir/profile.json" ] || continue
+    image=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["image"])' "$dir/profile.json")
+    id=$(docker image inspect --format '{{.Id}}' "$image")
+    tag=$(printf '%s' "$image" | sed 's|%|%25|g; s|/|%2F|g; s|:|%3A|g')
+    if [ -d "$store/${id#sha256:}/rootfs" ] && [ "$(cat "$store/tags/$tag" 2>/dev/null)" = "$id" ]; then
+      continue
+    fi
+    tmp=$(mktemp /var/tmp/warmbox-image.XXXXXX)
+    docker save "$image" -o "$tmp"
+    bin/warmbox-oci load --images "$store" "$tmp" >/dev/null || { rm -f "$tmp"; exit 1; }
+    rm -f "$tmp"
+    say "OCI image store: $image is ${id:0:19} ($store)"
+  done
+fi
+
 # The clients the interface tests drive, pinned by tests/node/package-lock.json
 # (the MCP TypeScript SDK, piston-client, an OpenAPI schema validator).
 if ! $images_only && [ -f tests/node/package-lock.json ]; then

@@ -90,6 +90,9 @@ t.ok(r.get("exit_code") == 1 and "ValueError: boom" in r.get("stderr", "")
 # ---- files in the working directory ------------------------------------------
 
 csv_text = "name,score\nada,3\nbob,4\n"
+# The run before took the pooled container; on a fast engine (OCI: a run
+# takes ~25 ms, a create ~35 ms) the next request can come before the refill.
+wait_until(python_ready, timeout=30)
 st, r = run("python", "import csv, os, sys\n"
             "rows = list(csv.DictReader(open('scores.csv')))\n"
             "print(sum(int(x['score']) for x in rows), open('blob.bin', 'rb').read().hex(),\n"
