@@ -133,6 +133,16 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/tap.h tests/unit/failmalloc.c $(VCLO
 	$(CC) $(ALL_CFLAGS) $(TEST_INC) $(ALL_LDFLAGS) $< tests/unit/failmalloc.c $(VCLOCK) $(BUILD)/libwarmbox.a \
 	  $(LIBS) $(WRAP) $(VCLOCK_WRAP) -o $@
 
+# The OCI helper's translation is in its own library (oci/).
+$(BUILD)/tests/test_oci_spec: tests/unit/test_oci_spec.c tests/unit/tap.h $(BUILD)/liboci.a $(BUILD)/libwarmbox.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(TEST_INC) $(ALL_LDFLAGS) $< $(BUILD)/liboci.a $(BUILD)/libwarmbox.a $(LIBS) -o $@
+
+$(BUILD)/tests/replay_oci_spec: tests/fuzz/fuzz_oci_spec.c tests/fuzz/replay.c $(BUILD)/liboci.a $(BUILD)/libwarmbox.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DCORPUS_DIR='"$(CURDIR)/tests/fuzz/corpus/oci_spec"' \
+	  $(ALL_LDFLAGS) $^ $(LIBS) -o $@
+
 # The MCP harness drives cli/mcp.c (which is not in the library).
 $(BUILD)/tests/replay_mcp: tests/fuzz/fuzz_mcp.c tests/fuzz/replay.c cli/mcp.c cli/client.c $(BUILD)/libwarmbox.a
 	@mkdir -p $(dir $@)

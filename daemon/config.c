@@ -270,6 +270,12 @@ parse_engine (sched_engine_config_t *e, cJSON *obj, bool single, const char *whe
           return wb_error (err, WB_E_INVALID, "%s.kind must be \"docker\" or \"oci\"", where);
         e->oci = strcmp (item->valuestring, "oci") == 0;
       }
+    else if (strcmp (k, "runtime_timeout_ms") == 0)
+      {
+        if (set_uint (&v, item, k, 100, 600000, err) < 0)
+          return wb_err_wrap (err, "%s", where);
+        e->oci_runtime_timeout_ms = (uint32_t) v;
+      }
     else if (strcmp (k, "max_containers") == 0 || strcmp (k, "weight") == 0)
       {
         if (set_uint (&v, item, k, 1, 100000, err) < 0)
@@ -345,9 +351,11 @@ sched_config_oci_final (sched_engine_config_t *e, const char *where, wb_err_t *e
   if (!e->oci)
     {
       for (size_t i = 0; i < WB_ARRAY_SIZE (set); i++)
-        if (set[i])
+        if (set[i] || e->oci_runtime_timeout_ms)
           return wb_error (err, WB_E_INVALID,
-                           "%s: root, images and runtime are for \"kind\": \"oci\"", where);
+                           "%s: root, images, runtime and runtime_timeout_ms are for "
+                           "\"kind\": \"oci\"",
+                           where);
       return 0;
     }
   if (e->endpoint || e->tls_ca || e->tls_cert || e->seccomp_dir)

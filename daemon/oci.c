@@ -60,7 +60,8 @@ spawn (const char *helper, const sched_engine_config_t *e, const char *sock)
   if (pid != 0)
     return pid;
   {
-    const char *argv[16];
+    const char *argv[20];
+    char timeout[16];
     size_t n = 0;
     argv[n++] = helper;
     argv[n++] = "serve";
@@ -74,6 +75,12 @@ spawn (const char *helper, const sched_engine_config_t *e, const char *sock)
       {
         argv[n++] = "--runtime";
         argv[n++] = e->oci_runtime;
+      }
+    if (e->oci_runtime_timeout_ms)
+      {
+        snprintf (timeout, sizeof timeout, "%u", e->oci_runtime_timeout_ms);
+        argv[n++] = "--runtime-timeout-ms";
+        argv[n++] = timeout;
       }
     argv[n++] = "--die-with-parent";
     argv[n] = NULL;

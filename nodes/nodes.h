@@ -43,6 +43,7 @@ typedef struct sched_engine_config
   char *oci_root;    /* the helper's state (its socket, the runtime's state, bundles) */
   char *oci_images;  /* the image store (shared by every helper of this host) */
   char *oci_runtime; /* the runtime's command; NULL: runc from the PATH's usual places */
+  uint32_t oci_runtime_timeout_ms; /* a runtime command's bound; 0: the helper's 30 s */
 } sched_engine_config_t;
 
 /* pools.<language> (or pools.default) in the config. */

@@ -2,7 +2,8 @@
  * exists and what it owns).
  *
  *   warmbox-oci serve --socket PATH [--root DIR] [--images DIR]
- *                     [--runtime PATH] [--init PATH] [--die-with-parent]
+ *                     [--runtime PATH] [--init PATH] [--runtime-timeout-ms N]
+ *                     [--die-with-parent]
  *   warmbox-oci load [--images DIR] ARCHIVE
  *
  * serve: the engine API on PATH (mode 0600) until SIGTERM; then every
@@ -28,7 +29,7 @@ static void
 usage (void)
 {
   fprintf (stderr, "usage: warmbox-oci serve --socket PATH [--root DIR] [--images DIR] [--runtime PATH]\n"
-                   "                         [--init PATH] [--die-with-parent]\n"
+                   "                         [--init PATH] [--runtime-timeout-ms N] [--die-with-parent]\n"
                    "       warmbox-oci load [--images DIR] ARCHIVE\n");
   exit (2);
 }
@@ -81,6 +82,8 @@ main (int argc, char **argv)
         paths.runtime = v;
       else if (strcmp (a, "--init") == 0)
         paths.init = v;
+      else if (strcmp (a, "--runtime-timeout-ms") == 0)
+        paths.runtime_timeout_ms = (uint32_t) strtoul (v, NULL, 10);
       else
         usage ();
       i++;

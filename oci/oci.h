@@ -38,6 +38,8 @@ typedef struct oci_paths
   const char *root;    /* the helper's own: state/ (the runtime's --root), bundles/ */
   const char *runtime; /* the runtime's command (runc) */
   const char *init;    /* the init bound at /sbin/docker-init (tini-static) */
+  uint32_t runtime_timeout_ms; /* a runtime command (create, delete) longer than this is
+                                  killed and has failed; 0: 30 s */
 } oci_paths_t;
 
 /* ---- spec.c: create bodies to OCI configurations (pure; fuzzed) ---------- */

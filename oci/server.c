@@ -75,6 +75,7 @@ struct job
   pid_t pid;
   void (*done) (void *arg, int status);
   void *arg;
+  struct event *timer; /* a runtime command's bound (NULL: none) */
 };
 
 struct ctr
@@ -208,21 +209,37 @@ read_small (const char *path, char *buf, size_t size)
 
 /* ---- child processes --------------------------------------------------- */
 
+/* A runtime command past its bound: killed, which its done() hears as
+ * a failure (a hung runtime must not hold a create or a removal). */
+static void
+job_timeout_cb (evutil_socket_t fd, short what, void *arg)
+{
+  job_t *j = arg;
+  wb_warn ("the runtime (pid %d) did not finish in time: killed", (int) j->pid);
+  kill (j->pid, SIGKILL);
+}
+
 /* Start argv with stdin/stdout/stderr fd0..fd2 (-1: /dev/null) and every
  * signal at its default (the helper ignores SIGPIPE; a container must
- * not inherit that).  done(arg, wait status) when it exits.  -1 on
- * failure (nothing started). */
+ * not inherit that).  done(arg, wait status) when it exits, within the
+ * runtime's bound.  -1 on failure (nothing started). */
 static int
 job_spawn (server_t *s, char *const argv[], int fd0, int fd1, int fd2,
            void (*done) (void *, int), void *arg)
 {
   job_t *j = calloc (1, sizeof *j);
+  uint32_t ms = s->paths->runtime_timeout_ms ? s->paths->runtime_timeout_ms : 30000;
+  struct timeval tv = {ms / 1000, (ms % 1000) * 1000};
   pid_t pid;
 
-  if (j == NULL)
-    return -1;
+  if (j == NULL || (j->timer = evtimer_new (s->base, job_timeout_cb, j)) == NULL)
+    {
+      free (j);
+      return -1;
+    }
   if ((pid = fork ()) < 0)
     {
+      event_free (j->timer);
       free (j);
       return -1;
     }
@@ -243,6 +260,7 @@ job_spawn (server_t *s, char *const argv[], int fd0, int fd1, int fd2,
   j->pid = pid;
   j->done = done;
   j->arg = arg;
+  evtimer_add (j->timer, &tv);
   WB_LIST_PUSH (s->jobs, j);
   return 0;
 }
@@ -1738,6 +1756,8 @@ chld_cb (evutil_socket_t sig, short what, void *arg)
       if (j)
         {
           WB_LIST_UNLINK (s->jobs, j);
+          if (j->timer)
+            event_free (j->timer);
           if (j->done)
             j->done (j->arg, status);
           free (j);
@@ -2047,7 +2067,10 @@ out:
     {
       job_t *j = s.jobs;
       WB_LIST_UNLINK (s.jobs, j);
+      kill (j->pid, SIGKILL);
       waitpid (j->pid, NULL, 0);
+      if (j->timer)
+        event_free (j->timer);
       free (j);
     }
   if (s.accept_ev)

@@ -1,0 +1,237 @@
+#!/usr/bin/env python3
+"""The OCI engine (warmbox-oci running runc), against the Docker engine and
+under faults.
+
+1. Hardening side by side: the same probes (uid, CapEff, NoNewPrivs,
+   Seccomp, the network interfaces, a read-only root, a noexec /tmp, the
+   masked /proc paths, mount refused, a memory bomb, a fork bomb against
+   the pids limit, the CPU quota, the timeout's kill) give the same answers through a Docker engine and
+   through an OCI engine, in one run.
+2. Faults, with a runtime of the test's own in front of runc: the runtime
+   missing (warmboxd says so and does not start), a create the runtime
+   refuses, a runtime that hangs (killed at runtime_timeout_ms), a pooled
+   container whose init dies while it waits: each gives a clear error or
+   a run on a fresh container, never a wrong result, and the engine
+   recovers when the fault ends.  Nothing is left in the runtime's state
+   root afterwards.
+"""
+import json
+import os
+import shutil
+import stat
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wbtest import Daemon, Tap, wait_until  # noqa: E402
+
+t = Tap()
+RUNC = shutil.which("runc") or "/usr/sbin/runc"
+if not os.path.exists(RUNC) or os.getuid() != 0:
+    print("1..0 # SKIP the OCI engine needs root and runc")
+    sys.exit(0)
+
+PROBE = r"""
+import json, os, subprocess, errno
+st = open('/proc/self/status').read()
+def field(k):
+    return st.split(k + ':')[1].split()[0]
+facts = {'uid_not_root': os.getuid() != 0, 'CapEff': field('CapEff'), 'NoNewPrivs': field('NoNewPrivs'),
+         'Seccomp': field('Seccomp'), 'interfaces': sorted(os.listdir('/sys/class/net'))}
+try:
+    open('/usr/warmbox-probe', 'w')
+    facts['root'] = 'writable'
+except OSError as e:
+    facts['root'] = errno.errorcode[e.errno]
+p = '/tmp/probe.sh'
+open(p, 'w').write('#!/bin/sh\necho ran\n')
+os.chmod(p, 0o755)
+try:
+    subprocess.run([p], check=True)
+    facts['tmp'] = 'exec'
+except PermissionError:
+    facts['tmp'] = 'noexec'
+facts['kcore'] = os.stat('/proc/kcore').st_size if os.path.exists('/proc/kcore') else None
+try:
+    open('/proc/sys/kernel/hostname', 'w').write('x')
+    facts['proc_sys'] = 'writable'
+except OSError as e:
+    facts['proc_sys'] = errno.errorcode[e.errno]
+facts['mount'] = subprocess.run(['sh', '-c', 'mount -t tmpfs none /tmp/x 2>&1 || echo refused'],
+                                capture_output=True, text=True).stdout.strip().split()[-1]
+print(json.dumps(facts, sort_keys=True))
+"""
+
+FORK_BOMB = r"""
+import os, time
+n = 0
+try:
+    while True:
+        if os.fork() == 0:
+            time.sleep(5)
+            os._exit(0)
+        n += 1
+except OSError as e:
+    print('stopped', e.errno, n <= 64)
+"""
+
+MEMORY_BOMB = "x = []\nwhile True:\n    x.append(bytearray(16 << 20))\n"
+
+CPU = r"""
+import os, time
+# Two busy processes against the profile's 1 CPU (the machine has 2).
+kids = []
+for _ in range(2):
+    pid = os.fork()
+    if pid == 0:
+        end = time.time() + 0.8
+        while time.time() < end:
+            pass
+        os._exit(0)
+    kids.append(pid)
+for pid in kids:
+    os.waitpid(pid, 0)
+stat = dict(l.split() for l in open('/sys/fs/cgroup/cpu/cpu.stat'))
+quota = int(open('/sys/fs/cgroup/cpu/cpu.cfs_quota_us').read())
+print(quota, int(stat['nr_throttled']) > 0)
+"""
+
+
+def facts_of(d):
+    out = {}
+    st, r = d.run("python", PROBE)
+    out["probe"] = json.loads(r["stdout"]) if st == 200 and r.get("status") == "ok" else (st, r)
+    st, r = d.run("python", FORK_BOMB, timeout_ms=20000)
+    out["fork_bomb"] = (r.get("status"), r.get("stdout"))
+    st, r = d.run("python", MEMORY_BOMB, memory_mb=128)
+    out["memory_bomb"] = r.get("status")
+    st, r = d.run("python", CPU)
+    out["cpu"] = (r.get("status"), r.get("stdout"))
+    st, r = d.run("python", "import time; time.sleep(30)", timeout_ms=1000)
+    out["timeout"] = (r.get("status"), r.get("exit_code"))
+    return out
+
+
+work = tempfile.mkdtemp(prefix="warmbox-oci-test-")
+docker = Daemon(engine="unix:///var/run/docker.sock", wait_ready=True)
+on_docker = facts_of(docker)
+docker.stop()
+oci = Daemon(engine="oci:" + os.path.join(work, "root"), wait_ready=True)
+on_oci = facts_of(oci)
+t.is_eq(on_oci, on_docker, "the probes answer the same on the OCI engine as on Docker")
+t.ok(on_oci["probe"].get("CapEff") == "0000000000000000" and on_oci["probe"].get("NoNewPrivs") == "1"
+     and on_oci["probe"].get("Seccomp") == "2" and on_oci["probe"].get("interfaces") == ["lo"]
+     and on_oci["probe"].get("root") == "EROFS" and on_oci["probe"].get("tmp") == "noexec"
+     and on_oci["probe"].get("uid_not_root"),
+     "OCI: not root, no capability, no new privileges, seccomp filter, only lo, read-only root, noexec /tmp",
+     on_oci["probe"])
+t.ok(on_oci["fork_bomb"][0] == "ok" and (on_oci["fork_bomb"][1] or "").startswith("stopped 11 True"),
+     "OCI: a fork bomb stops at the pids limit (EAGAIN)", on_oci["fork_bomb"])
+t.is_eq(on_oci["memory_bomb"], "oom", "OCI: a memory bomb ends oom")
+t.ok(on_oci["cpu"] == ("ok", "100000 True\n"), "OCI: the CPU quota holds (1 CPU: two busy processes are throttled)",
+     on_oci["cpu"])
+t.is_eq(on_oci["timeout"], ("timeout", None), "OCI: a program past its timeout is killed: timeout")
+oci.stop()
+t.is_eq(os.listdir(os.path.join(work, "root", "state")), [], "OCI: nothing left in the runtime's state root")
+
+# ---- faults ----------------------------------------------------------------------
+
+fake = os.path.join(work, "fake-runc")
+mode = os.path.join(work, "mode")
+with open(fake, "w") as f:
+    f.write("""#!/bin/bash
+# A runtime that fails as told (the file %(mode)s), in front of runc.
+m=$(cat %(mode)s 2>/dev/null)
+create=; pidfile=
+for ((i = 1; i <= $#; i++)); do
+  [ "${!i}" = create ] && create=1
+  if [ "${!i}" = --pid-file ]; then j=$((i + 1)); pidfile=${!j}; fi
+done
+if [ -n "$create" ]; then
+  case "$m" in
+    create-fail) echo "fake runtime: create refused" >&2; exit 1 ;;
+    create-hang) exec sleep 3600 ;;
+  esac
+fi
+%(runc)s "$@"; rc=$?
+if [ -n "$create" ] && [ "$m" = kill-init ] && [ $rc = 0 ]; then kill -9 "$(cat "$pidfile")"; fi
+exit $rc
+""" % {"mode": mode, "runc": RUNC})
+os.chmod(fake, os.stat(fake).st_mode | stat.S_IXUSR)
+
+
+def set_mode(m):
+    with open(mode, "w") as f:
+        f.write(m)
+
+
+# The config's engines, no --engine flag (engine="" is none).
+class ConfigDaemon(Daemon):
+    def __init__(self, cfg, wait_ready=True):
+        super().__init__(extra_args=["--config", cfg], engine="", wait_ready=wait_ready)
+
+
+def config_daemon(runtime, root, wait_ready=True):
+    cfg = os.path.join(work, "config-%s.json" % os.path.basename(root))
+    with open(cfg, "w") as f:
+        json.dump({"engines": [{"name": "oci", "kind": "oci", "root": root, "runtime": runtime,
+                                "runtime_timeout_ms": 2000}],
+                   "pools": {"default": {"min_ready": 1, "max_ready": 1}}}, f)
+    return ConfigDaemon(cfg, wait_ready=wait_ready)
+
+
+try:
+    config_daemon("/nonexistent/runc", os.path.join(work, "missing"), wait_ready=False)
+    t.ok(False, "a missing runtime stops warmboxd at start")
+except RuntimeError as e:
+    t.ok("/nonexistent/runc cannot be run" in str(e) and "warmbox-oci exited" in str(e),
+         "a missing runtime: warmboxd does not start, and says why", str(e)[-600:])
+
+set_mode("")
+root = os.path.join(work, "faults")
+d = config_daemon(fake, root)
+st, r = d.run("python", "print(6*7)")
+t.ok(st == 200 and r.get("stdout") == "42\n", "through the test's runtime: a run works", r)
+
+set_mode("create-fail")
+st, r = d.run("python", "print(1)", memory_mb=300)  # not pooled: a create now
+t.ok(st in (502, 503) and "error" in r and r.get("stdout") is None,
+     "a create the runtime refuses: a clear error (%d), no result" % st, r)
+t.ok(wait_until(lambda: "create refused" in d.read_log(), timeout=10),
+     "the runtime's own words are in warmboxd's log")
+
+set_mode("create-hang")
+st, r = d.run("python", "print(1)", memory_mb=310)
+t.ok(st in (502, 503) and "error" in r, "a runtime that hangs: killed at its bound, a clear error (%d)" % st, r)
+t.ok(wait_until(lambda: "did not finish in time" in d.read_log(), timeout=10),
+     "the helper says it killed the runtime")
+
+set_mode("")
+st, r = d.run("python", "print(6*7)", memory_mb=320)
+t.ok(st == 200 and r.get("stdout") == "42\n", "the fault gone: runs work again", r)
+
+# A pooled container whose init dies while it waits: warmboxd must not
+# report that exit as the program's.
+def python_ready():
+    st, body = d.request("GET", "/v1/pools")
+    return st == 200 and any(p["language"] == "python" and p["ready"] > 0 for p in body["pools"])
+
+
+wait_until(python_ready, timeout=20)
+set_mode("kill-init")
+st, r = d.run("python", "print(0)")  # takes the pooled container; its refill's init is killed
+t.ok(st == 200 and r.get("stdout") == "0\n", "the pooled container (made before the fault) runs", r)
+t.ok(wait_until(python_ready, timeout=20), "the refill, whose init was killed, waits in the pool")
+set_mode("")
+st, r = d.run("python", "print(6*7)")
+t.ok((st == 200 and r.get("status") == "ok" and r.get("stdout") == "42\n" and r.get("exit_code") == 0)
+     or (st != 200 and "error" in r),
+     "handed a container whose init died: the right result from a fresh one, or a clear error; never "
+     "that exit as the program's (%s)" % st, r)
+st, r = d.run("python", "print(6*7)")
+t.ok(st == 200 and r.get("stdout") == "42\n", "and the next run is right", r)
+t.is_eq(d.stop(), 0, "the daemon stops")
+t.is_eq(os.listdir(os.path.join(root, "state")), [], "nothing is left in the runtime's state root")
+t.is_eq(os.listdir(os.path.join(root, "bundles")), [], "nor a bundle")
+shutil.rmtree(work, ignore_errors=True)
+t.done()
