@@ -234,7 +234,7 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/warmbox/profiles \
 	  $(DESTDIR)$(PREFIX)/share/doc/warmbox $(DESTDIR)$(SYSCONFDIR)/warmbox $(DESTDIR)$(UNITDIR)
 	install -d -m 0750 $(DESTDIR)$(STATEDIR)
-	install -m 0755 $(BIN)/warmboxd $(BIN)/warmbox $(DESTDIR)$(PREFIX)/bin/
+	install -m 0755 $(BIN)/warmboxd $(BIN)/warmbox $(BIN)/warmbox-oci $(DESTDIR)$(PREFIX)/bin/
 	for d in profiles/*/; do [ -f $$d/profile.json ] && cp -r $$d $(DESTDIR)$(PREFIX)/share/warmbox/profiles/; done
 	install -m 0755 profiles/build-image.sh profiles/derive-seccomp.py $(DESTDIR)$(PREFIX)/share/warmbox/profiles/
 	install -m 0644 profiles/README.md $(DESTDIR)$(PREFIX)/share/warmbox/profiles/

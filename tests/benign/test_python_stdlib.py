@@ -24,7 +24,7 @@ import concurrent.futures as cf
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
-from wbtest import ROOT, Daemon, Tap, engine_runtimes  # noqa: E402
+from wbtest import ENGINE_KIND, ROOT, Daemon, Tap, engine_runtimes, oci_load_image  # noqa: E402
 
 CORPUS = os.path.join(HERE, "python-stdlib")
 IMAGE = "warmbox/python-stdlib-tests"
@@ -45,6 +45,8 @@ r = subprocess.run([os.path.join(ROOT, "profiles", "build-image.sh"), "python"],
                    capture_output=True, text=True, timeout=900)
 if not t.ok(r.returncode == 0, "the test-suite image builds", r.stdout + r.stderr):
     t.done()
+if ENGINE_KIND == "oci":
+    oci_load_image(IMAGE + ":latest")
 
 # The shipped python profile, byte for byte but for its image (and the
 # runtime asked for).

@@ -24,7 +24,7 @@ make = ["make", "-s", "-C", ROOT, "install", "PREFIX=" + prefix, "SYSCONFDIR=" +
         "UNITDIR=" + units, "CREATE_USER=no"]
 p = subprocess.run(make, capture_output=True, text=True, timeout=600)
 t.ok(p.returncode == 0, "make install PREFIX=... succeeds", p.stderr[-2000:])
-want = ["usr/bin/warmboxd", "usr/bin/warmbox", "usr/share/warmbox/profiles/python/profile.json",
+want = ["usr/bin/warmboxd", "usr/bin/warmbox", "usr/bin/warmbox-oci", "usr/share/warmbox/profiles/python/profile.json",
         "usr/share/warmbox/profiles/javascript/seccomp.json", "usr/share/warmbox/profiles/build-image.sh",
         "usr/share/doc/warmbox/openapi.yaml", "etc/warmbox/config.json", "etc/systemd/system/warmboxd.service"]
 missing = [w for w in want if not os.path.exists(os.path.join(tmp, w))]

@@ -59,6 +59,19 @@ def _oci_root(daemon):
     raise RuntimeError("16 daemons at once")
 
 
+def oci_load_image(image, store="/var/lib/warmbox/oci-images"):
+    """Put a Docker image of a test's own into the OCI engine's image store
+    (as make images does for the shipped ones)."""
+    fd, tmp = tempfile.mkstemp(prefix="warmbox-image-", dir="/var/tmp")
+    os.close(fd)
+    try:
+        subprocess.run(["docker", "save", image, "-o", tmp], check=True, capture_output=True)
+        subprocess.run([os.path.join(BIN, "warmbox-oci"), "load", "--images", store, tmp], check=True,
+                       capture_output=True)
+    finally:
+        os.unlink(tmp)
+
+
 def docker_socket():
     host = os.environ.get("DOCKER_HOST", "unix:///var/run/docker.sock")
     if not host.startswith("unix://"):

@@ -1,0 +1,235 @@
+#!/usr/bin/env python3
+"""The OCI engine against the host's bare interpreter, the Docker floor and
+the Docker engine, in one run (make bench).  Every figure is compared only
+with others measured in the same minutes on the same machine.
+
+  sequential  Python and JavaScript, one at a time, rounds interleaved:
+              bare (python3 -c / node -e on the host, no container),
+              floor (start + wait of a Docker container created ahead, by
+              this minimal client), docker (warm through warmboxd on the
+              Docker engine), oci (warm through warmboxd on the OCI engine)
+  throughput  4, 8 and 16 clients for DURATION seconds each, Docker warm
+              vs OCI warm; warmboxd's CPU per execution (and the OCI
+              helper's)
+  burst       32 simultaneous requests to a daemon holding 32 ready
+  capacity    100 ready containers held: memory per ready container
+              (MemAvailable before and after), and how long a pool of 16
+              takes to refill after a burst that emptied it
+
+  python3 tests/bench/bench_oci.py [--n 30] [--duration 20] [--json FILE]
+"""
+import argparse
+import concurrent.futures as cf
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "integration"))
+import bench_pool as bp  # noqa: E402
+from wbtest import Daemon, wait_until  # noqa: E402
+
+DOCKER = "unix:///var/run/docker.sock"
+
+
+def pools_ready(d, language, n):
+    st, b = d.request("GET", "/v1/pools")
+    return any(p["language"] == language and not p["draining"] and p["ready"] >= n and p["creating"] == 0
+               for p in b.get("pools", []))
+
+
+def daemon(engine, pools, **extra):
+    cfg = {"pools": pools, "max_containers": 160}
+    cfg.update(extra)
+    path = bp.write_config(cfg)
+    d = Daemon(extra_args=["--config", path], engine=engine, wait_ready=True)
+    d.cfg_path = path
+    return d
+
+
+def stop(d):
+    d.stop()
+    os.unlink(d.cfg_path)
+
+
+def helper_cpu(d):
+    pid = d.helper_pid()
+    return bp.cpu_seconds(pid) if pid else 0.0
+
+
+def sequential(n, docker_d, oci_d):
+    out = {}
+    for language in ("python", "javascript"):
+        body = bp.spec(language)
+        times = {"bare": [], "floor": [], "docker": [], "oci": []}
+
+        def bare():
+            t0 = time.time()
+            subprocess.run(bp.FLOOR_CMD[language], check=True, capture_output=True)
+            return time.time() - t0
+
+        def floor():
+            cid = bp.floor_create(body)
+            time.sleep(bp.IDLE)
+            try:
+                return bp.floor_run(cid)
+            finally:
+                bp.floor_remove(cid)
+
+        def warm(d):
+            def run():
+                wait_until(lambda: pools_ready(d, language, 2), timeout=30, step=0.02)
+                time.sleep(bp.IDLE)
+                secs, hit = bp.daemon_run(d, language)
+                if not hit:
+                    raise RuntimeError("not a pool hit")
+                return secs
+            return run
+
+        modes = [("bare", bare), ("floor", floor), ("docker", warm(docker_d)), ("oci", warm(oci_d))]
+        for i in range(n):
+            for k in range(len(modes)):
+                name, fn = modes[(i + k) % len(modes)]
+                if name == "bare":
+                    time.sleep(bp.IDLE)
+                times[name].append(fn())
+        p50 = {k: statistics.median(v) * 1000 for k, v in times.items()}
+        out[language] = {"p50_ms": p50, "p90_ms": {k: bp.pct(v, 90) * 1000 for k, v in times.items()},
+                         "oci_vs_bare": p50["oci"] / p50["bare"], "oci_vs_docker": p50["oci"] / p50["docker"],
+                         "oci_vs_floor": p50["oci"] / p50["floor"]}
+    return out
+
+
+def throughput(duration, clients_levels=(4, 8, 16)):
+    out = {}
+    for clients in clients_levels:
+        row = {}
+        for name, engine in (("docker", DOCKER), ("oci", "oci:" + tempfile.mkdtemp(prefix="warmbox-bench-oci-"))):
+            d = daemon(engine, {"python": {"min_ready": clients, "max_ready": clients * 2},
+                                "default": {"min_ready": 0, "max_ready": 0}})
+            wait_until(lambda: pools_ready(d, "python", clients), timeout=120)
+            time.sleep(1)
+            h0 = helper_cpu(d)
+            rate, cpu_ms = bp.sustained(d, lambda: bp.daemon_run(d, "python"), clients, duration)
+            done = rate * duration
+            row[name] = {"per_s": rate, "daemon_cpu_ms": cpu_ms,
+                         "helper_cpu_ms": (helper_cpu(d) - h0) * 1000 / max(1, done) if name == "oci" else None}
+            stop(d)
+        row["ratio"] = row["oci"]["per_s"] / row["docker"]["per_s"]
+        out[clients] = row
+    return out
+
+
+def burst(n=32):
+    out = {}
+    for name, engine in (("docker", DOCKER), ("oci", "oci:" + tempfile.mkdtemp(prefix="warmbox-bench-oci-"))):
+        d = daemon(engine, {"python": {"min_ready": n, "max_ready": n},
+                            "default": {"min_ready": 0, "max_ready": 0}})
+        rates = []
+        for _ in range(3):
+            wait_until(lambda: pools_ready(d, "python", n), timeout=180)
+            time.sleep(1)
+            t0 = time.time()
+            with cf.ThreadPoolExecutor(n) as ex:
+                hits = sum(bool(h) for _, h in ex.map(lambda _: bp.daemon_run(d, "python"), range(n)))
+            rates.append(n / (time.time() - t0))
+        out[name] = {"per_s": statistics.median(rates), "hits_last_round": hits}
+        stop(d)
+    out["ratio"] = out["oci"]["per_s"] / out["docker"]["per_s"]
+    return out
+
+
+def mem_available():
+    with open("/proc/meminfo") as f:
+        for line in f:
+            if line.startswith("MemAvailable:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def capacity():
+    out = {}
+    root = tempfile.mkdtemp(prefix="warmbox-bench-oci-")
+    d = daemon("oci:" + root, {"default": {"min_ready": 0, "max_ready": 0},
+                               "python": {"min_ready": 0, "max_ready": 0}})
+    time.sleep(2)
+    before = mem_available()
+    stop(d)
+    d = daemon("oci:" + root, {"default": {"min_ready": 0, "max_ready": 0},
+                               "python": {"min_ready": 100, "max_ready": 100}}, create_concurrency=8)
+    t0 = time.time()
+    ok = wait_until(lambda: pools_ready(d, "python", 100), timeout=300, step=0.2)
+    out["fill_100_s"] = time.time() - t0 if ok else None
+    time.sleep(3)
+    after = mem_available()
+    out["ready"] = 100 if ok else None
+    out["mem_per_ready_mb"] = (before - after) / 100 / 1048576
+    stop(d)
+    d = daemon("oci:" + root, {"default": {"min_ready": 0, "max_ready": 0},
+                               "python": {"min_ready": 16, "max_ready": 16}})
+    refills = []
+    for _ in range(3):
+        wait_until(lambda: pools_ready(d, "python", 16), timeout=120)
+        time.sleep(1)
+        with cf.ThreadPoolExecutor(16) as ex:
+            list(ex.map(lambda _: bp.daemon_run(d, "python"), range(16)))
+        t0 = time.time()
+        wait_until(lambda: pools_ready(d, "python", 16), timeout=120, step=0.02)
+        refills.append(time.time() - t0)
+    out["refill_16_s"] = statistics.median(refills)
+    stop(d)
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--n", type=int, default=30)
+    ap.add_argument("--duration", type=float, default=20)
+    ap.add_argument("--json")
+    args = ap.parse_args()
+    result = {}
+    docker_d = daemon(DOCKER, {"default": {"min_ready": 0, "max_ready": 0},
+                               "python": {"min_ready": 2, "max_ready": 2},
+                               "javascript": {"min_ready": 2, "max_ready": 2}})
+    oci_d = daemon("oci:" + tempfile.mkdtemp(prefix="warmbox-bench-oci-"),
+                   {"default": {"min_ready": 0, "max_ready": 0},
+                    "python": {"min_ready": 2, "max_ready": 2},
+                    "javascript": {"min_ready": 2, "max_ready": 2}})
+    result["sequential"] = sequential(args.n, docker_d, oci_d)
+    stop(docker_d)
+    stop(oci_d)
+    print("sequential, %d rounds interleaved (ms, p50 / p90):" % args.n)
+    for lang, r in result["sequential"].items():
+        print("  %-10s bare %6.1f / %6.1f   floor %6.1f / %6.1f   docker warm %6.1f / %6.1f   oci warm %6.1f / %6.1f"
+              % (lang, r["p50_ms"]["bare"], r["p90_ms"]["bare"], r["p50_ms"]["floor"], r["p90_ms"]["floor"],
+                 r["p50_ms"]["docker"], r["p90_ms"]["docker"], r["p50_ms"]["oci"], r["p90_ms"]["oci"]))
+        print("  %-10s oci/bare %.2fx   oci/docker warm %.2fx   oci/floor %.2fx"
+              % ("", r["oci_vs_bare"], r["oci_vs_docker"], r["oci_vs_floor"]))
+    result["throughput"] = throughput(args.duration)
+    print("throughput, %g s per level (executions/s; warmboxd CPU ms per execution):" % args.duration)
+    for c, r in result["throughput"].items():
+        print("  %2d clients  docker %6.1f/s (%.2f ms)   oci %6.1f/s (%.2f ms, helper %.2f ms)   oci/docker %.2fx"
+              % (c, r["docker"]["per_s"], r["docker"]["daemon_cpu_ms"], r["oci"]["per_s"], r["oci"]["daemon_cpu_ms"],
+                 r["oci"]["helper_cpu_ms"], r["ratio"]))
+    result["burst"] = burst(32)
+    b = result["burst"]
+    print("burst of 32 (median of 3): docker %.1f/s   oci %.1f/s   oci/docker %.2fx"
+          % (b["docker"]["per_s"], b["oci"]["per_s"], b["ratio"]))
+    result["capacity"] = capacity()
+    c = result["capacity"]
+    print("capacity: 100 ready OCI containers held (filled in %s s), %.1f MB each (MemAvailable); "
+          "a pool of 16 refills in %.2f s after a burst"
+          % ("%.1f" % c["fill_100_s"] if c["fill_100_s"] else "-", c["mem_per_ready_mb"], c["refill_16_s"]))
+    print("gVisor: not measured here: the OCI engine runs runc only so far (runsc profiles go to Docker)")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(result, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
