@@ -2,8 +2,8 @@
  * exists and what it owns).
  *
  *   warmbox-oci serve --socket PATH [--root DIR] [--images DIR]
- *                     [--runtime PATH] [--init PATH] [--runtime-timeout-ms N]
- *                     [--die-with-parent]
+ *                     [--runtime PATH] [--init PATH] [--runsc PATH | --no-runsc]
+ *                     [--runtime-timeout-ms N] [--die-with-parent]
  *   warmbox-oci load [--images DIR] ARCHIVE
  *
  * serve: the engine API on PATH (mode 0600) until SIGTERM; then every
@@ -29,7 +29,8 @@ static void
 usage (void)
 {
   fprintf (stderr, "usage: warmbox-oci serve --socket PATH [--root DIR] [--images DIR] [--runtime PATH]\n"
-                   "                         [--init PATH] [--runtime-timeout-ms N] [--die-with-parent]\n"
+                   "                         [--init PATH] [--runsc PATH | --no-runsc]\n"
+                   "                         [--runtime-timeout-ms N] [--die-with-parent]\n"
                    "       warmbox-oci load [--images DIR] ARCHIVE\n");
   exit (2);
 }
@@ -48,6 +49,8 @@ main (int argc, char **argv)
 {
   static const char *const runtimes[] = {"/usr/sbin/runc", "/usr/bin/runc", "/usr/local/sbin/runc", NULL};
   static const char *const inits[] = {"/usr/bin/tini-static", "/usr/bin/docker-init", NULL};
+  static const char *const runscs[] = {"/usr/bin/runsc", "/usr/sbin/runsc", "/usr/local/bin/runsc", NULL};
+  bool no_runsc = false;
   oci_paths_t paths = {.images = DEFAULT_IMAGES, .root = DEFAULT_ROOT};
   const char *socket_path = NULL, *archive = NULL;
   bool die_with_parent = false;
@@ -61,6 +64,11 @@ main (int argc, char **argv)
       if (strcmp (a, "--die-with-parent") == 0)
         {
           die_with_parent = true;
+          continue;
+        }
+      if (strcmp (a, "--no-runsc") == 0)
+        {
+          no_runsc = true;
           continue;
         }
       if (a[0] != '-')
@@ -82,6 +90,8 @@ main (int argc, char **argv)
         paths.runtime = v;
       else if (strcmp (a, "--init") == 0)
         paths.init = v;
+      else if (strcmp (a, "--runsc") == 0)
+        paths.runsc = v;
       else if (strcmp (a, "--runtime-timeout-ms") == 0)
         paths.runtime_timeout_ms = (uint32_t) strtoul (v, NULL, 10);
       else
@@ -127,5 +137,9 @@ main (int argc, char **argv)
     }
   if (paths.init == NULL)
     paths.init = first_executable (inits); /* NULL: profiles with Init are refused */
+  if (no_runsc)
+    paths.runsc = NULL;
+  else if (paths.runsc == NULL)
+    paths.runsc = first_executable (runscs); /* NULL: runsc profiles are refused */
   return oci_serve (&paths, socket_path, die_with_parent);
 }

@@ -37,6 +37,7 @@ typedef struct oci_paths
   const char *images;  /* image store: <images>/<hex id>/{rootfs,config.json}, tags/ */
   const char *root;    /* the helper's own: state/ (the runtime's --root), bundles/ */
   const char *runtime; /* the runtime's command (runc) */
+  const char *runsc;   /* gVisor's runsc, for profiles that ask for it (NULL: none) */
   const char *init;    /* the init bound at /sbin/docker-init (tini-static) */
   uint32_t runtime_timeout_ms; /* a runtime command (create, delete) longer than this is
                                   killed and has failed; 0: 30 s */
@@ -58,22 +59,23 @@ void oci_request_free (oci_request_t *r);
 
 /* Translate a Docker create body (json[0..len)) into an OCI runtime
  * configuration for a root file system at rootfs (NULL: leave root.path
- * to the caller), with its cgroup at cgroup_path and the init at init.
+ * to the caller), with its cgroup at cgroup_path and the init at init;
+ * HostConfig.Runtime may be "runc", or "runsc" when runsc_ok.
  * Only what warmbox's sandbox asks for is taken; everything else that
  * could weaken a sandbox is refused (privileged, binds, devices, added
  * capabilities, a network, a terminal, host namespaces, no seccomp
  * allowlist).  The request's other parts go to *req.  NULL with err
  * (WB_E_INVALID: the sentence says what) or memory. */
 cJSON *oci_spec_from_body (const char *json, size_t len, const char *rootfs,
-                           const char *cgroup_path, const char *init, oci_request_t *req,
-                           wb_err_t *err);
+                           const char *cgroup_path, const char *init, bool runsc_ok,
+                           oci_request_t *req, wb_err_t *err);
 
 /* The Docker HostConfig and Config.User that a configuration (as read
  * back from the bundle) enforces: what inspect shows and warmboxd's
  * verification compares.  The seccomp option is shown as asked only when
  * the bundle's filter is exactly that option's translation.  NULL on
  * memory. */
-cJSON *oci_spec_hostconfig (const cJSON *spec, const char *seccomp_opt);
+cJSON *oci_spec_hostconfig (const cJSON *spec, const char *seccomp_opt, const char *runtime);
 char *oci_spec_user (const cJSON *spec);
 
 /* ---- image.c: the image store ------------------------------------------ */

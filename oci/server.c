@@ -93,7 +93,8 @@ struct ctr
   int in_w, out_r, err_r; /* our ends of its stdio; -1 once handed on or closed */
   int exit_code;
   bool oom;
-  bool started; /* its fifo was read: the program may have run */
+  bool started; /* its fifo was read (runsc: its start answered): the program may have run */
+  bool gvisor;  /* runsc's, not runc's */
   char created_at[40], started_at[40], finished_at[40];
   conn_t *create_conn, *start_conn, *remove_conn;
   conn_t *attach;
@@ -137,6 +138,7 @@ struct server
   struct event_base *base;
   const oci_paths_t *paths;
   char state_dir[3072], bundles_dir[3072];
+  char runsc_state_dir[3072]; /* runsc's --root */
   char runtime_version[128];
   char engine_id[80];
   int listen_fd;
@@ -190,6 +192,43 @@ close_fd (int *fd)
   if (*fd >= 0)
     close (*fd);
   *fd = -1;
+}
+
+/* The runtime's command line for k, up to its subcommand: runc with its
+ * state root, or runsc with its own and the flags Docker's registration
+ * gives it (no network of its own; the profile's filter applied inside
+ * the sandbox too).  Returns the words written (at most 5). */
+static size_t
+runtime_words (const server_t *s, const ctr_t *k, char **argv)
+{
+  size_t n = 0;
+  if (k->gvisor)
+    {
+      argv[n++] = (char *) s->paths->runsc;
+      argv[n++] = "--root";
+      argv[n++] = (char *) s->runsc_state_dir;
+      argv[n++] = "--network=none";
+      argv[n++] = "--oci-seccomp";
+    }
+  else
+    {
+      argv[n++] = (char *) s->paths->runtime;
+      argv[n++] = "--root";
+      argv[n++] = (char *) s->state_dir;
+    }
+  return n;
+}
+
+/* Does the runtime still hold state for k? */
+static bool
+runtime_has (const server_t *s, const ctr_t *k)
+{
+  char path[PATH_MAX];
+  if (k->gvisor)
+    snprintf (path, sizeof path, "%s/%s_sandbox:%s.state", s->runsc_state_dir, k->id, k->id);
+  else
+    snprintf (path, sizeof path, "%s/%s", s->state_dir, k->id);
+  return access (path, F_OK) == 0;
 }
 
 static int
@@ -386,6 +425,11 @@ ctr_free (ctr_t *k)
   for (conn_t *c = s->conns; c; c = c->next)
     if (c->ctr == k)
       c->ctr = NULL;
+  /* A runtime command still running for k (runsc's start) is reaped as
+   * usual, and nobody hears it. */
+  for (job_t *j = s->jobs; j; j = j->next)
+    if (j->arg == k)
+      j->done = NULL;
   if (k->fifo_ev)
     event_free (k->fifo_ev);
   if (k->start_timer)
@@ -486,8 +530,10 @@ ctr_exited (ctr_t *k, int status)
                                         : 255;
   k->oom = cgroup_oom (k);
   now_rfc3339 (k->finished_at);
+  /* runsc's start may answer after the program is over: it ran.  runc's
+   * init that ends before its fifo is read never ran the program. */
   if (k->state == C_STARTING)
-    start_finish (k, false, "its init ended before it started");
+    start_finish (k, k->gvisor, "its init ended before it started");
   if (k->state != C_REMOVING)
     k->state = C_EXITED;
   answer_waits (k);
@@ -503,9 +549,7 @@ deleted_cb (void *arg, int status)
   k->remove_conn = NULL;
   if (c)
     c->ctr = NULL;
-  char state[PATH_MAX + 80];
-  snprintf (state, sizeof state, "%s/%s", k->srv->state_dir, k->id);
-  if ((!WIFEXITED (status) || WEXITSTATUS (status) != 0) && access (state, F_OK) == 0)
+  if ((!WIFEXITED (status) || WEXITSTATUS (status) != 0) && runtime_has (k->srv, k))
     {
       /* Left listed, for the next removal (warmboxd retries). */
       k->state = C_EXITED;
@@ -536,8 +580,12 @@ static void
 ctr_delete (ctr_t *k)
 {
   server_t *s = k->srv;
-  char *argv[] = {(char *) s->paths->runtime, "--root", s->state_dir, "delete", "--force", k->id,
-                  NULL};
+  char *argv[12];
+  size_t n = runtime_words (s, k, argv);
+  argv[n++] = "delete";
+  argv[n++] = "--force";
+  argv[n++] = k->id;
+  argv[n] = NULL;
   if (job_spawn (s, argv, -1, -1, -1, deleted_cb, k) < 0)
     {
       k->state = C_EXITED;
@@ -684,7 +732,7 @@ do_create (conn_t *c)
       }
   }
   spec = oci_spec_from_body (c->body.data ? c->body.data : "", c->body.len, rootfs, cgroup,
-                             s->paths->init, &k->req, &err);
+                             s->paths->init, s->paths->runsc != NULL, &k->req, &err);
   if (spec == NULL)
     {
       free (k);
@@ -700,6 +748,7 @@ do_create (conn_t *c)
       || write_bundle_file (k->bundle, "labels.json", labels) < 0
       || write_bundle_file (k->bundle, "seccomp-option", k->req.seccomp_opt) < 0
       || write_bundle_file (k->bundle, "image", k->image_id) < 0
+      || write_bundle_file (k->bundle, "runtime", k->req.runtime) < 0
       || pipe2 (in, O_CLOEXEC) < 0 || pipe2 (out, O_CLOEXEC) < 0 || pipe2 (err2, O_CLOEXEC) < 0)
     {
       int e = errno;
@@ -710,9 +759,17 @@ do_create (conn_t *c)
   free (labels);
   text = labels = NULL;
   snprintf (pidfile, sizeof pidfile, "%s/pid", k->bundle);
+  k->gvisor = strcmp (k->req.runtime, "runsc") == 0;
   {
-    char *argv[] = {(char *) s->paths->runtime, "--root", s->state_dir, "create", "--bundle",
-                    k->bundle, "--pid-file", pidfile, k->id, NULL};
+    char *argv[16];
+    size_t n = runtime_words (s, k, argv);
+    argv[n++] = "create";
+    argv[n++] = "--bundle";
+    argv[n++] = k->bundle;
+    argv[n++] = "--pid-file";
+    argv[n++] = pidfile;
+    argv[n++] = k->id;
+    argv[n] = NULL;
     if (job_spawn (s, argv, in[0], out[1], err2[1], created_cb, k) < 0)
       {
         reply_error (c, 500, "cannot run the runtime: %s", strerror (errno));
@@ -787,6 +844,16 @@ fifo_cb (evutil_socket_t fd, short what, void *arg)
   start_finish (k, false, n == 0 ? "its init closed the fifo" : strerror (errno));
 }
 
+/* runsc start answered (gVisor has no exec fifo to open). */
+static void
+runsc_started_cb (void *arg, int status)
+{
+  ctr_t *k = arg;
+  if (k->state != C_STARTING)
+    return; /* it ended first (ctr_exited finished the start), or is being removed */
+  start_finish (k, WIFEXITED (status) && WEXITSTATUS (status) == 0, "runsc start failed");
+}
+
 static void
 start_timeout_cb (evutil_socket_t fd, short what, void *arg)
 {
@@ -812,6 +879,24 @@ do_start (conn_t *c, ctr_t *k)
   if (k->state != C_CREATED || k->orphan || k->init_gone)
     {
       reply_error (c, 409, "container %.12s cannot be started (%s)", k->id, state_names[k->state]);
+      return;
+    }
+  if (k->gvisor)
+    {
+      char *argv[12];
+      size_t n = runtime_words (k->srv, k, argv);
+      argv[n++] = "start";
+      argv[n++] = k->id;
+      argv[n] = NULL;
+      if (job_spawn (k->srv, argv, -1, -1, -1, runsc_started_cb, k) < 0)
+        {
+          reply_error (c, 500, "cannot run runsc: %s", strerror (errno));
+          return;
+        }
+      k->state = C_STARTING;
+      k->start_conn = c;
+      c->kind = K_BUSY;
+      c->ctr = k;
       return;
     }
   snprintf (path, sizeof path, "%s/%s/exec.fifo", k->srv->state_dir, k->id);
@@ -1086,7 +1171,7 @@ inspect_json (ctr_t *k)
   if (spec)
     {
       if ((user = oci_spec_user (spec)) == NULL || !cJSON_AddStringToObject (cfg, "User", user)
-          || (hc = oci_spec_hostconfig (spec, k->req.seccomp_opt)) == NULL)
+          || (hc = oci_spec_hostconfig (spec, k->req.seccomp_opt, k->req.runtime)) == NULL)
         goto oom;
       if (!cJSON_AddItemToObject (j, "HostConfig", hc))
         {
@@ -1316,6 +1401,8 @@ do_info (conn_t *c)
       || (rts = cJSON_AddObjectToObject (j, "Runtimes")) == NULL
       || (rt = cJSON_AddObjectToObject (rts, "runc")) == NULL
       || !cJSON_AddStringToObject (rt, "path", s->paths->runtime)
+      || (s->paths->runsc && ((rt = cJSON_AddObjectToObject (rts, "runsc")) == NULL
+                              || !cJSON_AddStringToObject (rt, "path", s->paths->runsc)))
       || (sec = cJSON_AddArrayToObject (j, "SecurityOptions")) == NULL
       || !cJSON_AddItemToArray (sec, cJSON_CreateString ("name=seccomp,profile=default"))
       || !cJSON_AddBoolToObject (j, "MemoryLimit", true) || !cJSON_AddBoolToObject (j, "PidsLimit", true))
@@ -1836,6 +1923,10 @@ adopt_leftovers (server_t *s)
       snprintf (path, sizeof path, "%s/image", k->bundle);
       if (read_small (path, buf, sizeof buf) > 0)
         snprintf (k->image_id, sizeof k->image_id, "%.71s", buf);
+      snprintf (path, sizeof path, "%s/runtime", k->bundle);
+      k->gvisor = read_small (path, buf, sizeof buf) > 0 && strcmp (buf, "runsc") == 0;
+      if (k->gvisor && s->paths->runsc == NULL)
+        wb_warn ("container %.12s is runsc's, and runsc is not given: its state stays", k->id);
       WB_LIST_PUSH (s->ctrs, k);
       wb_info ("container %.12s was left by an earlier helper: listed for removal", k->id);
     }
@@ -1853,8 +1944,13 @@ remove_all (server_t *s)
     {
       ctr_t *k = s->ctrs;
       pid_t pid;
-      char *argv[] = {(char *) s->paths->runtime, "--root", s->state_dir, "delete", "--force", k->id, NULL};
+      char *argv[12];
+      size_t n = runtime_words (s, k, argv);
       char *rm[] = {"/bin/rm", "-rf", "--one-file-system", k->bundle, NULL};
+      argv[n++] = "delete";
+      argv[n++] = "--force";
+      argv[n++] = k->id;
+      argv[n] = NULL;
       if (!k->init_gone && k->init_pid > 0)
         waitpid (k->init_pid, NULL, 0);
       if ((pid = fork ()) == 0)
@@ -1945,8 +2041,10 @@ oci_serve (const oci_paths_t *paths, const char *socket_path, bool die_with_pare
   signal (SIGPIPE, SIG_IGN);
   snprintf (s.state_dir, sizeof s.state_dir, "%s/state", paths->root);
   snprintf (s.bundles_dir, sizeof s.bundles_dir, "%s/bundles", paths->root);
+  snprintf (s.runsc_state_dir, sizeof s.runsc_state_dir, "%s/state-runsc", paths->root);
   if (mkdir_p (paths->root, 0700) < 0 || chmod (paths->root, 0700) < 0 || mkdir_p (s.state_dir, 0700) < 0
-      || mkdir_p (s.bundles_dir, 0700) < 0 || mkdir_p (paths->images, 0755) < 0)
+      || mkdir_p (s.bundles_dir, 0700) < 0 || mkdir_p (s.runsc_state_dir, 0700) < 0
+      || mkdir_p (paths->images, 0755) < 0)
     {
       wb_log_error ("cannot make %s or %s: %s", paths->root, paths->images, strerror (errno));
       return 1;

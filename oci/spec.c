@@ -243,7 +243,7 @@ empty_value (const cJSON *v)
 
 cJSON *
 oci_spec_from_body (const char *json, size_t len, const char *rootfs, const char *cgroup_path,
-                    const char *init, oci_request_t *req, wb_err_t *err)
+                    const char *init, bool runsc_ok, oci_request_t *req, wb_err_t *err)
 {
   cJSON *body = cJSON_ParseWithLength (json, len), *spec = NULL, *v;
   cJSON *proc, *user, *caps, *rl, *root, *mounts, *lnx, *res, *ns, *sec;
@@ -333,8 +333,9 @@ oci_spec_from_body (const char *json, size_t len, const char *rootfs, const char
     const char *rt = cJSON_GetStringValue (get (hc, "Runtime"));
     if ((req->runtime = strdup (rt && *rt ? rt : "runc")) == NULL)
       goto oom;
-    if (strcmp (req->runtime, "runc") != 0)
-      REFUSE ("runtime %.40s is not on this engine (it runs runc)", req->runtime);
+    if (strcmp (req->runtime, "runc") != 0 && !(runsc_ok && strcmp (req->runtime, "runsc") == 0))
+      REFUSE ("runtime %.40s is not on this engine (it runs runc%s)", req->runtime,
+              runsc_ok ? " and runsc" : "");
   }
   if ((req->labels = cJSON_Duplicate (get (body, "Labels"), true)) == NULL
       && get (body, "Labels") != NULL)
@@ -550,7 +551,7 @@ has_namespace (const cJSON *spec, const char *type)
 }
 
 cJSON *
-oci_spec_hostconfig (const cJSON *spec, const char *seccomp_opt)
+oci_spec_hostconfig (const cJSON *spec, const char *seccomp_opt, const char *runtime)
 {
   cJSON *hc = cJSON_CreateObject (), *tmpfs, *drop, *add, *sec, *ul;
   const cJSON *proc = get (spec, "process"), *item, *lnx = get (spec, "linux");
@@ -644,7 +645,7 @@ oci_spec_hostconfig (const cJSON *spec, const char *seccomp_opt)
     TRY (put (u, "Soft", cJSON_CreateNumber (num1 (item, "soft"))));
     TRY (put (u, "Hard", cJSON_CreateNumber (num1 (item, "hard"))));
   }
-  TRY (put (hc, "Runtime", cJSON_CreateString ("runc")));
+  TRY (put (hc, "Runtime", cJSON_CreateString (runtime ? runtime : "runc")));
   return hc;
 oom:
   cJSON_Delete (hc);

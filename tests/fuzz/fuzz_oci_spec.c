@@ -14,7 +14,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   oci_request_t req;
   wb_err_t err = {0};
   cJSON *spec = oci_spec_from_body ((const char *) data, size, "/rootfs", "/warmbox-oci/x", "/init",
-                                    &req, &err);
+                                    size > 0 && (data[0] & 1), &req, &err);
   if (spec == NULL)
     {
       if (err.msg[0] == '\0')
@@ -24,7 +24,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   if (req.seccomp_opt == NULL || req.labels == NULL || req.runtime == NULL
       || req.hostconfig == NULL)
     abort ();
-  cJSON *hc = oci_spec_hostconfig (spec, req.seccomp_opt);
+  cJSON *hc = oci_spec_hostconfig (spec, req.seccomp_opt, req.runtime);
   char *user = oci_spec_user (spec);
   char *text = cJSON_PrintUnformatted (spec);
   /* What the bundle would hold is always confined: no capability, a

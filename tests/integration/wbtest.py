@@ -266,7 +266,7 @@ class Daemon:
 def engine_runtimes():
     """Runtimes the engine has registered (e.g. ["runc", "runsc"])."""
     if ENGINE_KIND == "oci":
-        return ["runc"]
+        return ["runc"] + (["runsc"] if shutil.which("runsc") else [])
     status, body = docker_api("GET", "/info")
     return sorted((body or {}).get("Runtimes", {}).keys()) if status == 200 else []
 

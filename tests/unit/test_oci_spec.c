@@ -45,7 +45,7 @@ inspect_of (const cJSON *spec, const char *seccomp_opt)
   cJSON *j = cJSON_CreateObject (), *cfg = cJSON_AddObjectToObject (j, "Config");
   char *user = oci_spec_user (spec), *text;
   cJSON_AddStringToObject (cfg, "User", user);
-  cJSON_AddItemToObject (j, "HostConfig", oci_spec_hostconfig (spec, seccomp_opt));
+  cJSON_AddItemToObject (j, "HostConfig", oci_spec_hostconfig (spec, seccomp_opt, "runc"));
   text = cJSON_PrintUnformatted (j);
   cJSON_Delete (j);
   free (user);
@@ -182,7 +182,7 @@ check_profile (const prof_t *p)
     return;
   must (sbx_tmpl_render (t, "inst", "owner", SBX_UID_FIRST + 7, &body, &err));
   spec = oci_spec_from_body (body.data, body.len, "/images/x/rootfs", "/warmbox-oci/x",
-                             "/usr/bin/tini-static", &req, &err);
+                             "/usr/bin/tini-static", false, &req, &err);
   if (!ok (spec != NULL, "%s: the body translates (%s)", lang, spec ? "" : err.msg))
     goto out;
   {
@@ -275,7 +275,7 @@ refused (const char *base, const char *where, const char *key, const char *value
   else
     cJSON_DeleteItemFromObject (obj, key);
   text = cJSON_PrintUnformatted (b);
-  spec = oci_spec_from_body (text, strlen (text), "/r", "/c", "/init", &req, &err);
+  spec = oci_spec_from_body (text, strlen (text), "/r", "/c", "/init", false, &req, &err);
   ok (spec == NULL && err.code == WB_E_INVALID && err.msg[0], "refused: %s (%s)", what, err.msg);
   cJSON_Delete (spec);
   free (text);
@@ -343,9 +343,9 @@ main (void)
     refused (body.data, "top", "HostConfig", NULL, "no HostConfig");
     {
       oci_request_t req;
-      cJSON *s = oci_spec_from_body ("{", 1, "/r", "/c", "/i", &req, &err);
+      cJSON *s = oci_spec_from_body ("{", 1, "/r", "/c", "/i", false, &req, &err);
       ok (s == NULL && err.code == WB_E_INVALID, "refused: a body that is not JSON");
-      s = oci_spec_from_body (body.data, body.len, "/r", "/c", NULL, &req, &err);
+      s = oci_spec_from_body (body.data, body.len, "/r", "/c", NULL, false, &req, &err);
       ok (s == NULL && strstr (err.msg, "init"), "refused: Init on an engine without an init (%s)",
           err.msg);
     }
