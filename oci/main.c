@@ -115,7 +115,9 @@ main (int argc, char **argv)
           fprintf (stderr, "warmbox-oci: %s: %s\n", archive, strerror (errno));
           return 1;
         }
-      if (mkdir (paths.images, 0755) < 0 && errno != EEXIST)
+      /* Root's alone: an image's files keep their modes, and no other user
+       * of the host is to run or change them. */
+      if ((mkdir (paths.images, 0700) < 0 && errno != EEXIST) || chmod (paths.images, 0700) < 0)
         {
           fprintf (stderr, "warmbox-oci: %s: %s\n", paths.images, strerror (errno));
           return 1;

@@ -13,10 +13,10 @@
  * Ownership: the helper owns every container it created (its table) and
  * is the subreaper of their init processes, which become its children:
  * their exit status comes from waitpid.  A container ends one way,
- * ctr_remove (kill, runtime delete, bundle removed), asked by warmboxd or
- * done for every container when the helper stops.  What a dead helper
- * left is listed from the runtime's state root at the next start, with
- * its labels, and warmboxd's reaper removes it as on any engine.
+ * ctr_remove (kill, runtime delete, cgroups purged, bundle removed), asked
+ * by warmboxd or done for every container when the helper stops.  What a
+ * helper that was killed left on its root is deleted by the next helper
+ * on that root before it serves (one helper per root: its lock).
  *
  * The code a client sent never reaches the helper's disk: it travels
  * through the attach stream into the container's stdin pipe.  A bundle

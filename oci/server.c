@@ -23,6 +23,7 @@
 #define _GNU_SOURCE
 #include "oci/oci.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <event2/buffer.h>
@@ -89,12 +90,15 @@ struct ctr
   oci_request_t req;
   char image_id[72];
   char bundle[PATH_MAX];
+  char log_path[PATH_MAX + 16];
   pid_t init_pid;
   int in_w, out_r, err_r; /* our ends of its stdio; -1 once handed on or closed */
   int exit_code;
   bool oom;
   bool started; /* its fifo was read (runsc: its start answered): the program may have run */
   bool gvisor;  /* runsc's, not runc's */
+  bool deleting; /* the runtime's delete is under way (one at a time) */
+  uint64_t create_seq; /* the reap count when its create began: an earlier reap is not its init's */
   char created_at[40], started_at[40], finished_at[40];
   conn_t *create_conn, *start_conn, *remove_conn;
   conn_t *attach;
@@ -151,8 +155,12 @@ struct server
   {
     pid_t pid;
     int status;
+    uint64_t seq;
   } early[EARLY_MAX];
   size_t n_early;
+  uint64_t reap_seq; /* children reaped so far */
+  char cgroup_parent[64]; /* "warmbox-oci-<12 hex of the root>": this helper's cgroups */
+  struct event *accept_retry;
   bool stopping;
 };
 
@@ -215,6 +223,10 @@ runtime_words (const server_t *s, const ctr_t *k, char **argv)
       argv[n++] = (char *) s->paths->runtime;
       argv[n++] = "--root";
       argv[n++] = (char *) s->state_dir;
+      /* Its warnings to a file, never into the program's stderr (its
+       * fatal error still reaches stderr, where created_cb reads it). */
+      argv[n++] = "--log";
+      argv[n++] = (char *) k->log_path;
     }
   return n;
 }
@@ -412,6 +424,7 @@ ctr_find (server_t *s, const char *id)
 }
 
 static void attach_end (conn_t *c);
+static void answer_waits (ctr_t *k);
 
 /* Free a container's memory and handles; the container itself must be
  * gone (deleted) or never made.  Every connection waiting on it is
@@ -422,6 +435,7 @@ ctr_free (ctr_t *k)
   server_t *s = k->srv;
   if (k->attach)
     attach_end (k->attach);
+  answer_waits (k);
   for (conn_t *c = s->conns; c; c = c->next)
     if (c->ctr == k)
       c->ctr = NULL;
@@ -492,6 +506,8 @@ start_finish (ctr_t *k, bool ok, const char *why)
       k->started = true;
       now_rfc3339 (k->started_at);
     }
+  else if (!k->init_gone && k->init_pid > 0)
+    kill (k->init_pid, SIGKILL); /* never started: it must not start later (its exit follows) */
   if (c == NULL)
     return;
   c->ctr = NULL;
@@ -508,10 +524,11 @@ cgroup_oom (const ctr_t *k)
 {
   char path[PATH_MAX], buf[1024];
   const char *line;
-  snprintf (path, sizeof path, "/sys/fs/cgroup/memory/warmbox-oci/%s/memory.oom_control", k->id);
+  snprintf (path, sizeof path, "/sys/fs/cgroup/memory/%s/%s/memory.oom_control",
+            k->srv->cgroup_parent, k->id);
   if (read_small (path, buf, sizeof buf) < 0)
     {
-      snprintf (path, sizeof path, "/sys/fs/cgroup/warmbox-oci/%s/memory.events", k->id);
+      snprintf (path, sizeof path, "/sys/fs/cgroup/%s/%s/memory.events", k->srv->cgroup_parent, k->id);
       if (read_small (path, buf, sizeof buf) < 0)
         return false;
     }
@@ -519,11 +536,67 @@ cgroup_oom (const ctr_t *k)
   return line && strtol (line + 9, NULL, 10) > 0;
 }
 
+/* What the runtime could not delete (a create killed half-way, a state
+ * lost): every process of the container's cgroups killed, the cgroups
+ * removed, in every hierarchy (v1) or the one (v2).  Only this helper's
+ * parent cgroup is looked in.  id NULL: all of them. */
+static void
+cgroup_purge (const server_t *s, const char *id)
+{
+  DIR *top = opendir ("/sys/fs/cgroup");
+  struct dirent *h;
+  bool v2 = access ("/sys/fs/cgroup/cgroup.controllers", F_OK) == 0;
+
+  if (top == NULL)
+    return;
+  for (h = v2 ? NULL : readdir (top);; h = readdir (top))
+    {
+      char parent[PATH_MAX];
+      DIR *d;
+      struct dirent *e;
+      if (!v2 && h == NULL)
+        break;
+      if (!v2 && (h->d_name[0] == '.' || h->d_type != DT_DIR))
+        continue;
+      snprintf (parent, sizeof parent, "/sys/fs/cgroup/%s%s%s", v2 ? "" : h->d_name, v2 ? "" : "/",
+                s->cgroup_parent);
+      if ((d = opendir (parent)) != NULL)
+        {
+          while ((e = readdir (d)) != NULL)
+            {
+              char dir[PATH_MAX + 300], procs[PATH_MAX + 320], buf[8192];
+              if (e->d_name[0] == '.' || e->d_type != DT_DIR || (id && strcmp (e->d_name, id) != 0))
+                continue;
+              snprintf (dir, sizeof dir, "%s/%s", parent, e->d_name);
+              snprintf (procs, sizeof procs, "%s/cgroup.procs", dir);
+              for (int tries = 0; tries < 50 && rmdir (dir) < 0 && errno == EBUSY; tries++)
+                {
+                  if (read_small (procs, buf, sizeof buf) > 0)
+                    for (char *p = buf, *end; *p; p = end)
+                      {
+                        long pid = strtol (p, &end, 10);
+                        if (end == p)
+                          break;
+                        if (pid > 1)
+                          kill ((pid_t) pid, SIGKILL);
+                      }
+                  usleep (2000);
+                }
+            }
+          closedir (d);
+        }
+      if (v2)
+        break;
+    }
+  closedir (top);
+}
+
 static void ctr_delete (ctr_t *k);
 
 static void
 ctr_exited (ctr_t *k, int status)
 {
+  bool removing = k->state == C_REMOVING;
   k->init_gone = true;
   k->exit_code = WIFEXITED (status) ? WEXITSTATUS (status)
                  : WIFSIGNALED (status) ? 128 + WTERMSIG (status)
@@ -533,11 +606,17 @@ ctr_exited (ctr_t *k, int status)
   /* runsc's start may answer after the program is over: it ran.  runc's
    * init that ends before its fifo is read never ran the program. */
   if (k->state == C_STARTING)
-    start_finish (k, k->gvisor, "its init ended before it started");
-  if (k->state != C_REMOVING)
+    {
+      /* runc's init may have written its byte and run the program within
+       * one turn of the loop: a byte in the fifo says it started. */
+      char b[16];
+      bool ran = k->gvisor || (k->fifo_fd >= 0 && read (k->fifo_fd, b, sizeof b) > 0);
+      start_finish (k, ran, "its init ended before it started");
+    }
+  if (!removing)
     k->state = C_EXITED;
   answer_waits (k);
-  if (k->state == C_REMOVING)
+  if (removing)
     ctr_delete (k);
 }
 
@@ -547,8 +626,11 @@ deleted_cb (void *arg, int status)
   ctr_t *k = arg;
   conn_t *c = k->remove_conn;
   k->remove_conn = NULL;
+  k->deleting = false;
   if (c)
     c->ctr = NULL;
+  /* What the runtime left (or never recorded: a create killed half-way). */
+  cgroup_purge (k->srv, k->id);
   if ((!WIFEXITED (status) || WEXITSTATUS (status) != 0) && runtime_has (k->srv, k))
     {
       /* Left listed, for the next removal (warmboxd retries). */
@@ -580,6 +662,9 @@ static void
 ctr_delete (ctr_t *k)
 {
   server_t *s = k->srv;
+  if (k->deleting)
+    return;
+  k->deleting = true;
   char *argv[12];
   size_t n = runtime_words (s, k, argv);
   argv[n++] = "delete";
@@ -588,6 +673,7 @@ ctr_delete (ctr_t *k)
   argv[n] = NULL;
   if (job_spawn (s, argv, -1, -1, -1, deleted_cb, k) < 0)
     {
+      k->deleting = false;
       k->state = C_EXITED;
       if (k->remove_conn)
         {
@@ -650,13 +736,13 @@ created_cb (void *arg, int status)
                      why[0] ? why : "it failed");
       k->init_gone = true;
       k->state = C_REMOVING;
-      ctr_delete (k); /* whatever half of it exists */
+      ctr_delete (k); /* whatever half of it exists; deleted_cb purges its cgroup */
       return;
     }
   k->state = C_CREATED;
   /* Its init may have been reaped already (it died at once). */
   for (size_t i = 0; i < s->n_early; i++)
-    if (s->early[i].pid == k->init_pid)
+    if (s->early[i].pid == k->init_pid && s->early[i].seq > k->create_seq)
       {
         int st = s->early[i].status;
         s->early[i] = s->early[--s->n_early];
@@ -697,7 +783,7 @@ do_create (conn_t *c)
 {
   server_t *s = c->srv;
   ctr_t *k = calloc (1, sizeof *k);
-  char rootfs[PATH_MAX], cgroup[128], pidfile[PATH_MAX + 8];
+  char rootfs[PATH_MAX], cgroup[160], pidfile[PATH_MAX + 8];
   cJSON *spec = NULL;
   char *text = NULL, *labels = NULL;
   int in[2] = {-1, -1}, out[2] = {-1, -1}, err2[2] = {-1, -1};
@@ -716,7 +802,8 @@ do_create (conn_t *c)
       reply_error (c, 500, "no randomness for an id");
       return;
     }
-  snprintf (cgroup, sizeof cgroup, "/warmbox-oci/%s", k->id);
+  snprintf (cgroup, sizeof cgroup, "/%s/%s", s->cgroup_parent, k->id);
+  k->create_seq = s->reap_seq;
   /* The image first: its root is the bundle's root. */
   {
     cJSON *body = cJSON_ParseWithLength (c->body.data ? c->body.data : "", c->body.len);
@@ -740,6 +827,7 @@ do_create (conn_t *c)
       return;
     }
   snprintf (k->bundle, sizeof k->bundle, "%s/%s", s->bundles_dir, k->id);
+  snprintf (k->log_path, sizeof k->log_path, "%s/runtime.log", k->bundle);
   text = cJSON_Print (spec);
   labels = cJSON_PrintUnformatted (k->req.labels);
   cJSON_Delete (spec);
@@ -873,7 +961,7 @@ do_start (conn_t *c, ctr_t *k)
 
   if (k->started || k->state == C_STARTING)
     {
-      reply_error (c, 304, "container already started");
+      reply (c, 304, "text/plain", "", 0); /* a 304 has no body */
       return;
     }
   if (k->state != C_CREATED || k->orphan || k->init_gone)
@@ -1078,11 +1166,11 @@ pipe_bev (conn_t *c, int *fd, short enable)
   b = bufferevent_socket_new (c->srv->base, *fd, BEV_OPT_CLOSE_ON_FREE);
   if (b == NULL)
     return NULL;
-  *fd = -1;
   bufferevent_setcb (b, enable & EV_READ ? pipe_read_cb : NULL, enable & EV_WRITE ? in_write_cb : NULL,
                      pipe_event_cb, c);
   if (bufferevent_enable (b, enable) < 0)
     {
+      bufferevent_setfd (b, -1);
       bufferevent_free (b);
       return NULL;
     }
@@ -1099,21 +1187,27 @@ do_attach (conn_t *c, ctr_t *k)
       reply_error (c, 409, "container %.12s: its streams are taken", k->id);
       return;
     }
-  c->in = pipe_bev (c, &k->in_w, EV_WRITE);
-  c->out = pipe_bev (c, &k->out_r, EV_READ);
-  c->err = pipe_bev (c, &k->err_r, EV_READ);
-  if (c->out == NULL || c->err == NULL)
-    {
-      if (c->in)
-        bufferevent_free (c->in);
-      if (c->out)
-        bufferevent_free (c->out);
-      if (c->err)
-        bufferevent_free (c->err);
-      c->in = c->out = c->err = NULL;
-      reply_error (c, 500, "cannot attach");
-      return;
-    }
+  {
+    /* All three or none: on a failure the container keeps its pipes. */
+    int in = k->in_w, out = k->out_r, err = k->err_r;
+    c->in = pipe_bev (c, &in, EV_WRITE);
+    c->out = pipe_bev (c, &out, EV_READ);
+    c->err = pipe_bev (c, &err, EV_READ);
+    if ((k->in_w >= 0 && c->in == NULL) || c->out == NULL || c->err == NULL)
+      {
+        struct bufferevent *b[3] = {c->in, c->out, c->err};
+        for (int i = 0; i < 3; i++)
+          if (b[i])
+            {
+              bufferevent_setfd (b[i], -1); /* not closed by the free */
+              bufferevent_free (b[i]);
+            }
+        c->in = c->out = c->err = NULL;
+        reply_error (c, 500, "cannot attach");
+        return;
+      }
+    k->in_w = k->out_r = k->err_r = -1;
+  }
   c->kind = K_ATTACHED;
   c->ctr = k;
   k->attach = c;
@@ -1154,7 +1248,12 @@ inspect_json (ctr_t *k)
       || !cJSON_AddStringToObject (j, "Image", k->image_id)
       || !cJSON_AddStringToObject (j, "Driver", "oci") || (state = cJSON_AddObjectToObject (j, "State")) == NULL
       || !cJSON_AddStringToObject (state, "Status", state_names[k->state])
-      || !cJSON_AddBoolToObject (state, "Running", k->state == C_RUNNING)
+      /* Running while its program may run (a start under way, a removal
+       * whose kill has not ended it yet): never "exited 0" before the exit. */
+      || !cJSON_AddBoolToObject (state, "Running",
+                                 !k->init_gone
+                                     && (k->state == C_RUNNING || k->state == C_STARTING
+                                         || (k->state == C_REMOVING && k->started)))
       || !cJSON_AddBoolToObject (state, "Paused", false)
       || !cJSON_AddBoolToObject (state, "OOMKilled", k->oom)
       || !cJSON_AddBoolToObject (state, "Dead", false)
@@ -1219,7 +1318,8 @@ url_decode (const char *in, char *out, size_t size)
   for (; *in && k + 1 < size; in++)
     {
       unsigned int v;
-      if (*in == '%' && sscanf (in + 1, "%2x", &v) == 1 && in[1] && in[2])
+      if (*in == '%' && isxdigit ((unsigned char) in[1]) && isxdigit ((unsigned char) in[2])
+          && sscanf (in + 1, "%2x", &v) == 1)
         {
           out[k++] = (char) v;
           in += 2;
@@ -1269,6 +1369,13 @@ do_list (conn_t *c)
         }
       want = cJSON_GetObjectItemCaseSensitive (f, "label");
       states = cJSON_GetObjectItemCaseSensitive (f, "status");
+      if ((want && !cJSON_IsArray (want)) || (states && !cJSON_IsArray (states)))
+        {
+          cJSON_Delete (f);
+          cJSON_Delete (arr);
+          reply_error (c, 400, "filters' label and status must be lists");
+          return;
+        }
     }
   for (ctr_t *k = c->srv->ctrs; k && arr; k = k->next)
     {
@@ -1338,7 +1445,10 @@ do_load (conn_t *c)
     {
       char id[80];
       wb_err_t err;
-      signal (SIGPIPE, SIG_DFL);
+      /* None of the server's handlers (libevent's), and gone with it. */
+      for (int sig = 1; sig < NSIG; sig++)
+        signal (sig, SIG_DFL);
+      prctl (PR_SET_PDEATHSIG, SIGKILL);
       /* Nothing of the server's: a copy of a container's stdin pipe
        * held here would keep its EOF from it for the whole unpack. */
       if (dup2 (c->body_fd, 3) < 0 || close_range (4, ~0U, 0) < 0)
@@ -1546,6 +1656,8 @@ route (conn_t *c)
       c->kind = K_WAIT;
       c->ctr = k;
       c->wait_next = next;
+      /* next-exit waits for an exit to come, as Docker's does; a container
+       * that is removed answers every wait (ctr_free). */
       if (!next && (k->init_gone || k->state == C_CREATED))
         wait_answer (c, k);
       return;
@@ -1589,6 +1701,10 @@ conn_free (conn_t *c)
 
 static void conn_read (conn_t *c);
 
+/* A request's head and body must come within this (a client that sends
+ * half a head holds nothing for ever). */
+static const struct timeval idle_timeout = {60, 0};
+
 /* The request is answered: read the next (or close). */
 static void
 conn_next (conn_t *c)
@@ -1605,9 +1721,13 @@ conn_next (conn_t *c)
       return;
     }
   c->kind = K_HEAD;
+  bufferevent_set_timeouts (c->bev, &idle_timeout, NULL);
   bufferevent_enable (c->bev, EV_READ);
+  /* A request already read comes next, on a later turn of the loop: never
+   * from inside the reply to this one (which may be answering from a
+   * container's own callbacks). */
   if (evbuffer_get_length (bufferevent_get_input (c->bev)) > 0)
-    conn_read (c);
+    bufferevent_trigger (c->bev, EV_READ, BEV_TRIG_IGNORE_WATERMARKS | BEV_TRIG_DEFER_CALLBACKS);
 }
 
 static int
@@ -1656,6 +1776,20 @@ conn_read (conn_t *c)
   if (c->kind == K_ATTACHED)
     {
       client_attached_read (c);
+      return;
+    }
+  if (c->kind == K_CLOSING)
+    {
+      evbuffer_drain (in, evbuffer_get_length (in));
+      return;
+    }
+  if (c->kind == K_BUSY || c->kind == K_WAIT)
+    {
+      /* Read while it waits, so that a client that leaves is seen (its
+       * EOF frees the connection); what it sends meanwhile waits, within
+       * a head's size. */
+      if (evbuffer_get_length (in) > HEAD_MAX)
+        conn_free (c);
       return;
     }
   if (c->kind == K_HEAD)
@@ -1734,9 +1868,8 @@ conn_read (conn_t *c)
         }
       if (c->body_have < c->body_len)
         return;
-      /* One request at a time: nothing more is read until it is answered
-       * (an attach reads again once hijacked). */
-      bufferevent_disable (c->bev, EV_READ);
+      /* One request at a time: what comes meanwhile waits (conn_next). */
+      bufferevent_set_timeouts (c->bev, NULL, NULL);
       c->kind = K_BUSY;
       route (c);
       return;
@@ -1783,7 +1916,7 @@ conn_event_cb (struct bufferevent *bev, short what, void *arg)
         }
       return;
     }
-  if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR))
+  if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR | BEV_EVENT_TIMEOUT))
     {
       if (c->kind == K_ATTACHED)
         {
@@ -1809,7 +1942,17 @@ accept_cb (evutil_socket_t fd, short what, void *arg)
   conn_t *c;
 
   if (cfd < 0)
-    return;
+    {
+      /* Out of descriptors: the socket stays readable; pause instead of
+       * spinning, and try again in 100 ms. */
+      if (errno == EMFILE || errno == ENFILE)
+        {
+          struct timeval tv = {0, 100000};
+          event_del (s->accept_ev);
+          evtimer_add (s->accept_retry, &tv);
+        }
+      return;
+    }
   if ((c = calloc (1, sizeof *c)) == NULL
       || (c->bev = bufferevent_socket_new (s->base, cfd, BEV_OPT_CLOSE_ON_FREE)) == NULL)
     {
@@ -1821,8 +1964,16 @@ accept_cb (evutil_socket_t fd, short what, void *arg)
   c->body_fd = -1;
   c->kind = K_HEAD;
   bufferevent_setcb (c->bev, conn_read_cb, conn_write_cb, conn_event_cb, c);
+  bufferevent_set_timeouts (c->bev, &idle_timeout, NULL);
   bufferevent_enable (c->bev, EV_READ | EV_WRITE);
   WB_LIST_PUSH (s->conns, c);
+}
+
+static void
+accept_retry_cb (evutil_socket_t fd, short what, void *arg)
+{
+  server_t *s = arg;
+  event_add (s->accept_ev, NULL);
 }
 
 /* ---- children and signals ---------------------------------------------- */
@@ -1838,6 +1989,7 @@ chld_cb (evutil_socket_t sig, short what, void *arg)
     {
       job_t *j;
       ctr_t *k;
+      s->reap_seq++;
       for (j = s->jobs; j && j->pid != pid; j = j->next)
         ;
       if (j)
@@ -1862,6 +2014,7 @@ chld_cb (evutil_socket_t sig, short what, void *arg)
       if (s->n_early == EARLY_MAX)
         memmove (s->early, s->early + 1, sizeof s->early[0] * (EARLY_MAX - 1)), s->n_early--;
       s->early[s->n_early].pid = pid;
+      s->early[s->n_early].seq = s->reap_seq;
       s->early[s->n_early++].status = status;
     }
 }
@@ -1886,87 +2039,152 @@ parent_cb (evutil_socket_t fd, short what, void *arg)
     }
 }
 
-/* What an earlier helper left in the state root: listed (with the labels
- * its bundle kept) so that warmboxd's reaper removes them, or removed now
- * when nothing says whose they are. */
-static void
-adopt_leftovers (server_t *s)
+/* Run argv to its end (at shutdown and start-up, with no loop to serve). */
+static int
+run_sync (char *const argv[])
 {
-  DIR *d = opendir (s->bundles_dir);
-  struct dirent *e;
-
-  if (d == NULL)
-    return;
-  while ((e = readdir (d)) != NULL)
+  pid_t pid = fork ();
+  int st = -1;
+  if (pid == 0)
     {
-      char path[PATH_MAX + 300], buf[64 * 1024];
-      ctr_t *k;
-      if (e->d_name[0] == '.' || strlen (e->d_name) != 64)
-        continue;
-      if ((k = calloc (1, sizeof *k)) == NULL)
-        break;
-      k->srv = s;
-      k->in_w = k->out_r = k->err_r = k->fifo_fd = -1;
-      k->orphan = k->init_gone = true;
-      k->state = C_EXITED;
-      k->exit_code = 137;
-      snprintf (k->id, sizeof k->id, "%s", e->d_name);
-      snprintf (k->bundle, sizeof k->bundle, "%s/%s", s->bundles_dir, e->d_name);
-      snprintf (k->created_at, sizeof k->created_at, "0001-01-01T00:00:00Z");
-      snprintf (k->started_at, sizeof k->started_at, "0001-01-01T00:00:00Z");
-      snprintf (k->finished_at, sizeof k->finished_at, "0001-01-01T00:00:00Z");
-      snprintf (path, sizeof path, "%s/labels.json", k->bundle);
-      if (read_small (path, buf, sizeof buf) > 0)
-        k->req.labels = cJSON_Parse (buf);
-      if (k->req.labels == NULL)
-        k->req.labels = cJSON_CreateObject ();
-      snprintf (path, sizeof path, "%s/image", k->bundle);
-      if (read_small (path, buf, sizeof buf) > 0)
-        snprintf (k->image_id, sizeof k->image_id, "%.71s", buf);
-      snprintf (path, sizeof path, "%s/runtime", k->bundle);
-      k->gvisor = read_small (path, buf, sizeof buf) > 0 && strcmp (buf, "runsc") == 0;
-      if (k->gvisor && s->paths->runsc == NULL)
-        wb_warn ("container %.12s is runsc's, and runsc is not given: its state stays", k->id);
-      WB_LIST_PUSH (s->ctrs, k);
-      wb_info ("container %.12s was left by an earlier helper: listed for removal", k->id);
+      int null = open ("/dev/null", O_RDWR);
+      for (int sig = 1; sig < NSIG; sig++)
+        signal (sig, SIG_DFL);
+      if (null >= 0)
+        dup2 (null, 0), dup2 (null, 1);
+      execv (argv[0], argv);
+      _exit (127);
     }
-  closedir (d);
+  if (pid < 0)
+    return -1;
+  while (waitpid (pid, &st, 0) < 0 && errno == EINTR)
+    ;
+  return WIFEXITED (st) && WEXITSTATUS (st) == 0 ? 0 : -1;
 }
 
-/* Stop: every container is removed, synchronously (the loop is over). */
+/* What a helper before this one left on its root (it was killed, or its
+ * host rebooted): every container is deleted through its runtime, what is
+ * left of their cgroups is killed and removed, and the bundles go.  Only
+ * one helper serves a root (its lock), so nothing here is anyone's. */
+static void
+reap_leftovers (server_t *s)
+{
+  const char *dirs[2] = {s->state_dir, s->runsc_state_dir};
+  int n = 0;
+
+  for (int r = 0; r < 2; r++)
+    {
+      DIR *d = opendir (dirs[r]);
+      struct dirent *e;
+      if (d == NULL)
+        continue;
+      while ((e = readdir (d)) != NULL)
+        {
+          ctr_t k = {.srv = s, .gvisor = r == 1};
+          const char *end = r == 1 ? strstr (e->d_name, "_sandbox:") : NULL;
+          size_t len = r == 1 ? (end ? (size_t) (end - e->d_name) : 0) : strlen (e->d_name);
+          char *argv[16];
+          size_t w;
+          if (e->d_name[0] == '.' || len != 64 || (r == 1 && s->paths->runsc == NULL))
+            continue;
+          snprintf (k.id, sizeof k.id, "%.64s", e->d_name);
+          snprintf (k.log_path, sizeof k.log_path, "/dev/null");
+          w = runtime_words (s, &k, argv);
+          argv[w++] = "delete";
+          argv[w++] = "--force";
+          argv[w++] = k.id;
+          argv[w] = NULL;
+          if (run_sync (argv) < 0)
+            wb_warn ("container %.12s, left by an earlier helper: the runtime's delete failed",
+                     k.id);
+          n++;
+        }
+      closedir (d);
+    }
+  cgroup_purge (s, NULL);
+  {
+    char *rm[] = {"/bin/rm", "-rf", "--one-file-system", s->bundles_dir, NULL};
+    if (run_sync (rm) < 0 || mkdir (s->bundles_dir, 0700) < 0)
+      wb_warn ("cannot empty %s", s->bundles_dir);
+  }
+  /* Image unpacks a killed helper left (older than an hour: another
+   * helper of this host may be unpacking now). */
+  {
+    DIR *d = opendir (s->paths->images);
+    struct dirent *e;
+    while (d && (e = readdir (d)) != NULL)
+      {
+        char path[PATH_MAX];
+        struct stat st;
+        if (strncmp (e->d_name, ".load-", 6) != 0)
+          continue;
+        snprintf (path, sizeof path, "%s/%s", s->paths->images, e->d_name);
+        if (lstat (path, &st) == 0 && S_ISDIR (st.st_mode) && st.st_mtime < time (NULL) - 3600)
+          {
+            char *rm[] = {"/bin/rm", "-rf", "--one-file-system", path, NULL};
+            run_sync (rm);
+          }
+      }
+    if (d)
+      closedir (d);
+  }
+  if (n)
+    wb_info ("removed %d containers an earlier helper left on %s", n, s->paths->root);
+}
+
+/* Stop: every container is removed, synchronously (the loop is over).
+ * Creates and deletes under way finish first (a create killed half-way
+ * would leave an init the runtime never recorded), within the runtime's
+ * bound; then each container is killed, deleted, its cgroups purged, its
+ * bundle removed. */
 static void
 remove_all (server_t *s)
 {
+  uint32_t ms = s->paths->runtime_timeout_ms ? s->paths->runtime_timeout_ms : 30000;
   for (ctr_t *k = s->ctrs; k; k = k->next)
     if (!k->init_gone && k->init_pid > 0)
       kill (k->init_pid, SIGKILL);
+  for (uint32_t waited = 0; s->jobs && waited < ms; waited += 10)
+    {
+      for (job_t *j = s->jobs, *next; j; j = next)
+        {
+          next = j->next;
+          if (waitpid (j->pid, NULL, WNOHANG) == j->pid)
+            {
+              WB_LIST_UNLINK (s->jobs, j);
+              if (j->timer)
+                event_free (j->timer);
+              free (j);
+            }
+        }
+      usleep (10000);
+    }
   while (s->ctrs)
     {
       ctr_t *k = s->ctrs;
-      pid_t pid;
-      char *argv[12];
+      char *argv[16];
       size_t n = runtime_words (s, k, argv);
       char *rm[] = {"/bin/rm", "-rf", "--one-file-system", k->bundle, NULL};
       argv[n++] = "delete";
       argv[n++] = "--force";
       argv[n++] = k->id;
       argv[n] = NULL;
+      if (k->state == C_CREATING)
+        {
+          /* Its create has ended (above): the init, if any, is in the pid file. */
+          char path[PATH_MAX + 16], buf[32];
+          snprintf (path, sizeof path, "%s/pid", k->bundle);
+          if (read_small (path, buf, sizeof buf) > 0 && (k->init_pid = (pid_t) strtol (buf, NULL, 10)) > 1)
+            kill (k->init_pid, SIGKILL);
+        }
       if (!k->init_gone && k->init_pid > 0)
         waitpid (k->init_pid, NULL, 0);
-      if ((pid = fork ()) == 0)
-        {
-          execv (argv[0], argv);
-          _exit (127);
-        }
-      if (pid > 0)
-        waitpid (pid, NULL, 0);
-      if ((pid = fork ()) == 0)
-        {
-          execv (rm[0], rm);
-          _exit (127);
-        }
-      if (pid > 0)
-        waitpid (pid, NULL, 0);
+      if (run_sync (argv) < 0 && runtime_has (s, k))
+        wb_warn ("container %.12s: the runtime's delete failed; the next helper on this root "
+                 "deletes it",
+                 k->id);
+      cgroup_purge (s, k->id);
+      run_sync (rm);
       k->attach = NULL;
       for (conn_t *c = s->conns; c; c = c->next)
         if (c->ctr == k)
@@ -2044,7 +2262,7 @@ oci_serve (const oci_paths_t *paths, const char *socket_path, bool die_with_pare
   snprintf (s.runsc_state_dir, sizeof s.runsc_state_dir, "%s/state-runsc", paths->root);
   if (mkdir_p (paths->root, 0700) < 0 || chmod (paths->root, 0700) < 0 || mkdir_p (s.state_dir, 0700) < 0
       || mkdir_p (s.bundles_dir, 0700) < 0 || mkdir_p (s.runsc_state_dir, 0700) < 0
-      || mkdir_p (paths->images, 0755) < 0)
+      || mkdir_p (paths->images, 0700) < 0 || chmod (paths->images, 0700) < 0)
     {
       wb_log_error ("cannot make %s or %s: %s", paths->root, paths->images, strerror (errno));
       return 1;
@@ -2109,21 +2327,26 @@ oci_serve (const oci_paths_t *paths, const char *socket_path, bool die_with_pare
     snprintf (in, sizeof in, "%s:%s", host, paths->root);
     wb_sha256_hex (in, strlen (in), sum);
     snprintf (s.engine_id, sizeof s.engine_id, "oci-%.24s", sum);
+    /* Its containers' cgroups under a parent of its own root's: another
+     * helper of the host (another root) is never touched by a purge. */
+    wb_sha256_hex (paths->root, strlen (paths->root), sum);
+    snprintf (s.cgroup_parent, sizeof s.cgroup_parent, "warmbox-oci-%.12s", sum);
   }
   if ((s.base = event_base_new ()) == NULL || (s.listen_fd = listen_unix (socket_path)) < 0)
     {
       wb_log_error ("cannot listen on %s: %s", socket_path, strerror (errno));
       goto out;
     }
-  adopt_leftovers (&s);
+  reap_leftovers (&s);
   s.accept_ev = event_new (s.base, s.listen_fd, EV_READ | EV_PERSIST, accept_cb, &s);
+  s.accept_retry = evtimer_new (s.base, accept_retry_cb, &s);
   s.chld_ev = evsignal_new (s.base, SIGCHLD, chld_cb, &s);
   s.term_ev = evsignal_new (s.base, SIGTERM, stop_cb, &s);
   s.int_ev = evsignal_new (s.base, SIGINT, stop_cb, &s);
   s.parent_timer = event_new (s.base, -1, EV_PERSIST, parent_cb, &s);
   {
     struct timeval tv = {1, 0};
-    if (s.accept_ev == NULL || s.chld_ev == NULL || s.term_ev == NULL || s.int_ev == NULL
+    if (s.accept_ev == NULL || s.accept_retry == NULL || s.chld_ev == NULL || s.term_ev == NULL || s.int_ev == NULL
         || s.parent_timer == NULL || event_add (s.accept_ev, NULL) < 0 || event_add (s.chld_ev, NULL) < 0
         || event_add (s.term_ev, NULL) < 0 || event_add (s.int_ev, NULL) < 0
         || (die_with_parent && event_add (s.parent_timer, &tv) < 0))
@@ -2173,6 +2396,8 @@ out:
     }
   if (s.accept_ev)
     event_free (s.accept_ev);
+  if (s.accept_retry)
+    event_free (s.accept_retry);
   if (s.chld_ev)
     event_free (s.chld_ev);
   if (s.term_ev)

@@ -126,15 +126,28 @@ put_tmpfs (cJSON *mounts, const char *dest, const char *options, wb_err_t *err)
   return rc < 0 ? wb_error (err, WB_E_NOMEM, "out of memory") : 0;
 }
 
+/* An absolute path of plain components: no "." or "..", no empty one,
+ * not "/" itself. */
 static bool
 path_ok (const char *p)
 {
-  if (p == NULL || p[0] != '/' || strlen (p) > 200 || strstr (p, "/..") || strstr (p, "//"))
+  size_t n = p ? strlen (p) : 0;
+  if (p == NULL || p[0] != '/' || n < 2 || n > 200 || p[n - 1] == '/' || strstr (p, "//")
+      || strstr (p, "/./") || strstr (p, "/../") || (n >= 2 && strcmp (p + n - 2, "/.") == 0)
+      || (n >= 3 && strcmp (p + n - 3, "/..") == 0))
     return false;
   for (; *p; p++)
     if (!isalnum ((unsigned char) *p) && strchr ("/._-", *p) == NULL)
       return false;
   return true;
+}
+
+/* Is path dir or below it (whole components)? */
+static bool
+under (const char *path, const char *dir)
+{
+  size_t n = strlen (dir);
+  return strncmp (path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
 }
 
 /* "1000:1000" (numbers only: a name would be looked up in the image). */
@@ -187,8 +200,21 @@ seccomp_of (const char *opt, wb_err_t *err)
       cJSON_Delete (in);
       return NULL;
     }
-  if (strcmp (get (in, "defaultAction")->valuestring, "SCMP_ACT_ALLOW") == 0
-      || get (in, "archMap") || get (in, "listenerPath") || get (in, "flags"))
+  {
+    /* Deny by default: an error, a kill or a trap (LOG, NOTIFY and TRACE
+     * let the call run or hand it to someone else). */
+    static const char *const deny[] = {"SCMP_ACT_ERRNO", "SCMP_ACT_KILL", "SCMP_ACT_KILL_PROCESS",
+                                       "SCMP_ACT_KILL_THREAD", "SCMP_ACT_TRAP"};
+    bool denies = false;
+    for (size_t i = 0; i < WB_ARRAY_SIZE (deny); i++)
+      denies |= strcmp (get (in, "defaultAction")->valuestring, deny[i]) == 0;
+    if (!denies)
+      {
+        wb_error (err, WB_E_INVALID, "the seccomp allowlist must deny by default");
+        goto done;
+      }
+  }
+  if (get (in, "archMap") || get (in, "listenerPath") || get (in, "flags"))
     {
       wb_error (err, WB_E_INVALID, "the seccomp allowlist must deny by default, with no archMap, "
                                    "listener or flags");
@@ -290,6 +316,10 @@ oci_spec_from_body (const char *json, size_t len, const char *rootfs, const char
   }
   if (!cJSON_IsString (get (hc, "NetworkMode")) || strcmp (get (hc, "NetworkMode")->valuestring, "none"))
     REFUSE ("NetworkMode must be none");
+  /* The root is the image store's own folder, shared by every container
+   * of the image (no overlay): it is never writable. */
+  if (!cJSON_IsTrue (get (hc, "ReadonlyRootfs")))
+    REFUSE ("ReadonlyRootfs must be true (the image's root is shared)");
   {
     static const char *const modes[] = {"IpcMode", "PidMode", "UTSMode"};
     for (size_t i = 0; i < WB_ARRAY_SIZE (modes); i++)
@@ -393,9 +423,17 @@ oci_spec_from_body (const char *json, size_t len, const char *rootfs, const char
     const char *name = cJSON_GetStringValue (get (item, "Name"));
     char type[32];
     cJSON *r;
-    if (name == NULL || strlen (name) > 16 || !number_in (get (item, "Soft"), 0, 9.2e18)
-        || !number_in (get (item, "Hard"), get (item, "Soft")->valuedouble, 9.2e18))
-      REFUSE ("a ulimit needs Name, Soft and Hard");
+    /* Only the limits warmbox sets: rtprio, nice or memlock would give a
+     * program what the sandbox must not (a real-time class escapes the
+     * CPU quota). */
+    static const char *const limits[] = {"nofile", "nproc", "fsize", "cpu", "core"};
+    bool known = false;
+    for (size_t i = 0; name && i < WB_ARRAY_SIZE (limits); i++)
+      known |= strcmp (name, limits[i]) == 0;
+    if (!known)
+      REFUSE ("ulimit %.16s is not taken (nofile, nproc, fsize, cpu, core)", name ? name : "(none)");
+    if (!number_in (get (item, "Soft"), 0, 1e15) || !number_in (get (item, "Hard"), get (item, "Soft")->valuedouble, 1e15))
+      REFUSE ("a ulimit needs Soft and Hard, Soft at most Hard, below 10^15");
     snprintf (type, sizeof type, "RLIMIT_%s", name);
     for (char *p = type; *p; p++)
       {
@@ -439,8 +477,9 @@ oci_spec_from_body (const char *json, size_t len, const char *rootfs, const char
     TRY (put_mount (mounts, "/sys/fs/cgroup", "cgroup", "cgroup", cg_o, WB_ARRAY_SIZE (cg_o)));
     cJSON_ArrayForEach (item, get (hc, "Tmpfs"))
     {
-      if (!path_ok (item->string) || !cJSON_IsString (item) || strncmp (item->string, "/proc", 5) == 0
-          || strncmp (item->string, "/sys", 4) == 0 || strncmp (item->string, "/dev", 4) == 0)
+      if (!path_ok (item->string) || !cJSON_IsString (item) || under (item->string, "/proc")
+          || under (item->string, "/sys") || under (item->string, "/dev")
+          || under (item->string, "/sbin/docker-init"))
         REFUSE ("a tmpfs must be at a plain path outside /proc, /sys and /dev");
       if (put_tmpfs (mounts, item->string, item->valuestring, &e2) < 0)
         {

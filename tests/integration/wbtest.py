@@ -95,6 +95,7 @@ def containers_with_label(label, status=None, sock=None):
     """Ids of containers carrying label (key or key=value), in any state or
     in the given one ("created" = a pool's never-started ones, "running"),
     on the engine at sock (default: the local Docker engine)."""
+    sock = sock or _ENGINE_SOCK[0]
     if sock and not os.path.exists(sock):
         # An OCI helper that has stopped: what it left is in the runtime's
         # state root (each container a folder), which is this test's own.

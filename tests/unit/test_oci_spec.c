@@ -331,6 +331,19 @@ main (void)
              "a ulimit that is not one");
     refused (body.data, "HostConfig", "Ulimits", "[{\"Name\":\"nofile\",\"Soft\":10,\"Hard\":1}]",
              "a soft limit above the hard one");
+    refused (body.data, "HostConfig", "Ulimits", "[{\"Name\":\"rtprio\",\"Soft\":99,\"Hard\":99}]",
+             "a real-time priority limit");
+    refused (body.data, "HostConfig", "ReadonlyRootfs", "false",
+             "a writable root (the image's folder is shared)");
+    refused (body.data, "HostConfig", "ReadonlyRootfs", NULL, "no ReadonlyRootfs");
+    refused (body.data, "HostConfig", "Tmpfs", "{\"/./dev\":\"rw,exec\"}", "a tmpfs at /./dev");
+    refused (body.data, "HostConfig", "Tmpfs", "{\"/\":\"rw\"}", "a tmpfs at /");
+    refused (body.data, "HostConfig", "Tmpfs", "{\"/sbin/docker-init\":\"rw\"}",
+             "a tmpfs over the init");
+    refused (body.data, "HostConfig", "SecurityOpt",
+             "[\"no-new-privileges\",\"seccomp={\\\"defaultAction\\\":\\\"SCMP_ACT_LOG\\\","
+             "\\\"syscalls\\\":[]}\"]",
+             "an allowlist that only logs by default");
     refused (body.data, "top", "User", "\"0:0\"", "root");
     refused (body.data, "top", "User", "\"nobody\"", "a user by name");
     refused (body.data, "top", "Tty", "true", "a terminal");
