@@ -227,6 +227,7 @@ bench: setup
 	python3 tests/bench/bench_data.py --n $(BENCH_N)
 	python3 tests/bench/bench_languages.py --n $(BENCH_N)
 	python3 tests/bench/bench_engines.py --n $(BENCH_N) --duration $(BENCH_DURATION)
+	python3 tests/bench/bench_oci.py --n $(BENCH_N) --duration $(BENCH_DURATION)
 
 # ---- install ------------------------------------------------------------
 

@@ -340,7 +340,7 @@ oci_image_find (const char *images, const char *ref, char id[72], char *rootfs, 
         close (fd);
       if (n != 71 || (buf[n] = '\0', strncmp (buf, "sha256:", 7) != 0) || !is_hex64 (buf + 7))
         return wb_error (err, WB_E_NOT_FOUND, "No such image: %.200s", ref);
-      snprintf (hex, sizeof hex, "%s", buf + 7);
+      snprintf (hex, sizeof hex, "%.64s", buf + 7);
     }
   snprintf (path, sizeof path, "%s/%s/rootfs", images, hex);
   if (stat (path, &st) < 0 || !S_ISDIR (st.st_mode))

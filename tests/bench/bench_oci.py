@@ -15,6 +15,8 @@ with others measured in the same minutes on the same machine.
   capacity    100 ready containers held: memory per ready container
               (MemAvailable before and after), and how long a pool of 16
               takes to refill after a burst that emptied it
+  gvisor      Python warm p50 under runsc: Docker (runsc registered) vs the
+              OCI engine running runsc
 
   python3 tests/bench/bench_oci.py [--n 30] [--duration 20] [--json FILE]
 """
@@ -103,6 +105,32 @@ def sequential(n, docker_d, oci_d):
                          "oci_vs_bare": p50["oci"] / p50["bare"], "oci_vs_docker": p50["oci"] / p50["docker"],
                          "oci_vs_floor": p50["oci"] / p50["floor"]}
     return out
+
+
+def gvisor(n):
+    """Warm p50 of Python under gVisor: Docker with runsc registered vs the
+    OCI engine running runsc itself, rounds interleaved."""
+    from wbtest import profiles_for_runtime
+    profiles = profiles_for_runtime("runsc")
+    pools = {"default": {"min_ready": 0, "max_ready": 0}, "python": {"min_ready": 2, "max_ready": 2}}
+    ds = {}
+    for name, engine in (("docker", DOCKER), ("oci", "oci:" + tempfile.mkdtemp(prefix="warmbox-bench-oci-"))):
+        path = bp.write_config({"pools": pools})
+        d = Daemon(extra_args=["--config", path, "--profiles", profiles], engine=engine, wait_ready=True)
+        d.cfg_path = path
+        ds[name] = d
+    times = {"docker": [], "oci": []}
+    for i in range(n):
+        for name in (("docker", "oci") if i % 2 == 0 else ("oci", "docker")):
+            d = ds[name]
+            wait_until(lambda: pools_ready(d, "python", 2), timeout=60, step=0.02)
+            time.sleep(bp.IDLE)
+            secs, hit = bp.daemon_run(d, "python")
+            times[name].append(secs)
+    for d in ds.values():
+        stop(d)
+    p50 = {k: statistics.median(v) * 1000 for k, v in times.items()}
+    return {"p50_ms": p50, "ratio": p50["oci"] / p50["docker"]}
 
 
 def throughput(duration, clients_levels=(4, 8, 16)):
@@ -225,7 +253,13 @@ def main():
     print("capacity: 100 ready OCI containers held (filled in %s s), %.1f MB each (MemAvailable); "
           "a pool of 16 refills in %.2f s after a burst"
           % ("%.1f" % c["fill_100_s"] if c["fill_100_s"] else "-", c["mem_per_ready_mb"], c["refill_16_s"]))
-    print("gVisor: not measured here: the OCI engine runs runc only so far (runsc profiles go to Docker)")
+    if "runsc" in subprocess.run(["docker", "info", "--format", "{{json .Runtimes}}"], capture_output=True,
+                                 text=True).stdout:
+        result["gvisor"] = g = gvisor(max(6, args.n // 2))
+        print("gVisor, python warm p50: Docker/runsc %.1f ms   OCI/runsc %.1f ms   oci/docker %.2fx"
+              % (g["p50_ms"]["docker"], g["p50_ms"]["oci"], g["ratio"]))
+    else:
+        print("gVisor: not measured (Docker has no runsc runtime registered)")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(result, f, indent=1)
