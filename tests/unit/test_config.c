@@ -85,6 +85,12 @@ test_refusals (void)
       {"{\"tls.cert\":\"x\"}",
        "unknown key \"tls.cert\""}, /* a dotted key only inside its object */
       {"{\"admission.max_wait_ms\":5}", "unknown key \"admission.max_wait_ms\""},
+      {"{\"engine\":{\"kind\":\"kata\"}}", "kind must be \"docker\" or \"oci\""},
+      {"{\"engine\":{\"root\":\"/x\"}}", "are for \"kind\": \"oci\""},
+      {"{\"engine\":{\"runtime_timeout_ms\":1000}}", "are for \"kind\": \"oci\""},
+      {"{\"engine\":{\"kind\":\"oci\",\"endpoint\":\"unix:///x\"}}", "no endpoint"},
+      {"{\"engine\":{\"kind\":\"oci\",\"root\":\"rel\"}}", "absolute paths"},
+      {"{\"engine\":{\"kind\":\"oci\",\"runtime_timeout_ms\":5}}", "runtime_timeout_ms"},
   };
 
   for (size_t i = 0; i < WB_ARRAY_SIZE (bad); i++)
@@ -141,12 +147,45 @@ test_reload (void)
   sched_config_clear (&fresh);
 }
 
+/* An OCI engine: its defaults, its endpoint (the helper's socket), and
+ * --engine oci[:ROOT] over a Docker one and back. */
+static void
+test_oci (void)
+{
+  sched_config_t cfg;
+  wb_err_t err;
+
+  must (sched_config_defaults (&cfg, &err));
+  must (parse (&cfg,
+               "{\"engines\":[{\"name\":\"o\",\"kind\":\"oci\",\"runtime_timeout_ms\":2000},"
+               "{\"name\":\"d\",\"endpoint\":\"unix:///var/run/docker.sock\"}]}",
+               &err));
+  ok (cfg.n_engines == 2 && cfg.engines[0].oci && !cfg.engines[1].oci
+          && strcmp (cfg.engines[0].endpoint, "unix:///run/warmbox/oci-o/engine.sock") == 0
+          && strcmp (cfg.engines[0].oci_root, "/run/warmbox/oci-o") == 0
+          && strcmp (cfg.engines[0].oci_images, "/var/lib/warmbox/oci-images") == 0
+          && cfg.engines[0].oci_runtime == NULL && cfg.engines[0].oci_runtime_timeout_ms == 2000,
+      "an OCI engine beside a Docker one: its root, store and endpoint by default");
+  sched_config_clear (&cfg);
+  must (sched_config_defaults (&cfg, &err));
+  must (sched_config_set_engine (&cfg, "oci:/tmp/r", &err));
+  ok (cfg.n_engines == 1 && cfg.engines[0].oci
+          && strcmp (cfg.engines[0].endpoint, "unix:///tmp/r/engine.sock") == 0,
+      "--engine oci:/tmp/r: the OCI engine on that root");
+  must (sched_config_set_engine (&cfg, "unix:///var/run/docker.sock", &err));
+  ok (!cfg.engines[0].oci && cfg.engines[0].oci_root == NULL
+          && strcmp (cfg.engines[0].endpoint, "unix:///var/run/docker.sock") == 0,
+      "--engine unix://... after it: a Docker engine, nothing of the OCI one left");
+  sched_config_clear (&cfg);
+}
+
 int
 main (void)
 {
   failmalloc_install ();
   test_values ();
   test_refusals ();
+  test_oci ();
   test_reload ();
   return tap_done ();
 }
