@@ -65,8 +65,10 @@ def alive():
 
 
 def request(method, path, body=b"", extra=b""):
+    # Not half-closed: a client that closes its side while its request
+    # runs has left (as for Go's server), and hears nothing.
     return raw(b"%s %s HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\nConnection: close\r\n%s\r\n%s"
-               % (method, path, len(body), extra, body))
+               % (method, path, len(body), extra, body), read_timeout=30, shut=False)
 
 
 cases = [
@@ -105,6 +107,68 @@ for name, body in bad_bodies:
     t.ok(status_of(got) in (400, 404) and b"message" in got, "a create body %s: refused with a message" % name,
          got[:300])
 t.ok(alive(), "the helper still answers after refused creates")
+
+# Image archives (docker save's layout), crafted: a layer with a set-uid
+# file and a device node is taken without them; a layer whose SHA-256 is
+# not its diff_id, and an archive with a link member, are refused.
+import hashlib  # noqa: E402
+import io  # noqa: E402
+import tarfile  # noqa: E402
+
+
+def tar_bytes(members):
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w", format=tarfile.USTAR_FORMAT) as tf:
+        for info, data in members:
+            tf.addfile(info, io.BytesIO(data) if data is not None else None)
+    return buf.getvalue()
+
+
+def member(name, data=b"", mode=0o644, kind=tarfile.REGTYPE, **kw):
+    info = tarfile.TarInfo(name)
+    info.type = kind
+    info.mode = mode
+    info.size = len(data) if kind == tarfile.REGTYPE else 0
+    for k, v in kw.items():
+        setattr(info, k, v)
+    return info, data if kind == tarfile.REGTYPE else None
+
+
+def archive(layer, diff_id=None, extra=()):
+    diff = diff_id or "sha256:" + hashlib.sha256(layer).hexdigest()
+    config = json.dumps({"architecture": "amd64", "os": "linux", "config": {},
+                         "rootfs": {"type": "layers", "diff_ids": [diff]}}).encode()
+    cid = hashlib.sha256(config).hexdigest()
+    manifest = json.dumps([{"Config": cid + ".json", "RepoTags": ["warmbox-test/crafted:latest"],
+                            "Layers": ["l1/layer.tar"]}]).encode()
+    return cid, tar_bytes([member(cid + ".json", config), member("l1/", kind=tarfile.DIRTYPE, mode=0o755),
+                           member("l1/layer.tar", layer), member("manifest.json", manifest)] + list(extra))
+
+
+layer = tar_bytes([member("usr/", kind=tarfile.DIRTYPE, mode=0o755), member("usr/bin/", kind=tarfile.DIRTYPE, mode=0o755),
+                   member("usr/bin/su", b"#!/bin/true\n", mode=0o4755),
+                   member("kmem", kind=tarfile.CHRTYPE, mode=0o666, devmajor=1, devminor=2)])
+cid, good = archive(layer)
+got = request(b"POST", b"/images/load?quiet=1", good)
+images = os.path.join(work, "images")
+rootfs = os.path.join(images, cid, "rootfs")
+t.ok(status_of(got) == 200 and b"error" not in got and os.path.isdir(rootfs), "a crafted archive loads", got[:300])
+su = os.path.join(rootfs, "usr", "bin", "su")
+t.ok(os.path.exists(su) and not os.stat(su).st_mode & 0o6000 and not os.path.lexists(os.path.join(rootfs, "kmem")),
+     "its set-uid file is kept without the bit, its device node is not kept")
+t.is_eq(oct(os.stat(images).st_mode & 0o777), "0o700", "the image store is root's alone")
+got = raw(b"GET /images/warmbox-test/crafted:latest/json HTTP/1.1\r\nConnection: close\r\n\r\n")
+t.ok(status_of(got) == 200 and cid.encode() in got, "its tag names it", got[:300])
+cid2, bad = archive(layer, diff_id="sha256:" + "0" * 64)
+got = request(b"POST", b"/images/load?quiet=1", bad)
+t.ok(status_of(got) == 200 and b"error" in got and not os.path.exists(os.path.join(images, cid2)),
+     "a layer whose SHA-256 is not its diff_id: refused, nothing stored", got[:300])
+other = tar_bytes([member("hello", b"another image\n")])
+cid3, linked = archive(other, extra=[member("evil", kind=tarfile.SYMTYPE, linkname="/etc/passwd")])
+got = request(b"POST", b"/images/load?quiet=1", linked)
+t.ok(status_of(got) == 200 and b"error" in got and not os.path.exists(os.path.join(images, cid3)),
+     "an archive with a link member: refused, nothing stored", got[:300])
+t.ok(alive(), "the helper still answers")
 
 # Pipelined: two pings in one write, two answers in order.
 s = socket.socket(socket.AF_UNIX)
