@@ -270,6 +270,12 @@ parse_engine (sched_engine_config_t *e, cJSON *obj, bool single, const char *whe
           return wb_error (err, WB_E_INVALID, "%s.kind must be \"docker\" or \"oci\"", where);
         e->oci = strcmp (item->valuestring, "oci") == 0;
       }
+    else if (strcmp (k, "userns") == 0)
+      {
+        if (!cJSON_IsBool (item))
+          return wb_error (err, WB_E_INVALID, "%s.userns must be true or false", where);
+        e->oci_userns = cJSON_IsTrue (item);
+      }
     else if (strcmp (k, "runtime_timeout_ms") == 0)
       {
         if (set_uint (&v, item, k, 100, 600000, err) < 0)
@@ -351,9 +357,9 @@ sched_config_oci_final (sched_engine_config_t *e, const char *where, wb_err_t *e
   if (!e->oci)
     {
       for (size_t i = 0; i < WB_ARRAY_SIZE (set); i++)
-        if (set[i] || e->oci_runtime_timeout_ms)
+        if (set[i] || e->oci_runtime_timeout_ms || e->oci_userns)
           return wb_error (err, WB_E_INVALID,
-                           "%s: root, images, runtime and runtime_timeout_ms are for "
+                           "%s: root, images, runtime, runtime_timeout_ms and userns are for "
                            "\"kind\": \"oci\"",
                            where);
       return 0;

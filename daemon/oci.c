@@ -60,8 +60,8 @@ spawn (const char *helper, const sched_engine_config_t *e, const char *sock)
   if (pid != 0)
     return pid;
   {
-    const char *argv[20];
-    char timeout[16];
+    const char *argv[24];
+    char timeout[16], base[16];
     size_t n = 0;
     argv[n++] = helper;
     argv[n++] = "serve";
@@ -81,6 +81,12 @@ spawn (const char *helper, const sched_engine_config_t *e, const char *sock)
         snprintf (timeout, sizeof timeout, "%u", e->oci_runtime_timeout_ms);
         argv[n++] = "--runtime-timeout-ms";
         argv[n++] = timeout;
+      }
+    if (e->oci_userns)
+      {
+        snprintf (base, sizeof base, "%u", SCHED_OCI_USERNS_BASE);
+        argv[n++] = "--userns-base";
+        argv[n++] = base;
       }
     argv[n++] = "--die-with-parent";
     argv[n] = NULL;

@@ -6,6 +6,9 @@
  * call.  It listens on <root>/engine.sock (the engine's endpoint) and
  * dies with warmboxd (PR_SET_PDEATHSIG), removing its containers.
  *
+ * With "userns": true an engine's runc containers run in a user
+ * namespace: their ids 0-65535 are SCHED_OCI_USERNS_BASE... on the host.
+ *
  * Ownership: the set belongs to main; each helper is stopped by pid, by
  * sched_oci_stop, and by nothing else. */
 #ifndef WARMBOX_SCHED_OCI_H
@@ -14,6 +17,8 @@
 #include "daemon/config.h"
 
 #include <sys/types.h>
+
+#define SCHED_OCI_USERNS_BASE 1000000u
 
 typedef struct sched_oci
 {

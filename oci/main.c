@@ -30,7 +30,7 @@ usage (void)
 {
   fprintf (stderr, "usage: warmbox-oci serve --socket PATH [--root DIR] [--images DIR] [--runtime PATH]\n"
                    "                         [--init PATH] [--runsc PATH | --no-runsc]\n"
-                   "                         [--runtime-timeout-ms N] [--die-with-parent]\n"
+                   "                         [--runtime-timeout-ms N] [--userns-base N] [--die-with-parent]\n"
                    "       warmbox-oci load [--images DIR] ARCHIVE\n");
   exit (2);
 }
@@ -92,6 +92,8 @@ main (int argc, char **argv)
         paths.init = v;
       else if (strcmp (a, "--runsc") == 0)
         paths.runsc = v;
+      else if (strcmp (a, "--userns-base") == 0)
+        paths.userns_base = (uint32_t) strtoul (v, NULL, 10);
       else if (strcmp (a, "--runtime-timeout-ms") == 0)
         paths.runtime_timeout_ms = (uint32_t) strtoul (v, NULL, 10);
       else
@@ -115,9 +117,9 @@ main (int argc, char **argv)
           fprintf (stderr, "warmbox-oci: %s: %s\n", archive, strerror (errno));
           return 1;
         }
-      /* Root's alone: an image's files keep their modes, and no other user
-       * of the host is to run or change them. */
-      if ((mkdir (paths.images, 0700) < 0 && errno != EEXIST) || chmod (paths.images, 0700) < 0)
+      /* Root's: others may only pass through (a user namespace's root
+       * must reach the image's root), never list or change it. */
+      if ((mkdir (paths.images, 0711) < 0 && errno != EEXIST) || chmod (paths.images, 0711) < 0)
         {
           fprintf (stderr, "warmbox-oci: %s: %s\n", paths.images, strerror (errno));
           return 1;

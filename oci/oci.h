@@ -41,6 +41,7 @@ typedef struct oci_paths
   const char *init;    /* the init bound at /sbin/docker-init (tini-static) */
   uint32_t runtime_timeout_ms; /* a runtime command (create, delete) longer than this is
                                   killed and has failed; 0: 30 s */
+  uint32_t userns_base;        /* runc containers in a user namespace (oci_spec_opts_t); 0: none */
 } oci_paths_t;
 
 /* ---- spec.c: create bodies to OCI configurations (pure; fuzzed) ---------- */
@@ -58,16 +59,24 @@ typedef struct oci_request
 void oci_request_free (oci_request_t *r);
 
 /* Translate a Docker create body (json[0..len)) into an OCI runtime
- * configuration for a root file system at rootfs (NULL: leave root.path
- * to the caller), with its cgroup at cgroup_path and the init at init;
- * HostConfig.Runtime may be "runc", or "runsc" when runsc_ok.
+ * configuration, as opts say (its root, cgroup, init, runtimes, user
+ * namespace).
  * Only what warmbox's sandbox asks for is taken; everything else that
  * could weaken a sandbox is refused (privileged, binds, devices, added
  * capabilities, a network, a terminal, host namespaces, no seccomp
  * allowlist).  The request's other parts go to *req.  NULL with err
  * (WB_E_INVALID: the sentence says what) or memory. */
-cJSON *oci_spec_from_body (const char *json, size_t len, const char *rootfs,
-                           const char *cgroup_path, const char *init, bool runsc_ok,
+typedef struct oci_spec_opts
+{
+  const char *rootfs;      /* the root file system (NULL: "rootfs") */
+  const char *cgroup_path; /* the container's cgroup */
+  const char *init;        /* bound at /sbin/docker-init (NULL: Init refused) */
+  bool runsc_ok;           /* HostConfig.Runtime may be "runsc" */
+  uint32_t userns_base;    /* runc containers in a user namespace, ids 0-65535 mapped to
+                              base...base+65535 on the host; 0: none */
+} oci_spec_opts_t;
+
+cJSON *oci_spec_from_body (const char *json, size_t len, const oci_spec_opts_t *opts,
                            oci_request_t *req, wb_err_t *err);
 
 /* The Docker HostConfig and Config.User that a configuration (as read

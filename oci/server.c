@@ -818,8 +818,10 @@ do_create (conn_t *c)
         return;
       }
   }
-  spec = oci_spec_from_body (c->body.data ? c->body.data : "", c->body.len, rootfs, cgroup,
-                             s->paths->init, s->paths->runsc != NULL, &k->req, &err);
+  {
+    oci_spec_opts_t o = {rootfs, cgroup, s->paths->init, s->paths->runsc != NULL, s->paths->userns_base};
+    spec = oci_spec_from_body (c->body.data ? c->body.data : "", c->body.len, &o, &k->req, &err);
+  }
   if (spec == NULL)
     {
       free (k);
@@ -2262,7 +2264,7 @@ oci_serve (const oci_paths_t *paths, const char *socket_path, bool die_with_pare
   snprintf (s.runsc_state_dir, sizeof s.runsc_state_dir, "%s/state-runsc", paths->root);
   if (mkdir_p (paths->root, 0700) < 0 || chmod (paths->root, 0700) < 0 || mkdir_p (s.state_dir, 0700) < 0
       || mkdir_p (s.bundles_dir, 0700) < 0 || mkdir_p (s.runsc_state_dir, 0700) < 0
-      || mkdir_p (paths->images, 0700) < 0 || chmod (paths->images, 0700) < 0)
+      || mkdir_p (paths->images, 0711) < 0 || chmod (paths->images, 0711) < 0)
     {
       wb_log_error ("cannot make %s or %s: %s", paths->root, paths->images, strerror (errno));
       return 1;

@@ -268,9 +268,11 @@ empty_value (const cJSON *v)
 }
 
 cJSON *
-oci_spec_from_body (const char *json, size_t len, const char *rootfs, const char *cgroup_path,
-                    const char *init, bool runsc_ok, oci_request_t *req, wb_err_t *err)
+oci_spec_from_body (const char *json, size_t len, const oci_spec_opts_t *opts, oci_request_t *req,
+                    wb_err_t *err)
 {
+  const char *rootfs = opts->rootfs, *cgroup_path = opts->cgroup_path, *init = opts->init;
+  bool runsc_ok = opts->runsc_ok, userns;
   cJSON *body = cJSON_ParseWithLength (json, len), *spec = NULL, *v;
   cJSON *proc, *user, *caps, *rl, *root, *mounts, *lnx, *res, *ns, *sec;
   const cJSON *hc, *cmd, *env, *item;
@@ -367,6 +369,10 @@ oci_spec_from_body (const char *json, size_t len, const char *rootfs, const char
       REFUSE ("runtime %.40s is not on this engine (it runs runc%s)", req->runtime,
               runsc_ok ? " and runsc" : "");
   }
+  /* gVisor keeps its own ids: the user namespace is runc's. */
+  userns = opts->userns_base > 0 && strcmp (req->runtime, "runc") == 0;
+  if (userns && opts->userns_base > 0xffffffffu - 65536)
+    REFUSE ("the user namespace's base is out of range");
   if ((req->labels = cJSON_Duplicate (get (body, "Labels"), true)) == NULL
       && get (body, "Labels") != NULL)
     goto oom;
@@ -518,8 +524,8 @@ oci_spec_from_body (const char *json, size_t len, const char *rootfs, const char
   TRY (put (lnx, "cgroupsPath", cJSON_CreateString (cgroup_path)));
   TRYP (ns = put_obj (lnx, "namespaces", true));
   {
-    static const char *const kinds[] = {"pid", "network", "ipc", "uts", "mount", "cgroup"};
-    for (size_t i = 0; i < WB_ARRAY_SIZE (kinds); i++)
+    static const char *const kinds[] = {"pid", "network", "ipc", "uts", "mount", "cgroup", "user"};
+    for (size_t i = 0; i < WB_ARRAY_SIZE (kinds) - (userns ? 0 : 1); i++)
       {
         cJSON *n;
         TRYP (n = cJSON_CreateObject ());
@@ -527,6 +533,22 @@ oci_spec_from_body (const char *json, size_t len, const char *rootfs, const char
         TRY (put (n, "type", cJSON_CreateString (kinds[i])));
       }
   }
+  if (userns)
+    {
+      /* Ids 0-65535 of the container are base...base+65535 of the host: its
+       * root (runc's init while it sets up) is no one on the host. */
+      static const char *const maps[] = {"uidMappings", "gidMappings"};
+      for (size_t i = 0; i < 2; i++)
+        {
+          cJSON *arr, *m;
+          TRYP (arr = put_obj (lnx, maps[i], true));
+          TRYP (m = cJSON_CreateObject ());
+          TRY (put (arr, NULL, m));
+          TRY (put (m, "containerID", cJSON_CreateNumber (0)));
+          TRY (put (m, "hostID", cJSON_CreateNumber (opts->userns_base)));
+          TRY (put (m, "size", cJSON_CreateNumber (65536)));
+        }
+    }
   if ((sec = seccomp_of (req->seccomp_opt, &e2)) == NULL)
     {
       *err = e2;
@@ -602,6 +624,7 @@ oci_spec_hostconfig (const cJSON *spec, const char *seccomp_opt, const char *run
   TRY (put (hc, "IpcMode", cJSON_CreateString (has_namespace (spec, "ipc") ? "private" : "host")));
   TRY (put (hc, "PidMode", cJSON_CreateString (has_namespace (spec, "pid") ? "" : "host")));
   TRY (put (hc, "UTSMode", cJSON_CreateString (has_namespace (spec, "uts") ? "" : "host")));
+  TRY (put (hc, "UsernsMode", cJSON_CreateString (has_namespace (spec, "user") ? "private" : "")));
   TRY (put (hc, "ReadonlyRootfs", cJSON_CreateBool (cJSON_IsTrue (get (get (spec, "root"), "readonly")))));
   TRY (put (hc, "Memory", cJSON_CreateNumber (num_at (lnx, "resources", "memory", "limit"))));
   TRY (put (hc, "MemorySwap", cJSON_CreateNumber (num_at (lnx, "resources", "memory", "swap"))));

@@ -133,7 +133,7 @@ done
 if [ "$(id -u)" = 0 ] && command -v runc >/dev/null 2>&1; then
   make -s bin/warmbox-oci >/dev/null
   store=${WARMBOX_OCI_IMAGES:-/var/lib/warmbox/oci-images}
-  mkdir -p "$store" && chmod 700 "$store"
+  mkdir -p "$store" && chmod 711 "$store"
   for dir in profiles/*/; do
     [ -f "$dir/profile.json" ] || continue
     image=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["image"])' "$dir/profile.json")

@@ -13,8 +13,9 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
   oci_request_t req;
   wb_err_t err = {0};
-  cJSON *spec = oci_spec_from_body ((const char *) data, size, "/rootfs", "/warmbox-oci/x", "/init",
-                                    size > 0 && (data[0] & 1), &req, &err);
+  oci_spec_opts_t o = {"/rootfs", "/warmbox-oci/x", "/init", size > 0 && (data[0] & 1),
+                       size > 0 && (data[0] & 2) ? 1000000 : 0};
+  cJSON *spec = oci_spec_from_body ((const char *) data, size, &o, &req, &err);
   if (spec == NULL)
     {
       if (err.msg[0] == '\0')

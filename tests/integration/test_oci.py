@@ -134,6 +134,21 @@ t.is_eq(on_oci["timeout"], ("timeout", None), "OCI: a program past its timeout i
 oci.stop()
 t.is_eq(os.listdir(os.path.join(work, "root", "state")), [], "OCI: nothing left in the runtime's state root")
 
+# With "userns": true the same probes answer the same, and the program's
+# ids are the host's 1000000 + its own.
+cfg = os.path.join(work, "userns.json")
+with open(cfg, "w") as f:
+    json.dump({"engines": [{"name": "oci", "kind": "oci", "root": os.path.join(work, "userns"), "userns": True}]}, f)
+un = Daemon(extra_args=["--config", cfg], engine="", wait_ready=True)
+on_userns = facts_of(un)
+t.is_eq(on_userns, on_docker, "userns: the probes answer the same as on Docker")
+st, r = un.run("python", "import os; print(os.getuid(), ' '.join(open('/proc/self/uid_map').read().split()))")
+uid = int((r.get("stdout") or "0").split()[0])
+t.is_eq((r.get("stdout") or "").split()[1:], ["0", "1000000", "65536"],
+        "userns: the container's ids 0-65535 are the host's 1000000-1065535 (uid %d is %d there)" % (uid, uid + 1000000))
+un.stop()
+t.is_eq(os.listdir(os.path.join(work, "userns", "state")), [], "userns: nothing left in the runtime's state root")
+
 # ---- faults ----------------------------------------------------------------------
 
 fake = os.path.join(work, "fake-runc")

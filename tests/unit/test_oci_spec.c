@@ -181,8 +181,10 @@ check_profile (const prof_t *p)
   if (!ok (t != NULL, "%s: a template", lang))
     return;
   must (sbx_tmpl_render (t, "inst", "owner", SBX_UID_FIRST + 7, &body, &err));
-  spec = oci_spec_from_body (body.data, body.len, "/images/x/rootfs", "/warmbox-oci/x",
-                             "/usr/bin/tini-static", false, &req, &err);
+  {
+    oci_spec_opts_t o = {"/images/x/rootfs", "/warmbox-oci/x", "/usr/bin/tini-static", false, 0};
+    spec = oci_spec_from_body (body.data, body.len, &o, &req, &err);
+  }
   if (!ok (spec != NULL, "%s: the body translates (%s)", lang, spec ? "" : err.msg))
     goto out;
   {
@@ -275,7 +277,10 @@ refused (const char *base, const char *where, const char *key, const char *value
   else
     cJSON_DeleteItemFromObject (obj, key);
   text = cJSON_PrintUnformatted (b);
-  spec = oci_spec_from_body (text, strlen (text), "/r", "/c", "/init", false, &req, &err);
+  {
+    oci_spec_opts_t o = {"/r", "/c", "/init", false, 0};
+    spec = oci_spec_from_body (text, strlen (text), &o, &req, &err);
+  }
   ok (spec == NULL && err.code == WB_E_INVALID && err.msg[0], "refused: %s (%s)", what, err.msg);
   cJSON_Delete (spec);
   free (text);
@@ -345,6 +350,40 @@ main (void)
              "\\\"syscalls\\\":[]}\"]",
              "an allowlist that only logs by default");
     refused (body.data, "top", "User", "\"0:0\"", "root");
+    {
+      /* A user namespace: runc's containers get it, runsc's do not. */
+      oci_request_t req;
+      oci_spec_opts_t o = {"/r", "/c", "/init", true, 1000000};
+      cJSON *s = oci_spec_from_body (body.data, body.len, &o, &req, &err);
+      const cJSON *n, *m = cJSON_GetArrayItem (at (s, "linux.uidMappings"), 0);
+      bool user = false;
+      cJSON_ArrayForEach (n, at (s, "linux.namespaces")) user
+          |= strcmp (cJSON_GetStringValue (at (n, "type")), "user") == 0;
+      ok (s && user && cJSON_GetNumberValue (at (m, "hostID")) == 1000000
+              && cJSON_GetNumberValue (at (m, "size")) == 65536
+              && cJSON_GetNumberValue (at (m, "containerID")) == 0
+              && cJSON_GetArraySize (at (s, "linux.gidMappings")) == 1,
+          "userns: a user namespace, ids 0-65535 on the host's 1000000-1065535");
+      cJSON *hc = s ? oci_spec_hostconfig (s, req.seccomp_opt, req.runtime) : NULL;
+      is_str (cJSON_GetStringValue (at (hc, "UsernsMode")), "private", "userns: inspect says so");
+      cJSON_Delete (hc);
+      cJSON_Delete (s);
+      oci_request_free (&req);
+      cJSON *b = cJSON_Parse (body.data);
+      cJSON_ReplaceItemInObject (cJSON_GetObjectItemCaseSensitive (b, "HostConfig"), "Runtime",
+                                 cJSON_CreateString ("runsc"));
+      char *gv = cJSON_PrintUnformatted (b);
+      cJSON_Delete (b);
+      s = oci_spec_from_body (gv, strlen (gv), &o, &req, &err);
+      user = false;
+      cJSON_ArrayForEach (n, at (s, "linux.namespaces")) user
+          |= strcmp (cJSON_GetStringValue (at (n, "type")), "user") == 0;
+      ok (s && !user && at (s, "linux.uidMappings") == NULL,
+          "userns: not for runsc, which keeps its own ids (%s)", s ? "" : err.msg);
+      cJSON_Delete (s);
+      oci_request_free (&req);
+      free (gv);
+    }
     refused (body.data, "top", "User", "\"nobody\"", "a user by name");
     refused (body.data, "top", "Tty", "true", "a terminal");
     refused (body.data, "top", "Entrypoint", "[\"/bin/sh\"]", "an entrypoint");
@@ -356,9 +395,10 @@ main (void)
     refused (body.data, "top", "HostConfig", NULL, "no HostConfig");
     {
       oci_request_t req;
-      cJSON *s = oci_spec_from_body ("{", 1, "/r", "/c", "/i", false, &req, &err);
+      oci_spec_opts_t o = {"/r", "/c", "/i", false, 0}, no_init = {"/r", "/c", NULL, false, 0};
+      cJSON *s = oci_spec_from_body ("{", 1, &o, &req, &err);
       ok (s == NULL && err.code == WB_E_INVALID, "refused: a body that is not JSON");
-      s = oci_spec_from_body (body.data, body.len, "/r", "/c", NULL, false, &req, &err);
+      s = oci_spec_from_body (body.data, body.len, &no_init, &req, &err);
       ok (s == NULL && strstr (err.msg, "init"), "refused: Init on an engine without an init (%s)",
           err.msg);
     }
