@@ -433,7 +433,8 @@ sched_config_set_engine (sched_config_t *cfg, const char *endpoint, wb_err_t *er
       free (e->oci_images);
       free (e->oci_runtime);
       e->oci_root = e->oci_images = e->oci_runtime = NULL;
-      e->oci = false;
+      e->oci = e->oci_userns = false;
+      e->oci_runtime_timeout_ms = 0;
     }
   return 0;
 }
