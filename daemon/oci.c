@@ -166,9 +166,11 @@ fail:
 void
 sched_oci_stop (sched_oci_t *o)
 {
+  /* SIGUSR1: a helper started by warmboxd ignores SIGTERM and SIGINT,
+   * which a terminal or a service manager sends to the whole group. */
   for (size_t i = 0; i < o->n; i++)
     if (o->pids[i] > 0)
-      kill (o->pids[i], SIGTERM);
+      kill (o->pids[i], SIGUSR1);
   for (size_t i = 0; i < o->n; i++)
     {
       int status;

@@ -4,7 +4,8 @@
  * starts before it confines itself: the helper runs the OCI runtime,
  * which needs mount, unshare and pivot_root, which warmboxd then cannot
  * call.  It listens on <root>/engine.sock (the engine's endpoint) and
- * dies with warmboxd (PR_SET_PDEATHSIG), removing its containers.
+ * stops with warmboxd (SIGUSR1 from sched_oci_stop, or PR_SET_PDEATHSIG
+ * when warmboxd dies), removing its containers.
  *
  * With "userns": true an engine's runc containers run in a user
  * namespace: their ids 0-65535 are SCHED_OCI_USERNS_BASE... on the host.
@@ -32,8 +33,9 @@ typedef struct sched_oci
  * helper waits for the one before it on its root to stop).
  * -1 with err when one cannot start; those started are stopped. */
 WB_MUST_CHECK int sched_oci_start (const sched_config_t *cfg, sched_oci_t *out, wb_err_t *err);
-/* SIGTERM to each, and wait (up to 30 s each, then SIGKILL): a helper
- * removes its containers as it stops.  Can't fail; a zeroed set is a
+/* SIGUSR1 to each (a helper started so ignores SIGTERM and SIGINT, which
+ * reach the whole process group), and wait (up to 30 s each, then
+ * SIGKILL): a helper removes its containers as it stops.  Can't fail; a zeroed set is a
  * no-op. */
 void sched_oci_stop (sched_oci_t *o);
 

@@ -302,6 +302,10 @@ job_spawn (server_t *s, char *const argv[], int fd0, int fd1, int fd2,
         signal (sig, SIG_DFL);
       sigemptyset (&none);
       sigprocmask (SIG_SETMASK, &none, NULL);
+      /* A group of its own: a Ctrl-C to warmboxd's group reaches neither
+       * the runtime nor the container it makes (its init is in this
+       * group), which the drain must let finish. */
+      setpgid (0, 0);
       if (dup2 (fd0 >= 0 ? fd0 : null, 0) < 0 || dup2 (fd1 >= 0 ? fd1 : null, 1) < 0
           || dup2 (fd2 >= 0 ? fd2 : null, 2) < 0)
         _exit (126);
@@ -2025,8 +2029,7 @@ static void
 stop_cb (evutil_socket_t sig, short what, void *arg)
 {
   server_t *s = arg;
-  wb_info ("stopping (%s): removing %s containers", sig == SIGTERM ? "SIGTERM" : "signal",
-           s->ctrs ? "its" : "no");
+  wb_info ("stopping (%s): removing %s containers", strsignal ((int) sig), s->ctrs ? "its" : "no");
   event_base_loopexit (s->base, NULL);
 }
 
@@ -2052,6 +2055,7 @@ run_sync (char *const argv[])
       int null = open ("/dev/null", O_RDWR);
       for (int sig = 1; sig < NSIG; sig++)
         signal (sig, SIG_DFL);
+      setpgid (0, 0);
       if (null >= 0)
         dup2 (null, 0), dup2 (null, 1);
       execv (argv[0], argv);
@@ -2249,7 +2253,13 @@ oci_serve (const oci_paths_t *paths, const char *socket_path, bool die_with_pare
   s.parent = getppid ();
   if (die_with_parent)
     {
-      prctl (PR_SET_PDEATHSIG, SIGTERM);
+      /* Started by warmboxd: it alone stops the helper (SIGUSR1, by pid,
+       * once its own executions and pools are done), or its death does.
+       * A signal to the whole group (Ctrl-C, a service manager's SIGTERM)
+       * must not take the engine away under a draining warmboxd. */
+      prctl (PR_SET_PDEATHSIG, SIGUSR1);
+      signal (SIGINT, SIG_IGN);
+      signal (SIGTERM, SIG_IGN);
       if (getppid () != s.parent)
         return 1;
     }
@@ -2343,8 +2353,8 @@ oci_serve (const oci_paths_t *paths, const char *socket_path, bool die_with_pare
   s.accept_ev = event_new (s.base, s.listen_fd, EV_READ | EV_PERSIST, accept_cb, &s);
   s.accept_retry = evtimer_new (s.base, accept_retry_cb, &s);
   s.chld_ev = evsignal_new (s.base, SIGCHLD, chld_cb, &s);
-  s.term_ev = evsignal_new (s.base, SIGTERM, stop_cb, &s);
-  s.int_ev = evsignal_new (s.base, SIGINT, stop_cb, &s);
+  s.term_ev = evsignal_new (s.base, die_with_parent ? SIGUSR1 : SIGTERM, stop_cb, &s);
+  s.int_ev = evsignal_new (s.base, die_with_parent ? SIGUSR2 : SIGINT, stop_cb, &s);
   s.parent_timer = event_new (s.base, -1, EV_PERSIST, parent_cb, &s);
   {
     struct timeval tv = {1, 0};

@@ -21,6 +21,7 @@ import shutil
 import stat
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from wbtest import Daemon, Tap, wait_until  # noqa: E402
@@ -148,6 +149,55 @@ t.is_eq((r.get("stdout") or "").split()[1:], ["0", "1000000", "65536"],
         "userns: the container's ids 0-65535 are the host's 1000000-1065535 (uid %d is %d there)" % (uid, uid + 1000000))
 un.stop()
 t.is_eq(os.listdir(os.path.join(work, "userns", "state")), [], "userns: nothing left in the runtime's state root")
+
+# Ctrl-C in the terminal of `make run`: SIGINT to the whole process group.
+# The helper and the runtime's containers are not warmboxd's group's (the
+# helper ignores it, the runtime runs in a group of its own): the program
+# in flight finishes, the drain removes the pools through the helper, and
+# then warmboxd stops it.
+import signal  # noqa: E402
+import subprocess  # noqa: E402
+import threading  # noqa: E402
+from wbtest import WARMBOXD, UnixHTTPConnection  # noqa: E402
+
+grp_root = os.path.join(work, "group")
+grp_sock = os.path.join(work, "group.sock")
+grp_log = open(os.path.join(work, "group.log"), "wb")
+grp = subprocess.Popen([WARMBOXD, "--engine", "oci:" + grp_root, "--listen", "unix:" + grp_sock,
+                        "--store-path", os.path.join(work, "group.db")],
+                       stdout=grp_log, stderr=subprocess.STDOUT, start_new_session=True)
+got = {}
+
+
+def grp_run():
+    conn = UnixHTTPConnection(grp_sock, timeout=60)
+    conn.request("POST", "/v1/executions", body=json.dumps(
+        {"language": "python", "code": "import time; time.sleep(2); print(6*7)"}).encode(),
+        headers={"Content-Type": "application/json"})
+    r = conn.getresponse()
+    got["r"] = (r.status, json.loads(r.read()))
+
+
+if wait_until(lambda: os.path.exists(grp_sock), timeout=30):
+    time.sleep(2)
+    th = threading.Thread(target=grp_run)
+    th.start()
+    time.sleep(0.8)
+    os.killpg(grp.pid, signal.SIGINT)
+    th.join(timeout=60)
+try:
+    rc = grp.wait(timeout=60)
+except subprocess.TimeoutExpired:
+    grp.kill()
+    rc = grp.wait()
+grp_log.close()
+st_r = got.get("r", (None, {}))
+with open(os.path.join(work, "group.log"), "rb") as f:
+    glog = f.read().decode("utf-8", "replace")
+t.ok(st_r[0] == 200 and st_r[1].get("stdout") == "42\n" and rc == 0,
+     "Ctrl-C to the group: the program in flight finishes, warmboxd exits 0", (st_r, rc))
+t.ok("not removed" not in glog and os.listdir(os.path.join(grp_root, "state")) == [],
+     "and every container was removed through the helper, which stopped last", glog[-1500:])
 
 # ---- faults ----------------------------------------------------------------------
 

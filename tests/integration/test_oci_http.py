@@ -6,6 +6,7 @@ create bodies that would weaken a sandbox, a half-sent head and a client
 that leaves mid-request; each gets a clear 4xx (or the connection closed),
 and the helper keeps serving (a ping after each).  Pipelined requests are
 answered in order."""
+import atexit
 import json
 import os
 import shutil
@@ -30,6 +31,19 @@ log = open(os.path.join(work, "helper.log"), "wb")
 helper = subprocess.Popen([os.path.join(BIN, "warmbox-oci"), "serve", "--socket", sock, "--root",
                            os.path.join(work, "root"), "--images", os.path.join(work, "images")],
                           stdout=log, stderr=subprocess.STDOUT)
+
+
+def _stop_helper():
+    # A test that dies half-way must not leave its helper serving: by pid.
+    if helper.poll() is None:
+        helper.send_signal(signal.SIGTERM)
+        try:
+            helper.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            helper.kill()
+
+
+atexit.register(_stop_helper)
 t.ok(wait_until(lambda: os.path.exists(sock), timeout=20), "the helper listens")
 
 
