@@ -641,3 +641,23 @@ wb_dir_trusted (const char *path, char *resolved, size_t size, wb_err_t *err)
       last = false;
     }
 }
+
+int
+wb_mkdir_p (const char *path, unsigned mode)
+{
+  char tmp[PATH_MAX];
+  if (snprintf (tmp, sizeof tmp, "%s", path) >= (int) sizeof tmp)
+    {
+      errno = ENAMETOOLONG;
+      return -1;
+    }
+  for (char *p = tmp + 1; *p; p++)
+    if (*p == '/')
+      {
+        *p = '\0';
+        if (mkdir (tmp, 0755) < 0 && errno != EEXIST)
+          return -1;
+        *p = '/';
+      }
+  return mkdir (tmp, (mode_t) mode) < 0 && errno != EEXIST ? -1 : 0;
+}

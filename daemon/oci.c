@@ -29,22 +29,6 @@ helper_path (char *out, size_t size)
   return snprintf (out, size, "%s/warmbox-oci", self) < (int) size ? 0 : -1;
 }
 
-static int
-mkdir_parents (const char *path)
-{
-  char tmp[PATH_MAX];
-  snprintf (tmp, sizeof tmp, "%s", path);
-  for (char *p = tmp + 1; *p; p++)
-    if (*p == '/')
-      {
-        *p = '\0';
-        if (mkdir (tmp, 0755) < 0 && errno != EEXIST)
-          return -1;
-        *p = '/';
-      }
-  return 0;
-}
-
 static void
 sleep_ms (long ms)
 {
@@ -117,7 +101,7 @@ sched_oci_start (const sched_config_t *cfg, sched_oci_t *out, wb_err_t *err)
           goto fail;
         }
       snprintf (sock, sizeof sock, "%s/engine.sock", e->oci_root);
-      if (mkdir_parents (e->oci_root) < 0)
+      if (wb_mkdir_p (e->oci_root, 0700) < 0)
         {
           wb_error_errno (err, WB_E_IO, errno, "engine %s: cannot make %s", e->name, e->oci_root);
           goto fail;

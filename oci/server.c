@@ -320,6 +320,17 @@ job_spawn (server_t *s, char *const argv[], int fd0, int fd1, int fd2,
   return 0;
 }
 
+/* A bundle's folder removed by a child the loop does not wait for (a
+ * removal must not block it); nobody hears the end.  A failure to start
+ * one is logged: the next helper on this root empties the bundles. */
+static void
+remove_bundle (server_t *s, const char *bundle)
+{
+  char *rm[] = {"/bin/rm", "-rf", "--one-file-system", (char *) bundle, NULL};
+  if (job_spawn (s, rm, -1, -1, -1, NULL, NULL) < 0)
+    wb_warn ("cannot remove %s: %s", bundle, strerror (errno));
+}
+
 /* ---- HTTP replies ------------------------------------------------------ */
 
 static void conn_free (conn_t *c);
@@ -633,8 +644,10 @@ deleted_cb (void *arg, int status)
   k->deleting = false;
   if (c)
     c->ctr = NULL;
-  /* What the runtime left (or never recorded: a create killed half-way). */
-  cgroup_purge (k->srv, k->id);
+  /* What the runtime left (or never recorded: a create killed half-way);
+   * after a delete that worked there is nothing. */
+  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
+    cgroup_purge (k->srv, k->id);
   if ((!WIFEXITED (status) || WEXITSTATUS (status) != 0) && runtime_has (k->srv, k))
     {
       /* Left listed, for the next removal (warmboxd retries). */
@@ -644,18 +657,7 @@ deleted_cb (void *arg, int status)
         reply_error (c, 500, "the runtime could not delete container %.12s", k->id);
       return;
     }
-  {
-    char *rm[] = {"/bin/rm", "-rf", "--one-file-system", k->bundle, NULL};
-    pid_t pid = fork ();
-    if (pid == 0)
-      {
-        execv (rm[0], rm);
-        _exit (127);
-      }
-    if (pid > 0)
-      while (waitpid (pid, NULL, 0) < 0 && errno == EINTR)
-        ;
-  }
+  remove_bundle (k->srv, k->bundle);
   if (c)
     reply (c, 204, "text/plain", "", 0);
   ctr_free (k);
@@ -896,18 +898,7 @@ fail:
       close_fd (&err2[i]);
     }
   if (k->bundle[0])
-    {
-      char *rm[] = {"/bin/rm", "-rf", "--one-file-system", k->bundle, NULL};
-      pid_t pid = fork ();
-      if (pid == 0)
-        {
-          execv (rm[0], rm);
-          _exit (127);
-        }
-      if (pid > 0)
-        while (waitpid (pid, NULL, 0) < 0 && errno == EINTR)
-          ;
-    }
+    remove_bundle (s, k->bundle);
   oci_request_free (&k->req);
   free (k);
 }
@@ -2191,21 +2182,8 @@ remove_all (server_t *s)
                  k->id);
       cgroup_purge (s, k->id);
       run_sync (rm);
-      k->attach = NULL;
-      for (conn_t *c = s->conns; c; c = c->next)
-        if (c->ctr == k)
-          c->ctr = NULL;
-      close_fd (&k->fifo_fd);
-      close_fd (&k->in_w);
-      close_fd (&k->out_r);
-      close_fd (&k->err_r);
-      if (k->fifo_ev)
-        event_free (k->fifo_ev);
-      if (k->start_timer)
-        event_free (k->start_timer);
-      oci_request_free (&k->req);
-      WB_LIST_UNLINK (s->ctrs, k);
-      free (k);
+      k->attach = NULL; /* the connections are gone already */
+      ctr_free (k);
     }
 }
 
@@ -2228,21 +2206,6 @@ listen_unix (const char *path)
   return fd;
 }
 
-static int
-mkdir_p (const char *path, mode_t mode)
-{
-  char tmp[PATH_MAX];
-  snprintf (tmp, sizeof tmp, "%s", path);
-  for (char *p = tmp + 1; *p; p++)
-    if (*p == '/')
-      {
-        *p = '\0';
-        if (mkdir (tmp, 0755) < 0 && errno != EEXIST)
-          return -1;
-        *p = '/';
-      }
-  return mkdir (tmp, mode) < 0 && errno != EEXIST ? -1 : 0;
-}
 
 int
 oci_serve (const oci_paths_t *paths, const char *socket_path, bool die_with_parent)
@@ -2272,9 +2235,9 @@ oci_serve (const oci_paths_t *paths, const char *socket_path, bool die_with_pare
   snprintf (s.state_dir, sizeof s.state_dir, "%s/state", paths->root);
   snprintf (s.bundles_dir, sizeof s.bundles_dir, "%s/bundles", paths->root);
   snprintf (s.runsc_state_dir, sizeof s.runsc_state_dir, "%s/state-runsc", paths->root);
-  if (mkdir_p (paths->root, 0700) < 0 || chmod (paths->root, 0700) < 0 || mkdir_p (s.state_dir, 0700) < 0
-      || mkdir_p (s.bundles_dir, 0700) < 0 || mkdir_p (s.runsc_state_dir, 0700) < 0
-      || mkdir_p (paths->images, 0711) < 0 || chmod (paths->images, 0711) < 0)
+  if (wb_mkdir_p (paths->root, 0700) < 0 || chmod (paths->root, 0700) < 0 || wb_mkdir_p (s.state_dir, 0700) < 0
+      || wb_mkdir_p (s.bundles_dir, 0700) < 0 || wb_mkdir_p (s.runsc_state_dir, 0700) < 0
+      || wb_mkdir_p (paths->images, 0711) < 0 || chmod (paths->images, 0711) < 0)
     {
       wb_log_error ("cannot make %s or %s: %s", paths->root, paths->images, strerror (errno));
       return 1;

@@ -189,6 +189,10 @@ WB_MUST_CHECK int wb_random_hex (char *out, size_t nbytes);
  * first; the resolved path is written to resolved (size bytes): use it,
  * not path, from then on.  -1 with err naming the folder and why. */
 WB_MUST_CHECK int wb_dir_trusted (const char *path, char *resolved, size_t size, wb_err_t *err);
+/* mkdir -p: the missing folders above path (mode 0755) and path itself
+ * (mode, when it is made; an existing one is left as it is).  -1 with
+ * errno set. */
+WB_MUST_CHECK int wb_mkdir_p (const char *path, unsigned mode);
 /* Monotonic clock in milliseconds / microseconds. */
 uint64_t wb_now_ms (void);
 uint64_t wb_now_us (void);
