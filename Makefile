@@ -87,7 +87,7 @@ $(BIN)/warmboxd: $(BUILD)/daemon/main.o $(BUILD)/libwarmbox.a
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $^ $(LIBS) -o $@
 
 # The OCI engine's helper (oci/oci.h): another program, beside warmboxd.
-OCI_SRC := oci/spec.c oci/image.c oci/server.c
+OCI_SRC := oci/spec.c oci/image.c oci/events.c oci/server.c
 $(BUILD)/liboci.a: $(OCI_SRC:%.c=$(BUILD)/%.o)
 	@rm -f $@
 	ar rcs $@ $^
@@ -138,9 +138,18 @@ $(BUILD)/tests/test_oci_spec: tests/unit/test_oci_spec.c tests/unit/tap.h $(BUIL
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(TEST_INC) $(ALL_LDFLAGS) $< $(BUILD)/liboci.a $(BUILD)/libwarmbox.a $(LIBS) -o $@
 
+$(BUILD)/tests/test_oci_events: tests/unit/test_oci_events.c tests/unit/tap.h $(BUILD)/liboci.a $(BUILD)/libwarmbox.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(TEST_INC) $(ALL_LDFLAGS) $< $(BUILD)/liboci.a $(BUILD)/libwarmbox.a $(LIBS) -o $@
+
 $(BUILD)/tests/replay_oci_spec: tests/fuzz/fuzz_oci_spec.c tests/fuzz/replay.c $(BUILD)/liboci.a $(BUILD)/libwarmbox.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -DCORPUS_DIR='"$(CURDIR)/tests/fuzz/corpus/oci_spec"' \
+	  $(ALL_LDFLAGS) $^ $(LIBS) -o $@
+
+$(BUILD)/tests/replay_oci_events: tests/fuzz/fuzz_oci_events.c tests/fuzz/replay.c $(BUILD)/liboci.a $(BUILD)/libwarmbox.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DCORPUS_DIR='"$(CURDIR)/tests/fuzz/corpus/oci_events"' \
 	  $(ALL_LDFLAGS) $^ $(LIBS) -o $@
 
 # The MCP harness drives cli/mcp.c (which is not in the library).

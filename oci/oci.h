@@ -102,6 +102,57 @@ WB_MUST_CHECK int oci_image_load (const char *images, int fd, char *id_out, size
 WB_MUST_CHECK int oci_image_find (const char *images, const char *ref, char id[72],
                                   char *rootfs, size_t rootfs_size, wb_err_t *err);
 
+/* ---- events.c: the container events (GET /events) ------------------------- */
+
+/* One event, as Docker's stream carries it. */
+typedef struct oci_event
+{
+  int64_t time_nano;
+  char action[16]; /* create, start, kill, oom, die, destroy */
+  char id[65];
+  cJSON *attrs;    /* Actor.Attributes: the labels, image, name, exitCode or signal (owned) */
+  char *line;      /* the event's JSON and a newline (owned) */
+  size_t line_len;
+} oci_event_t;
+
+/* The last cap events (a client's since= replays what is still here). */
+typedef struct oci_events
+{
+  oci_event_t *ring;
+  size_t cap, first, count;
+  uint64_t added; /* events recorded, forgotten ones included */
+} oci_events_t;
+
+WB_MUST_CHECK int oci_events_init (oci_events_t *ev, size_t cap);
+void oci_events_free (oci_events_t *ev);
+/* Record an event (the oldest is forgotten when the ring is full).  key
+ * and value (may be NULL) are the event's own attribute.  The event,
+ * owned by the ring until it is forgotten; NULL (nothing recorded) on
+ * memory or a name too long. */
+const oci_event_t *oci_events_add (oci_events_t *ev, int64_t time_nano, const char *action, const char *id,
+                                   const char *image, const char *name, const cJSON *labels, const char *key,
+                                   const char *value);
+/* The i-th oldest event still held; NULL past the end. */
+const oci_event_t *oci_events_get (const oci_events_t *ev, size_t i);
+
+/* filters={"type":[..],"label":["k","k=v"],"container":[id or name],"event":[action]}
+ * (lists, or Docker's older {"value":true} objects): one value of each
+ * key must match, and every label. */
+typedef struct oci_event_filter
+{
+  cJSON *json; /* owned; the others point into it (NULL: not asked) */
+  const cJSON *type, *label, *container, *event;
+} oci_event_filter_t;
+
+/* json NULL: every event.  0, or -1 with err (WB_E_INVALID: an unknown
+ * key, a value that is not a string). */
+WB_MUST_CHECK int oci_event_filter_parse (oci_event_filter_t *f, const char *json, wb_err_t *err);
+bool oci_event_filter_match (const oci_event_filter_t *f, const oci_event_t *e);
+void oci_event_filter_free (oci_event_filter_t *f);
+/* since= and until=: seconds since the epoch, with an optional fraction
+ * ("1700000000.25").  0, or -1 with err. */
+WB_MUST_CHECK int oci_event_time_parse (const char *s, int64_t *out_nano, wb_err_t *err);
+
 /* ---- server.c ------------------------------------------------------------ */
 
 /* Serve on the Unix socket path until SIGTERM or SIGINT (or the parent's

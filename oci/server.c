@@ -52,6 +52,8 @@
 #define STREAM_HIGH (1 << 20) /* per direction: past it the other side stops being read */
 #define START_TIMEOUT_S 30
 #define EARLY_MAX 256
+#define EVENTS_KEPT 4096      /* events a since= can still replay */
+#define EVENTS_HIGH (1 << 20) /* an events client this far behind is dropped */
 
 typedef struct server server_t;
 typedef struct conn conn_t;
@@ -98,6 +100,7 @@ struct ctr
   bool started; /* its fifo was read (runsc: its start answered): the program may have run */
   bool gvisor;  /* runsc's, not runc's */
   bool deleting; /* the runtime's delete is under way (one at a time) */
+  bool announced; /* its create event went out: its destroy event will */
   uint64_t create_seq; /* the reap count when its create began: an earlier reap is not its init's */
   char created_at[40], started_at[40], finished_at[40];
   conn_t *create_conn, *start_conn, *remove_conn;
@@ -113,6 +116,7 @@ typedef enum
   K_BUSY,     /* the answer waits for a container or a child */
   K_WAIT,     /* a wait's head is sent; the body comes at the exit */
   K_ATTACHED, /* hijacked: the container's streams */
+  K_EVENTS,   /* GET /events: a chunk per event, until its until= or the client leaves */
   K_CLOSING,  /* flush what is queued, then close */
 } conn_kind_t;
 
@@ -135,6 +139,10 @@ struct conn
   struct bufferevent *in, *out, *err;
   bool in_eof;        /* the client half-closed: stdin ends once flushed */
   pid_t load_pid;
+  /* events: */
+  oci_event_filter_t ev_filter;
+  int64_t ev_until; /* 0: none */
+  struct event *ev_until_timer;
 };
 
 struct server
@@ -162,6 +170,7 @@ struct server
   char cgroup_parent[64]; /* "warmbox-oci-<12 hex of the root>": this helper's cgroups */
   struct event *accept_retry;
   bool stopping;
+  oci_events_t events;
 };
 
 /* ---- small things ------------------------------------------------------ */
@@ -175,6 +184,14 @@ now_rfc3339 (char out[40])
   gmtime_r (&ts.tv_sec, &tm);
   size_t n = strftime (out, 40, "%Y-%m-%dT%H:%M:%S", &tm);
   snprintf (out + n, 40 - n, ".%09ldZ", ts.tv_nsec);
+}
+
+static int64_t
+now_nano (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_REALTIME, &ts);
+  return (int64_t) ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
 static int
@@ -441,6 +458,80 @@ ctr_find (server_t *s, const char *id)
 static void attach_end (conn_t *c);
 static void answer_waits (ctr_t *k);
 
+/* ---- events ------------------------------------------------------------ */
+
+/* Send e to an events client if its filters and until take it.  A client
+ * that does not read is dropped, never waited for: false, c is freed. */
+static bool
+event_send (conn_t *c, const oci_event_t *e)
+{
+  struct evbuffer *out = bufferevent_get_output (c->bev);
+  if (!oci_event_filter_match (&c->ev_filter, e) || (c->ev_until && e->time_nano > c->ev_until))
+    return true;
+  if (evbuffer_get_length (out) > EVENTS_HIGH || evbuffer_add_printf (out, "%zx\r\n", e->line_len) < 0
+      || evbuffer_add (out, e->line, e->line_len) < 0 || evbuffer_add (out, "\r\n", 2) < 0)
+    {
+      wb_warn ("an events client is %zu bytes behind: dropped", evbuffer_get_length (out));
+      conn_free (c);
+      return false;
+    }
+  return true;
+}
+
+/* Record what happened to k, and tell the events clients. */
+static void
+emit (ctr_t *k, const char *action, const char *key, const char *value)
+{
+  server_t *s = k->srv;
+  const oci_event_t *e = oci_events_add (&s->events, now_nano (), action, k->id, k->req.image, NULL,
+                                         k->req.labels, key, value);
+  if (e == NULL)
+    {
+      wb_warn ("container %.12s: its %s event is lost (out of memory)", k->id, action);
+      return;
+    }
+  for (conn_t *c = s->conns, *next; c; c = next)
+    {
+      next = c->next;
+      if (c->kind == K_EVENTS)
+        event_send (c, e);
+    }
+}
+
+static void
+emit_code (ctr_t *k, const char *action, const char *key, int value)
+{
+  char v[16];
+  snprintf (v, sizeof v, "%d", value);
+  emit (k, action, key, v);
+}
+
+/* An events stream's end: its until= came. */
+static void
+events_end (conn_t *c)
+{
+  if (c->ev_until_timer)
+    {
+      event_free (c->ev_until_timer);
+      c->ev_until_timer = NULL;
+    }
+  oci_event_filter_free (&c->ev_filter);
+  if (evbuffer_add (bufferevent_get_output (c->bev), "0\r\n\r\n", 5) < 0)
+    conn_free (c);
+  else
+    conn_next (c);
+}
+
+static void
+events_until_cb (evutil_socket_t fd, short what, void *arg)
+{
+  events_end (arg);
+}
+
+/* GET /events[?filters=..][&since=..][&until=..]: what is still kept
+ * since since= first, then each event as it happens. */
+static void do_events (conn_t *c);
+
 /* Free a container's memory and handles; the container itself must be
  * gone (deleted) or never made.  Every connection waiting on it is
  * answered or closed first. */
@@ -520,6 +611,7 @@ start_finish (ctr_t *k, bool ok, const char *why)
       k->state = C_RUNNING;
       k->started = true;
       now_rfc3339 (k->started_at);
+      emit (k, "start", NULL, NULL);
     }
   else if (!k->init_gone && k->init_pid > 0)
     kill (k->init_pid, SIGKILL); /* never started: it must not start later (its exit follows) */
@@ -618,6 +710,9 @@ ctr_exited (ctr_t *k, int status)
                                         : 255;
   k->oom = cgroup_oom (k);
   now_rfc3339 (k->finished_at);
+  if (k->oom)
+    emit (k, "oom", NULL, NULL);
+  emit_code (k, "die", "exitCode", k->exit_code);
   /* runsc's start may answer after the program is over: it ran.  runc's
    * init that ends before its fifo is read never ran the program. */
   if (k->state == C_STARTING)
@@ -658,6 +753,8 @@ deleted_cb (void *arg, int status)
       return;
     }
   remove_bundle (k->srv, k->bundle);
+  if (k->announced)
+    emit (k, "destroy", NULL, NULL);
   if (c)
     reply (c, 204, "text/plain", "", 0);
   ctr_free (k);
@@ -755,6 +852,8 @@ created_cb (void *arg, int status)
         ctr_exited (k, st);
         break;
       }
+  k->announced = true;
+  emit (k, "create", NULL, NULL);
   if (c)
     {
       cJSON *j = cJSON_CreateObject ();
@@ -1399,6 +1498,58 @@ do_list (conn_t *c)
   reply_json (c, 200, arr);
 }
 
+static void
+do_events (conn_t *c)
+{
+  static const char head[] = "HTTP/1.1 200 OK\r\nApi-Version: 1.41\r\nContent-Type: "
+                             "application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
+  char filters[1024], since_s[64], until_s[64];
+  const char *fq = query_param (c->query, "filters", filters, sizeof filters);
+  const char *sq = query_param (c->query, "since", since_s, sizeof since_s);
+  const char *uq = query_param (c->query, "until", until_s, sizeof until_s);
+  int64_t since = 0, until = 0, now = now_nano ();
+  wb_err_t err;
+
+  if ((sq && oci_event_time_parse (sq, &since, &err) < 0) || (uq && oci_event_time_parse (uq, &until, &err) < 0)
+      || oci_event_filter_parse (&c->ev_filter, fq, &err) < 0)
+    {
+      reply_error (c, 400, "%s", err.msg);
+      return;
+    }
+  if (uq && until == 0)
+    until = 1; /* until=0 is the epoch: nothing comes */
+  if (evbuffer_add (bufferevent_get_output (c->bev), head, sizeof head - 1) < 0)
+    {
+      conn_free (c);
+      return;
+    }
+  c->kind = K_EVENTS;
+  c->ev_until = until;
+  if (sq)
+    for (size_t i = 0; i < c->srv->events.count; i++)
+      {
+        const oci_event_t *e = oci_events_get (&c->srv->events, i);
+        if (e->time_nano >= since && !event_send (c, e))
+          return;
+      }
+  if (until && until <= now)
+    {
+      events_end (c);
+      return;
+    }
+  if (until)
+    {
+      int64_t left = until - now;
+      struct timeval tv = {(time_t) (left / 1000000000), (suseconds_t) (left % 1000000000 / 1000)};
+      if ((c->ev_until_timer = evtimer_new (c->srv->base, events_until_cb, c)) == NULL
+          || evtimer_add (c->ev_until_timer, &tv) < 0)
+        {
+          conn_free (c);
+          return;
+        }
+    }
+}
+
 /* ---- images ------------------------------------------------------------ */
 
 static void
@@ -1538,6 +1689,11 @@ route (conn_t *c)
       reply (c, 200, "text/plain", "OK", 2);
       return;
     }
+  if (get && strcmp (p, "/events") == 0)
+    {
+      do_events (c);
+      return;
+    }
   if (get && strcmp (p, "/info") == 0)
     {
       do_info (c);
@@ -1635,7 +1791,10 @@ route (conn_t *c)
       else if (kill (k->init_pid, sig) < 0)
         reply_error (c, 500, "kill: %s", strerror (errno));
       else
-        reply (c, 204, "text/plain", "", 0);
+        {
+          emit_code (k, "kill", "signal", sig);
+          reply (c, 204, "text/plain", "", 0);
+        }
       return;
     }
   if (post && op && strcmp (op, "wait") == 0)
@@ -1689,6 +1848,9 @@ conn_free (conn_t *c)
     bufferevent_free (c->out);
   if (c->err)
     bufferevent_free (c->err);
+  if (c->ev_until_timer)
+    event_free (c->ev_until_timer);
+  oci_event_filter_free (&c->ev_filter);
   close_fd (&c->body_fd);
   wb_buf_free (&c->body);
   bufferevent_free (c->bev);
@@ -1777,6 +1939,12 @@ conn_read (conn_t *c)
     }
   if (c->kind == K_CLOSING)
     {
+      evbuffer_drain (in, evbuffer_get_length (in));
+      return;
+    }
+  if (c->kind == K_EVENTS)
+    {
+      /* Nothing more is read on a stream: what comes is dropped. */
       evbuffer_drain (in, evbuffer_get_length (in));
       return;
     }
@@ -2307,6 +2475,11 @@ oci_serve (const oci_paths_t *paths, const char *socket_path, bool die_with_pare
     wb_sha256_hex (paths->root, strlen (paths->root), sum);
     snprintf (s.cgroup_parent, sizeof s.cgroup_parent, "warmbox-oci-%.12s", sum);
   }
+  if (oci_events_init (&s.events, EVENTS_KEPT) < 0)
+    {
+      wb_log_error ("out of memory");
+      return 1;
+    }
   if ((s.base = event_base_new ()) == NULL || (s.listen_fd = listen_unix (socket_path)) < 0)
     {
       wb_log_error ("cannot listen on %s: %s", socket_path, strerror (errno));
@@ -2344,6 +2517,13 @@ out:
   while (s.conns)
     {
       conn_t *c = s.conns;
+      /* An events client gets what is queued for it, as far as its
+       * socket takes it now (the last starts). */
+      if (c->kind == K_EVENTS)
+        evbuffer_write (bufferevent_get_output (c->bev), bufferevent_getfd (c->bev));
+      if (c->ev_until_timer)
+        event_free (c->ev_until_timer);
+      oci_event_filter_free (&c->ev_filter);
       c->ctr = NULL;
       if (c->in)
         bufferevent_free (c->in);
@@ -2383,5 +2563,6 @@ out:
     event_free (s.parent_timer);
   if (s.base)
     event_base_free (s.base);
+  oci_events_free (&s.events);
   return rc;
 }

@@ -12,9 +12,9 @@ mkdir -p "$out/artifacts"
 command -v clang >/dev/null || { echo "fuzz: clang is needed (apt-get install clang libclang-rt-14-dev)" >&2; exit 1; }
 pkgs="libevent libevent_openssl libcurl libcjson libseccomp sqlite3 libcrypto libssl"
 # The library as the Makefile builds it (one list to keep), and the CLI's
-# parsers, the sandbox's Java scanner and the OCI helper's translation the
+# parsers, the sandbox's Java scanner and the OCI helper's translation and events the
 # harnesses reach.
-lib_src="$(make -s --no-print-directory print-lib-src) cli/mcp.c cli/client.c profiles/java_scan.c oci/spec.c"
+lib_src="$(make -s --no-print-directory print-lib-src) cli/mcp.c cli/client.c profiles/java_scan.c oci/spec.c oci/events.c"
 status=0
 # FUZZ_ONLY=name runs one harness.
 for harness in tests/fuzz/fuzz_${FUZZ_ONLY:-*}.c; do

@@ -53,10 +53,15 @@ from urllib.parse import quote
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "integration"))
-from wbtest import Daemon, Tap, UnixHTTPConnection, docker_socket, wait_until  # noqa: E402
+import wbtest  # noqa: E402
+from wbtest import Daemon, EngineEvents, Tap, UnixHTTPConnection, containers_with_label, docker_socket, wait_until  # noqa: E402,E501
 
 t = Tap()
 SYSTEM_ENGINE = docker_socket()
+# WARMBOX_ENGINE=oci: each warmboxd runs on an OCI engine, a warmbox-oci
+# of its own (its root and socket, per daemon; a daemon restarted after
+# kill -9 gets the dead one's root, as on a host).
+ON_OCI = wbtest.ENGINE_KIND == "oci"
 POOLS = {"pools": {"python": {"min_ready": 3, "max_ready": 8},
                    "javascript": {"min_ready": 1, "max_ready": 4}}}
 CRASH_MARKS = re.compile(r"AddressSanitizer|runtime error:|Assertion .* failed|SUMMARY: |Segmentation fault|"
@@ -88,57 +93,69 @@ def engine_alive(sock):
 
 
 def labelled(sock, label, status=None):
-    f = {"label": [label]}
-    if status:
-        f["status"] = [status]
-    st, body = engine_api(sock, "GET", "/containers/json?all=1&filters=" + quote(json.dumps(f)))
-    if st != 200:
-        raise RuntimeError("container list: %s %s" % (st, body))
-    return [c["Id"] for c in body]
+    # (An OCI helper that has stopped: what its runtime state root holds.)
+    return containers_with_label(label, status, sock=sock)
 
 
-class Events(threading.Thread):
-    """The engine's container events for every warmbox-labelled container,
-    with the instance label of each (events carry the container's labels)."""
+def engine_of(d):
+    """The engine socket a daemon's containers are on."""
+    return d.engine_sock if ON_OCI else SYSTEM_ENGINE
 
-    def __init__(self, sock, since=None):
-        super().__init__(daemon=True)
-        self.events = []
-        self.conn = UnixHTTPConnection(sock, timeout=3600)
-        filters = quote(json.dumps({"type": ["container"], "label": ["warmbox.instance"]}))
-        self.conn.request("GET", "/events?filters=" + filters + ("&since=%d" % since if since else ""))
-        self.resp = self.conn.getresponse()
-        self.start()
 
-    def run(self):
-        try:
-            while True:
-                line = self.resp.readline()
-                if not line:
-                    break
-                if line.strip():
-                    e = json.loads(line)
-                    actor = e.get("Actor") or {}
-                    self.events.append((e.get("Action"), e.get("id") or actor.get("ID"),
-                                        (actor.get("Attributes") or {}).get("warmbox.instance")))
-        except (OSError, ValueError, http.client.HTTPException):
-            pass
+def Events(d, since):
+    """The engine's events for d's containers since since (a time before
+    d started: none of its events is missed)."""
+    return EngineEvents(engine_of(d), since=int(since) - 1)
+
+
+class MergedEvents:
+    """Two daemons' events: on Docker one stream has both (the second
+    is not opened); on OCI each daemon's helper has its own."""
+
+    def __init__(self, *streams):
+        self.streams = [e for e in streams if e is not None]
 
     def stop(self):
-        time.sleep(0.5)  # the last events on their way
-        try:
-            self.conn.sock.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
-        self.join(timeout=10)
+        for e in self.streams:
+            e.stop()
 
     def starts(self, instances):
-        """{container id: times started} for containers of these instances."""
         out = {}
-        for action, cid, inst in self.events:
-            if action == "start" and inst in instances:
-                out[cid] = out.get(cid, 0) + 1
+        for e in self.streams:
+            for cid, n in e.starts(instances).items():
+                out[cid] = out.get(cid, 0) + n
         return out
+
+
+def oci_leftovers(root):
+    """What an OCI engine's root still holds once its helper is gone:
+    runtime state, bundles, cgroups (each with its processes), mounts
+    under the root, processes whose root is in the image store."""
+    left = []
+    for sub in ("state", "state-runsc", "bundles"):
+        path = os.path.join(root, sub)
+        if os.path.isdir(path):
+            left += ["%s/%s" % (sub, n) for n in os.listdir(path)]
+    parent = "warmbox-oci-" + hashlib.sha256(root.encode()).hexdigest()[:12]
+    for top in ["/sys/fs/cgroup"] + [os.path.join("/sys/fs/cgroup", c) for c in os.listdir("/sys/fs/cgroup")]:
+        path = os.path.join(top, parent)
+        if os.path.isdir(path):
+            for n in os.listdir(path):
+                cg = os.path.join(path, n)
+                if os.path.isdir(cg):
+                    procs = open(os.path.join(cg, "cgroup.procs")).read().split()
+                    left.append("cgroup %s (%d processes)" % (cg, len(procs)))
+    with open("/proc/self/mountinfo") as f:
+        left += ["mount " + line.split()[4] for line in f if line.split()[4].startswith(root + "/")]
+    store = "/var/lib/warmbox/oci-images/"
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                if os.readlink("/proc/%s/root" % pid).startswith(store):
+                    left.append("process %s in an image's root" % pid)
+            except OSError:
+                pass
+    return left
 
 
 # ---- requests whose programs prove their answers ----------------------------
@@ -470,13 +487,19 @@ def check_daemon_end(fig, d, name, rc=None, killed=False):
     return rc
 
 
-def count_containers(fig, sock, instances, what="after the end"):
+def count_containers(fig, sock, instances, what="after the end", oci_root=None):
     left = []
     for inst in instances:
         left += labelled(sock, "warmbox.instance=" + inst)
     fig.v["containers left"] += len(left)
     t.ok(not left, "%s: no container labelled with %s left %s" % (fig.name, "/".join(i[:8] for i in instances),
                                                                    what), [c[:12] for c in left])
+    if ON_OCI and oci_root:
+        # The helper is gone (its daemon stopped): nothing of it may stay.
+        left = oci_leftovers(oci_root)
+        fig.v["containers left"] += len(left)
+        t.ok(not left, "%s: the OCI root %s holds nothing %s: no runtime state, bundle, cgroup, mount or process"
+             % (fig.name, oci_root, what), left[:12])
 
 
 KEEP = []  # the dirs (logs, history files) of the scenario in progress
@@ -538,17 +561,24 @@ def s_kill9(quick, rng):
     fig = Figures("kill9")
     work = tempfile.mkdtemp(prefix="wbchaos-kill9-")
     cfg = write_json(os.path.join(work, "pools.json"), POOLS)
-    ev = Events(SYSTEM_ENGINE)
+    t0 = time.time()
     a = Daemon(extra_args=["--config", cfg])
+    ev_a = Events(a, t0)
     db = a.db
     target = {"sock": a.sock}
     load = Load(lambda: target["sock"], 5 if quick else 8, rng, sleep=(0.3, 1.5))
     time.sleep(2 if quick else 5)
     pinned = Pinned(a.sock, rng)
-    pinned.wait_running(SYSTEM_ENGINE, a.instance)
-    at_kill = containers_by_kind(SYSTEM_ENGINE, a.instance)
+    pinned.wait_running(engine_of(a), a.instance)
+    at_kill = containers_by_kind(engine_of(a), a.instance)
     t_kill = time.time()
+    helper = a.helper_pid() if ON_OCI else None
     a.proc.send_signal(signal.SIGKILL)
+    if helper:
+        # The whole service killed at once (a service manager's kill -9 of
+        # its group, the OOM killer): the helper cannot clean up either;
+        # what it held is the next helper's to reap.
+        os.kill(helper, signal.SIGKILL)
     a.proc.wait()
     a.log.close()
     check_daemon_end(fig, a, "the killed daemon (log)", killed=True)
@@ -557,8 +587,12 @@ def s_kill9(quick, rng):
                                                                      len(running_before)))
     fig.notes.append("at the kill: containers %s" % json.dumps(at_kill, sort_keys=True))
     time.sleep(0.5)
+    t_b = time.time()
     b = Daemon(extra_args=["--config", cfg, "--store-path", db])
     t_up = time.time()
+    if ON_OCI:
+        t.is_eq(b.oci_root, a.oci_root, "kill9: the restarted daemon's helper has the dead one's root")
+    ev = MergedEvents(ev_a, Events(b, t_b) if ON_OCI else None)
     target["sock"] = b.sock
     after = {r["id"]: r["status"] for r in db_rows(db)}
     not_marked = [i for i in running_before if after.get(i) != "interrupted"]
@@ -566,9 +600,9 @@ def s_kill9(quick, rng):
          [(i, after.get(i)) for i in not_marked][:8])
     time.sleep(2 if quick else 6)
     outcomes = load.stop() + pinned.join()
-    t.ok(wait_until(lambda: labelled(SYSTEM_ENGINE, "warmbox.instance=" + a.instance) == [], timeout=30),
+    t.ok(wait_until(lambda: labelled(engine_of(b), "warmbox.instance=" + a.instance) == [], timeout=30),
          "kill9: the restarted daemon reaped the killed one's containers (pooled and unpooled)",
-         labelled(SYSTEM_ENGINE, "warmbox.instance=" + a.instance))
+         labelled(engine_of(b), "warmbox.instance=" + a.instance))
     time.sleep(1 if quick else 3)
     check_daemon_end(fig, b, "the restarted daemon")
     ev.stop()
@@ -604,7 +638,8 @@ def s_kill9(quick, rng):
             cut_rows[st] = cut_rows.get(st, 0) + 1
     t.ok(not odd, "kill9: each of the %d requests cut off by the kill has at most one row (%s), each refused "
          "connect none" % (len(cut), json.dumps(cut_rows, sort_keys=True)), "\n".join(odd[:8]))
-    count_containers(fig, SYSTEM_ENGINE, [a.instance, b.instance], "after the restarted daemon stopped")
+    count_containers(fig, engine_of(b), [a.instance, b.instance], "after the restarted daemon stopped",
+                     oci_root=b.oci_root)
     n_int = sum(1 for r in rows if r["status"] == "interrupted")
     fig.notes.append("%d rows interrupted" % n_int)
     cleanup_dirs(work, a.dir, b.dir)
@@ -816,8 +851,9 @@ def history_fault(name, quick, rng, make_fault, extra_args=(), db_path=None):
     work = tempfile.mkdtemp(prefix="wbchaos-%s-" % name)
     cfg = write_json(os.path.join(work, "pools.json"), POOLS)
     args = ["--config", cfg] + (["--store-path", db_path] if db_path else []) + list(extra_args)
-    ev = Events(SYSTEM_ENGINE)
+    t0 = time.time()
     d = Daemon(extra_args=args)
+    ev = Events(d, t0)
     db = db_path or d.db
     for i in range(3):  # the WAL exists, the pools are warm
         d.run("python", "print(%d)  # warm-up %s" % (i, os.urandom(8).hex()))
@@ -856,7 +892,7 @@ def history_fault(name, quick, rng, make_fault, extra_args=(), db_path=None):
     count_answers(fig, outcomes)
     rows = db_rows(db)
     count_rows(fig, rows, outcomes, ev.starts({d.instance}))
-    count_containers(fig, SYSTEM_ENGINE, [d.instance])
+    count_containers(fig, engine_of(d), [d.instance], oci_root=d.oci_root)
     ok_during = sum(1 for o in during if o.status == 200)
     err_during = sum(1 for o in during if o.status and o.status != 200)
     fig.notes.append("during the fault: %d answered 200, %d errors; log says 'cannot write': %s; "
@@ -941,8 +977,9 @@ def s_disconnect(quick, rng):
     fig = Figures("disconnect")
     work = tempfile.mkdtemp(prefix="wbchaos-disc-")
     cfg = write_json(os.path.join(work, "pools.json"), POOLS)
-    ev = Events(SYSTEM_ENGINE)
+    t0 = time.time()
     d = Daemon(extra_args=["--config", cfg])
+    ev = Events(d, t0)
     load = Load(lambda: d.sock, 2, rng, sleep=(0.2, 0.8), tag="background")
     kinds = ("py_sleep", "unpooled_sleep", "js_sleep") if not quick else ("py_sleep", "unpooled_sleep")
     reps = 1 if quick else 2
@@ -1001,7 +1038,7 @@ def s_disconnect(quick, rng):
     fig.notes.append("leavers' rows: " + ", ".join("%s %s" % (k, " ".join("%s=%d" % kv for kv in sorted(v.items())))
                                                    for k, v in sorted(per.items(), key=lambda kv: float(kv[0][:-1]))))
     count_rows(fig, rows, outcomes + leavers, ev.starts({d.instance}))
-    count_containers(fig, SYSTEM_ENGINE, [d.instance], "after drain")
+    count_containers(fig, engine_of(d), [d.instance], "after drain", oci_root=d.oci_root)
     cleanup_dirs(work, d.dir)
     return fig
 
@@ -1012,8 +1049,9 @@ def s_sigterm(quick, rng):
     fig = Figures("sigterm")
     work = tempfile.mkdtemp(prefix="wbchaos-term-")
     cfg = write_json(os.path.join(work, "pools.json"), POOLS)
-    ev = Events(SYSTEM_ENGINE)
+    t0 = time.time()
     d = Daemon(extra_args=["--config", cfg])
+    ev = Events(d, t0)
     n = 6 if quick else 8
     kinds = ["py_sleep", "unpooled_sleep", "js_sleep", "py_sleep"]
     inflight, after, lock = [], [], threading.Lock()
@@ -1029,7 +1067,7 @@ def s_sigterm(quick, rng):
         th = threading.Thread(target=go, args=(job, inflight, "in flight"))
         th.start()
         threads.append(th)
-    running = lambda: len(labelled(SYSTEM_ENGINE, "warmbox.instance=" + d.instance, "running"))  # noqa: E731
+    running = lambda: len(labelled(engine_of(d), "warmbox.instance=" + d.instance, "running"))  # noqa: E731
     wait_until(lambda: running() >= n, timeout=15, step=0.05)
     n_running = running()
     # Connections opened before the signal stay served: a new execution
@@ -1166,7 +1204,7 @@ def s_sigterm(quick, rng):
     n200 = sum(1 for o in everything if o.status == 200)
     t.is_eq(sorted(r["status"] for r in rows), ["ok"] * n200, "sigterm: one ok row per execution admitted "
                                                               "before the signal, none for those refused at the door")
-    count_containers(fig, SYSTEM_ENGINE, [d.instance])
+    count_containers(fig, engine_of(d), [d.instance], oci_root=d.oci_root)
     fig.notes.append("%d/%d running at SIGTERM, exit %s after %.1f s; burst around the signal: %s; after the "
                      "signal: %d 503, %d refused connections"
                      % (n_running, n, rc, t_exit - t_term, json.dumps(bh, sort_keys=True),
@@ -1214,7 +1252,7 @@ def main():
     if os.geteuid() != 0:
         print("1..0 # SKIP chaos needs root (mount, chattr, a second dockerd)")
         return 0
-    if not engine_alive(SYSTEM_ENGINE):
+    if not ON_OCI and not engine_alive(SYSTEM_ENGINE):
         print("1..0 # SKIP no Docker engine answers on %s" % SYSTEM_ENGINE)
         return 0
     t.diag("chaos: seed %d, scenarios %s%s" % (seed, ", ".join(n for n, _ in todo), " (quick)" if opts.quick else ""))

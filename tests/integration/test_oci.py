@@ -14,6 +14,9 @@ under faults.
    a run on a fresh container, never a wrong result, and the engine
    recovers when the fault ends.  Nothing is left in the runtime's state
    root afterwards.
+3. The engine's events (GET /events, as Docker's): every container that
+   ran a program was created, started once, died and was destroyed, in
+   that order, and a stream opened later replays them (since=).
 """
 import json
 import os
@@ -24,7 +27,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wbtest import Daemon, Tap, wait_until  # noqa: E402
+from wbtest import Daemon, EngineEvents, Tap, rows, wait_until  # noqa: E402
 
 t = Tap()
 RUNC = shutil.which("runc") or "/usr/sbin/runc"
@@ -117,6 +120,7 @@ work = tempfile.mkdtemp(prefix="warmbox-oci-test-")
 docker = Daemon(engine="unix:///var/run/docker.sock", wait_ready=True)
 on_docker = facts_of(docker)
 docker.stop()
+t_oci = time.time()
 oci = Daemon(engine="oci:" + os.path.join(work, "root"), wait_ready=True)
 on_oci = facts_of(oci)
 t.is_eq(on_oci, on_docker, "the probes answer the same on the OCI engine as on Docker")
@@ -132,6 +136,30 @@ t.is_eq(on_oci["memory_bomb"], "oom", "OCI: a memory bomb ends oom")
 t.ok(on_oci["cpu"] == ("ok", "100000 True\n"), "OCI: the CPU quota holds (1 CPU: two busy processes are throttled)",
      on_oci["cpu"])
 t.is_eq(on_oci["timeout"], ("timeout", None), "OCI: a program past its timeout is killed: timeout")
+
+# The engine's own events, replayed from before the daemon started.
+ev = EngineEvents(os.path.join(work, "root", "engine.sock"), since=int(t_oci) - 1,
+                  label="warmbox.instance=" + oci.instance)
+for i in range(3):
+    oci.run("python", "print(%d)" % i)
+ran = [r[0] for r in rows(oci.db, "SELECT container_id FROM executions WHERE container_id != ''")]
+
+
+def lives():
+    return {cid: ev.actions(cid) for cid in ran}
+
+
+wait_until(lambda: all(a and a[-1] == "destroy" for a in lives().values()), timeout=20)
+bad = {cid[:12]: a for cid, a in lives().items()
+       if not (a[:2] == ["create", "start"] and a[-2:] == ["die", "destroy"] and a.count("start") == 1
+               and a.count("die") == 1 and set(a) <= {"create", "start", "kill", "oom", "die", "destroy"})}
+t.ok(len(ran) >= 8 and not bad, "events: each of the %d containers that ran was created, started once, died and "
+     "was destroyed, in that order" % len(ran), bad)
+t.ok(any("oom" in a for a in lives().values()), "events: the memory bomb's container has its oom event")
+starts = ev.starts({oci.instance})
+t.ok(starts and max(starts.values()) == 1 and set(ran) <= set(starts),
+     "events: no container of the instance was started twice (%d started)" % len(starts))
+ev.stop()
 oci.stop()
 t.is_eq(os.listdir(os.path.join(work, "root", "state")), [], "OCI: nothing left in the runtime's state root")
 

@@ -99,6 +99,10 @@ cases = [
     ("filters that are not JSON", b"GET /containers/json?all=1&filters=%7Bx HTTP/1.1\r\nConnection: close\r\n\r\n", 400),
     ("a label filter that is not a list", b"GET /containers/json?filters=%7B%22label%22%3A%22a%22%7D HTTP/1.1\r\nConnection: close\r\n\r\n", 400),
     ("an export, which this engine does not do", b"GET /images/x/get HTTP/1.1\r\nConnection: close\r\n\r\n", 501),
+    ("events filters that are not JSON", b"GET /events?filters=%7Bx HTTP/1.1\r\nConnection: close\r\n\r\n", 400),
+    ("an events filter it does not take", b"GET /events?filters=%7B%22until%22%3A%5B%5D%7D HTTP/1.1\r\nConnection: close\r\n\r\n", 400),
+    ("an events since that is not a time", b"GET /events?since=10m HTTP/1.1\r\nConnection: close\r\n\r\n", 400),
+    ("an events until that is not a time", b"GET /events?until=-1 HTTP/1.1\r\nConnection: close\r\n\r\n", 400),
 ]
 for name, data, want in cases:
     got = raw(data)
@@ -183,6 +187,23 @@ got = request(b"POST", b"/images/load?quiet=1", linked)
 t.ok(status_of(got) == 200 and b"error" in got and not os.path.exists(os.path.join(images, cid3)),
      "an archive with a link member: refused, nothing stored", got[:300])
 t.ok(alive(), "the helper still answers")
+
+# An events stream whose until= has passed: what is kept, then its end
+# (the last chunk), and the connection serves the next request.
+got = raw(b"GET /events?since=0&until=1 HTTP/1.1\r\nHost: x\r\n\r\nGET /_ping HTTP/1.1\r\nConnection: close\r\n\r\n")
+t.ok(status_of(got) == 200 and b"Transfer-Encoding: chunked" in got and b"\r\n0\r\n\r\nHTTP/1.1 200" in got
+     and got.endswith(b"OK"), "events until a past time: the stream ends, and the next request is answered", got[:400])
+# One until= a second ahead ends by itself; a client that never reads a
+# stream holds nothing of the helper's loop.
+got = raw(b"GET /events?until=%d HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" % (int(time.time()) + 2),
+          read_timeout=10, shut=False)
+t.ok(status_of(got) == 200 and got.endswith(b"0\r\n\r\n"),
+     "events until a time ahead: the stream ends at it", got[:300])
+idle = socket.socket(socket.AF_UNIX)
+idle.connect(sock)
+idle.sendall(b"GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+t.ok(alive(), "an events client that does not read: the helper still answers")
+idle.close()
 
 # Pipelined: two pings in one write, two answers in order.
 s = socket.socket(socket.AF_UNIX)

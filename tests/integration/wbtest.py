@@ -16,7 +16,9 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from urllib.parse import quote
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # make test SANITIZE=... points WARMBOX_BIN at the sanitizer build.
@@ -105,11 +107,64 @@ def containers_with_label(label, status=None, sock=None):
     if status:
         f["status"] = [status]
     filters = json.dumps(f)
-    from urllib.parse import quote
     status, body = docker_api("GET", "/containers/json?all=1&filters=" + quote(filters), sock=sock)
     if status != 200:
         raise RuntimeError("docker list: %s %s" % (status, body))
     return [c["Id"] for c in body]
+
+
+class EngineEvents(threading.Thread):
+    """The engine's container events (GET /events: Docker's, Podman's,
+    warmbox-oci's) for containers carrying label, read in the background:
+    (action, container id, the warmbox.instance label) in the order the
+    engine wrote them.  since (seconds) replays what the engine still
+    holds from then: a stream opened after a daemon started misses none of
+    its containers' events."""
+
+    def __init__(self, sock=None, since=None, label="warmbox.instance"):
+        super().__init__(daemon=True)
+        self.events = []
+        self.conn = UnixHTTPConnection(sock or _ENGINE_SOCK[0] or docker_socket(), timeout=3600)
+        filters = quote(json.dumps({"type": ["container"], "label": [label]}))
+        self.conn.request("GET", "/events?filters=" + filters + ("&since=%d" % since if since else ""))
+        self.resp = self.conn.getresponse()
+        if self.resp.status != 200:
+            raise RuntimeError("events: %s %s" % (self.resp.status, self.resp.read()[:300]))
+        self.start()
+
+    def run(self):
+        try:
+            while True:
+                line = self.resp.readline()
+                if not line:
+                    break
+                if line.strip():
+                    e = json.loads(line)
+                    actor = e.get("Actor") or {}
+                    self.events.append((e.get("Action"), e.get("id") or actor.get("ID"),
+                                        (actor.get("Attributes") or {}).get("warmbox.instance")))
+        except (OSError, ValueError, http.client.HTTPException):
+            pass
+
+    def stop(self):
+        time.sleep(0.5)  # the last events on their way
+        try:
+            self.conn.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.join(timeout=10)
+
+    def actions(self, cid):
+        """What happened to one container, in order."""
+        return [a for a, c, _ in self.events if c == cid]
+
+    def starts(self, instances):
+        """{container id: times started} for containers of these instances."""
+        out = {}
+        for action, cid, inst in self.events:
+            if action == "start" and inst in instances:
+                out[cid] = out.get(cid, 0) + 1
+        return out
 
 
 def free_port():
