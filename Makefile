@@ -87,7 +87,7 @@ $(BIN)/warmboxd: $(BUILD)/daemon/main.o $(BUILD)/libwarmbox.a
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $^ $(LIBS) -o $@
 
 # The OCI engine's helper (oci/oci.h): another program, beside warmboxd.
-OCI_SRC := oci/spec.c oci/image.c oci/events.c oci/server.c
+OCI_SRC := oci/spec.c oci/image.c oci/events.c oci/server.c oci/keeper.c
 $(BUILD)/liboci.a: $(OCI_SRC:%.c=$(BUILD)/%.o)
 	@rm -f $@
 	ar rcs $@ $^

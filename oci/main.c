@@ -8,7 +8,9 @@
  *
  * serve: the engine API on PATH (mode 0600) until SIGTERM; then every
  * container it holds is removed.  warmboxd starts it so (an engine of
- * "kind": "oci"), with --die-with-parent.  load: put a docker-save
+ * "kind": "oci"), with --die-with-parent: then a keeper runs the server
+ * and restarts it if it is killed (keeper.c), and both stop on SIGUSR1
+ * or at warmboxd's death.  load: put a docker-save
  * archive into the image store (make images does, so that a host needs
  * no Docker engine to run the OCI engine). */
 #define _GNU_SOURCE
@@ -145,5 +147,5 @@ main (int argc, char **argv)
     paths.runsc = NULL;
   else if (paths.runsc == NULL)
     paths.runsc = first_executable (runscs); /* NULL: runsc profiles are refused */
-  return oci_serve (&paths, socket_path, die_with_parent);
+  return die_with_parent ? oci_keep (&paths, socket_path) : oci_serve (&paths, socket_path, false);
 }

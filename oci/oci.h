@@ -160,4 +160,12 @@ WB_MUST_CHECK int oci_event_time_parse (const char *s, int64_t *out_nano, wb_err
  * Returns the exit code. */
 int oci_serve (const oci_paths_t *paths, const char *socket_path, bool die_with_parent);
 
+/* ---- keeper.c ------------------------------------------------------------ */
+
+/* Started by warmboxd (--die-with-parent): run oci_serve in a child, and
+ * a new one whenever it is killed by a signal (the new one deletes what
+ * the dead one left); stop it on SIGUSR1 or at warmboxd's death.  Returns
+ * the server's exit code (one that exited with a code is not restarted). */
+int oci_keep (const oci_paths_t *paths, const char *socket_path);
+
 #endif

@@ -15,8 +15,10 @@ reversed random stdin), injects one fault, and then counts:
   rows' container ids), rows left "running" after restart/drain, and
   containers left (by the warmbox labels of the instances involved).
 
-Scenarios: kill9 (warmboxd kill -9 and restart on the same history),
-dockerd (our own second dockerd killed -9 and restarted), locked (history
+Scenarios: kill9 (warmboxd kill -9 and restart on the same history; on
+OCI its helper killed with it), dockerd (our own second dockerd killed -9
+and restarted), helper (on OCI: the engine's server killed -9, restarted
+by its keeper), locked (history
 held by BEGIN EXCLUSIVE), readonly (chattr +i on the WAL), diskfull (the
 history on a small full tmpfs), disconnect (clients that leave in every
 state), sigterm (SIGTERM with executions in flight, a burst of requests and
@@ -572,13 +574,13 @@ def s_kill9(quick, rng):
     pinned.wait_running(engine_of(a), a.instance)
     at_kill = containers_by_kind(engine_of(a), a.instance)
     t_kill = time.time()
-    helper = a.helper_pid() if ON_OCI else None
+    helpers = [a.helper_pid(), a.oci_server_pid()] if ON_OCI else []
     a.proc.send_signal(signal.SIGKILL)
-    if helper:
+    for pid in helpers:
         # The whole service killed at once (a service manager's kill -9 of
-        # its group, the OOM killer): the helper cannot clean up either;
-        # what it held is the next helper's to reap.
-        os.kill(helper, signal.SIGKILL)
+        # its group, the OOM killer): the helper's keeper and server
+        # cannot clean up either; what they held is the next one's to reap.
+        os.kill(pid, signal.SIGKILL)
     a.proc.wait()
     a.log.close()
     check_daemon_end(fig, a, "the killed daemon (log)", killed=True)
@@ -782,7 +784,7 @@ def s_dockerd(quick, rng):
             return fig
         work = tempfile.mkdtemp(prefix="wbchaos-dockerd-")
         cfg = write_json(os.path.join(work, "pools.json"), POOLS)
-        ev1 = Events(eng.sock)
+        ev1 = EngineEvents(eng.sock)
         d = Daemon(extra_args=["--config", cfg], engine="unix://" + eng.sock, wait_ready=True)
         load = Load(lambda: d.sock, 6, rng, sleep=(0.5, 2.0))
         time.sleep(4)
@@ -799,7 +801,7 @@ def s_dockerd(quick, rng):
         up = eng.start()
         t.ok(up, "dockerd: restarted on the same data root and answers (%.1f s)" % (time.time() - t_restart),
              eng.log()[-2000:])
-        ev2 = Events(eng.sock, since=int(t_restart) - 1)
+        ev2 = EngineEvents(eng.sock, since=int(t_restart) - 1)
 
         def serves():
             return any(o.status == 200 and o.t0 > time.time() - 3 and (o.body or {}).get("status") == "ok"
@@ -840,6 +842,64 @@ def s_dockerd(quick, rng):
         eng.stop()
         fig.notes.append("own dockerd stopped and removed%s" % (
             " (%d of its processes outlived it and were killed by pid)" % eng.strays if eng.strays else ""))
+
+
+def s_helper(quick, rng):
+    """The OCI engine's server killed -9 under load: its keeper starts a
+    new one, which deletes what the dead one left, and warmboxd serves
+    again by itself (the OCI engine's counterpart of the dockerd kill)."""
+    fig = Figures("helper")
+    if not ON_OCI:
+        fig.skipped = "an OCI engine's (WARMBOX_ENGINE=oci)"
+        t.ok(True, "# SKIP helper: %s" % fig.skipped)
+        return fig
+    work = tempfile.mkdtemp(prefix="wbchaos-helper-")
+    cfg = write_json(os.path.join(work, "pools.json"), POOLS)
+    t0 = time.time()
+    d = Daemon(extra_args=["--config", cfg])
+    try:
+        ev1 = Events(d, t0)
+        load = Load(lambda: d.sock, 4 if quick else 6, rng, sleep=(0.5, 2.0))
+        time.sleep(3)
+        pinned = Pinned(d.sock, rng)
+        pinned.wait_running(engine_of(d), d.instance)
+        at_kill = containers_by_kind(engine_of(d), d.instance)
+        server = d.oci_server_pid()
+        t_kill = time.time()
+        os.kill(server, signal.SIGKILL)
+        ev1.join(timeout=5)
+        fig.notes.append("at the kill of the server (pid %d): containers %s" % (server, json.dumps(at_kill, sort_keys=True)))
+        up = wait_until(lambda: d.oci_server_pid() not in (None, server) and engine_alive(d.engine_sock),
+                        timeout=150, step=0.2)
+        t_up = time.time()
+        t.ok(up, "helper: the keeper started a new server, which answers (%.1f s after the kill)" % (t_up - t_kill),
+             d.read_log()[-2000:])
+        ev2 = Events(d, t_kill)
+
+        def serves():
+            return any(o.status == 200 and o.t0 > time.time() - 3 and (o.body or {}).get("status") == "ok"
+                       for o in list(load.outcomes))
+        back = wait_until(serves, timeout=60, step=0.5)
+        t.ok(back, "helper: warmboxd serves again by itself (%.1f s after the new server answered)"
+             % (time.time() - t_up))
+        fig.notes.append("engine down %.1f s; warmboxd served again %.1f s after" % (t_up - t_kill, time.time() - t_up))
+        time.sleep(3)
+        outcomes = load.stop() + pinned.join()
+        t.ok(d.proc.poll() is None, "helper: warmboxd kept running through its engine's death")
+        check_daemon_end(fig, d, "warmboxd")
+        ev2.stop()
+        count_answers(fig, outcomes, allow_200=("engine_lost",))
+        lost = [o for o in outcomes if isinstance(o.body, dict) and o.body.get("status") == "engine_lost"]
+        t.ok(all(o.t0 < t_kill + 1 and o.body.get("error") for o in lost),
+             "helper: engine_lost results (%d) come from executions in flight at the kill, with a sentence"
+             % len(lost), [brief(o) for o in lost if o.t0 >= t_kill + 1][:5])
+        count_rows(fig, db_rows(d.db), outcomes, MergedEvents(ev1, ev2).starts({d.instance}))
+        count_containers(fig, engine_of(d), [d.instance], "after warmboxd stopped", oci_root=d.oci_root)
+        cleanup_dirs(work, d.dir)
+        return fig
+    finally:
+        if d.proc.poll() is None:
+            d.stop()
 
 
 # ---- 3/4/5. the history file unwritable under load -----------------------------
@@ -1215,7 +1275,7 @@ def s_sigterm(quick, rng):
 
 # ---- main ----------------------------------------------------------------------
 
-SCENARIOS = [("kill9", s_kill9), ("dockerd", s_dockerd), ("locked", s_locked), ("readonly", s_readonly),
+SCENARIOS = [("kill9", s_kill9), ("dockerd", s_dockerd), ("helper", s_helper), ("locked", s_locked), ("readonly", s_readonly),
              ("diskfull", s_diskfull), ("disconnect", s_disconnect), ("sigterm", s_sigterm)]
 QUICK = ("kill9", "disconnect", "sigterm")
 
@@ -1234,7 +1294,7 @@ def table(figs):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="kill9, disconnect and sigterm with small loads")
-    ap.add_argument("--only", metavar="NAME", help="one scenario: %s (or 1-7)" % ", ".join(n for n, _ in SCENARIOS))
+    ap.add_argument("--only", metavar="NAME", help="one scenario: %s (or 1-8)" % ", ".join(n for n, _ in SCENARIOS))
     ap.add_argument("--seed", type=int, default=None)
     opts = ap.parse_args()
     seed = opts.seed if opts.seed is not None else int.from_bytes(os.urandom(4), "big")

@@ -27,7 +27,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wbtest import Daemon, EngineEvents, Tap, rows, wait_until  # noqa: E402
+from wbtest import Daemon, EngineEvents, Tap, containers_with_label, rows, wait_until  # noqa: E402
 
 t = Tap()
 RUNC = shutil.which("runc") or "/usr/sbin/runc"
@@ -323,6 +323,39 @@ t.ok((st == 200 and r.get("status") == "ok" and r.get("stdout") == "42\n" and r.
      "that exit as the program's (%s)" % st, r)
 st, r = d.run("python", "print(6*7)")
 t.ok(st == 200 and r.get("stdout") == "42\n", "and the next run is right", r)
+
+# The engine's server killed (a crash, the OOM killer) with a program in
+# flight: that run ends with a clear error, the keeper starts a new server
+# that deletes what the dead one left, and warmboxd serves again by itself.
+import threading  # noqa: E402
+server = d.oci_server_pid()
+oci_sock = os.path.join(root, "engine.sock")
+slow = {}
+th = threading.Thread(target=lambda: slow.update(r=d.run("python", "import time; time.sleep(5)")))
+th.start()
+t.ok(wait_until(lambda: containers_with_label("warmbox.instance=" + d.instance, "running", sock=oci_sock),
+                timeout=10, step=0.05), "a program runs")
+before = set(os.listdir(os.path.join(root, "state")))
+os.kill(server, 9)
+th.join(timeout=60)
+st, r = slow.get("r", (None, {}))
+t.ok(st is not None and (st != 200 or r.get("status") in ("engine_lost", "sandbox_error")) and "error" in r
+     and r.get("exit_code") is None,
+     "the server killed mid-run: a clear error, no exit code (%s %s)" % (st, r.get("status")), r)
+t.ok(wait_until(lambda: d.oci_server_pid() not in (None, server), timeout=30),
+     "the keeper started a new server", d.read_log()[-1500:])
+t.ok("was killed by signal 9" in d.read_log(), "warmboxd's log says the server was killed, and restarted")
+
+
+def runs_again():
+    st, r = d.run("python", "print(6*7)")
+    return st == 200 and r.get("stdout") == "42\n"
+
+
+t.ok(wait_until(runs_again, timeout=60, step=0.5), "warmboxd serves again by itself")
+t.ok(before and wait_until(lambda: not before & set(os.listdir(os.path.join(root, "state"))), timeout=10),
+     "none of the dead server's %d containers is left in the runtime's state" % len(before),
+     before & set(os.listdir(os.path.join(root, "state"))))
 t.is_eq(d.stop(), 0, "the daemon stops")
 t.is_eq(os.listdir(os.path.join(root, "state")), [], "nothing is left in the runtime's state root")
 t.is_eq(os.listdir(os.path.join(root, "bundles")), [], "nor a bundle")

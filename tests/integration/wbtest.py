@@ -271,6 +271,17 @@ class Daemon:
         m = re.search(r"warmbox-oci \(pid (\d+)\)", self.read_log())
         return int(m.group(1)) if m else None
 
+    def oci_server_pid(self):
+        """The pid of the server the helper (its keeper) runs now (None:
+        none): the keeper's one child."""
+        keeper = self.helper_pid()
+        try:
+            with open("/proc/%d/task/%d/children" % (keeper, keeper)) as f:
+                kids = [int(x) for x in f.read().split()]
+        except (TypeError, OSError):
+            return None
+        return kids[0] if len(kids) == 1 else None
+
     def read_log(self):
         with open(self.log_path, "rb") as f:
             return f.read().decode("utf-8", "replace")
