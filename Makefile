@@ -212,7 +212,7 @@ test: setup
 	scripts/layers.py
 	$(MAKE) format-check
 	WARMBOX_BIN=$(CURDIR)/$(BIN) prove -f tests/lint/test_*.py $(UNIT_BIN) tests/integration/test_*.py tests/hostile/test_*.py \
-	  tests/benign/test_*.py tests/chaos/test_chaos_quick.py tests/bench/test_bench_quick.py
+	  tests/benign/test_*.py tests/chaos/test_chaos_quick*.py tests/bench/test_bench_quick.py
 
 unit-bin: $(UNIT_BIN)
 
@@ -226,6 +226,8 @@ print-lib-src:
 chaos: setup
 	$(MAKE) all
 	WARMBOX_BIN=$(CURDIR)/$(BIN) python3 tests/chaos/chaos.py
+	if [ "$$(id -u)" = 0 ] && command -v runc >/dev/null; then \
+	  WARMBOX_ENGINE=oci WARMBOX_BIN=$(CURDIR)/$(BIN) python3 tests/chaos/chaos.py; fi
 
 BENCH_N        ?= 30
 BENCH_DURATION ?= 60

@@ -26,7 +26,7 @@ of /healthz probes across the signal: every connection the kernel accepted
 must be answered, or else refused at connect).
 
     tests/chaos/chaos.py              every scenario (make chaos)
-    tests/chaos/chaos.py --quick      kill9, disconnect and sigterm, small loads
+    tests/chaos/chaos.py --quick      kill9, helper (OCI), disconnect and sigterm, small loads
     tests/chaos/chaos.py --only NAME  one scenario (name or number)
 
 Prints TAP (one line per check, the plan last) and the table; exits
@@ -1277,7 +1277,7 @@ def s_sigterm(quick, rng):
 
 SCENARIOS = [("kill9", s_kill9), ("dockerd", s_dockerd), ("helper", s_helper), ("locked", s_locked), ("readonly", s_readonly),
              ("diskfull", s_diskfull), ("disconnect", s_disconnect), ("sigterm", s_sigterm)]
-QUICK = ("kill9", "disconnect", "sigterm")
+QUICK = ("kill9", "helper", "disconnect", "sigterm")
 
 
 def table(figs):
@@ -1293,7 +1293,7 @@ def table(figs):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--quick", action="store_true", help="kill9, disconnect and sigterm with small loads")
+    ap.add_argument("--quick", action="store_true", help="kill9, helper (OCI), disconnect and sigterm with small loads")
     ap.add_argument("--only", metavar="NAME", help="one scenario: %s (or 1-8)" % ", ".join(n for n, _ in SCENARIOS))
     ap.add_argument("--seed", type=int, default=None)
     opts = ap.parse_args()
