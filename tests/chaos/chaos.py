@@ -574,7 +574,7 @@ def s_kill9(quick, rng):
     pinned.wait_running(engine_of(a), a.instance)
     at_kill = containers_by_kind(engine_of(a), a.instance)
     t_kill = time.time()
-    helpers = [a.helper_pid(), a.oci_server_pid()] if ON_OCI else []
+    helpers = [p for p in (a.helper_pid(), a.oci_server_pid()) if p] if ON_OCI else []
     a.proc.send_signal(signal.SIGKILL)
     for pid in helpers:
         # The whole service killed at once (a service manager's kill -9 of

@@ -278,9 +278,18 @@ class Daemon:
         try:
             with open("/proc/%d/task/%d/children" % (keeper, keeper)) as f:
                 kids = [int(x) for x in f.read().split()]
+            exe = os.readlink("/proc/%d/exe" % keeper)
         except (TypeError, OSError):
             return None
-        return kids[0] if len(kids) == 1 else None
+        # (Besides the server, the inits a dead server left, for a moment.)
+        servers = []
+        for k in kids:
+            try:
+                if os.readlink("/proc/%d/exe" % k) == exe:
+                    servers.append(k)
+            except OSError:
+                pass
+        return servers[0] if len(servers) == 1 else None
 
     def read_log(self):
         with open(self.log_path, "rb") as f:
