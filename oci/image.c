@@ -158,6 +158,41 @@ write_file (const char *path, const char *data, size_t len)
   return rename (tmp, path);
 }
 
+/* The mount points every container's spec uses (spec.c: /proc, /dev,
+ * /sys, /tmp, the init at /sbin/docker-init), made in a freshly unpacked
+ * root, so that a create writes nothing into the shared root: a user
+ * namespace's root, which is no one on the host, could not, and the store
+ * stays as loaded.  A component that is a symbolic link is left to the
+ * runtime, which resolves it inside the root (never followed from here). */
+static int
+make_mount_points (const char *rootfs)
+{
+  static const char *const dirs[] = {"proc", "dev", "sys", "tmp", "sbin"};
+  int root = open (rootfs, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW), sbin = -1, fd, rc = -1;
+  if (root < 0)
+    return -1;
+  for (size_t i = 0; i < WB_ARRAY_SIZE (dirs); i++)
+    if (mkdirat (root, dirs[i], 0755) < 0 && errno != EEXIST)
+      goto out;
+  sbin = openat (root, "sbin", O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+  if (sbin >= 0)
+    {
+      fd = openat (sbin, "docker-init", O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0755);
+      if (fd < 0 && errno != EEXIST)
+        goto out;
+      if (fd >= 0)
+        close (fd);
+    }
+  else if (errno != ELOOP && errno != ENOTDIR)
+    goto out;
+  rc = 0;
+out:
+  if (sbin >= 0)
+    close (sbin);
+  close (root);
+  return rc;
+}
+
 int
 oci_image_load (const char *images, int fd, char *id_out, size_t id_size, wb_err_t *err)
 {
@@ -271,7 +306,8 @@ oci_image_load (const char *images, int fd, char *id_out, size_t id_size, wb_err
      * a user of the host must not get one either. */
     char *strip[] = {"/usr/bin/find", rootfs, "-xdev", "(", "-type", "b", "-o", "-type", "c", ")",
                      "-delete", "-o", "-perm", "/6000", "-exec", "/bin/chmod", "ug-s", "{}", "+", NULL};
-    if (mkdir (rootfs, 0755) < 0 || run_wait (untar) < 0 || run_wait (strip) < 0)
+    if (mkdir (rootfs, 0755) < 0 || run_wait (untar) < 0 || run_wait (strip) < 0
+        || make_mount_points (rootfs) < 0)
       {
         wb_error (err, WB_E_IO, "the layer could not be unpacked");
         goto out;

@@ -174,9 +174,21 @@ t.ok(status_of(got) == 200 and b"error" not in got and os.path.isdir(rootfs), "a
 su = os.path.join(rootfs, "usr", "bin", "su")
 t.ok(os.path.exists(su) and not os.stat(su).st_mode & 0o6000 and not os.path.lexists(os.path.join(rootfs, "kmem")),
      "its set-uid file is kept without the bit, its device node is not kept")
+t.ok(all(os.path.isdir(os.path.join(rootfs, m)) for m in ("proc", "dev", "sys", "tmp", "sbin"))
+     and os.path.isfile(os.path.join(rootfs, "sbin", "docker-init")),
+     "the mount points the spec uses are made at load (a create writes nothing into the shared root)")
 t.is_eq(oct(os.stat(images).st_mode & 0o777), "0o711", "the image store: root's, others may only pass through")
 got = raw(b"GET /images/warmbox-test/crafted:latest/json HTTP/1.1\r\nConnection: close\r\n\r\n")
 t.ok(status_of(got) == 200 and cid.encode() in got, "its tag names it", got[:300])
+# A root whose sbin is a link to a host path: nothing made through it.
+outside = os.path.join(work, "outside")
+os.mkdir(outside)
+cid4, linked_sbin = archive(tar_bytes([member("sbin", kind=tarfile.SYMTYPE, linkname=outside),
+                                       member("hello", b"linked sbin\n")]))
+got = request(b"POST", b"/images/load?quiet=1", linked_sbin)
+t.ok(status_of(got) == 200 and b"error" not in got and os.listdir(outside) == []
+     and os.path.islink(os.path.join(images, cid4, "rootfs", "sbin")),
+     "a root whose sbin links out of it: loaded, and nothing is made through the link", (got[:300], os.listdir(outside)))
 cid2, bad = archive(layer, diff_id="sha256:" + "0" * 64)
 got = request(b"POST", b"/images/load?quiet=1", bad)
 t.ok(status_of(got) == 200 and b"error" in got and not os.path.exists(os.path.join(images, cid2)),
