@@ -274,7 +274,7 @@ parse_engine (sched_engine_config_t *e, cJSON *obj, bool single, const char *whe
       {
         if (!cJSON_IsBool (item))
           return wb_error (err, WB_E_INVALID, "%s.userns must be true or false", where);
-        e->oci_userns = cJSON_IsTrue (item);
+        e->oci_userns = cJSON_IsTrue (item) ? SCHED_USERNS_ON : SCHED_USERNS_OFF;
       }
     else if (strcmp (k, "runtime_timeout_ms") == 0)
       {
@@ -357,7 +357,7 @@ sched_config_oci_final (sched_engine_config_t *e, const char *where, wb_err_t *e
   if (!e->oci)
     {
       for (size_t i = 0; i < WB_ARRAY_SIZE (set); i++)
-        if (set[i] || e->oci_runtime_timeout_ms || e->oci_userns)
+        if (set[i] || e->oci_runtime_timeout_ms || e->oci_userns != SCHED_USERNS_AUTO)
           return wb_error (err, WB_E_INVALID,
                            "%s: root, images, runtime, runtime_timeout_ms and userns are for "
                            "\"kind\": \"oci\"",
@@ -433,7 +433,8 @@ sched_config_set_engine (sched_config_t *cfg, const char *endpoint, wb_err_t *er
       free (e->oci_images);
       free (e->oci_runtime);
       e->oci_root = e->oci_images = e->oci_runtime = NULL;
-      e->oci = e->oci_userns = false;
+      e->oci = false;
+      e->oci_userns = SCHED_USERNS_AUTO;
       e->oci_runtime_timeout_ms = 0;
     }
   return 0;

@@ -66,11 +66,13 @@ spawn (const char *helper, const sched_engine_config_t *e, const char *sock)
         argv[n++] = "--runtime-timeout-ms";
         argv[n++] = timeout;
       }
-    if (e->oci_userns)
+    if (e->oci_userns != SCHED_USERNS_OFF)
       {
         snprintf (base, sizeof base, "%u", SCHED_OCI_USERNS_BASE);
         argv[n++] = "--userns-base";
         argv[n++] = base;
+        if (e->oci_userns == SCHED_USERNS_AUTO)
+          argv[n++] = "--userns-if-possible";
       }
     argv[n++] = "--die-with-parent";
     argv[n] = NULL;

@@ -7,8 +7,11 @@
  * stops with warmboxd (SIGUSR1 from sched_oci_stop, or PR_SET_PDEATHSIG
  * when warmboxd dies), removing its containers.
  *
- * With "userns": true an engine's runc containers run in a user
- * namespace: their ids 0-65535 are SCHED_OCI_USERNS_BASE... on the host.
+ * An engine's runc containers run in a user namespace, their ids 0-65535
+ * SCHED_OCI_USERNS_BASE... on the host: by default where the host lets
+ * the helper make one (else without, and the helper says so), always with
+ * "userns": true (a helper that cannot make one exits), never with
+ * "userns": false.
  *
  * Ownership: the set belongs to main; each helper is stopped by pid, by
  * sched_oci_stop, and by nothing else. */

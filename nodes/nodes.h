@@ -44,7 +44,15 @@ typedef struct sched_engine_config
   char *oci_images;  /* the image store (shared by every helper of this host) */
   char *oci_runtime; /* the runtime's command; NULL: runc from the PATH's usual places */
   uint32_t oci_runtime_timeout_ms; /* a runtime command's bound; 0: the helper's 30 s */
-  bool oci_userns;                 /* runc containers in a user namespace (daemon/oci.h) */
+  /* runc containers in a user namespace (daemon/oci.h): where the host
+   * allows one (the default), always (an engine that cannot is refused),
+   * or never. */
+  enum
+  {
+    SCHED_USERNS_AUTO = 0,
+    SCHED_USERNS_ON,
+    SCHED_USERNS_OFF,
+  } oci_userns;
 } sched_engine_config_t;
 
 /* pools.<language> (or pools.default) in the config. */

@@ -3,7 +3,8 @@
  *
  *   warmbox-oci serve --socket PATH [--root DIR] [--images DIR]
  *                     [--runtime PATH] [--init PATH] [--runsc PATH | --no-runsc]
- *                     [--runtime-timeout-ms N] [--die-with-parent]
+ *                     [--runtime-timeout-ms N] [--userns-base N [--userns-if-possible]]
+ *                     [--die-with-parent]
  *   warmbox-oci load [--images DIR] ARCHIVE
  *
  * serve: the engine API on PATH (mode 0600) until SIGTERM; then every
@@ -12,7 +13,13 @@
  * and restarts it if it is killed (keeper.c), and both stop on SIGUSR1
  * or at warmboxd's death.  load: put a docker-save
  * archive into the image store (make images does, so that a host needs
- * no Docker engine to run the OCI engine). */
+ * no Docker engine to run the OCI engine).
+ *
+ * --userns-base N: runc containers run in a user namespace, their ids
+ * 0-65535 the host's N...N+65535.  When the host does not let this
+ * process make a user namespace, serve exits 1, or with
+ * --userns-if-possible says so on stderr and runs containers without
+ * one. */
 #define _GNU_SOURCE
 #include "oci/oci.h"
 
@@ -21,7 +28,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define DEFAULT_ROOT "/run/warmbox/oci"
@@ -32,7 +41,8 @@ usage (void)
 {
   fprintf (stderr, "usage: warmbox-oci serve --socket PATH [--root DIR] [--images DIR] [--runtime PATH]\n"
                    "                         [--init PATH] [--runsc PATH | --no-runsc]\n"
-                   "                         [--runtime-timeout-ms N] [--userns-base N] [--die-with-parent]\n"
+                   "                         [--runtime-timeout-ms N] [--userns-base N [--userns-if-possible]]\n"
+                   "                         [--die-with-parent]\n"
                    "       warmbox-oci load [--images DIR] ARCHIVE\n");
   exit (2);
 }
@@ -46,6 +56,24 @@ first_executable (const char *const *candidates)
   return NULL;
 }
 
+/* Can a child of this process make a user namespace (and, as the runtime
+ * does, write its map)?  The kernel's limit, a distribution's policy or a
+ * confining seccomp filter may say no. */
+static bool
+userns_possible (void)
+{
+  int st;
+  pid_t pid = fork ();
+  if (pid < 0)
+    return false;
+  if (pid == 0)
+    _exit (unshare (CLONE_NEWUSER) == 0 ? 0 : 1);
+  while (waitpid (pid, &st, 0) < 0)
+    if (errno != EINTR)
+      return false;
+  return WIFEXITED (st) && WEXITSTATUS (st) == 0;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -55,7 +83,7 @@ main (int argc, char **argv)
   bool no_runsc = false;
   oci_paths_t paths = {.images = DEFAULT_IMAGES, .root = DEFAULT_ROOT};
   const char *socket_path = NULL, *archive = NULL;
-  bool die_with_parent = false;
+  bool die_with_parent = false, userns_if_possible = false;
 
   if (argc < 2)
     usage ();
@@ -71,6 +99,11 @@ main (int argc, char **argv)
       if (strcmp (a, "--no-runsc") == 0)
         {
           no_runsc = true;
+          continue;
+        }
+      if (strcmp (a, "--userns-if-possible") == 0)
+        {
+          userns_if_possible = true;
           continue;
         }
       if (a[0] != '-')
@@ -147,5 +180,18 @@ main (int argc, char **argv)
     paths.runsc = NULL;
   else if (paths.runsc == NULL)
     paths.runsc = first_executable (runscs); /* NULL: runsc profiles are refused */
+  if (paths.userns_base > 0 && !userns_possible ())
+    {
+      if (!userns_if_possible)
+        {
+          fprintf (stderr, "warmbox-oci: this host does not let the helper make a user namespace "
+                           "(user.max_user_namespaces, or a policy): set \"userns\": false to run "
+                           "containers without one\n");
+          return 1;
+        }
+      fprintf (stderr, "warmbox-oci: this host does not let the helper make a user namespace: "
+                       "containers run without one\n");
+      paths.userns_base = 0;
+    }
   return die_with_parent ? oci_keep (&paths, socket_path) : oci_serve (&paths, socket_path, false);
 }

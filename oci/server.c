@@ -1663,6 +1663,7 @@ do_info (conn_t *c)
                               || !cJSON_AddStringToObject (rt, "path", s->paths->runsc)))
       || (sec = cJSON_AddArrayToObject (j, "SecurityOptions")) == NULL
       || !cJSON_AddItemToArray (sec, cJSON_CreateString ("name=seccomp,profile=default"))
+      || (s->paths->userns_base && !cJSON_AddItemToArray (sec, cJSON_CreateString ("name=userns")))
       || !cJSON_AddBoolToObject (j, "MemoryLimit", true) || !cJSON_AddBoolToObject (j, "PidsLimit", true))
     {
       cJSON_Delete (j);

@@ -26,7 +26,9 @@ minus NEVER (the calls the security issue forbids whatever a trace says)
 and STDLIB_PROBES seen only in the standard library's tests, with the
 argument-filtered rules (clone, socket) and clone3 -> ENOSYS written out by
 hand below.  --why prints, for each call the shipped list lacks, the
-programs that traced it.  Run as root (setpriv drops to the tracing uid).
+programs that traced it.  --add unites the result with the list shipped
+now (a call, or a socket family, that another machine's trace showed
+stays: a trace depends a little on the host it runs on).  Run as root (setpriv drops to the tracing uid).
 """
 import argparse
 import hashlib
@@ -301,6 +303,9 @@ def main():
     ap.add_argument("--why", action="store_true",
                     help="print, for every call the result allows that the shipped list does not, the "
                          "programs whose traces show it (what profiles/README.md's table of additions says)")
+    ap.add_argument("--add", action="store_true",
+                    help="unite the result with the list shipped now: every call and socket family it allows "
+                         "stays (a trace on another machine may show what this one's does not)")
     a = ap.parse_args()
     pdir = os.path.join(HERE, a.language)
     with open(os.path.join(pdir, "profile.json")) as f:
@@ -389,14 +394,24 @@ def main():
     written = set().union(*[seen for n, seen in per_program.items() if not n.split("/")[0].endswith("-stdlib")])
     probes = sorted((traced - written) & STDLIB_PROBES)
     traced -= set(probes)
+    if a.add:
+        with open(os.path.join(pdir, profile.get("seccomp", "seccomp.json"))) as f:
+            before = json.load(f)["syscalls"]
+        traced |= set(before[0]["names"]) - NEVER
+        for rule in before:
+            if rule["names"] == ["socket"] and rule["action"] == "SCMP_ACT_ALLOW":
+                traced.add("socket")
+                families.add({AF_UNIX: "AF_UNIX", AF_INET: "AF_INET", AF_INET6: "AF_INET6"}[rule["args"][0]["value"]])
     allowed = sorted((traced | set(RUNC_TAIL) | set(VDSO) | set(ALWAYS)) - NEVER)
     dropped = sorted(traced & (NEVER - {"clone", "clone3", "socket"}))
     doc = {
         "comment": "warmbox %s allowlist, derived by profiles/derive-seccomp.py %s%s from %d programs "
                    "of %s (traced syscalls + runc's tail before execve + vDSO fallbacks, minus the "
-                   "forbidden set). Do not edit by hand; re-run the script."
-                   % (a.language, a.language, " --runs %d" % a.runs if a.runs > 1 else "", len(per_program),
-                      " and ".join(os.path.relpath(c, ROOT) for c in corpora)),
+                   "forbidden set%s). Do not edit by hand; re-run the script."
+                   % (a.language, a.language, (" --runs %d" % a.runs if a.runs > 1 else "") + (" --add" if a.add else ""),
+                      len(per_program),
+                      " and ".join(os.path.relpath(c, ROOT) for c in corpora),
+                      ", united with the list shipped before" if a.add else ""),
         "defaultAction": "SCMP_ACT_ERRNO",
         "defaultErrnoRet": 1,
         "architectures": ["SCMP_ARCH_X86_64", "SCMP_ARCH_X86", "SCMP_ARCH_X32"],

@@ -133,6 +133,15 @@ t.ok(on_oci["probe"].get("CapEff") == "0000000000000000" and on_oci["probe"].get
 t.ok(on_oci["fork_bomb"][0] == "ok" and (on_oci["fork_bomb"][1] or "").startswith("stopped 11 True"),
      "OCI: a fork bomb stops at the pids limit (EAGAIN)", on_oci["fork_bomb"])
 t.is_eq(on_oci["memory_bomb"], "oom", "OCI: a memory bomb ends oom")
+# By default (on a host that lets the helper make one) runc containers run
+# in a user namespace: the program's ids are the host's 1000000 + its own.
+st, r = oci.run("python", "import os; print(os.getuid(), ' '.join(open('/proc/self/uid_map').read().split()))")
+uid = int((r.get("stdout") or "0").split()[0])
+t.is_eq((r.get("stdout") or "").split()[1:], ["0", "1000000", "65536"],
+        "OCI by default: a user namespace, the container's ids 0-65535 the host's 1000000-1065535 "
+        "(uid %d is %d there)" % (uid, uid + 1000000))
+st, e = oci.request("GET", "/v1/engines")
+t.ok("name=userns" in json.dumps(e), "OCI by default: /v1/engines shows name=userns among its security options", e)
 t.ok(on_oci["cpu"] == ("ok", "100000 True\n"), "OCI: the CPU quota holds (1 CPU: two busy processes are throttled)",
      on_oci["cpu"])
 t.is_eq(on_oci["timeout"], ("timeout", None), "OCI: a program past its timeout is killed: timeout")
@@ -163,20 +172,20 @@ ev.stop()
 oci.stop()
 t.is_eq(os.listdir(os.path.join(work, "root", "state")), [], "OCI: nothing left in the runtime's state root")
 
-# With "userns": true the same probes answer the same, and the program's
-# ids are the host's 1000000 + its own.
+# With "userns": false the same probes answer the same, and the program's
+# ids are the host's own (as under Docker).
 cfg = os.path.join(work, "userns.json")
 with open(cfg, "w") as f:
-    json.dump({"engines": [{"name": "oci", "kind": "oci", "root": os.path.join(work, "userns"), "userns": True}]}, f)
+    json.dump({"engines": [{"name": "oci", "kind": "oci", "root": os.path.join(work, "userns"), "userns": False}]}, f)
 un = Daemon(extra_args=["--config", cfg], engine="", wait_ready=True)
 on_userns = facts_of(un)
-t.is_eq(on_userns, on_docker, "userns: the probes answer the same as on Docker")
-st, r = un.run("python", "import os; print(os.getuid(), ' '.join(open('/proc/self/uid_map').read().split()))")
-uid = int((r.get("stdout") or "0").split()[0])
-t.is_eq((r.get("stdout") or "").split()[1:], ["0", "1000000", "65536"],
-        "userns: the container's ids 0-65535 are the host's 1000000-1065535 (uid %d is %d there)" % (uid, uid + 1000000))
+t.is_eq(on_userns, on_docker, "userns false: the probes answer the same as on Docker")
+st, r = un.run("python", "print(' '.join(open('/proc/self/uid_map').read().split()))")
+t.is_eq((r.get("stdout") or "").split(), ["0", "0", "4294967295"], "userns false: the host's own ids")
+st, e = un.request("GET", "/v1/engines")
+t.ok("userns" not in json.dumps(e), "userns false: /v1/engines does not say userns", e)
 un.stop()
-t.is_eq(os.listdir(os.path.join(work, "userns", "state")), [], "userns: nothing left in the runtime's state root")
+t.is_eq(os.listdir(os.path.join(work, "userns", "state")), [], "userns false: nothing left in the runtime's state root")
 
 # Ctrl-C in the terminal of `make run`: SIGINT to the whole process group.
 # The helper and the runtime's containers are not warmboxd's group's (the

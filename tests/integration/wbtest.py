@@ -231,12 +231,14 @@ class Daemon:
             root = self.oci_root = _oci_root(self)
             engine = "oci:" + root
             self.engine_sock = os.path.join(root, "engine.sock")
-            if os.environ.get("WARMBOX_OCI_USERNS") == "1":
-                # The same engine with "userns": true (the corpora's run
-                # in a user namespace, docs/operators.md).
+            if os.environ.get("WARMBOX_OCI_USERNS") in ("0", "1"):
+                # The same engine with "userns" said (1: true, 0: false;
+                # the default is a user namespace where the host allows
+                # one, docs/operators.md).
                 cfg = os.path.join(self.dir, "engine.json")
+                userns = os.environ["WARMBOX_OCI_USERNS"] == "1"
                 with open(cfg, "w") as f:
-                    json.dump({"engines": [{"name": "oci", "kind": "oci", "root": root, "userns": True}]}, f)
+                    json.dump({"engines": [{"name": "oci", "kind": "oci", "root": root, "userns": userns}]}, f)
                 args += ["--config", cfg]
                 engine = ""
             _ENGINE_SOCK[0] = self.engine_sock
