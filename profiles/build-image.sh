@@ -38,6 +38,7 @@ python)
   # python3-* packages and data they pull in.
   data_pkgs=(python3-numpy python3-pandas python3-scipy python3-matplotlib python3-sympy python3-pil
     python3-openpyxl python3-yaml python3-bs4 python3-lxml python3-networkx
+    python3-cloudpickle   # a session's global names, from one container to the next
     libopenblas0-pthread) # numpy's BLAS: without it Debian's is the reference one
   # The tools agents' Python runs through subprocess and os.system: a
   # shell (dash as sh, as on Debian; bash) and the bash image's tools.  No

@@ -19,11 +19,13 @@
  *
  * It reads one line from stdin,
  *
- *   "w1 <nonce> <files max> <files bytes> <inputs>\n"
+ *   "w1 <nonce> <files max> <files bytes> <inputs>[ s<state max>]\n"
  *
  * (the nonce is the daemon's, 32 hex digits, fresh for each execution; the
  * numbers bound the files returned and count the input files, and may be
- * absent: no files then), then one line per input file, "<sha256 hex>
+ * absent: no files then; " s<state max>", last, marks an execution of a
+ * session, whose trailer then has a "session" section: write_session),
+ * then one line per input file, "<sha256 hex>
  * <name>\n" (the files the bootstrap will write from the frame), runs the
  * bootstrap as its child with the rest of stdin, reaps everything
  * the program leaves behind (it is a subreaper; once the bootstrap has
@@ -34,6 +36,7 @@
  *   "files <listed> <omitted>\n"
  *   "file <name length> <size> <content length> <sha256 hex>\n" <name> <content>
  *                                               (once per listed file)
+ *   "session ..."  (a session's execution only: write_session)
  *   "usage <peak RSS KiB> <user us> <system us>\n"
  *   "end <nonce>\n"
  *
@@ -105,6 +108,8 @@
 #define PATH_MAX_LEN 1024
 #define INPUTS_MAX 64
 #define INPUT_NAME_MAX 255
+#define SESSION_STATE_MAX (1ull << 30) /* past any state the daemon keeps */
+#define SESSION_NOTES_MAX 4096
 
 typedef struct
 {
@@ -293,8 +298,26 @@ is_hex (const char *p, size_t n)
   return true;
 }
 
-/* "w1 <nonce>[ <files max> <files bytes> <inputs>]\n", then the inputs'
- * lines. */
+/* A session's execution (the first line's " s<state max>"): its state's
+ * bound in bytes; 0: not a session. */
+static unsigned long long session_state_max;
+
+/* " s<number>" at *p, the line's last field: the session's state bound. */
+static bool
+parse_session (const char **p, const char *end)
+{
+  const char *q = *p;
+  if (end - q < 3 || q[0] != ' ' || q[1] != 's')
+    return false;
+  q += 2;
+  if (!parse_number (&q, end, &session_state_max) || q != end || session_state_max == 0)
+    return false;
+  *p = q;
+  return true;
+}
+
+/* "w1 <nonce>[ <files max> <files bytes> <inputs>[ <compile limits>]][ s<state max>]\n",
+ * then the inputs' lines. */
 static int
 read_first_lines (char nonce[NONCE_LEN + 1], unsigned long long *files_max,
                   unsigned long long *files_bytes, stage_limits_t *stages)
@@ -320,13 +343,16 @@ read_first_lines (char nonce[NONCE_LEN + 1], unsigned long long *files_max,
     return -1;
   /* The stages' limits, for a profile with a compile stage. */
   memset (stages, 0, sizeof *stages);
-  if (p != end
+  session_state_max = 0;
+  if (p != end && !parse_session (&p, end)
       && !(*p++ == ' ' && parse_number (&p, end, &stages->timeout_ms) && p < end && *p++ == ' '
            && parse_number (&p, end, &stages->output_bytes) && p < end && *p++ == ' '
            && parse_number (&p, end, &stages->run_timeout_ms)))
     return -1;
-  if (p != end)
+  if (p != end && !parse_session (&p, end))
     return -1;
+  if (session_state_max > SESSION_STATE_MAX)
+    session_state_max = SESSION_STATE_MAX;
   /* What the daemon sends is far below these; a line past them is not
    * trusted with the init's memory or its arithmetic. */
   if (stages->output_bytes > 16ull * 1024 * 1024)
@@ -356,6 +382,7 @@ read_first_lines (char nonce[NONCE_LEN + 1], unsigned long long *files_max,
  * free to ask for, so it is bounded (the tmpfs itself holds far less). */
 #define HASH_BUDGET (512ull * 1024 * 1024)
 #define INPUT_MAX_BYTES (16ull * 1024 * 1024) /* the daemon's cap on input files */
+
 #define KEEP_MAX 128                          /* candidate paths kept, the smallest */
 
 typedef struct
@@ -653,6 +680,97 @@ write_files (unsigned long long files_max, unsigned long long files_bytes, bool 
       }
   for (size_t i = 0; i < w.n_keep; i++)
     free (w.keep[i]);
+}
+
+static bool read_exact (int fd, void *buf, size_t n);
+
+/* A regular file name of the working directory (at dfd), whole, when its
+ * size is at most max: 1 with *data (malloc'd) and *len; 0 when there is
+ * none (or it is not a regular file); -1 when it is bigger (*len its
+ * size) or can't be read. */
+static int
+read_small_file (int dfd, const char *name, unsigned long long max, char **data,
+                 unsigned long long *len)
+{
+  int fd = openat (dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  struct stat st;
+  int rc = -1;
+
+  *data = NULL;
+  *len = 0;
+  if (fd < 0)
+    return errno == ENOENT || errno == ELOOP ? 0 : -1;
+  if (fstat (fd, &st) < 0 || !S_ISREG (st.st_mode))
+    {
+      close (fd);
+      return 0;
+    }
+  *len = (unsigned long long) st.st_size;
+  if (*len <= max && (*data = malloc (*len ? (size_t) *len : 1)) != NULL
+      && read_exact (fd, *data, (size_t) *len))
+    rc = 1;
+  else
+    {
+      free (*data);
+      *data = NULL;
+    }
+  close (fd);
+  return rc;
+}
+
+/* The session section of the trailer (a session's execution only):
+ *
+ *   "session <gone> <has state> <state size> <state length> <notes length>\n"
+ *   "gone <name length>\n<name>"            (once per input file no longer there)
+ *   <state> <notes>
+ *
+ * The state is the working directory's .warmbox-state as the program's
+ * bootstrap left it (has state 0: none), whole while it is at most the
+ * first line's bound, else length 0 with its size; the notes are
+ * .warmbox-notes (what the bootstrap could not carry, at most 4 KiB).
+ * Both are the sandbox's words: the daemon keeps the state as opaque
+ * bytes and shows the notes to the client as warnings.  Collected only
+ * once nothing of the program runs (collect); otherwise no state. */
+static void
+write_session (bool collect)
+{
+  int dfd = collect ? open (".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+  char *state = NULL, *notes = NULL, line[200];
+  unsigned long long state_size = 0, notes_len = 0;
+  int has_state = 0;
+  size_t gone = 0;
+  bool is_gone[INPUTS_MAX + 1] = {false};
+
+  if (dfd >= 0)
+    {
+      struct stat st;
+      has_state = read_small_file (dfd, ".warmbox-state", session_state_max, &state, &state_size);
+      if (read_small_file (dfd, ".warmbox-notes", SESSION_NOTES_MAX, &notes, &notes_len) != 1)
+        notes_len = 0;
+      for (size_t i = 0; i < n_inputs; i++)
+        if (fstatat (dfd, inputs[i].name, &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT)
+          {
+            is_gone[i] = true;
+            gone++;
+          }
+      close (dfd);
+    }
+  snprintf (line, sizeof line, "session %zu %d %llu %llu %llu\n", gone, has_state != 0, state_size,
+            has_state == 1 ? state_size : 0, notes_len);
+  put (line, strlen (line));
+  for (size_t i = 0; i < n_inputs; i++)
+    if (is_gone[i])
+      {
+        snprintf (line, sizeof line, "gone %zu\n", strlen (inputs[i].name));
+        put (line, strlen (line));
+        put (inputs[i].name, strlen (inputs[i].name));
+      }
+  if (has_state == 1)
+    put (state, (size_t) state_size);
+  if (notes_len)
+    put (notes, (size_t) notes_len);
+  free (state);
+  free (notes);
 }
 
 /* ---- the frame and the compile stage (--source) ----------------------- */
@@ -1578,6 +1696,8 @@ main (int argc, char **argv)
       /* Files only once nothing that could still write one is left: after
        * the program, as settled below; after a failed compile, end_all's. */
       write_files (files_max, files_bytes, run_program ? reaper : compile_clean);
+      if (session_state_max)
+        write_session (run_program ? reaper : compile_clean);
       if (run_timed_out)
         put ("timeout\n", 8);
       snprintf (out, sizeof out, "usage %ld %ld %ld\nend %s\n", peak_kib, user_us, sys_us, nonce);

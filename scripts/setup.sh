@@ -24,6 +24,8 @@ packages=(gcc make pkg-config libc6-dev libevent-dev libcurl4-openssl-dev libcjs
   # The python image's data stack (profiles/build-image.sh copies them in).
   python3-numpy python3-pandas python3-scipy python3-matplotlib python3-sympy python3-pil
   python3-openpyxl python3-yaml python3-bs4 python3-lxml python3-networkx libopenblas0-pthread
+  # Sessions carry Python's global names between containers with it (bootstrap.py).
+  python3-cloudpickle
   # CPython's own regression tests: the stdlib corpus (tests/benign/test_python_stdlib.py)
   # runs them in a test image; the shipped image has none.
   libpython3.11-testsuite

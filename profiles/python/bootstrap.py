@@ -139,6 +139,10 @@ def _warmbox_traceback(name, src):
 
 def _warmbox_main():
     name, named, src, args, files = _warmbox_read_frame()
+    # An execution of a session: the daemon sends the session's last
+    # state as this one file, never written here (_warmbox_session).
+    session = [content for n, content in files if n == b".warmbox-session"]
+    files = [(n, content) for n, content in files if n != b".warmbox-session"]
     _warmbox_write_files(files)
     del files
     # Only for a name the frame carries: the daemon then told the init of
@@ -160,15 +164,27 @@ def _warmbox_main():
     main.__file__ = name
     main.__builtins__ = __builtins__
     sys.modules["__main__"] = main
+    # A session's names are back before the code runs, and saved after it
+    # whatever its end (an exception, sys.exit): as a notebook's kernel
+    # keeps what a failing cell had set.
+    notes, workdir = [], None
+    if session:
+        import os
+        import _warmbox_session
+        workdir = os.getcwd()
+        notes = _warmbox_session.restore(session[0], main.__dict__)
+        session = None
     try:
         code = compile(src, name, "exec")
     except (SyntaxError, ValueError) as e:
         traceback = _warmbox_traceback(name, src)
         sys.stderr.write("".join(traceback.format_exception_only(type(e), e)))
+        _warmbox_end_session(main, notes, workdir)
         sys.exit(1)
     try:
         exec(code, main.__dict__)
     except SystemExit:
+        _warmbox_end_session(main, notes, workdir)
         raise
     except BaseException as e:
         traceback = _warmbox_traceback(name, src)
@@ -176,7 +192,17 @@ def _warmbox_main():
         tb = e.__traceback__.tb_next if e.__traceback__ is not None else None
         traceback.print_exception(type(e), e, tb)
         sys.stderr.flush()
+        _warmbox_end_session(main, notes, workdir)
         sys.exit(1)
+    _warmbox_end_session(main, notes, workdir)
+
+
+def _warmbox_end_session(main, notes, workdir):
+    if workdir is None:
+        return
+    sys.stdout.flush()
+    import _warmbox_session
+    _warmbox_session.save(main.__dict__, notes, workdir)
 
 
 _warmbox_main()

@@ -75,6 +75,45 @@ for bad in ("w2 %s\n" % NONCE, "w1 %s\n" % NONCE[:-1], "w1 %s 64\n" % NONCE, "w1
     t.ok(code == 125 and tr is None and b"malformed input frame" in err,
          "a malformed first line %r: exit 125, nothing run, no trailer" % bad[:40], (code, err))
 
+# ---- a session's execution (" s<state max>") ------------------------------
+def session_section(tr):
+    """(gone names, has state, state size, state, notes) from a trailer."""
+    _, _, rest = listing(tr)
+    assert rest.startswith(b"session "), rest[:80]
+    head, rest = rest.split(b"\n", 1)
+    _, n_gone, has, size, slen, nlen = head.split(b" ")
+    gone = []
+    for _ in range(int(n_gone)):
+        g, rest = rest.split(b"\n", 1)
+        k = int(g.split(b" ")[1])
+        gone.append(rest[:k].decode())
+        rest = rest[k:]
+    state, rest = rest[:int(slen)], rest[int(slen):]
+    notes, rest = rest[:int(nlen)], rest[int(nlen):]
+    assert rest.startswith(b"usage "), rest[:80]
+    return gone, int(has), int(size), state, notes
+
+
+kept, dropped = b"kept", b"dropped"
+code, err, tr = run("rm dropped.txt; printf STATE > .warmbox-state; printf 'x\\tlock\\n' > .warmbox-notes",
+                    "w1 %s 64 1000 2 s100\n" % NONCE, inputs=[("kept.txt", kept), ("dropped.txt", dropped)],
+                    setup=lambda d: [open(os.path.join(d, n), "wb").write(c)
+                                     for n, c in (("kept.txt", kept), ("dropped.txt", dropped))])
+sec = session_section(tr) if tr else None
+t.is_eq(sec, (["dropped.txt"], 1, 5, b"STATE", b"x\tlock\n"),
+        "a session's execution: the input files gone, the state and the notes the bootstrap left (dot-files, "
+        "never listed as files)")
+code, err, tr = run("head -c 300 /dev/zero > .warmbox-state", "w1 %s 64 1000 0 s100\n" % NONCE)
+t.is_eq(session_section(tr) if tr else None, ([], 1, 300, b"", b""),
+        "a state past the line's bound: its size without its bytes (the daemon keeps the last one)")
+code, err, tr = run("ln -s /etc/passwd .warmbox-state", "w1 %s 64 1000 0 s100\n" % NONCE)
+t.is_eq(session_section(tr) if tr else None, ([], 0, 0, b"", b""), "a state that is a link: none")
+code, err, tr = run("true", "w1 %s 64 1000 0\n" % NONCE)
+t.ok(tr is not None and b"session " not in tr, "not a session: no session section", tr)
+for bad in ("w1 %s 64 1000 0 s0\n", "w1 %s 64 1000 0 s\n", "w1 %s 64 1000 0 s5 1\n"):
+    code, err, tr = run("echo RAN", bad % NONCE)
+    t.ok(code == 125 and tr is None, "a malformed session field %r: exit 125" % bad[-10:], (code, err))
+
 # ---- what is listed -------------------------------------------------------
 
 
