@@ -383,7 +383,7 @@ read_first_lines (char nonce[NONCE_LEN + 1], unsigned long long *files_max,
 #define HASH_BUDGET (512ull * 1024 * 1024)
 #define INPUT_MAX_BYTES (16ull * 1024 * 1024) /* the daemon's cap on input files */
 
-#define KEEP_MAX 128                          /* candidate paths kept, the smallest */
+#define KEEP_MAX 128 /* candidate paths kept, the smallest */
 
 typedef struct
 {
