@@ -388,6 +388,12 @@ oci_image_find (const char *images, const char *ref, char id[72], char *rootfs, 
     return wb_error (err, WB_E_NOT_FOUND, "No such image: %.200s", ref);
   snprintf (id, 72, "sha256:%s", hex);
   if (rootfs)
-    snprintf (rootfs, rootfs_size, "%s", path);
+    {
+      /* For a create: a root loaded before load made them gets its mount
+       * points now (a user namespace's runtime could not); cheap, and a
+       * failure is left for the runtime to report. */
+      (void) make_mount_points (path);
+      snprintf (rootfs, rootfs_size, "%s", path);
+    }
   return 0;
 }

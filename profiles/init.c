@@ -316,7 +316,7 @@ parse_session (const char **p, const char *end)
   return true;
 }
 
-/* "w1 <nonce>[ <files max> <files bytes> <inputs>[ <compile limits>]][ s<state max>]\n",
+/* "w1 <nonce>[ <files max> <files bytes> <inputs>[ <compile limits>][ s<state max>]]\n",
  * then the inputs' lines. */
 static int
 read_first_lines (char nonce[NONCE_LEN + 1], unsigned long long *files_max,
@@ -720,7 +720,7 @@ read_small_file (int dfd, const char *name, unsigned long long max, char **data,
 
 /* The session section of the trailer (a session's execution only):
  *
- *   "session <gone> <has state> <state size> <state length> <notes length>\n"
+ *   "session <gone> <has state: 0, 1, 2> <state size> <state length> <notes length>\n"
  *   "gone <name length>\n<name>"            (once per input file no longer there)
  *   <state> <notes>
  *
@@ -730,7 +730,7 @@ read_small_file (int dfd, const char *name, unsigned long long max, char **data,
  * .warmbox-notes (what the bootstrap could not carry, at most 4 KiB).
  * Both are the sandbox's words: the daemon keeps the state as opaque
  * bytes and shows the notes to the client as warnings.  Collected only
- * once nothing of the program runs (collect); otherwise no state. */
+ * once nothing of the program runs (collect); otherwise has state is 2. */
 static void
 write_session (bool collect)
 {
@@ -741,6 +741,7 @@ write_session (bool collect)
   size_t gone = 0;
   bool is_gone[INPUTS_MAX + 1] = {false};
 
+  bool dfd_opened = dfd >= 0;
   if (dfd >= 0)
     {
       struct stat st;
@@ -755,8 +756,12 @@ write_session (bool collect)
           }
       close (dfd);
     }
-  snprintf (line, sizeof line, "session %zu %d %llu %llu %llu\n", gone, has_state != 0, state_size,
-            has_state == 1 ? state_size : 0, notes_len);
+  /* has state: 0 the bootstrap left none, 1 here it is (or its size, past
+   * the bound), 2 not collected (something of the program may still have
+   * been writing): the daemon keeps the session's last state for 0 and 2. */
+  snprintf (line, sizeof line, "session %zu %d %llu %llu %llu\n", gone,
+            dfd_opened ? has_state != 0 : 2, state_size, has_state == 1 ? state_size : 0,
+            notes_len);
   put (line, strlen (line));
   for (size_t i = 0; i < n_inputs; i++)
     if (is_gone[i])

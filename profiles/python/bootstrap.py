@@ -172,7 +172,10 @@ def _warmbox_main():
         import os
         import _warmbox_session
         workdir = os.getcwd()
-        notes = _warmbox_session.restore(session[0], main.__dict__)
+        try:
+            notes = _warmbox_session.restore(session[0], main.__dict__)
+        except BaseException as e:  # the state is the sandbox's: never the program's failure
+            notes = ["*\trestore\tthe session's state could not be restored (%s)" % type(e).__name__]
         session = None
     try:
         code = compile(src, name, "exec")
@@ -200,9 +203,19 @@ def _warmbox_main():
 def _warmbox_end_session(main, notes, workdir):
     if workdir is None:
         return
-    sys.stdout.flush()
-    import _warmbox_session
-    _warmbox_session.save(main.__dict__, notes, workdir)
+    try:
+        sys.stdout.flush()
+    except BaseException:
+        pass
+    try:
+        import _warmbox_session
+        _warmbox_session.save(main.__dict__, notes, workdir)
+    except BaseException as e:
+        # No state written: the daemon keeps the session's last one.
+        try:
+            sys.stderr.write("warmbox: the session's state could not be saved (%s)\n" % type(e).__name__)
+        except BaseException:
+            pass
 
 
 _warmbox_main()

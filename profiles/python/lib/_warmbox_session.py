@@ -60,13 +60,13 @@ def restore(blob, namespace):
     if not blob:
         return notes
     if not blob.startswith(_MAGIC):
-        return ["the session's state is not this bootstrap's: nothing restored"]
+        return ["*\trestore\tthe session's state is not this bootstrap's: nothing restored"]
     import importlib
     import pickle
     try:
         modules, values = pickle.loads(blob[len(_MAGIC):])
     except Exception as e:
-        return ["the session's state could not be read (%s): nothing restored" % type(e).__name__]
+        return ["*\trestore\tthe session's state could not be read (%s): nothing restored" % type(e).__name__]
     for name, module in modules.items():
         try:
             namespace[name] = importlib.import_module(module)
@@ -75,7 +75,7 @@ def restore(blob, namespace):
     try:
         loaded = pickle.loads(values)
     except Exception as e:
-        notes.append("the session's values could not be restored (%s: %s)" % (type(e).__name__, e))
+        notes.append("*\trestore\tthe session's values could not be restored (%s)" % type(e).__name__)
         return notes
     seen = set()
     for name, value in loaded.items():
@@ -87,7 +87,7 @@ def _carried_names(namespace, notes):
     import io
     import types
     modules, values = {}, {}
-    for name, value in namespace.items():
+    for name, value in list(namespace.items()):
         if name.startswith("__") and name.endswith("__"):
             continue
         if isinstance(value, io.IOBase):
@@ -104,7 +104,11 @@ def _carried_names(namespace, notes):
 
 
 def _why(value, error):
-    return "%s\t%s" % (type(value).__name__, str(error).splitlines()[0][:120] if str(error) else type(error).__name__)
+    try:
+        text = str(error).splitlines()[0][:120]
+    except BaseException:
+        text = ""
+    return "%s\t%s" % (type(value).__name__, text or type(error).__name__)
 
 
 def save(namespace, notes, workdir):
@@ -124,7 +128,7 @@ def save(namespace, notes, workdir):
             try:
                 cloudpickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
                 keep[name] = value
-            except Exception as e:
+            except BaseException as e:
                 notes.append("%s\t%s" % (name, _why(value, e)))
         try:
             data = cloudpickle.dumps(keep, protocol=pickle.HIGHEST_PROTOCOL)
@@ -133,9 +137,13 @@ def save(namespace, notes, workdir):
             data = cloudpickle.dumps({}, protocol=pickle.HIGHEST_PROTOCOL)
     blob = _MAGIC + pickle.dumps((modules, data), protocol=pickle.HIGHEST_PROTOCOL)
     _write(os.path.join(workdir, ".warmbox-state"), blob)
-    text = "".join(n.replace("\n", " ") + "\n" for n in notes).encode("utf-8", "replace")
-    if len(text) > _NOTES_MAX:
-        text = text[:_NOTES_MAX].rsplit(b"\n", 1)[0] + b"\n"
+    # One line per note, "name<TAB>kind<TAB>why"; cut at a whole line.
+    text = b""
+    for n in notes:
+        line = n.replace("\n", " ").encode("utf-8", "replace")[:400].decode("utf-8", "ignore").encode() + b"\n"
+        if len(text) + len(line) > _NOTES_MAX:
+            break
+        text += line
     if text:
         _write(os.path.join(workdir, ".warmbox-notes"), text)
     else:
