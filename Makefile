@@ -54,7 +54,8 @@ SANDBOX_SRC := sandbox/body.c sandbox/sandbox.c
 POOL_SRC    := pool/pool.c
 STORE_SRC   := store/store.c store/query.c store/replay.c
 NODES_SRC   := nodes/nodes.c nodes/startgate.c
-EXEC_SRC    := exec/exec.c exec/result.c exec/admission.c exec/order.c exec/metrics.c exec/request.c
+EXEC_SRC    := exec/exec.c exec/result.c exec/admission.c exec/order.c exec/metrics.c exec/request.c \
+               exec/session.c
 API_SRC     := api/http.c api/result.c api/request.c api/piston.c api/auth.c api/agent.c
 DAEMON_SRC  := daemon/config.c daemon/confine.c daemon/context.c daemon/reload.c daemon/shutdown.c \
                daemon/oci.c

@@ -9,6 +9,7 @@
 
 #include "exec/exec.h"
 #include "exec/metrics.h"
+#include "exec/session.h"
 #include "nodes/nodes.h"
 #include "warmbox/profile.h"
 #include "warmbox/store.h"
@@ -54,6 +55,7 @@ typedef struct api_ctx
   const prof_set_t *profiles; /* the set in force (replaced on reload) */
   nodes_t *nodes;
   execs_t *execs;
+  sessions_t *sessions;
   store_t *store;
   const metrics_t *metrics;
   struct sched_auth *auth; /* the tokens' buckets */

@@ -85,8 +85,19 @@ typedef struct http_call
   struct evhttp_connection *conn;
   struct http_conn *hconn; /* its connection's record */
   struct event *watch;     /* EV_CLOSED on the client's socket while we run */
-  sched_exec_t *ex;
+  sched_exec_t *ex;        /* a plain execution's, or */
+  session_call_t *sc;      /* a session's call */
 } http_call_t;
+
+/* The client left: whichever it is, it ends without an answer. */
+static void
+call_cancel (http_call_t *call)
+{
+  if (call->sc)
+    session_exec_cancel (call->sc);
+  else
+    sched_exec_cancel (call->ex);
+}
 
 /* One connection, from its accept to its close.  It owns the connection's
  * close callback (an execution in flight hears of the close through it)
@@ -196,6 +207,7 @@ client_message (const wb_err_t *err)
     case WB_E_BUSY:
     case WB_E_UNAUTHORIZED:
     case WB_E_RATE_LIMITED:
+    case WB_E_SESSION_EXPIRED:
       return err->msg;
     case WB_E_ENGINE_DOWN:
       return "the container engine is unavailable; try again later";
@@ -322,7 +334,7 @@ conn_closed_cb (struct evhttp_connection *evcon, void *arg)
     {
       /* The request object dies with the connection: never touch it again. */
       c->call = NULL;
-      sched_exec_cancel (call->ex);
+      call_cancel (call);
       call_free (call);
     }
   WB_LIST_UNLINK (c->h->conns, c);
@@ -344,7 +356,7 @@ client_closed_cb (evutil_socket_t fd, short what, void *arg)
   (void) fd;
   (void) what;
   call->hconn->call = NULL;
-  sched_exec_cancel (call->ex);
+  call_cancel (call);
   call_free (call);
   evhttp_connection_free (conn); /* frees the pending request and the record */
 }
@@ -418,10 +430,72 @@ within_limits (struct evhttp_request *req, api_ctx_t *ctx, const sched_token_t *
   return true;
 }
 
-/* POST /v1/executions, and POST /api/v2/execute (piston): a Piston body is
- * translated into a /v1 body first, so both share one validator. */
+/* What a session's call adds to its result: "session" (what was carried)
+ * and "warnings" (what was not), before the object's end. */
+static int
+session_outcome_json (const session_outcome_t *so, wb_buf_t *out)
+{
+  int bad = 0;
+
+  if (out->len < 2 || memcmp (out->data + out->len - 2, "}\n", 2) != 0)
+    return -1;
+  out->len -= 2;
+  bad |= wb_buf_printf (out,
+                        ",\"session\":{\"id\":\"%s\",\"seq\":%llu,\"carried\":%s,\"ended\":%s,"
+                        "\"files\":%u,\"files_bytes\":%llu,\"state_bytes\":%llu,\"error\":",
+                        so->id, (unsigned long long) so->seq, so->carried ? "true" : "false",
+                        so->ended ? "true" : "false", so->files,
+                        (unsigned long long) so->files_bytes,
+                        (unsigned long long) so->state_bytes);
+  bad |= so->error ? wb_buf_printf (out, "\"%s\"", so->error) : wb_buf_append_str (out, "null");
+  bad |= wb_buf_append_str (out, "},\"warnings\":[");
+  for (size_t i = 0; i < so->n_warnings; i++)
+    {
+      bad |= i ? wb_buf_append_str (out, ",") : 0;
+      bad |= wb_json_append_string (out, so->warnings[i], strlen (so->warnings[i]));
+    }
+  bad |= wb_buf_append_str (out, "]}\n");
+  return bad < 0 ? -1 : 0;
+}
+
 static void
-handle_execute (struct evhttp_request *req, const http_caller_t *who)
+http_session_done (void *arg, const sched_result_t *res, const session_outcome_t *so,
+                 const wb_err_t *err)
+{
+  http_call_t *call = arg;
+  cleanup_buf wb_buf_t body = WB_BUF_INIT;
+  wb_err_t e;
+
+  call->hconn->call = NULL;
+  if (call->watch)
+    {
+      event_free (call->watch);
+      call->watch = NULL;
+    }
+  if (res == NULL)
+    reply_error (call->req, err);
+  else if (sched_result_json (res, &body, &e) < 0)
+    reply_error (call->req, &e);
+  else if (session_outcome_json (so, &body) < 0)
+    reply_nomem_err (call->req, "encoding a session's result", body.len);
+  else
+    reply_json (call->req, 200, body.data, body.len);
+  call_free (call);
+}
+
+/* The caller's name, which owns its sessions: the token's, the client
+ * certificate's, or "" (no credentials configured). */
+static const char *
+caller_name (const http_caller_t *who)
+{
+  return who->token ? who->token->name : who->cert_name ? who->cert_name : "";
+}
+
+/* POST /v1/executions, and POST /api/v2/execute (piston): a Piston body is
+ * translated into a /v1 body first, so both share one validator.  With
+ * session (POST /v1/sessions/{id}/executions) the call runs in it. */
+static void
+execute_in (struct evhttp_request *req, const http_caller_t *who, const char *session)
 {
   api_ctx_t *ctx = who->ctx;
   const sched_token_t *token = who->token;
@@ -454,6 +528,15 @@ handle_execute (struct evhttp_request *req, const http_caller_t *who)
       if (translated.data)
         explicit_bzero (translated.data, translated.len);
     }
+  else if (session)
+    {
+      char language[33];
+      sched_request_defaults_t d = {.language = language};
+      rc = session_call_defaults (ctx->sessions, session, caller_name (who), language,
+                                  &d.timeout_ms, &d.memory_mb, &err);
+      if (rc == 0)
+        rc = sched_request_parse_with (body, len, ctx->profiles, &d, &parsed, &err);
+    }
   else
     rc = sched_request_parse (body, len, ctx->profiles, &parsed, &err);
   /* The body held the code: it is not needed past this point. */
@@ -485,8 +568,12 @@ handle_execute (struct evhttp_request *req, const http_caller_t *who)
     sched_piston_version (parsed.profile, call->piston_version, sizeof call->piston_version);
   call->conn = evhttp_request_get_connection (req);
   call->hconn = who->hconn;
-  call->ex = sched_exec_start (ctx->execs, &parsed, exec_done_cb, call, &err);
-  if (call->ex == NULL)
+  if (session)
+    call->sc = session_exec_start (ctx->sessions, session, caller_name (who), &parsed,
+                                   http_session_done, call, &err);
+  else
+    call->ex = sched_exec_start (ctx->execs, &parsed, exec_done_cb, call, &err);
+  if (call->ex == NULL && call->sc == NULL)
     {
       free (call);
       reply_error_as (req, &err, piston);
@@ -500,6 +587,173 @@ handle_execute (struct evhttp_request *req, const http_caller_t *who)
     }
   who->hconn->call = call;
   watch_client (call);
+}
+
+static void
+handle_execute (struct evhttp_request *req, const http_caller_t *who)
+{
+  execute_in (req, who, NULL);
+}
+
+/* ---- sessions ------------------------------------------------------- */
+
+static int
+session_info_json (const api_ctx_t *ctx, const session_info_t *i, wb_buf_t *out)
+{
+  const prof_t *p = prof_find (ctx->profiles, i->language);
+  uint32_t timeout = i->timeout_ms ? i->timeout_ms : p ? p->def.timeout_ms : 0;
+  uint32_t memory = i->memory_mb ? i->memory_mb : p ? p->def.memory_mb : 0;
+
+  return wb_buf_printf (out,
+                        "{\"id\":\"%s\",\"language\":\"%s\",\"timeout_ms\":%u,\"memory_mb\":%u,"
+                        "\"idle_ttl_s\":%u,\"created_at\":%.3f,\"last_used_at\":%.3f,"
+                        "\"expires_in_ms\":%llu,\"calls\":%llu,\"files\":%u,\"files_bytes\":%llu,"
+                        "\"state_bytes\":%llu,\"running\":%s,\"waiting\":%u}",
+                        i->id, i->language, timeout, memory, i->idle_ttl_s, i->created_at,
+                        i->last_used_at, (unsigned long long) i->expires_in_ms,
+                        (unsigned long long) i->calls, i->files,
+                        (unsigned long long) i->files_bytes, (unsigned long long) i->state_bytes,
+                        i->running ? "true" : "false", i->waiting);
+}
+
+static void
+reply_session (struct evhttp_request *req, const api_ctx_t *ctx, int status,
+               const session_info_t *info)
+{
+  cleanup_buf wb_buf_t body = WB_BUF_INIT;
+
+  if (session_info_json (ctx, info, &body) < 0 || wb_buf_append_str (&body, "\n") < 0)
+    {
+      reply_nomem_err (req, "encoding a session", body.len);
+      return;
+    }
+  reply_json (req, status, body.data, body.len);
+}
+
+typedef struct session_list
+{
+  const api_ctx_t *ctx;
+  wb_buf_t *body;
+  bool first;
+  int bad;
+} session_list_t;
+
+static int
+session_list_cb (void *arg, const session_info_t *info)
+{
+  session_list_t *l = arg;
+  l->bad |= l->first ? 0 : wb_buf_append_str (l->body, ",");
+  l->first = false;
+  l->bad |= session_info_json (l->ctx, info, l->body);
+  return l->bad;
+}
+
+/* POST /v1/sessions: a new one; GET: the caller's own. */
+static void
+handle_sessions (struct evhttp_request *req, const http_caller_t *who)
+{
+  api_ctx_t *ctx = who->ctx;
+  struct evbuffer *in = evhttp_request_get_input_buffer (req);
+  size_t len = evbuffer_get_length (in);
+  cleanup_buf wb_buf_t body = WB_BUF_INIT;
+  char id[SESSION_ID_LEN + 1];
+  sched_session_spec_t spec;
+  session_info_t info;
+  wb_err_t err;
+
+  if (evhttp_request_get_command (req) == EVHTTP_REQ_GET)
+    {
+      session_list_t l = {ctx, &body, true, 0};
+      l.bad |= wb_buf_append_str (&body, "{\"sessions\":[");
+      session_each (ctx->sessions, caller_name (who), session_list_cb, &l);
+      if (l.bad < 0 || wb_buf_append_str (&body, "]}\n") < 0)
+        {
+          reply_nomem_err (req, "listing the sessions", body.len);
+          return;
+        }
+      reply_json (req, 200, body.data, body.len);
+      return;
+    }
+  const char *data = len ? (const char *) evbuffer_pullup (in, -1) : NULL;
+  if (sched_session_spec_parse (data, data ? len : 0, ctx->profiles, &spec, &err) < 0)
+    {
+      evbuffer_drain (in, len);
+      reply_error (req, &err);
+      return;
+    }
+  evbuffer_drain (in, len);
+  session_spec_t s = {caller_name (who), spec.profile->language, spec.timeout_ms, spec.memory_mb,
+                      spec.idle_ttl_s};
+  if (session_create (ctx->sessions, &s, id, &err) < 0
+      || session_get (ctx->sessions, id, s.owner, &info, &err) < 0)
+    {
+      reply_error (req, &err);
+      return;
+    }
+  reply_session (req, ctx, 201, &info);
+}
+
+/* /v1/sessions/{id} (GET, DELETE) and /v1/sessions/{id}/executions (POST). */
+static void
+handle_session (struct evhttp_request *req, const http_caller_t *who)
+{
+  api_ctx_t *ctx = who->ctx;
+  const char *path = evhttp_uri_get_path (evhttp_request_get_evhttp_uri (req));
+  const char *rest = path + strlen ("/v1/sessions/");
+  const char *slash = strchr (rest, '/');
+  size_t id_len = slash ? (size_t) (slash - rest) : strlen (rest);
+  enum evhttp_cmd_type method = evhttp_request_get_command (req);
+  char id[SESSION_ID_LEN + 1];
+  session_info_t info;
+  wb_err_t err;
+
+  if (id_len == 0 || id_len > SESSION_ID_LEN)
+    {
+      evbuffer_drain (evhttp_request_get_input_buffer (req),
+                      evbuffer_get_length (evhttp_request_get_input_buffer (req)));
+      wb_error (&err, WB_E_NOT_FOUND, "no such session");
+      reply_error (req, &err);
+      return;
+    }
+  memcpy (id, rest, id_len);
+  id[id_len] = '\0';
+  if (slash && strcmp (slash, "/executions") == 0)
+    {
+      if (method != EVHTTP_REQ_POST)
+        {
+          wb_error (&err, WB_E_INVALID, "use POST on %s", path);
+          reply_error (req, &err);
+          return;
+        }
+      execute_in (req, who, id);
+      return;
+    }
+  evbuffer_drain (evhttp_request_get_input_buffer (req),
+                  evbuffer_get_length (evhttp_request_get_input_buffer (req)));
+  if (slash)
+    {
+      wb_error (&err, WB_E_NOT_FOUND, "no such endpoint");
+      reply_error (req, &err);
+      return;
+    }
+  if (method == EVHTTP_REQ_GET)
+    {
+      if (session_get (ctx->sessions, id, caller_name (who), &info, &err) < 0)
+        reply_error (req, &err);
+      else
+        reply_session (req, ctx, 200, &info);
+      return;
+    }
+  if (method == EVHTTP_REQ_DELETE)
+    {
+      if (session_delete (ctx->sessions, id, caller_name (who), &err) < 0)
+        reply_error (req, &err);
+      else
+        reply_json (req, 200, "{\"deleted\":true}\n", 16);
+      return;
+    }
+  wb_error (&err, WB_E_INVALID, "use GET or DELETE on %s", path);
+  reply_error (req, &err);
 }
 
 /* ---- small endpoints ------------------------------------------------- */
@@ -902,22 +1156,26 @@ handle_readyz (struct evhttp_request *req, const http_caller_t *who)
  * refused by evhttp itself (501) before route() runs. */
 static const http_route_t routes[] = {
     /* path                method            open   piston says_method handler */
-    {"/v1/executions", EVHTTP_REQ_POST, false, false, true, handle_execute},
-    {"/api/v2/execute", EVHTTP_REQ_POST, false, true, true, handle_execute},
-    {"/api/v2/runtimes", EVHTTP_REQ_GET, false, true, false, handle_runtimes},
-    {"/v1/languages", EVHTTP_REQ_GET, false, false, false, handle_languages},
-    {"/healthz", EVHTTP_REQ_GET, true, false, false, handle_healthz},
-    {"/readyz", EVHTTP_REQ_GET, true, false, false, handle_readyz},
-    {"/v1/pools", EVHTTP_REQ_GET, false, false, false, handle_pools},
-    {"/v1/engines", EVHTTP_REQ_GET, false, false, false, handle_engines},
-    {"/metrics", EVHTTP_REQ_GET, false, false, false, handle_metrics},
+    {"/v1/executions", EVHTTP_REQ_POST, false, false, true, handle_execute, false},
+    {"/api/v2/execute", EVHTTP_REQ_POST, false, true, true, handle_execute, false},
+    {"/api/v2/runtimes", EVHTTP_REQ_GET, false, true, false, handle_runtimes, false},
+    {"/v1/languages", EVHTTP_REQ_GET, false, false, false, handle_languages, false},
+    {"/healthz", EVHTTP_REQ_GET, true, false, false, handle_healthz, false},
+    {"/readyz", EVHTTP_REQ_GET, true, false, false, handle_readyz, false},
+    {"/v1/pools", EVHTTP_REQ_GET, false, false, false, handle_pools, false},
+    {"/v1/engines", EVHTTP_REQ_GET, false, false, false, handle_engines, false},
+    {"/metrics", EVHTTP_REQ_GET, false, false, false, handle_metrics, false},
+    {"/v1/sessions", EVHTTP_REQ_GET | EVHTTP_REQ_POST, false, false, true, handle_sessions, false},
+    {"/v1/sessions/", EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_DELETE, false, false, true,
+     handle_session, true},
 };
 
 const http_route_t *
 http_route_find (const char *path)
 {
   for (size_t i = 0; i < WB_ARRAY_SIZE (routes); i++)
-    if (strcmp (routes[i].path, path) == 0)
+    if (routes[i].prefix ? strncmp (routes[i].path, path, strlen (routes[i].path)) == 0
+                         : strcmp (routes[i].path, path) == 0)
       return &routes[i];
   return NULL;
 }

@@ -179,6 +179,13 @@ int
 sched_request_parse (const char *body, size_t len, const prof_set_t *profiles, sched_request_t *out,
                      wb_err_t *err)
 {
+  return sched_request_parse_with (body, len, profiles, NULL, out, err);
+}
+
+int
+sched_request_parse_with (const char *body, size_t len, const prof_set_t *profiles,
+                          const sched_request_defaults_t *d, sched_request_t *out, wb_err_t *err)
+{
   cJSON *root, *item, *code, *in, *in64, *args;
   const char *language;
   const prof_t *p;
@@ -218,7 +225,10 @@ sched_request_parse (const char *body, size_t len, const prof_set_t *profiles, s
       }
   }
 
-  language = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (root, "language"));
+  item = cJSON_GetObjectItemCaseSensitive (root, "language");
+  language = cJSON_GetStringValue (item);
+  if (d && d->language && (item == NULL || cJSON_IsNull (item)))
+    language = d->language;
   if (language == NULL || *language == '\0')
     {
       wb_error (err, WB_E_INVALID, "\"language\" is required and must be a string");
@@ -230,8 +240,18 @@ sched_request_parse (const char *body, size_t len, const prof_set_t *profiles, s
       wb_error (err, WB_E_NOT_FOUND, "unknown language \"%.64s\"", language);
       goto out;
     }
+  if (d && d->language && p != prof_find (profiles, d->language))
+    {
+      wb_error (err, WB_E_INVALID, "this session runs %s, not %.64s", d->language, language);
+      goto out;
+    }
   req.profile = p;
   req.limits = p->def;
+  /* A session's own defaults, within what the profile allows now. */
+  if (d && d->timeout_ms)
+    req.limits.timeout_ms = d->timeout_ms < p->max.timeout_ms ? d->timeout_ms : p->max.timeout_ms;
+  if (d && d->memory_mb)
+    req.limits.memory_mb = d->memory_mb < p->max.memory_mb ? d->memory_mb : p->max.memory_mb;
 
   code = cJSON_GetObjectItemCaseSensitive (root, "code");
   if (!cJSON_IsString (code))
@@ -390,6 +410,65 @@ oom:
   wb_error (err, WB_E_NOMEM, "out of memory");
 out:
   sched_request_clear (&req);
+  cJSON_Delete (root);
+  return ret;
+}
+
+int
+sched_session_spec_parse (const char *body, size_t len, const prof_set_t *profiles,
+                          sched_session_spec_t *out, wb_err_t *err)
+{
+  static const char *const keys[] = {"language", "timeout_ms", "memory_mb", "idle_ttl_s"};
+  cJSON *root, *item;
+  const prof_t *p;
+  const char *language;
+  uint32_t ttl = 0;
+  int ret = -1;
+
+  memset (out, 0, sizeof *out);
+  if (body == NULL || len == 0)
+    return wb_error (err, WB_E_INVALID, "the request body is empty; send a JSON object");
+  if (sched_json_has_nul_escape (body, len))
+    return wb_error (err, WB_E_INVALID, "strings in this API cannot hold NUL (\\u0000)");
+  root = cJSON_ParseWithLength (body, len);
+  if (root == NULL)
+    return wb_error (err, WB_E_INVALID, "the body is not valid JSON");
+  if (!cJSON_IsObject (root))
+    {
+      wb_error (err, WB_E_INVALID, "the body must be a JSON object");
+      goto out;
+    }
+  cJSON_ArrayForEach (item, root)
+  {
+    bool known = false;
+    for (size_t i = 0; i < WB_ARRAY_SIZE (keys); i++)
+      if (item->string && strcmp (item->string, keys[i]) == 0)
+        known = true;
+    if (!known)
+      {
+        wb_error (err, WB_E_INVALID, "unknown field \"%.64s\"", item->string ? item->string : "");
+        goto out;
+      }
+  }
+  language = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (root, "language"));
+  if (language == NULL || *language == '\0')
+    {
+      wb_error (err, WB_E_INVALID, "\"language\" is required and must be a string");
+      goto out;
+    }
+  if ((p = prof_find (profiles, language)) == NULL)
+    {
+      wb_error (err, WB_E_NOT_FOUND, "unknown language \"%.64s\"", language);
+      goto out;
+    }
+  out->profile = p;
+  if (optional_uint (root, "timeout_ms", 1, p->max.timeout_ms, &out->timeout_ms, err) < 0
+      || optional_uint (root, "memory_mb", 6, p->max.memory_mb, &out->memory_mb, err) < 0
+      || optional_uint (root, "idle_ttl_s", 1, 31536000, &ttl, err) < 0)
+    goto out;
+  out->idle_ttl_s = ttl;
+  ret = 0;
+out:
   cJSON_Delete (root);
   return ret;
 }

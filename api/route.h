@@ -17,12 +17,13 @@ typedef void http_handler_t (struct evhttp_request *req, const struct http_calle
 
 typedef struct http_route
 {
-  const char *path; /* matched whole (the query string is not part of it) */
+  const char *path; /* matched whole, or as a prefix (the query string is not part of it) */
   uint16_t methods; /* the EVHTTP_REQ_* it serves */
   bool open;        /* served without credentials (the probes), whatever the method */
   bool piston;      /* its errors in Piston's shape ({"message"}) */
   bool says_method; /* another method: 400 "use POST on PATH"; else 404 (as unknown) */
   http_handler_t *handler;
+  bool prefix; /* path is a prefix: what follows is the handler's (a session's id) */
 } http_route_t;
 
 /* The route of path, whatever the method, or NULL when there is none.

@@ -104,6 +104,8 @@ wb_code_name (wb_code_t code)
       return "unauthorized";
     case WB_E_RATE_LIMITED:
       return "rate_limited";
+    case WB_E_SESSION_EXPIRED:
+      return "session_expired";
     }
   return "internal_error";
 }
@@ -133,6 +135,8 @@ wb_code_http_status (wb_code_t code)
       return 401;
     case WB_E_RATE_LIMITED:
       return 429;
+    case WB_E_SESSION_EXPIRED:
+      return 410;
     case WB_E_NOMEM:
     case WB_E_IO:
     case WB_E_INTERNAL:

@@ -26,6 +26,10 @@
  *              "max_backlog": 10000},
  *    "tokens": [{"name": "agents", "sha256": "<hex of the token>", "rate": 10,
  *                "burst": 20, "max_concurrent": 8}],
+ *    "sessions": {"max_sessions": 256, "max_per_owner": 64, "max_bytes": 2147483648,
+ *                 "state_max_bytes": 134217728, "files_max_bytes": 16777216, "files_max": 32,
+ *                 "idle_ttl_s": 900, "idle_ttl_max_s": 86400, "max_life_s": 86400,
+ *                 "queue_max": 8},
  *    "pools": {"default": {"min_ready": 2, "max_ready": 8},
  *              "python": {"min_ready": 4, "max_ready": 16}}}
  */
@@ -78,6 +82,16 @@ sched_config_defaults (sched_config_t *cfg, wb_err_t *err)
   cfg->engine_recheck_ms = 30000;
   cfg->store_retention_days = 30;
   cfg->store_max_backlog = 10000;
+  cfg->sessions.max_sessions = 256;
+  cfg->sessions.max_per_owner = 64;
+  cfg->sessions.max_bytes = 2ull << 30;
+  cfg->sessions.state_max_bytes = 128u << 20;
+  cfg->sessions.files_max_bytes = 16u << 20;
+  cfg->sessions.files_max = 32;
+  cfg->sessions.idle_ttl_s = 900;
+  cfg->sessions.idle_ttl_max_s = 86400;
+  cfg->sessions.max_life_s = 86400;
+  cfg->sessions.queue_max = 8;
   snprintf (cfg->pool_default.language, sizeof cfg->pool_default.language, "default");
   cfg->pool_default.min_ready = 1;
   cfg->pool_default.max_ready = 8;
@@ -610,6 +624,16 @@ static const config_key_t config_keys[] = {
     STR ("store.path", store_path),
     U32 ("store.retention_days", store_retention_days, 0, 36500, false),
     U32 ("store.max_backlog", store_max_backlog, 1, 10000000, false),
+    U32 ("sessions.max_sessions", sessions.max_sessions, 1, 1000000, false),
+    U32 ("sessions.max_per_owner", sessions.max_per_owner, 1, 1000000, false),
+    U64 ("sessions.max_bytes", sessions.max_bytes, 1048576, 1099511627776.0),
+    U64 ("sessions.state_max_bytes", sessions.state_max_bytes, 4096, 1073741824.0),
+    U64 ("sessions.files_max_bytes", sessions.files_max_bytes, 0, 16777216.0),
+    U32 ("sessions.files_max", sessions.files_max, 0, 62, false),
+    U32 ("sessions.idle_ttl_s", sessions.idle_ttl_s, 1, 31536000, false),
+    U32 ("sessions.idle_ttl_max_s", sessions.idle_ttl_max_s, 1, 31536000, false),
+    U32 ("sessions.max_life_s", sessions.max_life_s, 1, 31536000, false),
+    U32 ("sessions.queue_max", sessions.queue_max, 1, 1024, false),
     CUSTOM ("pools", parse_pools, apply_pools),
     CUSTOM ("tokens", parse_tokens, apply_tokens),
 };

@@ -10,6 +10,7 @@
 
 #include "api/api.h"
 #include "nodes/nodes.h"
+#include "exec/session.h"
 #include "warmbox/wb.h"
 
 #define SCHED_MAX_POOL_CFG 32
@@ -54,6 +55,7 @@ typedef struct sched_config
   char *store_path;               /* NULL: store_default_path () */
   uint32_t store_retention_days;
   uint32_t store_max_backlog;
+  session_config_t sessions; /* "sessions": {...} (exec/session.h) */
   sched_pool_config_t pool_default;
   sched_pool_config_t pools[SCHED_MAX_POOL_CFG];
   size_t n_pools;

@@ -99,6 +99,10 @@ sched_ctx_init (sched_ctx_t *ctx, wb_err_t *err)
       = execs_new (ctx->base, &ec, ctx->nodes, ctx->store, &ctx->metrics, ctx->profiles, err);
   if (ctx->execs == NULL)
     return -1;
+  ctx->sessions = sessions_new (ctx->base, &ctx->cfg.sessions, ctx->execs,
+                                store_session_key (ctx->store), ctx->instance_id, err);
+  if (ctx->sessions == NULL)
+    return -1;
   nodes_set_lost_cb (ctx->nodes, node_lost_cb, ctx);
   sched_config_api (&ctx->cfg, &ctx->api.cfg);
   sched_auth_init (&ctx->auth, &ctx->api.cfg);
@@ -106,6 +110,7 @@ sched_ctx_init (sched_ctx_t *ctx, wb_err_t *err)
   ctx->api.profiles = ctx->profiles;
   ctx->api.nodes = ctx->nodes;
   ctx->api.execs = ctx->execs;
+  ctx->api.sessions = ctx->sessions;
   ctx->api.store = ctx->store;
   ctx->api.metrics = &ctx->metrics;
   ctx->api.auth = &ctx->auth;
@@ -121,8 +126,16 @@ sched_ctx_clear (sched_ctx_t *ctx, uint32_t store_timeout_ms)
    * may still be on their way), then the sets are freed: the executions'
    * set outlives the store, whose last callbacks (rows ahead, finished
    * rows) look their execution up in it by serial. */
+  /* Sessions first: a call that ends now starts no other; those running
+   * are answered by the abandonment, the waiting ones by sessions_free
+   * (their state wiped). */
+  if (ctx->sessions)
+    sessions_closing (ctx->sessions);
   if (ctx->execs)
     sched_exec_abandon_all (ctx->execs);
+  sessions_free (ctx->sessions);
+  ctx->sessions = NULL;
+  ctx->api.sessions = NULL;
   if (ctx->nodes)
     {
       nodes_set_lost_cb (ctx->nodes, NULL, NULL);

@@ -32,6 +32,7 @@ struct sched_ctx
   prof_set_t *profiles;
   nodes_t *nodes;
   execs_t *execs;
+  sessions_t *sessions;
   store_t *store;
   sched_auth_t auth;
   metrics_t metrics;

@@ -467,6 +467,12 @@ execs_set_profiles (execs_t *x, const prof_set_t *profiles)
   x->profiles = profiles;
 }
 
+const prof_set_t *
+execs_profiles (const execs_t *x)
+{
+  return x->profiles;
+}
+
 void
 execs_set_draining (execs_t *x, bool draining)
 {
@@ -643,6 +649,8 @@ submit_row (sched_exec_t *ex, const char *status, const char *error, store_done_
   rec.error = error ? error : "";
   rec.daemon = nodes_owner (ctx->nodes);
   rec.pool = ex->pool_key;
+  rec.session_id = ex->req.session_id;
+  rec.session_seq = ex->req.session_seq;
   if (ex->reserved == 0) /* every row is reserved at admission */
     return wb_error (err, WB_E_INTERNAL,
                      "execution %s: no history record left reserved for its %s row", res->id,
@@ -1162,8 +1170,17 @@ wait_cb (void *arg, const eng_result_t *r)
 /* ---- output ---------------------------------------------------------- */
 
 /* What the init's trailer may hold past the files' contents: the files
- * line, a record header and a path per file, the usage line. */
-#define TRAILER_OVERHEAD (4096 + SCHED_MAX_FILES * (256 + 1024))
+ * line, a record header and a path per file, the usage line; a session's
+ * section with a "gone" record per input and its notes. */
+#define TRAILER_OVERHEAD (4096 + SCHED_MAX_FILES * (256 + 1024) + (SCHED_MAX_FILES + 2) * 300 + 4096)
+
+/* The files' contents the init may send back: a session's own budget, or
+ * the output cap. */
+static uint64_t
+files_out_budget (const sched_exec_t *ex)
+{
+  return ex->req.files_out_bytes ? ex->req.files_out_bytes : ex->req.limits.output_bytes;
+}
 
 /* What a compiled language's init gets, past the program's own timeout,
  * to stop it and report (profiles/init.c) before the daemon kills the
@@ -1323,7 +1340,8 @@ stderr_data (sched_exec_t *ex, const char *data, size_t len)
   /* Files' contents, the compile stage's two streams and their order
    * (no bigger than they are: order.h), records and lines. */
   if (ex->out.trailer.len + len
-          > ex->req.limits.output_bytes + 4 * ex->req.limits.compile_output_bytes + TRAILER_OVERHEAD
+          > files_out_budget (ex) + ex->req.session_state_max
+                + 4 * ex->req.limits.compile_output_bytes + TRAILER_OVERHEAD
       || wb_buf_append (&ex->out.trailer, data, len) < 0)
     ex->out.trailer_overflow = true;
   return true;
@@ -1592,7 +1610,7 @@ write_frame (sched_exec_t *ex)
       const char *program
           = ex->req.profile->program_file ? program_name (ex) : NULL; /* NULL: no file */
       rc = wb_buf_printf (&frame, "w1 %s %d %llu %zu", ex->out.nonce, SCHED_MAX_FILES,
-                          (unsigned long long) l->output_bytes,
+                          (unsigned long long) files_out_budget (ex),
                           ex->req.n_files + (program != NULL));
       /* A compile stage's limits, and the program's own timeout after it. */
       if (rc == 0 && ex->req.profile->compile_argv)
@@ -1602,6 +1620,9 @@ write_frame (sched_exec_t *ex)
           ex->out.run_mark_len = (size_t) snprintf (ex->out.run_mark, sizeof ex->out.run_mark,
                                                     "\x1ewarmbox-run %s\n", ex->out.nonce);
         }
+      /* A session's: its section in the trailer, the state up to its cap. */
+      if (rc == 0 && ex->req.session_state_max)
+        rc = wb_buf_printf (&frame, " s%llu", (unsigned long long) ex->req.session_state_max);
       if (rc == 0)
         rc = wb_buf_append (&frame, "\n", 1);
       for (size_t i = 0; i < ex->req.n_files && rc == 0; i++)

@@ -103,6 +103,16 @@ typedef struct sched_result
   /* The init stopped the program at its own timeout_ms (after a compile
    * stage, the daemon's deadline covers both stages). */
   bool run_timed_out;
+  /* A session's execution: the trailer's session section
+   * (profiles/README.md), the sandbox's words, untrusted.  has_session
+   * false: none came (not a session, or no whole trailer). */
+  bool has_session;
+  char **session_gone; /* the input files the program removed */
+  uint32_t n_session_gone;
+  int session_state_has;       /* 0 none left, 1 here (or only its size), 2 not collected */
+  uint64_t session_state_size; /* its size; past the bound the bytes are not here */
+  wb_buf_t session_state;      /* opaque: never parsed, never logged */
+  wb_buf_t session_notes;      /* "name\tkind\twhy" lines: what the bootstrap could not carry */
   const char *error; /* a client-safe sentence when status is not ok */
 } sched_result_t;
 
@@ -116,8 +126,8 @@ WB_MUST_CHECK int sched_trailer_parse (const char *data, size_t len, const char 
 /* The compile stage's status: "ok", "error" (it exited non-zero or could
  * not run), "timeout", "killed" (a signal: the memory limit, most often). */
 const char *sched_compile_status (const sched_result_t *res);
-/* Free res->files_out and the compile stage's output and order (owned by
- * the result). */
+/* Free res->files_out, the compile stage's output and order and the
+ * session section (owned by the result; the state is wiped first). */
 void sched_result_files_free (sched_result_t *res);
 
 /* What the executions read of the configuration; all of it reloadable
@@ -145,6 +155,8 @@ execs_t *execs_new (struct event_base *base, const exec_config_t *cfg, nodes_t *
 void execs_free (execs_t *x);
 void execs_set_config (execs_t *x, const exec_config_t *cfg);
 void execs_set_profiles (execs_t *x, const prof_set_t *profiles);
+/* The set in force (borrowed: valid until the next execs_set_profiles). */
+const prof_set_t *execs_profiles (const execs_t *x);
 /* SIGTERM's drain: new executions are refused; those in flight, queued
  * ones included, run to their end. */
 void execs_set_draining (execs_t *x, bool draining);

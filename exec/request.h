@@ -42,6 +42,14 @@ typedef struct sched_request
                            language's default; checked by sched_program_name_check */
   prof_limits_t limits; /* profile defaults with the request's overrides */
   bool combined_output; /* the result gets "output": stdout and stderr as they came */
+  /* A session's execution (exec/session.c sets these; "" and 0 for the
+   * others).  session_state_max > 0 asks the init for the trailer's
+   * session section, the state whole up to that many bytes; the files
+   * come back within files_out_bytes (0: limits.output_bytes). */
+  char session_id[64];
+  uint64_t session_seq;
+  uint64_t session_state_max;
+  uint64_t files_out_bytes;
 } sched_request_t;
 
 /* Free what the request owns, wiping code, args, files and stdin first.

@@ -87,6 +87,60 @@ trailer_file (const char **p, const char *end, sched_file_out_t *f, uint64_t *om
   return true;
 }
 
+static void
+session_free (sched_result_t *r)
+{
+  for (uint32_t i = 0; i < r->n_session_gone; i++)
+    free (r->session_gone[i]);
+  free (r->session_gone);
+  r->session_gone = NULL;
+  r->n_session_gone = 0;
+  if (r->session_state.data)
+    explicit_bzero (r->session_state.data, r->session_state.cap);
+  wb_buf_free (&r->session_state);
+  wb_buf_free (&r->session_notes);
+  r->has_session = false;
+}
+
+/* The session section, past its word: "<gone> <has state> <state size>
+ * <state length> <notes length>\n", a "gone <name length>\n<name>" record
+ * per input removed, the state's bytes, the notes' (into r, owned). */
+static bool
+trailer_session (const char **p, const char *end, sched_result_t *r)
+{
+  uint64_t gone, has, size, state_len, notes_len;
+  const char *q = *p;
+
+  if (!trailer_number (&q, end, ' ', &gone) || !trailer_number (&q, end, ' ', &has)
+      || !trailer_number (&q, end, ' ', &size) || !trailer_number (&q, end, ' ', &state_len)
+      || !trailer_number (&q, end, '\n', &notes_len) || gone > SCHED_MAX_FILES + 2 || has > 2
+      || (state_len != 0 && (has != 1 || state_len != size)) || (has != 1 && size != 0)
+      || notes_len > 4096)
+    return false;
+  r->has_session = true; /* from here on session_free has work to do */
+  if (gone && (r->session_gone = calloc (gone, sizeof *r->session_gone)) == NULL)
+    return false;
+  for (uint64_t i = 0; i < gone; i++)
+    {
+      uint64_t name_len;
+      if (!trailer_word (&q, end, "gone ") || !trailer_number (&q, end, '\n', &name_len)
+          || name_len == 0 || name_len > SCHED_MAX_FILE_NAME || (uint64_t) (end - q) < name_len
+          || !sched_file_name_valid (q, (size_t) name_len)
+          || (r->session_gone[r->n_session_gone] = strndup (q, (size_t) name_len)) == NULL)
+        return false;
+      r->n_session_gone++;
+      q += name_len;
+    }
+  if ((uint64_t) (end - q) < state_len || (uint64_t) (end - q) - state_len < notes_len
+      || wb_buf_append (&r->session_state, q, (size_t) state_len) < 0
+      || wb_buf_append (&r->session_notes, q + state_len, (size_t) notes_len) < 0)
+    return false;
+  r->session_state_has = (int) has;
+  r->session_state_size = size;
+  *p = q + state_len + notes_len;
+  return true;
+}
+
 int
 sched_trailer_parse (const char *data, size_t len, const char nonce[33], sched_result_t *res)
 {
@@ -96,6 +150,7 @@ sched_trailer_parse (const char *data, size_t len, const char nonce[33], sched_r
   uint32_t n = 0;
   bool good = false, has_compile = false, run_timed_out = false;
   sched_result_t compile = {0}; /* the compile fields, moved into res on success */
+  sched_result_t session = {0}; /* the session section's, likewise */
 
   if (p == NULL)
     goto out;
@@ -147,6 +202,8 @@ sched_trailer_parse (const char *data, size_t len, const char nonce[33], sched_r
       if (files[n].name)
         n++;
     }
+  if (trailer_word (&p, end, "session ") && !trailer_session (&p, end, &session))
+    goto out;
   run_timed_out = trailer_word (&p, end, "timeout\n");
   if (!trailer_word (&p, end, "usage ") || !trailer_number (&p, end, ' ', &peak)
       || !trailer_number (&p, end, ' ', &user) || !trailer_number (&p, end, '\n', &sys)
@@ -166,7 +223,19 @@ out:
       wb_buf_free (&compile.compile_out);
       wb_buf_free (&compile.compile_err);
       sched_order_free (&compile.compile_order);
+      session_free (&session);
       return -1;
+    }
+  if (session.has_session)
+    {
+      session_free (res);
+      res->has_session = true;
+      res->session_gone = session.session_gone;
+      res->n_session_gone = session.n_session_gone;
+      res->session_state_has = session.session_state_has;
+      res->session_state_size = session.session_state_size;
+      res->session_state = session.session_state;
+      res->session_notes = session.session_notes;
     }
   if (has_compile)
     {
@@ -220,6 +289,7 @@ sched_result_files_free (sched_result_t *res)
   wb_buf_free (&res->compile_out);
   wb_buf_free (&res->compile_err);
   sched_order_free (&res->compile_order);
+  session_free (res);
 }
 
 const char *

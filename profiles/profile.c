@@ -436,8 +436,15 @@ parse_stages (cJSON *root, prof_t *p, wb_err_t *err)
                          "not starting with a dot)");
       if ((p->program_file = strdup (program->valuestring)) == NULL)
         return wb_error (err, WB_E_NOMEM, "profile: out of memory");
-      return 0;
     }
+  cJSON *state = cJSON_GetObjectItemCaseSensitive (root, "session_state");
+  if (state && (!cJSON_IsBool (state) || source || compile))
+    return wb_error (err, WB_E_INVALID,
+                     "profile: \"session_state\" is true or false, for a profile with a "
+                     "bootstrap that carries its interpreter's state");
+  p->session_state = cJSON_IsTrue (state);
+  if (program)
+    return 0;
   if (source == NULL && compile == NULL)
     return 0;
   if (source == NULL || !cJSON_IsString (source) || !source_name_ok (source->valuestring))

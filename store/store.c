@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <event2/event.h>
 #include <fcntl.h>
+#include <openssl/rand.h>
 #include <pthread.h>
 #include <sqlite3.h>
 #include <string.h>
@@ -166,6 +167,14 @@ static const char *const migrations[] = {
     ("ALTER TABLE executions ADD COLUMN compile_status TEXT;"
      "ALTER TABLE executions ADD COLUMN compile_ms REAL;"), /* one step: clang asks for the
                                                                parentheses */
+
+    /* 7 -> 8: a session's execution names its session and its place in it
+     * (NULL for the others; the state itself is never here); the keys the
+     * daemon signs its session ids with (store_secret). */
+    ("ALTER TABLE executions ADD COLUMN session_id TEXT;"
+     "ALTER TABLE executions ADD COLUMN session_seq INTEGER;"
+     "CREATE INDEX executions_session ON executions (session_id) WHERE session_id IS NOT NULL;"
+     "CREATE TABLE secrets (name TEXT PRIMARY KEY, value BLOB NOT NULL);"),
 };
 
 int
@@ -280,6 +289,7 @@ struct store
   sqlite3 *db;
   sqlite3_stmt *ins_exec, *ins_event;
   char *path;
+  unsigned char session_key[32]; /* load_secret's "session_ids" */
   uint32_t retention_days, max_backlog;
 
   pthread_t thread;
@@ -321,12 +331,58 @@ now_unix (void)
 }
 
 /* Copy the record's strings into one block owned by the item. */
+/* The secret called name (32 random bytes, made and kept the first time
+ * it is asked for): for what must outlive a restart but never leave the
+ * host (the key session ids are signed with).  Blocking (store_open). */
+static int
+load_secret (sqlite3 *db, const char *name, unsigned char out[32], wb_err_t *err)
+{
+  sqlite3_stmt *q = NULL;
+  int rc;
+  bool found = false;
+
+  if (sqlite3_prepare_v2 (db, "SELECT value FROM secrets WHERE name = ?", -1, &q, NULL)
+      != SQLITE_OK)
+    return wb_error (err, WB_E_IO, "reading its secrets: %s", sqlite3_errmsg (db));
+  sqlite3_bind_text (q, 1, name, -1, SQLITE_STATIC);
+  rc = sqlite3_step (q);
+  if (rc == SQLITE_ROW && sqlite3_column_bytes (q, 0) == 32)
+    {
+      memcpy (out, sqlite3_column_blob (q, 0), 32);
+      found = true;
+    }
+  sqlite3_finalize (q);
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+    return wb_error (err, WB_E_IO, "reading its secrets: %s", sqlite3_errmsg (db));
+  if (found)
+    return 0;
+  if (RAND_bytes (out, 32) != 1)
+    return wb_error (err, WB_E_INTERNAL, "no random bytes for its secret %s", name);
+  if (sqlite3_prepare_v2 (db, "INSERT OR REPLACE INTO secrets (name, value) VALUES (?, ?)", -1,
+                          &q, NULL)
+      != SQLITE_OK)
+    return wb_error (err, WB_E_IO, "writing its secrets: %s", sqlite3_errmsg (db));
+  sqlite3_bind_text (q, 1, name, -1, SQLITE_STATIC);
+  sqlite3_bind_blob (q, 2, out, 32, SQLITE_STATIC);
+  rc = sqlite3_step (q);
+  sqlite3_finalize (q);
+  if (rc != SQLITE_DONE)
+    return wb_error (err, WB_E_IO, "writing its secrets: %s", sqlite3_errmsg (db));
+  return 0;
+}
+
+const unsigned char *
+store_session_key (const store_t *st)
+{
+  return st->session_key;
+}
+
 static int
 copy_execution (item_t *it, const store_execution_t *rec)
 {
   const char **fields[] = {&it->e.id,           &it->e.client, &it->e.language,     &it->e.image_id,
                            &it->e.profile_hash, &it->e.status, &it->e.container_id, &it->e.engine,
-                           &it->e.error,        &it->e.daemon, &it->e.pool};
+                           &it->e.error,        &it->e.daemon, &it->e.pool,         &it->e.session_id};
   size_t total = 0, off = 0;
 
   it->e = *rec;
@@ -539,6 +595,16 @@ bind_exec (sqlite3_stmt *s, const store_execution_t *e)
     {
       sqlite3_bind_text (s, i++, e->compile_status, -1, SQLITE_STATIC);
       sqlite3_bind_double (s, i++, e->compile_ms);
+    }
+  else
+    {
+      sqlite3_bind_null (s, i++);
+      sqlite3_bind_null (s, i++);
+    }
+  if (e->session_id && e->session_id[0])
+    {
+      sqlite3_bind_text (s, i++, e->session_id, -1, SQLITE_STATIC);
+      sqlite3_bind_int64 (s, i++, (sqlite3_int64) e->session_seq);
     }
   else
     {
@@ -795,9 +861,9 @@ static const char insert_exec_sql[]
       "stdout_bytes, stderr_bytes, queue_ms, start_ms, run_ms, total_ms, pool_hit, "
       "container_id, engine, error, daemon, pool, files_in, files_in_bytes, files_in_sha256, "
       "peak_memory_kib, cpu_user_ms, cpu_system_ms, files_out, files_out_bytes, files_out_sha256, "
-      "compile_status, compile_ms) "
+      "compile_status, compile_ms, session_id, session_seq) "
       "VALUES "
-      "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
+      "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
       /* The finished row replaces the one written ahead. */
       "ON CONFLICT (id) DO UPDATE SET started_at = excluded.started_at, "
       "finished_at = excluded.finished_at, image_id = excluded.image_id, status = excluded.status, "
@@ -949,7 +1015,8 @@ store_open (struct event_base *base, const store_config_t *cfg, store_t **out, w
                 "PRAGMA foreign_keys = ON; PRAGMA secure_delete = ON;",
                 err)
           < 0
-      || store_migrate (st->db, err) < 0 || mark_interrupted (st, cfg, err) < 0)
+      || store_migrate (st->db, err) < 0 || mark_interrupted (st, cfg, err) < 0
+      || load_secret (st->db, "session_ids", st->session_key, err) < 0)
     {
       wb_err_wrap (err, "history %s", st->path);
       goto fail;

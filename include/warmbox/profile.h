@@ -70,6 +70,12 @@ typedef struct prof
    * input, so it comes back only when the program changed it.  NULL: the
    * code is never a file. */
   char *program_file;
+  /* "session_state" (a profile with a bootstrap): in a session's
+   * execution the bootstrap is given the session's last state as the
+   * frame's file .warmbox-session and leaves the next one in
+   * .warmbox-state (profiles/README.md); the daemon keeps it as opaque
+   * bytes (exec/session.h).  false: a session carries only its files. */
+  bool session_state;
   /* "compile": {"argv": [...]}: run in the same container before the
    * program, within the compile_* limits; the program runs only when it
    * exits 0.  NULL-terminated; NULL without a compile stage. */

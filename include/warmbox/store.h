@@ -68,6 +68,10 @@ typedef struct store_execution
   const char *error;                           /* client-safe reason, "" if none */
   const char *daemon; /* the writing daemon (its owner label), "" if none */
   const char *pool;   /* the pool key it was served from, "" if none */
+  /* A session's execution: its session and its place in it (1 for the
+   * first call); "" (NULL in the table) for the others. */
+  const char *session_id;
+  uint64_t session_seq;
 } store_execution_t;
 
 typedef struct store_config
@@ -123,6 +127,11 @@ typedef struct store_stats
 } store_stats_t;
 void store_get_stats (store_t *st, store_stats_t *out);
 
+/* The key this host signs session ids with (32 bytes, made at the first
+ * open and kept in the file's secrets table, so that ids a daemon gave out
+ * before a restart are still known for its: exec/session.h).  Valid while
+ * st is open. */
+const unsigned char *store_session_key (const store_t *st);
 /* The schema version this build writes (PRAGMA user_version). */
 int store_schema_version (void);
 /* Migrate an open database to the current schema.  Used by store_open and

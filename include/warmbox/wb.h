@@ -48,6 +48,7 @@ typedef enum wb_code
   WB_E_CANCELLED,    /* the operation was abandoned (client gone, shutdown) */
   WB_E_UNAUTHORIZED, /* no valid API token (401) */
   WB_E_RATE_LIMITED, /* the token's rate or concurrency limit (429) */
+  WB_E_SESSION_EXPIRED, /* a session this daemon gave out has ended (410) */
 } wb_code_t;
 
 typedef struct wb_err

@@ -231,14 +231,21 @@ class Daemon:
             root = self.oci_root = _oci_root(self)
             engine = "oci:" + root
             self.engine_sock = os.path.join(root, "engine.sock")
-            if os.environ.get("WARMBOX_OCI_USERNS") in ("0", "1"):
+            userns = os.environ.get("WARMBOX_OCI_USERNS")
+            runtime = os.environ.get("WARMBOX_OCI_RUNTIME")
+            if userns in ("0", "1") or runtime:
                 # The same engine with "userns" said (1: true, 0: false;
                 # the default is a user namespace where the host allows
-                # one, docs/operators.md).
+                # one, docs/operators.md), or another runtime than runc
+                # (WARMBOX_OCI_RUNTIME=/usr/bin/crun).
+                entry = {"name": "oci", "kind": "oci", "root": root}
+                if userns in ("0", "1"):
+                    entry["userns"] = userns == "1"
+                if runtime:
+                    entry["runtime"] = runtime
                 cfg = os.path.join(self.dir, "engine.json")
-                userns = os.environ["WARMBOX_OCI_USERNS"] == "1"
                 with open(cfg, "w") as f:
-                    json.dump({"engines": [{"name": "oci", "kind": "oci", "root": root, "userns": userns}]}, f)
+                    json.dump({"engines": [entry]}, f)
                 args += ["--config", cfg]
                 engine = ""
             _ENGINE_SOCK[0] = self.engine_sock
