@@ -445,8 +445,7 @@ session_outcome_json (const session_outcome_t *so, wb_buf_t *out)
                         "\"files\":%u,\"files_bytes\":%llu,\"state_bytes\":%llu,\"error\":",
                         so->id, (unsigned long long) so->seq, so->carried ? "true" : "false",
                         so->ended ? "true" : "false", so->files,
-                        (unsigned long long) so->files_bytes,
-                        (unsigned long long) so->state_bytes);
+                        (unsigned long long) so->files_bytes, (unsigned long long) so->state_bytes);
   bad |= so->error ? wb_buf_printf (out, "\"%s\"", so->error) : wb_buf_append_str (out, "null");
   bad |= wb_buf_append_str (out, "},\"warnings\":[");
   for (size_t i = 0; i < so->n_warnings; i++)
@@ -460,7 +459,7 @@ session_outcome_json (const session_outcome_t *so, wb_buf_t *out)
 
 static void
 http_session_done (void *arg, const sched_result_t *res, const session_outcome_t *so,
-                 const wb_err_t *err)
+                   const wb_err_t *err)
 {
   http_call_t *call = arg;
   cleanup_buf wb_buf_t body = WB_BUF_INIT;
@@ -1605,7 +1604,8 @@ new_evhttp (api_ctx_t *ctx, void (*cb) (struct evhttp_request *, void *), void *
   evhttp_set_max_body_size (e, (ev_ssize_t) ctx->cfg.max_body_bytes);
   evhttp_set_max_headers_size (e, 64 * 1024);
   evhttp_set_timeout (e, 120);
-  evhttp_set_allowed_methods (e, EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_HEAD);
+  evhttp_set_allowed_methods (e, EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_HEAD
+                                     | EVHTTP_REQ_DELETE);
   evhttp_set_gencb (e, cb, arg);
   return e;
 }

@@ -32,8 +32,8 @@ typedef struct sched_session_spec
   uint32_t timeout_ms, memory_mb, idle_ttl_s; /* 0: not given */
 } sched_session_spec_t;
 WB_MUST_CHECK int sched_session_spec_parse (const char *body, size_t len,
-                                            const prof_set_t *profiles,
-                                            sched_session_spec_t *out, wb_err_t *err);
+                                            const prof_set_t *profiles, sched_session_spec_t *out,
+                                            wb_err_t *err);
 /* True when a JSON string in body holds the escape \u0000 (cJSON would cut
  * the string there silently). */
 bool sched_json_has_nul_escape (const char *body, size_t len);

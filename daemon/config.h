@@ -9,8 +9,8 @@
 #define WARMBOX_SCHED_CONFIG_H
 
 #include "api/api.h"
-#include "nodes/nodes.h"
 #include "exec/session.h"
+#include "nodes/nodes.h"
 #include "warmbox/wb.h"
 
 #define SCHED_MAX_POOL_CFG 32

@@ -1172,7 +1172,8 @@ wait_cb (void *arg, const eng_result_t *r)
 /* What the init's trailer may hold past the files' contents: the files
  * line, a record header and a path per file, the usage line; a session's
  * section with a "gone" record per input and its notes. */
-#define TRAILER_OVERHEAD (4096 + SCHED_MAX_FILES * (256 + 1024) + (SCHED_MAX_FILES + 2) * 300 + 4096)
+#define TRAILER_OVERHEAD                                                                           \
+  (4096 + SCHED_MAX_FILES * (256 + 1024) + (SCHED_MAX_FILES + 2) * 300 + 4096)
 
 /* The files' contents the init may send back: a session's own budget, or
  * the output cap. */
@@ -1339,9 +1340,8 @@ stderr_data (sched_exec_t *ex, const char *data, size_t len)
     return true;
   /* Files' contents, the compile stage's two streams and their order
    * (no bigger than they are: order.h), records and lines. */
-  if (ex->out.trailer.len + len
-          > files_out_budget (ex) + ex->req.session_state_max
-                + 4 * ex->req.limits.compile_output_bytes + TRAILER_OVERHEAD
+  if (ex->out.trailer.len + len > files_out_budget (ex) + ex->req.session_state_max
+                                      + 4 * ex->req.limits.compile_output_bytes + TRAILER_OVERHEAD
       || wb_buf_append (&ex->out.trailer, data, len) < 0)
     ex->out.trailer_overflow = true;
   return true;

@@ -55,7 +55,7 @@ struct session
   char owner[65];
   char language[33];
   uint32_t timeout_ms, memory_mb, idle_ttl_s;
-  double created_at, used_at; /* Unix seconds, for GET */
+  double created_at, used_at;   /* Unix seconds, for GET */
   uint64_t created_ms, used_ms; /* monotonic */
   uint64_t calls;
   sched_file_t *files;
@@ -473,9 +473,10 @@ static void
 info_of (const sessions_t *set, const session_t *s, session_info_t *out)
 {
   uint64_t now = wb_now_ms ();
-  uint64_t idle_left = (uint64_t) s->idle_ttl_s * 1000, life_left = (uint64_t) set->cfg.max_life_s * 1000;
+  uint64_t idle_left = (uint64_t) s->idle_ttl_s * 1000,
+           life_left = (uint64_t) set->cfg.max_life_s * 1000;
 
-  idle_left = s->running || s->queue ? idle_left
+  idle_left = s->running || s->queue          ? idle_left
               : now - s->used_ms >= idle_left ? 0
                                               : idle_left - (now - s->used_ms);
   life_left = now - s->created_ms >= life_left ? 0 : life_left - (now - s->created_ms);
@@ -497,8 +498,7 @@ info_of (const sessions_t *set, const session_t *s, session_info_t *out)
 }
 
 int
-session_get (sessions_t *set, const char *id, const char *owner, session_info_t *out,
-             wb_err_t *err)
+session_get (sessions_t *set, const char *id, const char *owner, session_info_t *out, wb_err_t *err)
 {
   session_t *s = find (set, id, owner, err);
   if (s == NULL)
@@ -508,8 +508,8 @@ session_get (sessions_t *set, const char *id, const char *owner, session_info_t 
 }
 
 void
-session_each (sessions_t *set, const char *owner,
-              int (*cb) (void *arg, const session_info_t *info), void *arg)
+session_each (sessions_t *set, const char *owner, int (*cb) (void *arg, const session_info_t *info),
+              void *arg)
 {
   session_info_t info;
   for (session_t *s = set->list; s; s = s->next)
@@ -619,8 +619,7 @@ merge_files (sessions_t *set, session_t *s, session_call_t *c, const prof_t *p, 
     {
       if (strcmp (all[i].name, STATE_FILE) == 0)
         continue;
-      if (file_copy (&c->sent[c->n_sent], all[i].name, all[i].data, all[i].len, all[i].sha256)
-          < 0)
+      if (file_copy (&c->sent[c->n_sent], all[i].name, all[i].data, all[i].len, all[i].sha256) < 0)
         return wb_error (err, WB_E_NOMEM, "out of memory");
       c->n_sent++;
     }
@@ -638,8 +637,7 @@ call_begin (sessions_t *set, session_t *s, session_call_t *c, wb_err_t *err)
   const prof_t *p = prof_find (execs_profiles (set->execs), s->language);
 
   if (p == NULL)
-    return wb_error (err, WB_E_NOT_FOUND, "language \"%s\" is no longer served here",
-                     s->language);
+    return wb_error (err, WB_E_NOT_FOUND, "language \"%s\" is no longer served here", s->language);
   c->req.profile = p;
   c->state = p->session_state;
   if (merge_files (set, s, c, p, err) < 0)
@@ -688,8 +686,8 @@ session_exec_start (sessions_t *set, const char *id, const char *owner, sched_re
       }
   if (s->waiting >= set->cfg.queue_max)
     {
-      wb_error (err, WB_E_BUSY, "session %s already has %u calls waiting; try again later",
-                s->id, s->waiting);
+      wb_error (err, WB_E_BUSY, "session %s already has %u calls waiting; try again later", s->id,
+                s->waiting);
       goto refuse;
     }
   if ((c = calloc (1, sizeof *c)) == NULL)
@@ -777,8 +775,8 @@ next_call (sessions_t *set, session_t *s)
     }
 }
 
-static int
-warn (session_outcome_t *so, const char *fmt, ...) __attribute__ ((format (printf, 2, 3)));
+static int warn (session_outcome_t *so, const char *fmt, ...)
+    __attribute__ ((format (printf, 2, 3)));
 
 static int
 warn (session_outcome_t *so, const char *fmt, ...)
@@ -898,8 +896,9 @@ carry (sessions_t *set, session_t *s, session_call_t *c, const sched_result_t *r
         bytes += files[n++].len;
     }
   if (res->files_omitted)
-    (void) warn (so, "%u files were not carried (past the session's caps, unreadable, or not "
-                     "plain UTF-8 names)",
+    (void) warn (so,
+                 "%u files were not carried (past the session's caps, unreadable, or not "
+                 "plain UTF-8 names)",
                  res->files_omitted);
   if (files_ok && (n > set->cfg.files_max || bytes > set->cfg.files_max_bytes))
     {
@@ -931,8 +930,8 @@ carry (sessions_t *set, session_t *s, session_call_t *c, const sched_result_t *r
     (void) warn (so, "the sandbox could not collect the state: the session keeps the state "
                      "from before this call");
   /* Within the daemon's total: others go, least recently used first. */
-  uint64_t after = (files_ok ? bytes : s->files_bytes)
-                   + (take_state ? res->session_state.len : s->state.len);
+  uint64_t after
+      = (files_ok ? bytes : s->files_bytes) + (take_state ? res->session_state.len : s->state.len);
   while (set->bytes - session_bytes (s) + after > set->cfg.max_bytes)
     {
       session_t *old = lru (set, s);

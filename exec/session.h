@@ -37,16 +37,16 @@
 
 typedef struct session_config
 {
-  uint32_t max_sessions;     /* in all; past it the least recently used idle one goes */
-  uint32_t max_per_owner;    /* one token's; past it 429 */
-  uint64_t max_bytes;        /* states and files of all sessions together */
-  uint64_t state_max_bytes;  /* one session's state */
-  uint64_t files_max_bytes;  /* one session's files together (<= SCHED_MAX_FILES_BYTES) */
-  uint32_t files_max;        /* one session's files (<= SCHED_MAX_FILES - 2) */
-  uint32_t idle_ttl_s;       /* the default idle TTL */
-  uint32_t idle_ttl_max_s;   /* the most a session may ask for */
-  uint32_t max_life_s;       /* from its creation, whatever it does */
-  uint32_t queue_max;        /* calls waiting for one session; past it 503 */
+  uint32_t max_sessions;    /* in all; past it the least recently used idle one goes */
+  uint32_t max_per_owner;   /* one token's; past it 429 */
+  uint64_t max_bytes;       /* states and files of all sessions together */
+  uint64_t state_max_bytes; /* one session's state */
+  uint64_t files_max_bytes; /* one session's files together (<= SCHED_MAX_FILES_BYTES) */
+  uint32_t files_max;       /* one session's files (<= SCHED_MAX_FILES - 2) */
+  uint32_t idle_ttl_s;      /* the default idle TTL */
+  uint32_t idle_ttl_max_s;  /* the most a session may ask for */
+  uint32_t max_life_s;      /* from its creation, whatever it does */
+  uint32_t queue_max;       /* calls waiting for one session; past it 503 */
 } session_config_t;
 
 typedef struct sessions sessions_t;
@@ -55,8 +55,8 @@ typedef struct session_call session_call_t;
 /* What POST /v1/sessions asks for. */
 typedef struct session_spec
 {
-  const char *owner;    /* the token's name, "" without tokens */
-  const char *language; /* the profile's canonical name */
+  const char *owner;              /* the token's name, "" without tokens */
+  const char *language;           /* the profile's canonical name */
   uint32_t timeout_ms, memory_mb; /* each call's defaults; 0: the profile's */
   uint32_t idle_ttl_s;            /* 0: the configured default */
 } session_spec_t;
@@ -79,13 +79,13 @@ typedef struct session_info
 typedef struct session_outcome
 {
   const char *id;
-  uint64_t seq;    /* 1 for the session's first call */
-  bool ended;      /* the session ended while the call ran: nothing carried */
-  bool carried;    /* the session now holds what this call left */
+  uint64_t seq; /* 1 for the session's first call */
+  bool ended;   /* the session ended while the call ran: nothing carried */
+  bool carried; /* the session now holds what this call left */
   /* Why not all of it was taken ("session_state_too_large",
    * "session_files_too_large", "session_memory_full"), or NULL. */
   const char *error;
-  uint32_t files;  /* what the next call gets */
+  uint32_t files; /* what the next call gets */
   uint64_t files_bytes, state_bytes;
   char **warnings; /* sentences for the client: names and files not carried */
   size_t n_warnings;

@@ -358,8 +358,8 @@ load_secret (sqlite3 *db, const char *name, unsigned char out[32], wb_err_t *err
     return 0;
   if (RAND_bytes (out, 32) != 1)
     return wb_error (err, WB_E_INTERNAL, "no random bytes for its secret %s", name);
-  if (sqlite3_prepare_v2 (db, "INSERT OR REPLACE INTO secrets (name, value) VALUES (?, ?)", -1,
-                          &q, NULL)
+  if (sqlite3_prepare_v2 (db, "INSERT OR REPLACE INTO secrets (name, value) VALUES (?, ?)", -1, &q,
+                          NULL)
       != SQLITE_OK)
     return wb_error (err, WB_E_IO, "writing its secrets: %s", sqlite3_errmsg (db));
   sqlite3_bind_text (q, 1, name, -1, SQLITE_STATIC);
@@ -380,9 +380,10 @@ store_session_key (const store_t *st)
 static int
 copy_execution (item_t *it, const store_execution_t *rec)
 {
-  const char **fields[] = {&it->e.id,           &it->e.client, &it->e.language,     &it->e.image_id,
-                           &it->e.profile_hash, &it->e.status, &it->e.container_id, &it->e.engine,
-                           &it->e.error,        &it->e.daemon, &it->e.pool,         &it->e.session_id};
+  const char **fields[]
+      = {&it->e.id,           &it->e.client, &it->e.language,     &it->e.image_id,
+         &it->e.profile_hash, &it->e.status, &it->e.container_id, &it->e.engine,
+         &it->e.error,        &it->e.daemon, &it->e.pool,         &it->e.session_id};
   size_t total = 0, off = 0;
 
   it->e = *rec;

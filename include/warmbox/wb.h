@@ -36,18 +36,18 @@
 typedef enum wb_code
 {
   WB_OK = 0,
-  WB_E_INVALID,      /* malformed or out-of-range input (400) */
-  WB_E_NOT_FOUND,    /* unknown language, id, path (404) */
-  WB_E_TOO_LARGE,    /* body or code over its cap (413) */
-  WB_E_BUSY,         /* capacity exhausted, retry later (503) */
-  WB_E_ENGINE_DOWN,  /* the container engine cannot be reached (503) */
-  WB_E_ENGINE,       /* the engine answered with an error (502) */
-  WB_E_NOMEM,        /* allocation failed (500) */
-  WB_E_IO,           /* local I/O failed (500) */
-  WB_E_INTERNAL,     /* a bug or an unexpected state (500) */
-  WB_E_CANCELLED,    /* the operation was abandoned (client gone, shutdown) */
-  WB_E_UNAUTHORIZED, /* no valid API token (401) */
-  WB_E_RATE_LIMITED, /* the token's rate or concurrency limit (429) */
+  WB_E_INVALID,         /* malformed or out-of-range input (400) */
+  WB_E_NOT_FOUND,       /* unknown language, id, path (404) */
+  WB_E_TOO_LARGE,       /* body or code over its cap (413) */
+  WB_E_BUSY,            /* capacity exhausted, retry later (503) */
+  WB_E_ENGINE_DOWN,     /* the container engine cannot be reached (503) */
+  WB_E_ENGINE,          /* the engine answered with an error (502) */
+  WB_E_NOMEM,           /* allocation failed (500) */
+  WB_E_IO,              /* local I/O failed (500) */
+  WB_E_INTERNAL,        /* a bug or an unexpected state (500) */
+  WB_E_CANCELLED,       /* the operation was abandoned (client gone, shutdown) */
+  WB_E_UNAUTHORIZED,    /* no valid API token (401) */
+  WB_E_RATE_LIMITED,    /* the token's rate or concurrency limit (429) */
   WB_E_SESSION_EXPIRED, /* a session this daemon gave out has ended (410) */
 } wb_code_t;
 

@@ -35,17 +35,20 @@ test_table (void)
   {
     const char *path;
     uint16_t methods;
-    bool open, piston, says_method;
+    bool open, piston, says_method, prefix;
   } want[] = {
-      {"/v1/executions", EVHTTP_REQ_POST, false, false, true},
-      {"/api/v2/execute", EVHTTP_REQ_POST, false, true, true},
-      {"/api/v2/runtimes", EVHTTP_REQ_GET, false, true, false},
-      {"/v1/languages", EVHTTP_REQ_GET, false, false, false},
-      {"/healthz", EVHTTP_REQ_GET, true, false, false},
-      {"/readyz", EVHTTP_REQ_GET, true, false, false},
-      {"/v1/pools", EVHTTP_REQ_GET, false, false, false},
-      {"/v1/engines", EVHTTP_REQ_GET, false, false, false},
-      {"/metrics", EVHTTP_REQ_GET, false, false, false},
+      {"/v1/executions", EVHTTP_REQ_POST, false, false, true, false},
+      {"/api/v2/execute", EVHTTP_REQ_POST, false, true, true, false},
+      {"/api/v2/runtimes", EVHTTP_REQ_GET, false, true, false, false},
+      {"/v1/languages", EVHTTP_REQ_GET, false, false, false, false},
+      {"/healthz", EVHTTP_REQ_GET, true, false, false, false},
+      {"/readyz", EVHTTP_REQ_GET, true, false, false, false},
+      {"/v1/pools", EVHTTP_REQ_GET, false, false, false, false},
+      {"/v1/engines", EVHTTP_REQ_GET, false, false, false, false},
+      {"/metrics", EVHTTP_REQ_GET, false, false, false, false},
+      {"/v1/sessions", EVHTTP_REQ_GET | EVHTTP_REQ_POST, false, false, true, false},
+      {"/v1/sessions/", EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_DELETE, false, false, true,
+       true},
   };
   size_t n, opens = 0;
   const http_route_t *t = http_routes (&n);
@@ -57,7 +60,7 @@ test_table (void)
       const http_route_t *r = http_route_find (want[i].path);
       ok (r && r->methods == want[i].methods && r->open == want[i].open
               && r->piston == want[i].piston && r->says_method == want[i].says_method
-              && r->handler != NULL,
+              && r->prefix == want[i].prefix && r->handler != NULL,
           "%s: found, its method, open %d, piston %d, says its method %d", want[i].path,
           want[i].open, want[i].piston, want[i].says_method);
     }
@@ -68,10 +71,9 @@ test_table (void)
         unique = unique && strcmp (t[k].path, t[i].path) != 0;
       opens += t[i].open;
       ok (unique && t[i].path[0] == '/' && t[i].piston == http_path_is_piston (t[i].path)
-              && (!t[i].says_method || t[i].methods == EVHTTP_REQ_POST),
-          "row %zu (%s): one row per path, Piston's shape exactly under /api/, only POST routes "
-          "say "
-          "their method",
+              && (!t[i].says_method || (t[i].methods & EVHTTP_REQ_POST)),
+          "row %zu (%s): one row per path, Piston's shape exactly under /api/, only routes that "
+          "serve POST say their method",
           i, t[i].path);
     }
   is_int (opens, 2, "only the two probes are open");
@@ -94,6 +96,12 @@ test_table (void)
   };
   for (size_t i = 0; i < WB_ARRAY_SIZE (unknown); i++)
     ok (http_route_find (unknown[i]) == NULL, "\"%s\" is no route (paths match whole)", unknown[i]);
+  /* The one prefix: a session's paths, and nothing else beginning so. */
+  const http_route_t *sr = http_route_find ("/v1/sessions/ses_x/executions");
+  ok (sr && sr->prefix && http_route_find ("/v1/sessions/") == sr
+          && http_route_find ("/v1/sessionsx") == NULL && http_route_find ("/v1/session") == NULL
+          && http_route_find ("/v1/sessions")->prefix == false,
+      "/v1/sessions/ is a prefix (a session's id follows); /v1/sessions is whole");
   ok (http_path_is_piston ("/api/") && http_path_is_piston ("/api/v9/x")
           && !http_path_is_piston ("/api") && !http_path_is_piston ("/v1/executions"),
       "Piston's error shape: any path under /api/");
