@@ -1,6 +1,6 @@
 /* Fuzz the daemon's parser of the sandbox init's trailer (the compile
- * stage and the order of its two streams, files, the init's timeout,
- * usage): whatever the bytes, it accepts a whole trailer or refuses with
+ * stage and the order of its two streams, files, a session's section, the
+ * init's timeout, usage): whatever the bytes, it accepts a whole trailer or refuses with
  * the result untouched; what it accepts holds what it must (names UTF-8,
  * content as long as the size says, at most 64 files, an order that covers
  * the compiler's output exactly), and renders as JSON, with the combined
@@ -24,7 +24,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     {
       if (res.has_files || res.has_usage || res.files_out || res.has_compile || res.compile_out.data
           || res.compile_err.data || res.run_timed_out || res.compile_order.known
-          || res.compile_order.segs.data)
+          || res.compile_order.segs.data || res.has_session || res.session_gone
+          || res.session_state.data || res.session_notes.data)
         abort (); /* refused, yet the result changed */
       return 0;
     }
@@ -43,6 +44,17 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       abort ();
     wb_buf_free (&both);
   }
+  /* A session's section: names a session may hold, a state whole or only
+   * its size, the notes within their bound. */
+  if (res.has_session
+      && (res.session_state_has < 0 || res.session_state_has > 2
+          || (res.session_state.len && res.session_state.len != res.session_state_size)
+          || (res.session_state_has != 1 && res.session_state_size)
+          || res.session_notes.len > 4096))
+    abort ();
+  for (uint32_t i = 0; i < res.n_session_gone; i++)
+    if (!sched_file_name_valid (res.session_gone[i], strlen (res.session_gone[i])))
+      abort ();
   for (uint32_t i = 0; i < res.n_files_out; i++)
     {
       const sched_file_out_t *f = &res.files_out[i];

@@ -87,7 +87,14 @@ struct fake_container
   bool init_timeout; /* the trailer says the init stopped the program ("inittimeout") */
   bool compiled;     /* the init's line carries a compile stage's limits: "compile 0" writes the run
                         mark */
-  size_t pc;         /* next byte of the code to interpret */
+  /* A session's execution (the init's line ends " s<max>"): the state
+   * the frame brought (its file .warmbox-session) and the one "state"
+   * leaves, reported in the trailer's session section. */
+  bool session;
+  size_t state_in_off, state_in_len;
+  wb_buf_t state_out;
+  bool state_set;
+  size_t pc; /* next byte of the code to interpret */
   uint64_t flood_left;
   bool exiting;     /* exits at the next step (output goes out first) */
   bool hold_attach; /* on exit its attach streams do not end ("stall") */
@@ -341,6 +348,7 @@ container_destroy (fake_container_t *c)
   free (c->body);
   wb_buf_free (&c->in);
   wb_buf_free (&c->files);
+  wb_buf_free (&c->state_out);
   wb_buf_free (&c->compile);
   free (c);
 }
@@ -573,6 +581,14 @@ emit_trailer (fake_container_t *c)
       emit (c, ENG_STREAM_STDERR, line, (size_t) n, false);
       if (c->files.len)
         emit (c, ENG_STREAM_STDERR, c->files.data, c->files.len, false);
+      if (c->session)
+        {
+          n = snprintf (line, sizeof line, "session 0 %d %zu %zu 0\n", c->state_set ? 1 : 0,
+                        c->state_set ? c->state_out.len : 0, c->state_set ? c->state_out.len : 0);
+          emit (c, ENG_STREAM_STDERR, line, (size_t) n, false);
+          if (c->state_set && c->state_out.len)
+            emit (c, ENG_STREAM_STDERR, c->state_out.data, c->state_out.len, false);
+        }
       n = snprintf (line, sizeof line, "%susage 2048 1500 500\nend %s\n",
                     c->init_timeout ? "timeout\n" : "", c->nonce);
       emit (c, ENG_STREAM_STDERR, line, (size_t) n, false);
@@ -639,6 +655,8 @@ frame_parse (fake_container_t *c)
               = sscanf (line, " %llu %llu %llu %llu %llu %llu", &fmax, &fbytes, &in, &ct, &co, &rt);
           inputs = got >= 3 ? (size_t) in : 0;
           c->compiled = got == 6;
+          const char *sess = strstr (line, " s");
+          c->session = sess && sess[2] >= '0' && sess[2] <= '9';
         }
       skip = (size_t) (end - buf) + 1;
       for (size_t k = 0; k < inputs; k++)
@@ -680,6 +698,24 @@ frame_parse (fake_container_t *c)
   total = n;
   while (i < hdr)
     {
+      if (buf[i] == ' ' && i + 1 < hdr && buf[i + 1] == 'f')
+        {
+          /* " f<name length>:<size>": a file, its name then its content. */
+          uint64_t nlen, size;
+          i += 2;
+          if (parse_number (buf, hdr, &i, 255, &nlen) < 0 || i >= hdr || buf[i++] != ':'
+              || parse_number (buf, hdr, &i, SIZE_MAX / 4, &size) < 0 || total + nlen + size > len)
+            return -1;
+          const char *fname = buf + hdr + 1 + name_len + total;
+          if (nlen == 16 && total + nlen <= len - hdr - 1
+              && memcmp (fname, ".warmbox-session", 16) == 0)
+            {
+              c->state_in_off = (size_t) (fname + 16 - c->in.data);
+              c->state_in_len = (size_t) size;
+            }
+          total += nlen + size;
+          continue;
+        }
       if (buf[i++] != ' ' || ++n_args > FRAME_ARGS_MAX
           || parse_number (buf, hdr, &i, SIZE_MAX / 2, &n) < 0)
         return -1;
@@ -707,7 +743,7 @@ emit_args (fake_container_t *c)
   /* frame_parse checked the header: skip the code's length, then one
    * " <length>" per argument. */
   parse_number (buf, c->hdr_len, &i, SIZE_MAX / 2, &n);
-  while (i < c->hdr_len)
+  while (i < c->hdr_len && !(i + 1 < c->hdr_len && buf[i + 1] == 'f'))
     {
       i++;
       n = 0;
@@ -847,6 +883,21 @@ program_run (fake_container_t *c)
               emit (c, ENG_STREAM_STDERR, mark, (size_t) n, false);
             }
         }
+      else if (word_is (code + s, w - s, "state"))
+        {
+          /* "state TEXT": the state the session's next call gets is the
+           * one this call got, then TEXT. */
+          wb_buf_reset (&c->state_out);
+          if (wb_buf_append (&c->state_out, c->in.data + c->state_in_off, c->state_in_len) < 0
+              || wb_buf_append (&c->state_out, code + r, e - r) < 0)
+            {
+              report_oom (c, &c->state_out, 0);
+              return;
+            }
+          c->state_set = true;
+        }
+      else if (word_is (code + s, w - s, "showstate") && r == e)
+        emit (c, ENG_STREAM_STDOUT, c->in.data + c->state_in_off, c->state_in_len, false);
       else if (word_is (code + s, w - s, "inittimeout") && r == e)
         {
           /* The init stopped the program at its own deadline. */

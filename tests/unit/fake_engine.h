@@ -10,18 +10,23 @@
  *
  * Containers live in memory.  When one is started and its stdin is closed,
  * the fake reads the warmbox stdin frame
- *   "<code length>[ <arg length>...]\n<code><args...><stdin...>"
- * and interprets the code as a tiny script, commands separated by ';' or
- * newlines:
- *   out TEXT   TEXT and "\n" to stdout        err TEXT  the same on stderr
- *   sleep MS   pause MS milliseconds          exit N    exit with N (& 255)
- *   flood N    N bytes of 'x' to stdout, up to 64 KiB per loop pass
- *   oom        exit 137, OOMKilled            hang      run until killed
- *   die N      exit N with no init's report (the init killed, the runtime dead)
+ *   "<code length>[ <arg length>...][ f<name
+ * length>:<size>...]\n<code><args...><files...><stdin...>" and interprets the code as a tiny
+ * script, commands separated by ';' or newlines: out TEXT   TEXT and "\n" to stdout        err TEXT
+ * the same on stderr sleep MS   pause MS milliseconds          exit N    exit with N (& 255) flood
+ * N    N bytes of 'x' to stdout, up to 64 KiB per loop pass oom        exit 137, OOMKilled hang run
+ * until killed die N      exit N with no init's report (the init killed, the runtime dead)
  *   cutreport N  the init's report cut short (mark, files, half a usage line), exit N
  *   oomkill    exit 137, OOMKilled, no init's report (the kernel killed it all)
  *   stall N    exit N, its output stream never ending until it is removed
  *   echo       the program's stdin to stdout  args      each arg + "\n"
+ *   file NAME CONTENT  a file the init reports
+ *   state TEXT the session's state for its next call: the one this call got
+ *              (the frame's file .warmbox-session), then TEXT (a session's
+ *              execution: the init's line ends " s<max>"; the trailer then
+ *              has its session section)
+ *   showstate  the state this call got, to stdout
+ * The frame's files (" f<name length>:<size>" in the header) are skipped.
  * An unknown command writes "fake: unknown command\n" to stderr and exits
  * 2; a malformed frame "fake: bad stdin frame\n", exit 2.  The end of the
  * script exits 0.  On exit the output already written is delivered, the

@@ -996,6 +996,239 @@ test_reaper_retry (void)
   is_int (teardown ("reaper retry"), 0, "nothing left");
 }
 
+/* ---- sessions ---------------------------------------------------------- */
+
+/* One client of a session: its call and what it heard. */
+typedef struct scall
+{
+  session_call_t *sc; /* while it may still answer */
+  int answers;
+  bool refused;
+  bool has_result, carried, ended;
+  sched_status_t status;
+  wb_code_t err_code;
+  uint64_t seq, state_bytes;
+  char out[256];
+  char error[40];
+  char warnings[512];
+} scall_t;
+
+static void
+sdone_cb (void *arg, const sched_result_t *res, const session_outcome_t *so, const wb_err_t *err)
+{
+  scall_t *c = arg;
+
+  c->answers++;
+  c->sc = NULL;
+  if (so)
+    {
+      c->seq = so->seq;
+      c->carried = so->carried;
+      c->ended = so->ended;
+      c->state_bytes = so->state_bytes;
+      snprintf (c->error, sizeof c->error, "%s", so->error ? so->error : "");
+      for (size_t i = 0; i < so->n_warnings; i++)
+        {
+          size_t at = strlen (c->warnings);
+          snprintf (c->warnings + at, sizeof c->warnings - at, "%s|", so->warnings[i]);
+        }
+    }
+  if (res)
+    {
+      c->has_result = true;
+      c->status = res->status;
+      copy_text (c->out, sizeof c->out, res->out.data, res->out.len);
+    }
+  else
+    c->err_code = err->code;
+}
+
+static void
+ssubmit (scall_t *c, const char *id, const char *code, const char *extra)
+{
+  wb_buf_t body = WB_BUF_INIT;
+  sched_request_t req;
+  sched_request_defaults_t d = {.language = "python"};
+  wb_err_t err;
+
+  memset (c, 0, sizeof *c);
+  if (wb_buf_append_str (&body, "{\"code\":") < 0
+      || wb_json_append_string (&body, code, strlen (code)) < 0
+      || wb_buf_printf (&body, "%s%s}", extra ? "," : "", extra ? extra : "") < 0
+      || sched_request_parse_with (body.data, body.len, ctx.profiles, &d, &req, &err) < 0)
+    {
+      c->refused = true;
+      c->err_code = body.data ? err.code : WB_E_NOMEM;
+      wb_buf_free (&body);
+      return;
+    }
+  wb_buf_free (&body);
+  c->sc = session_exec_start (ctx.sessions, id, "", &req, sdone_cb, c, &err);
+  if (c->sc == NULL)
+    {
+      c->refused = true;
+      c->err_code = err.code;
+    }
+}
+
+static void
+scancel (scall_t *c)
+{
+  if (c->sc)
+    {
+      session_exec_cancel (c->sc);
+      c->sc = NULL;
+    }
+}
+
+static bool
+sanswered (void *arg)
+{
+  scall_t *c = arg;
+  return c->sc == NULL;
+}
+
+static bool
+session_running (void *arg)
+{
+  session_info_t i;
+  return session_get (ctx.sessions, arg, "", &i, NULL) == 0 && i.running
+         && fake_engine_stats (fake ()).live > 0;
+}
+
+static void
+new_session (char id[SESSION_ID_LEN + 1], uint32_t idle_ttl_s)
+{
+  session_spec_t spec = {"", "python", 0, 0, idle_ttl_s};
+  wb_err_t err;
+  if (session_create (ctx.sessions, &spec, id, &err) < 0)
+    {
+      printf ("# session_create: %s\n", err.msg);
+      id[0] = '\0';
+    }
+}
+
+static void
+test_sessions (void)
+{
+  char id[SESSION_ID_LEN + 1], other[SESSION_ID_LEN + 1];
+  scall_t a, b, c;
+  session_info_t info;
+  wb_err_t err;
+
+  if (!setup ("{\"sessions\": {\"queue_max\": 2, \"state_max_bytes\": 4096, \"idle_ttl_s\": 30}}"))
+    {
+      ok (false, "sessions: setup");
+      return;
+    }
+  new_session (id, 0);
+  ssubmit (&a, id, "state a; out one", NULL);
+  run_until (sanswered, &a, 5000);
+  ok (a.answers == 1 && a.status == SCHED_ST_OK && a.carried && a.seq == 1 && a.state_bytes == 1,
+      "sessions: a call's state is kept (seq 1, 1 byte)");
+  ssubmit (&a, id, "showstate; state b", NULL);
+  run_until (sanswered, &a, 5000);
+  ok (a.answers == 1 && strcmp (a.out, "a") == 0 && a.seq == 2 && a.state_bytes == 2,
+      "sessions: the next call gets it (\"%s\") and adds to it", a.out);
+
+  /* One at a time, in order; a third waits too; a fourth is past the bound. */
+  ssubmit (&a, id, "sleep 50; state c", NULL);
+  ssubmit (&b, id, "showstate", NULL);
+  ssubmit (&c, id, "out never", NULL);
+  scall_t d;
+  ssubmit (&d, id, "out never", NULL);
+  ok (session_get (ctx.sessions, id, "", &info, &err) == 0 && info.running && info.waiting == 2
+          && d.refused && d.err_code == WB_E_BUSY,
+      "sessions: one call runs, two wait, a third is refused busy (queue_max 2)");
+  scancel (&c);
+  run_until (sanswered, &b, 5000);
+  ok (a.answers == 1 && b.answers == 1 && c.answers == 0 && strcmp (b.out, "abc") == 0
+          && b.seq == 4,
+      "sessions: the waiting call runs after the first and sees its state (\"%s\"); the one "
+      "cancelled while waiting never answers",
+      b.out);
+
+  /* Cancelled while it runs: nothing of it is carried; the next starts. */
+  ssubmit (&a, id, "state lost; hang", NULL);
+  ssubmit (&b, id, "showstate", NULL);
+  run_until (session_running, id, 5000);
+  scancel (&a);
+  run_until (sanswered, &b, 5000);
+  ok (a.answers == 0 && b.answers == 1 && strcmp (b.out, "abc") == 0,
+      "sessions: a call cancelled while it runs carries nothing; the next runs (\"%s\")", b.out);
+
+  /* Killed at its deadline: no report, the state before it kept. */
+  ssubmit (&a, id, "state late; hang", "\"timeout_ms\": 100");
+  run_until (sanswered, &a, 5000);
+  ssubmit (&b, id, "showstate", NULL);
+  run_until (sanswered, &b, 5000);
+  ok (a.status == SCHED_ST_TIMEOUT && !a.carried && strstr (a.warnings, "before it could report")
+          && strcmp (b.out, "abc") == 0,
+      "sessions: a call past its deadline: a warning, and the state before it kept (\"%s\")",
+      b.out);
+
+  /* A state past the cap: refused, the last good one kept. */
+  char big[6000] = "state ";
+  memset (big + 6, 'x', 5000);
+  big[5006] = '\0';
+  ssubmit (&a, id, big, NULL);
+  run_until (sanswered, &a, 5000);
+  ssubmit (&b, id, "showstate", NULL);
+  run_until (sanswered, &b, 5000);
+  ok (a.status == SCHED_ST_OK && strcmp (a.error, "session_state_too_large") == 0
+          && strcmp (b.out, "abc") == 0,
+      "sessions: a state past state_max_bytes: session_state_too_large, the last good one kept");
+
+  /* Deleted while a call runs and another waits. */
+  ssubmit (&a, id, "sleep 50; state z", NULL);
+  ssubmit (&b, id, "showstate", NULL);
+  run_until (session_running, id, 5000);
+  ok (session_delete (ctx.sessions, id, "", &err) == 0 && b.answers == 1
+          && b.err_code == WB_E_SESSION_EXPIRED,
+      "sessions: deleted: the waiting call is answered session_expired at once");
+  run_until (sanswered, &a, 5000);
+  ok (a.answers == 1 && a.has_result && a.ended && !a.carried,
+      "sessions: the running one finishes and is answered, carrying nothing");
+  ok (session_get (ctx.sessions, id, "", &info, &err) < 0 && err.code == WB_E_SESSION_EXPIRED
+          && strstr (err.msg, "deleted"),
+      "sessions: then the id is session_expired (\"%s\")", err.msg);
+
+  /* Ids: another owner, a forged MAC, an id of another instance. */
+  new_session (other, 2);
+  char forged[SESSION_ID_LEN + 1];
+  memcpy (forged, other, sizeof forged);
+  forged[SESSION_ID_LEN - 1] = forged[SESSION_ID_LEN - 1] == '0' ? '1' : '0';
+  ok (session_get (ctx.sessions, other, "mallory", &info, &err) < 0 && err.code == WB_E_NOT_FOUND
+          && session_get (ctx.sessions, forged, "", &info, &err) < 0 && err.code == WB_E_NOT_FOUND,
+      "sessions: another owner's use, or a forged id: 404");
+
+  /* The idle TTL, on the virtual clock. */
+  ok (session_get (ctx.sessions, other, "", &info, &err) == 0 && info.idle_ttl_s == 2,
+      "sessions: a session asked for a 2 s TTL");
+  vclock_advance (3500);
+  run_until (sanswered, &a, 1500); /* a is answered: the loop turns once, the sweep runs */
+  {
+    uint64_t until = now_ms () + 1500;
+    while (now_ms () < until)
+      {
+        struct timeval tick = {0, 100000};
+        event_base_loopexit (ctx.base, &tick);
+        event_base_loop (ctx.base, EVLOOP_ONCE);
+      }
+  }
+  ok (session_get (ctx.sessions, other, "", &info, &err) < 0 && err.code == WB_E_SESSION_EXPIRED
+          && strstr (err.msg, "idle"),
+      "sessions: idle past its TTL: ended (\"%s\")", err.msg);
+
+  /* A call waiting when the daemon goes: answered, never lost. */
+  new_session (id, 0);
+  ssubmit (&a, id, "hang", NULL);
+  ssubmit (&b, id, "out x", NULL);
+  run_until (session_running, id, 5000);
+  is_int (teardown ("sessions") + (a.answers != 1) + (b.answers != 1), 0,
+          "sessions: at shutdown the running and the waiting call are answered, nothing left");
+}
+
 static bool rows_written (void *arg);
 
 /* Past max_concurrent executions queue, fair across clients; a full queue
@@ -1982,6 +2215,7 @@ main (void)
       TIMED (test_output_order ());
       TIMED (test_alloc_faults ());
       TIMED (test_clear_in_flight ());
+      TIMED (test_sessions ());
     }
   is_int (invariant_breaks, 0,
           "every execution's invariants held after each of %llu turns of the loop, and no "
