@@ -122,6 +122,20 @@ call("piston 404", "POST", "/api/v2/execute", {"language": "cobol", "files": [{"
 call("piston 400", "POST", "/api/v2/execute", {"language": "python", "files": []})
 call("piston 401", "POST", "/api/v2/execute", {"language": "python", "files": [{"content": "1"}]}, token=None)
 
+st, text = call("session create 201", "POST", "/v1/sessions", {"language": "python", "idle_ttl_s": 600})
+sid = json.loads(text).get("id", "none")
+call("session execution", "POST", "/v1/sessions/%s/executions" % sid, {"code": "x = 6\nprint(x * 7)"})
+call("session execution, state carried", "POST", "/v1/sessions/%s/executions" % sid,
+     {"language": "python", "code": "import threading\nlk = threading.Lock()\nprint(x)"})
+call("session get", "GET", "/v1/sessions/" + sid)
+call("session list", "GET", "/v1/sessions")
+call("session 404 another token's", "GET", "/v1/sessions/" + sid, token="slow")
+call("session 400 another language", "POST", "/v1/sessions/%s/executions" % sid, {"language": "c", "code": "1"})
+call("session 404 language", "POST", "/v1/sessions", {"language": "cobol"})
+call("session delete", "DELETE", "/v1/sessions/" + sid)
+call("session 410 deleted", "GET", "/v1/sessions/" + sid)
+call("session 410 call", "POST", "/v1/sessions/%s/executions" % sid, {"code": "print(x)"})
+
 # Each case got the status its name says (200 when it names none).
 wrong = [(e["name"], e["status"]) for e in exchanges
          if e["status"] != next((int(w) for w in e["name"].split() if w.isdigit() and len(w) == 3), 200)]
