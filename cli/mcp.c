@@ -17,6 +17,7 @@
 #define MCP_MAX_LINE (32u * 1024 * 1024) /* a message holding 16 MiB of stdin, escaped */
 #define MCP_MAX_CALLS 64                 /* tools/call in flight */
 #define MCP_DEFAULT_OUTPUT 16384         /* bytes of each stream shown to the model */
+#define MCP_MAX_SESSIONS 16              /* languages with a session of their own */
 
 /* Newest first; an unknown requested version gets the first. */
 static const char *const protocol_versions[]
@@ -47,6 +48,14 @@ static struct
   pthread_cond_t idle;
   mcp_call_t calls[MCP_MAX_CALLS];
   int in_flight;
+  /* This client's sessions, one per language (the process serves one
+   * client): state persists between its calls (docs/agents.md). */
+  struct
+  {
+    char language[40];
+    char id[96];
+  } sessions[MCP_MAX_SESSIONS];
+  bool no_sessions; /* the daemon has none (an older one): plain executions */
 } mcp = {.lock = PTHREAD_MUTEX_INITIALIZER, .idle = PTHREAD_COND_INITIALIZER};
 
 static inline void
@@ -394,6 +403,11 @@ describe_result (long http, const wb_buf_t *reply)
   cleanup_json cJSON *images = cJSON_CreateArray ();
   if (images)
     bad |= append_files (&text, res, images);
+  /* What the session could not carry to the next call. */
+  cJSON *warning;
+  cJSON_ArrayForEach (
+      warning, cJSON_GetObjectItemCaseSensitive (res, "warnings")) if (cJSON_IsString (warning)) bad
+      |= wb_buf_printf (&text, "\nnot kept for the next call: %s", warning->valuestring);
   if (bad < 0)
     return NULL; /* the caller answers "out of memory" */
   cJSON *out = tool_result (text.data ? text.data : "", failed);
@@ -401,6 +415,137 @@ describe_result (long http, const wb_buf_t *reply)
   while (out && content && images && cJSON_GetArraySize (images) > 0)
     cJSON_AddItemToArray (content, cJSON_DetachItemFromArray (images, 0));
   return out;
+}
+
+/* ---- sessions --------------------------------------------------------- */
+
+/* This client's session for language into id: the one it has, or a new
+ * one.  1 with id, 0 when the daemon has no sessions (then plain
+ * executions), -1 with why when it cannot be reached. */
+static int
+session_for (const char *language, bool fresh, char *id, size_t id_len, const atomic_int *cancel,
+             char *why, size_t why_len)
+{
+  cleanup_buf wb_buf_t req = WB_BUF_INIT;
+  cleanup_buf wb_buf_t reply = WB_BUF_INIT;
+  cleanup_json cJSON *body = cJSON_CreateObject ();
+  cleanup_json cJSON *res = NULL;
+  size_t free_slot = MCP_MAX_SESSIONS;
+  const char *got;
+  char *text;
+  long http;
+
+  pthread_mutex_lock (&mcp.lock);
+  for (size_t i = 0; i < MCP_MAX_SESSIONS; i++)
+    if (mcp.sessions[i].id[0] && strcmp (mcp.sessions[i].language, language) == 0)
+      {
+        if (fresh)
+          mcp.sessions[i].id[0] = '\0';
+        else
+          {
+            snprintf (id, id_len, "%s", mcp.sessions[i].id);
+            pthread_mutex_unlock (&mcp.lock);
+            return 1;
+          }
+      }
+  bool none = mcp.no_sessions;
+  pthread_mutex_unlock (&mcp.lock);
+  if (none || body == NULL || !cJSON_AddStringToObject (body, "language", language)
+      || (text = cJSON_PrintUnformatted (body)) == NULL)
+    return 0;
+  int bad = wb_buf_append_str (&req, text);
+  cJSON_free (text);
+  if (bad < 0)
+    return 0;
+  http = cli_call_daemon (mcp.url, "POST", "/v1/sessions", &req, &reply, cancel, why, why_len);
+  if (http < 0)
+    return -1;
+  res = cJSON_ParseWithLength (reply.data ? reply.data : "", reply.len);
+  got = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (res, "id"));
+  if (http != 201 || got == NULL || strlen (got) >= id_len
+      || strlen (got) >= sizeof mcp.sessions[0].id)
+    {
+      /* No such endpoint: a daemon without sessions.  Anything else (an
+       * unknown language, the caps) the plain execution will say. */
+      if (http == 404 && strstr (reply.data ? reply.data : "", "no such endpoint"))
+        {
+          pthread_mutex_lock (&mcp.lock);
+          mcp.no_sessions = true;
+          pthread_mutex_unlock (&mcp.lock);
+        }
+      return 0;
+    }
+  snprintf (id, id_len, "%s", got);
+  pthread_mutex_lock (&mcp.lock);
+  for (size_t i = 0; i < MCP_MAX_SESSIONS; i++)
+    if (mcp.sessions[i].id[0] == '\0' || strcmp (mcp.sessions[i].language, language) == 0)
+      {
+        free_slot = i;
+        break;
+      }
+  if (free_slot < MCP_MAX_SESSIONS && strlen (language) < sizeof mcp.sessions[0].language)
+    {
+      snprintf (mcp.sessions[free_slot].language, sizeof mcp.sessions[0].language, "%s", language);
+      snprintf (mcp.sessions[free_slot].id, sizeof mcp.sessions[0].id, "%s", got);
+    }
+  pthread_mutex_unlock (&mcp.lock);
+  return 1;
+}
+
+/* The execution of req in language's session (a new one if it ended:
+ * *note then says so), or a plain one when the daemon has no sessions. */
+static long
+run_in_session (const char *language, const wb_buf_t *req, wb_buf_t *reply,
+                const atomic_int *cancel, char *why, size_t why_len, wb_buf_t *note)
+{
+  char id[96], path[160];
+  long http = 0;
+
+  for (int attempt = 0; attempt < 2; attempt++)
+    {
+      int has = session_for (language, attempt > 0, id, sizeof id, cancel, why, why_len);
+      if (has < 0)
+        return -1;
+      if (has == 0)
+        break;
+      snprintf (path, sizeof path, "/v1/sessions/%s/executions", id);
+      wb_buf_reset (reply);
+      http = cli_call_daemon (mcp.url, "POST", path, req, reply, cancel, why, why_len);
+      if (http != 410)
+        return http;
+      /* It ended (idle, or the daemon restarted): a new one, said plainly. */
+      cleanup_json cJSON *e = cJSON_ParseWithLength (reply->data ? reply->data : "", reply->len);
+      const char *msg = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (
+          cJSON_GetObjectItemCaseSensitive (e, "error"), "message"));
+      if (wb_buf_printf (note,
+                         "note: the session that kept your earlier %s state had ended (%s); this "
+                         "call ran in a new one, so variables and files from earlier calls are "
+                         "gone.\n",
+                         language, msg ? msg : "session_expired")
+          < 0)
+        return -1;
+    }
+  wb_buf_reset (reply);
+  return cli_call_daemon (mcp.url, "POST", "/v1/executions", req, reply, cancel, why, why_len);
+}
+
+/* note, then the result's first text. */
+static cJSON *
+with_note (cJSON *result, const wb_buf_t *note)
+{
+  cJSON *first = cJSON_GetArrayItem (cJSON_GetObjectItemCaseSensitive (result, "content"), 0);
+  const char *was = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (first, "text"));
+  cleanup_buf wb_buf_t text = WB_BUF_INIT;
+
+  if (result == NULL || note->len == 0 || was == NULL)
+    return result;
+  if (wb_buf_append (&text, note->data, note->len) < 0 || wb_buf_append_str (&text, was) < 0
+      || !cJSON_ReplaceItemInObjectCaseSensitive (first, "text", cJSON_CreateString (text.data)))
+    {
+      cJSON_Delete (result);
+      return NULL;
+    }
+  return result;
 }
 
 static cJSON *
@@ -451,7 +596,8 @@ execute_code (const char *arguments, const atomic_int *cancel)
       return NULL;
     }
   cJSON_free (text);
-  http = cli_call_daemon (mcp.url, "POST", "/v1/executions", &req, &reply, cancel, why, sizeof why);
+  cleanup_buf wb_buf_t note = WB_BUF_INIT;
+  http = run_in_session (language->valuestring, &req, &reply, cancel, why, sizeof why, &note);
   explicit_bzero (req.data, req.len);
   if (http < 0)
     {
@@ -460,7 +606,7 @@ execute_code (const char *arguments, const atomic_int *cancel)
         return NULL;
       return tool_result (msg.data, true);
     }
-  return describe_result (http, &reply);
+  return with_note (describe_result (http, &reply), &note);
 }
 
 static void *
@@ -597,7 +743,10 @@ handle_initialize (const cJSON *id, const cJSON *params)
   cJSON_AddStringToObject (
       res, "instructions",
       "execute_code runs a program in a fresh, isolated sandbox with no network "
-      "and a read-only filesystem except /tmp; nothing persists between calls.");
+      "and a read-only filesystem except /tmp. State persists between calls of this "
+      "conversation: the working directory's files in every language, and in Python the "
+      "global variables, functions, classes and imported modules. Open files, locks, "
+      "sockets, generators and threads do not persist (the result names any it dropped).");
   send_result (id, res);
 }
 
@@ -619,10 +768,14 @@ handle_tools_list (const cJSON *id)
   cJSON_AddStringToObject (tool, "name", "execute_code");
   cJSON_AddStringToObject (tool, "title", "Run code in a sandbox");
   cJSON_AddStringToObject (tool, "description",
-                           "Run a complete program in a fresh, isolated sandbox (no network, "
-                           "read-only filesystem except /tmp, CPU, memory and time limits) and "
-                           "return its exit status, stdout and stderr. Nothing persists between "
-                           "calls: send the whole program each time.");
+                           "Run code in a fresh, isolated sandbox (no network, read-only "
+                           "filesystem except /tmp, CPU, memory and time limits) and return its "
+                           "exit status, stdout and stderr. State persists between calls: files "
+                           "the code writes to its working directory (every language), and in "
+                           "Python its global variables, functions, classes and imports, as in "
+                           "a notebook. Open files, locks, sockets, generators and threads do "
+                           "not persist; the result names any it dropped. If the session ended "
+                           "(idle, or a restart) the result says so and earlier state is gone.");
   cJSON_AddItemToObject (tool, "inputSchema", schema);
   cJSON_AddItemToArray (tools, tool);
   send_result (id, res);

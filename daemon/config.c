@@ -29,7 +29,7 @@
  *    "sessions": {"max_sessions": 256, "max_per_owner": 64, "max_bytes": 2147483648,
  *                 "state_max_bytes": 134217728, "files_max_bytes": 16777216, "files_max": 32,
  *                 "idle_ttl_s": 900, "idle_ttl_max_s": 86400, "max_life_s": 86400,
- *                 "queue_max": 8},
+ *                 "queue_max": 8, "node": "a"},  (node: in the ids, for HAProxy)
  *    "pools": {"default": {"min_ready": 2, "max_ready": 8},
  *              "python": {"min_ready": 4, "max_ready": 16}}}
  */
@@ -634,6 +634,7 @@ static const config_key_t config_keys[] = {
     U32 ("sessions.idle_ttl_max_s", sessions.idle_ttl_max_s, 1, 31536000, false),
     U32 ("sessions.max_life_s", sessions.max_life_s, 1, 31536000, false),
     U32 ("sessions.queue_max", sessions.queue_max, 1, 1024, false),
+    STR ("sessions.node", session_node),
     CUSTOM ("pools", parse_pools, apply_pools),
     CUSTOM ("tokens", parse_tokens, apply_tokens),
 };

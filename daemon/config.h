@@ -55,7 +55,8 @@ typedef struct sched_config
   char *store_path;               /* NULL: store_default_path () */
   uint32_t store_retention_days;
   uint32_t store_max_backlog;
-  session_config_t sessions; /* "sessions": {...} (exec/session.h) */
+  session_config_t sessions; /* "sessions": {...} (exec/session.h); its node is session_node */
+  char *session_node;        /* "sessions.node", or NULL */
   sched_pool_config_t pool_default;
   sched_pool_config_t pools[SCHED_MAX_POOL_CFG];
   size_t n_pools;

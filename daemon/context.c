@@ -99,6 +99,7 @@ sched_ctx_init (sched_ctx_t *ctx, wb_err_t *err)
       = execs_new (ctx->base, &ec, ctx->nodes, ctx->store, &ctx->metrics, ctx->profiles, err);
   if (ctx->execs == NULL)
     return -1;
+  ctx->cfg.sessions.node = ctx->cfg.session_node;
   ctx->sessions = sessions_new (ctx->base, &ctx->cfg.sessions, ctx->execs,
                                 store_session_key (ctx->store), ctx->instance_id, err);
   if (ctx->sessions == NULL)

@@ -46,7 +46,7 @@ typedef struct sched_request
    * others).  session_state_max > 0 asks the init for the trailer's
    * session section, the state whole up to that many bytes; the files
    * come back within files_out_bytes (0: limits.output_bytes). */
-  char session_id[64];
+  char session_id[80]; /* SESSION_ID_LEN + 1 at most */
   uint64_t session_seq;
   uint64_t session_state_max;
   uint64_t files_out_bytes;

@@ -83,6 +83,7 @@ struct sessions
   execs_t *execs;
   unsigned char key[32];
   char instance[9];
+  char node[SESSION_NODE_MAX + 2]; /* "name." or "" */
   session_t *list;
   size_t n;
   uint64_t bytes;
@@ -152,14 +153,15 @@ is_hex (const char *s, size_t n)
   return true;
 }
 
-/* The MAC of an id's body (its instance and random part) for owner. */
+/* The MAC of an id's body (its node, instance and random part: body_len
+ * bytes) for owner. */
 static void
-id_mac (const sessions_t *set, const char *body, const char *owner, char out[17])
+id_mac (const sessions_t *set, const char *body, size_t body_len, const char *owner, char out[17])
 {
   unsigned char md[EVP_MAX_MD_SIZE];
   unsigned int md_len = 0;
-  char msg[160];
-  int n = snprintf (msg, sizeof msg, "%s\n%.40s", owner, body);
+  char msg[200];
+  int n = snprintf (msg, sizeof msg, "%s\n%.*s", owner, (int) body_len, body);
   static const char hex[] = "0123456789abcdef";
 
   HMAC (EVP_sha256 (), set->key, sizeof set->key, (const unsigned char *) msg, (size_t) n, md,
@@ -172,17 +174,47 @@ id_mac (const sessions_t *set, const char *body, const char *owner, char out[17]
   out[16] = '\0';
 }
 
-/* Is id one this host gave owner? */
+static bool
+node_name_ok (const char *s, size_t n)
+{
+  if (n == 0 || n > SESSION_NODE_MAX)
+    return false;
+  for (size_t i = 0; i < n; i++)
+    if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '-'))
+      return false;
+  return true;
+}
+
+/* The parts of an id: its node name ("" without one) and where its hex
+ * (instance, random, MAC) begins.  False when it has no id's shape. */
+static bool
+id_parts (const char *id, const char **node, size_t *node_len, const char **hex)
+{
+  size_t len = id ? strlen (id) : 0;
+  const char *dot;
+
+  if (len < 4 + 56 || len > SESSION_ID_LEN || strncmp (id, "ses_", 4) != 0)
+    return false;
+  dot = memchr (id + 4, '.', len - 4);
+  *node = id + 4;
+  *node_len = dot ? (size_t) (dot - id - 4) : 0;
+  *hex = dot ? dot + 1 : id + 4;
+  return (dot == NULL || node_name_ok (*node, *node_len)) && strlen (*hex) == 56
+         && is_hex (*hex, 56);
+}
+
+/* Is id one this daemon's key signed for owner? */
 static bool
 id_valid (const sessions_t *set, const char *id, const char *owner)
 {
+  const char *node, *hex;
+  size_t node_len;
   char mac[17];
 
-  if (id == NULL || strlen (id) != SESSION_ID_LEN || strncmp (id, "ses_", 4) != 0
-      || !is_hex (id + 4, SESSION_ID_LEN - 4))
+  if (!id_parts (id, &node, &node_len, &hex))
     return false;
-  id_mac (set, id + 4, owner, mac);
-  return CRYPTO_memcmp (mac, id + 4 + 40, 16) == 0;
+  id_mac (set, id + 4, (size_t) (hex + 40 - (id + 4)), owner, mac);
+  return CRYPTO_memcmp (mac, hex + 40, 16) == 0;
 }
 
 static const char *
@@ -210,6 +242,23 @@ end_words (end_reason_t why)
 static session_t *
 find (sessions_t *set, const char *id, const char *owner, wb_err_t *err)
 {
+  const char *node, *hex;
+  size_t node_len, ours = strlen (set->node);
+
+  /* Another node's (its name in the id: whatever the rest, the same
+   * answer, so it tells nothing of the session): it reached the wrong
+   * daemon, or the one holding it is gone. */
+  if (id_parts (id, &node, &node_len, &hex) && node_len
+      && (ours == 0 || node_len != ours - 1 || memcmp (node, set->node, node_len) != 0))
+    {
+      wb_error (err, WB_E_SESSION_EXPIRED,
+                "session %s is held by warmboxd \"%.*s\", and this request reached %s%.*s%s: "
+                "that daemon is down or was restarted (sessions live only in its memory); "
+                "start a new one",
+                id, (int) node_len, node, ours ? "\"" : "another", ours ? (int) ours - 1 : 0,
+                set->node, ours ? "\"" : "");
+      return NULL;
+    }
   if (!id_valid (set, id, owner))
     {
       wb_error (err, WB_E_NOT_FOUND, "no such session");
@@ -225,7 +274,7 @@ find (sessions_t *set, const char *id, const char *owner, wb_err_t *err)
                   end_words (set->ended[i].why));
         return NULL;
       }
-  if (strncmp (id + 4, set->instance, 8) != 0)
+  if (strncmp (hex, set->instance, 8) != 0)
     wb_error (err, WB_E_SESSION_EXPIRED,
               "session %s was lost: the daemon that held it restarted, and sessions live only "
               "in its memory; start a new one",
@@ -354,6 +403,20 @@ sessions_new (struct event_base *base, const session_config_t *cfg, execs_t *exe
   set->execs = execs;
   memcpy (set->key, key, sizeof set->key);
   snprintf (set->instance, sizeof set->instance, "%.8s", instance);
+  if (cfg->node && cfg->node[0])
+    {
+      if (!node_name_ok (cfg->node, strlen (cfg->node)))
+        {
+          OPENSSL_cleanse (set->key, sizeof set->key);
+          free (set);
+          wb_error (err, WB_E_INVALID,
+                    "sessions.node \"%.32s\" must be 1 to %d of [a-z0-9-] (it goes into session "
+                    "ids, and a load balancer routes by it)",
+                    cfg->node, SESSION_NODE_MAX);
+          return NULL;
+        }
+      snprintf (set->node, sizeof set->node, "%s.", cfg->node);
+    }
   sessions_set_config (set, cfg);
   set->sweep = event_new (base, -1, EV_PERSIST, sweep_cb, set);
   if (set->sweep == NULL || event_add (set->sweep, &tv) < 0)
@@ -444,15 +507,15 @@ session_create (sessions_t *set, const session_spec_t *spec, char id[SESSION_ID_
     }
   if ((s = calloc (1, sizeof *s)) == NULL)
     return wb_error (err, WB_E_NOMEM, "out of memory");
-  memcpy (s->id, "ses_", 4);
-  memcpy (s->id + 4, set->instance, 8);
-  if (wb_random_hex (s->id + 12, 16) < 0)
+  size_t at = (size_t) snprintf (s->id, sizeof s->id, "ses_%s%s", set->node, set->instance);
+  if (wb_random_hex (s->id + at, 16) < 0)
     {
       free (s);
       return wb_error (err, WB_E_INTERNAL, "no random source");
     }
-  id_mac (set, s->id + 4, spec->owner, mac);
-  memcpy (s->id + 44, mac, 17);
+  at += 32;
+  id_mac (set, s->id + 4, at - 4, spec->owner, mac);
+  memcpy (s->id + at, mac, 17);
   snprintf (s->owner, sizeof s->owner, "%s", spec->owner);
   snprintf (s->language, sizeof s->language, "%s", spec->language);
   s->timeout_ms = spec->timeout_ms;

@@ -20,9 +20,12 @@
  * past the caps on count and bytes) or the set freed.  Calls waiting for
  * an ended session are answered session_expired.
  *
- * Ids: "ses_" + this daemon's instance (8 hex) + 24 random hex + a MAC
- * of those and the owner's name (16 hex) under the store's key
- * (store_session_key), so that
+ * Ids: "ses_" + [the daemon's node name (sessions.node) + "."] + its
+ * instance (8 hex) + 32 random hex + a MAC of all of it and the owner's
+ * name (16 hex) under the store's key (store_session_key), so that
+ *   - a load balancer routes a session's calls to the daemon that holds
+ *     it by the id alone (dist/haproxy.cfg: the node name is the
+ *     server's); an id naming another node is 410 here;
  *   - another owner's use of an id, or an id never given out, is 404,
  *     exactly as for an unknown id: nobody learns that a session exists;
  *   - an id of this host whose session is gone (ended, or held by a
@@ -33,7 +36,8 @@
 
 #include "exec/exec.h"
 
-#define SESSION_ID_LEN 60 /* "ses_" + 8 + 32 + 16 hex */
+#define SESSION_NODE_MAX 16
+#define SESSION_ID_LEN (4 + SESSION_NODE_MAX + 1 + 56) /* the longest id */
 
 typedef struct session_config
 {
@@ -47,6 +51,7 @@ typedef struct session_config
   uint32_t idle_ttl_max_s;  /* the most a session may ask for */
   uint32_t max_life_s;      /* from its creation, whatever it does */
   uint32_t queue_max;       /* calls waiting for one session; past it 503 */
+  const char *node;         /* NULL or [a-z0-9-]{1,16}: named in the ids (borrowed) */
 } session_config_t;
 
 typedef struct sessions sessions_t;
@@ -91,10 +96,11 @@ typedef struct session_outcome
   size_t n_warnings;
 } session_outcome_t;
 
-/* NULL with err.  key: store_session_key's (copied); instance: the
- * daemon's 32 hex. */
+/* NULL with err (a node name that is not [a-z0-9-]{1,16}).  key:
+ * store_session_key's (copied); instance: the daemon's 32 hex. */
 sessions_t *sessions_new (struct event_base *base, const session_config_t *cfg, execs_t *execs,
                           const unsigned char key[32], const char *instance, wb_err_t *err);
+/* The figures (the node name stays the one sessions_new was given). */
 void sessions_set_config (sessions_t *set, const session_config_t *cfg);
 /* The daemon is exiting: calls that end from now on start no other.
  * Then sched_exec_abandon_all answers those running, and sessions_free

@@ -70,11 +70,16 @@ class Fleet:
         cfg = os.path.join(self.dir, "warmboxd-%s.json" % name)
         with open(cfg, "w") as f:
             json.dump({"agent_listen": "127.0.0.1:%d" % self.agent[name],
-                       "drain_delay_ms": DRAIN_DELAY_MS,
+                       "drain_delay_ms": DRAIN_DELAY_MS, "sessions": {"node": name},
                        "pools": {"default": {"min_ready": 0, "max_ready": 0},
                                  "python": {"min_ready": 2, "max_ready": 6}}}, f)
+        # A daemon started again keeps its history file (and so its key for
+        # session ids), as a service does.
+        before = self.daemons.get(name)
         d = wbtest.Daemon(extra_args=["--config", cfg, "--listen", "127.0.0.1:%d" % self.api[name],
-                                      "--insecure-no-auth"])
+                                      "--insecure-no-auth"] + (["--store-path", before.db] if before else []))
+        if before:
+            d.db = before.db
         self.daemons[name] = d
         self.incarnations.append(d)
         return d
@@ -123,6 +128,20 @@ class Fleet:
             except subprocess.TimeoutExpired:
                 self.haproxy.kill()
                 self.haproxy.wait()
+
+
+def http(port, method, path, body=None, timeout=200):
+    """One request through HAProxy: (HTTP status, parsed body)."""
+    req = urllib.request.Request("http://127.0.0.1:%d%s" % (port, path), method=method,
+                                 data=json.dumps(body).encode() if body is not None else None,
+                                 headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as r:
+            return r.status, json.loads(r.read() or b"null")
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read() or b"null")
+    except (OSError, urllib.error.URLError, ValueError) as e:
+        return None, repr(e)
 
 
 def execute(port, code, timeout=200):
@@ -214,6 +233,26 @@ def main():
     tap.ok(all(w[1] not in ("", "0") for w in weights.values()), "HAProxy took the agents' weights",
            str(weights))
 
+    # ---- 0. sessions reach the daemon that holds them ----------------
+    sessions = []
+    for i in range(6):
+        st, b = http(fleet.front, "POST", "/v1/sessions", {"language": "python"})
+        sessions.append(b.get("id", "") if st == 201 else "")
+    nodes = sorted({sid[4:6] for sid in sessions})
+    tap.ok(all(sessions) and nodes == ["a.", "b."],
+           "6 sessions made through HAProxy, on both daemons (ids name their node)", sessions)
+    bad = []
+    for step in range(3):
+        for i, sid in enumerate(sessions):
+            # Each call's code is its own (no code may run twice, below).
+            code = ("n = %d" % i if step == 0 else "n += 100\nprint(n)") + "  # %d-%d" % (i, step)
+            st, b = http(fleet.front, "POST", "/v1/sessions/%s/executions" % sid, {"code": code})
+            want = "" if step == 0 else "%d\n" % (i + 100 * step)
+            if st != 200 or b.get("stdout") != want:
+                bad.append((sid[:8], step, st, b))
+    tap.ok(not bad, "each session's 3 calls through HAProxy reached its daemon and saw its state", bad[:3])
+    held_by_a = [sid for sid in sessions if sid.startswith("ses_a.")]
+
     # ---- 1. rolling restart under load --------------------------------
     load = Load(fleet.front, N_LOAD, CONCURRENCY).start()
     wbtest.wait_until(lambda: load.done() >= 30, timeout=120)
@@ -250,6 +289,11 @@ def main():
         tap.diag("failed: %s" % bad[:5])
     tap.ok(restarted and restarted[-1] < N_LOAD,
            "both restarts happened while the load ran (%s of %d done after each)" % (restarted, N_LOAD))
+
+    # Sessions live in their daemon's memory: after its restart, 410.
+    st, b = http(fleet.front, "POST", "/v1/sessions/%s/executions" % held_by_a[0], {"code": "print(n)"})
+    tap.ok(st == 410 and b["error"]["code"] == "session_expired" and "restarted" in b["error"]["message"],
+           "after the restarts a session answers 410 session_expired (the daemon restarted)", (st, b))
 
     # ---- 2. kill -9 under load ----------------------------------------
     load = Load(fleet.front, N_LOAD, CONCURRENCY).start()
@@ -293,11 +337,11 @@ def main():
 
     # ---- nothing ran twice, nothing left ------------------------------
     seen = {}
-    for d in fleet.incarnations:
-        for (sha,) in wbtest.rows(d.db, "SELECT code_sha256 FROM executions"):
+    for db in sorted({d.db for d in fleet.incarnations}):
+        for (sha,) in wbtest.rows(db, "SELECT code_sha256 FROM executions"):
             seen[sha] = seen.get(sha, 0) + 1
     twice = [s for s, n in seen.items() if n > 1]
-    tap.ok(not twice, "no code ran twice (%d executions across %d histories)" % (len(seen), len(fleet.incarnations)),
+    tap.ok(not twice, "no code ran twice (%d executions across %d histories)" % (len(seen), len({d.db for d in fleet.incarnations})),
            str(twice[:3]))
     for name in ("a", "b"):
         tap.is_eq(fleet.daemons[name].stop(), 0, "daemon %s stops cleanly" % name)

@@ -37,6 +37,15 @@ if node_client_ready("@modelcontextprotocol"):
     r = res.get("python")
     t.ok(r and r.get("isError") is False and "exit status 0" in text_of(r) and "hello" in text_of(r),
          "python with stdin: text content with the status and stdout", r)
+    r = res.get("state_set")
+    t.ok(r and r.get("isError") is False and "not kept for the next call: lk" in text_of(r),
+         "a session per client: a name that cannot be kept is named in the result", r)
+    r = res.get("state_use")
+    t.ok(r and r.get("isError") is False and "42" in text_of(r),
+         "state across two tool calls: the second sees x from the first", r)
+    desc = tools[0].get("description", "") if tools else ""
+    t.ok("State persists between calls" in desc and "do not" in desc,
+         "the tool's description tells the model what persists and what does not", desc)
     r = res.get("exit")
     t.ok(r and r.get("isError") is False and "exit status 4" in text_of(r) and "bad" in text_of(r),
          "a non-zero exit is a result (the program failed, not the sandbox), stderr shown", r)
@@ -116,6 +125,30 @@ rc, msgs, err = session([{"jsonrpc": "2.0", "id": 1, "method": "tools/call",
                         url="unix:/nonexistent/warmbox.sock", wait=2)
 r = msgs[0].get("result", {}) if msgs else {}
 t.ok(r.get("isError") is True and "unavailable" in text_of(r), "the daemon unreachable: a tool error, not a crash", msgs)
+
+# A session that ended under the client (here deleted; idle or a restart
+# alike): the next call runs in a new one and says so.
+p = subprocess.Popen([WARMBOX, "--url", "unix:" + d.sock, "mcp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                     stderr=subprocess.PIPE)
+
+
+def tool_call(i, code):
+    p.stdin.write(json.dumps({"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {
+        "name": "execute_code", "arguments": {"language": "python", "code": code}}}).encode() + b"\n")
+    p.stdin.flush()
+    return json.loads(p.stdout.readline()).get("result", {})
+
+
+r1 = tool_call(1, "y = 5\nprint(y)")
+st, listed = d.request("GET", "/v1/sessions")
+held = [x["id"] for x in listed.get("sessions", []) if x["language"] == "python"]
+for sid in held:
+    d.request("DELETE", "/v1/sessions/" + sid)
+r2 = tool_call(2, "print(y)")
+p.stdin.close()
+p.wait(timeout=30)
+t.ok("5" in text_of(r1) and held and "had ended" in text_of(r2) and "NameError" in text_of(r2),
+     "the session ended under the client: the next call runs in a new one, and the result says so", (r1, r2))
 
 t.is_eq(d.stop(), 0, "daemon exits 0")
 log = d.read_log()

@@ -31,6 +31,9 @@ if (mode === '--data-stack') {
   process.exit(0);
 }
 out('python', await call({ language: 'python', code: 'import sys\nprint(sys.stdin.read()[::-1])', stdin: 'olleh' }));
+// State across two tool calls: the server keeps a session per client.
+out('state_set', await call({ language: 'python', code: 'x = 21\nimport threading\nlk = threading.Lock()' }));
+out('state_use', await call({ language: 'python', code: 'print(x * 2)' }));
 out('exit', await call({ language: 'javascript', code: 'console.error("bad"); process.exit(4)' }));
 out('files', await call({ language: 'python', code: 'import csv\nprint(sum(int(r["n"]) for r in csv.DictReader(open("d.csv"))))',
   files: [{ name: 'd.csv', content: 'n\n20\n22\n' }] }));

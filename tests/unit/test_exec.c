@@ -1197,7 +1197,8 @@ test_sessions (void)
   new_session (other, 2);
   char forged[SESSION_ID_LEN + 1];
   memcpy (forged, other, sizeof forged);
-  forged[SESSION_ID_LEN - 1] = forged[SESSION_ID_LEN - 1] == '0' ? '1' : '0';
+  size_t last = strlen (forged) - 1;
+  forged[last] = forged[last] == '0' ? '1' : '0';
   ok (session_get (ctx.sessions, other, "mallory", &info, &err) < 0 && err.code == WB_E_NOT_FOUND
           && session_get (ctx.sessions, forged, "", &info, &err) < 0 && err.code == WB_E_NOT_FOUND,
       "sessions: another owner's use, or a forged id: 404");
@@ -1227,6 +1228,53 @@ test_sessions (void)
   run_until (session_running, id, 5000);
   is_int (teardown ("sessions") + (a.answers != 1) + (b.answers != 1), 0,
           "sessions: at shutdown the running and the waiting call are answered, nothing left");
+}
+
+/* Node names in ids: a load balancer's route (dist/haproxy.cfg). */
+static void
+test_session_nodes (void)
+{
+  char id[SESSION_ID_LEN + 1], theirs[SESSION_ID_LEN + 1];
+  session_info_t info;
+  wb_err_t err;
+  scall_t a;
+
+  if (!setup ("{\"sessions\": {\"node\": \"wb-a\"}}"))
+    {
+      ok (false, "session nodes: setup");
+      return;
+    }
+  new_session (id, 0);
+  ok (strncmp (id, "ses_wb-a.", 9) == 0 && strlen (id) == 9 + 56,
+      "session nodes: the id names the daemon's node (%s)", id);
+  ssubmit (&a, id, "state n; out ok", NULL);
+  run_until (sanswered, &a, 5000);
+  ok (a.has_result && a.carried, "session nodes: it runs");
+  snprintf (theirs, sizeof theirs, "ses_wb-b.%s", id + 9);
+  ok (session_get (ctx.sessions, theirs, "", &info, &err) < 0 && err.code == WB_E_SESSION_EXPIRED
+          && strstr (err.msg, "\"wb-b\"") && strstr (err.msg, "\"wb-a\""),
+      "session nodes: an id of another node: 410, naming both (\"%s\")", err.msg);
+  snprintf (theirs, sizeof theirs, "ses_%s", id + 9);
+  ok (session_get (ctx.sessions, theirs, "", &info, &err) < 0 && err.code == WB_E_NOT_FOUND,
+      "session nodes: the same id without its node: its MAC does not hold (404)");
+  is_int (teardown ("session nodes"), 0, "session nodes: nothing left");
+  const char *bad = "{\"sessions\": {\"node\": \"Wb A\"}}";
+  memset (&ctx, 0, sizeof ctx);
+  ctx.base = event_base_new ();
+  ok (sched_config_defaults (&ctx.cfg, &err) == 0
+          && sched_config_parse (&ctx.cfg, bad, strlen (bad), &err) == 0,
+      "session nodes: a bad node name parses as a string");
+  snprintf (db_path, sizeof db_path, "%s/history-%d.db", dir, ++db_serial);
+  ctx.cfg.store_path = strdup (db_path);
+  ctx.profiles = profiles;
+  fake_engine_config_reset ();
+  ok (sched_ctx_init (&ctx, &err) < 0 && strstr (err.msg, "sessions.node"),
+      "session nodes: and the daemon refuses it at start (\"%s\")", err.msg);
+  sched_ctx_clear (&ctx, 1000);
+  ctx.profiles = NULL;
+  sched_config_clear (&ctx.cfg);
+  event_base_free (ctx.base);
+  ctx.base = NULL;
 }
 
 static bool rows_written (void *arg);
@@ -2216,6 +2264,7 @@ main (void)
       TIMED (test_alloc_faults ());
       TIMED (test_clear_in_flight ());
       TIMED (test_sessions ());
+      TIMED (test_session_nodes ());
     }
   is_int (invariant_breaks, 0,
           "every execution's invariants held after each of %llu turns of the loop, and no "
