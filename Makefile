@@ -97,7 +97,7 @@ $(BIN)/warmbox-oci: $(BUILD)/oci/main.o $(BUILD)/liboci.a $(BUILD)/libwarmbox.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $^ $(LIBS) -o $@
 
-$(BIN)/warmbox: $(BUILD)/cli/warmbox.o $(BUILD)/cli/history.o $(BUILD)/cli/client.o $(BUILD)/cli/mcp.o \
+$(BIN)/warmbox: $(BUILD)/cli/warmbox.o $(BUILD)/cli/history.o $(BUILD)/cli/client.o $(BUILD)/cli/mcp.o $(BUILD)/cli/repl.o \
               $(BUILD)/libwarmbox.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $^ $(LIBS) -o $@
@@ -240,6 +240,7 @@ bench: setup
 	python3 tests/bench/bench_languages.py --n $(BENCH_N)
 	python3 tests/bench/bench_engines.py --n $(BENCH_N) --duration $(BENCH_DURATION)
 	python3 tests/bench/bench_oci.py --n $(BENCH_N) --duration $(BENCH_DURATION)
+	python3 tests/bench/bench_sessions.py --n $(BENCH_N)
 
 # ---- install ------------------------------------------------------------
 
@@ -278,4 +279,4 @@ format-check:
 clean:
 	rm -rf build build-san bin
 
--include $(LIB_OBJ:.o=.d) $(BUILD)/daemon/main.d $(BUILD)/cli/warmbox.d $(BUILD)/cli/history.d $(BUILD)/cli/client.d $(BUILD)/cli/mcp.d
+-include $(LIB_OBJ:.o=.d) $(BUILD)/daemon/main.d $(BUILD)/cli/warmbox.d $(BUILD)/cli/history.d $(BUILD)/cli/client.d $(BUILD)/cli/mcp.d $(BUILD)/cli/repl.d

@@ -13,6 +13,7 @@
 #include "client.h"
 #include "history.h"
 #include "mcp.h"
+#include "repl.h"
 #include "warmbox/wb.h"
 
 #include <cjson/cJSON.h>
@@ -57,6 +58,9 @@ static const char usage_text[]
       "  warmbox plan [--window 24h] [--target-hit-rate 0.99] [--replay] [--min-ready N\n"
       "               --max-ready M] [--json] [--db FILE | --config FILE]\n"
       "                        recommended pool sizes from measured history\n"
+      "  warmbox repl LANGUAGE  an interactive REPL: each entry runs in a fresh container\n"
+      "                        with the files and (Python) the names of the entries\n"
+      "                        before it (a session); Ctrl-D leaves\n"
       "  warmbox mcp [--max-output BYTES]\n"
       "                        a Model Context Protocol server on stdin/stdout with one\n"
       "                        tool, execute_code, run by the daemon (each stream shown\n"
@@ -575,6 +579,8 @@ main (int argc, char **argv)
     rc = cli_plan (argc - i, argv + i);
   else if (strcmp (argv[i], "mcp") == 0)
     rc = cli_mcp (url, argc - i, argv + i);
+  else if (strcmp (argv[i], "repl") == 0)
+    rc = cli_repl (url, argc - i, argv + i);
   else
     {
       fprintf (stderr, "warmbox: unknown command %s\n%s", argv[i], usage_text);
