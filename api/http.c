@@ -87,6 +87,10 @@ typedef struct http_call
   struct event *watch;     /* EV_CLOSED on the client's socket while we run */
   sched_exec_t *ex;        /* a plain execution's, or */
   session_call_t *sc;      /* a session's call */
+  /* Accept: application/x-ndjson: the output as it comes, one JSON line a
+   * chunk, then the result's line (stream_*, below). */
+  bool streaming, stream_started;
+  uint64_t skipped_out, skipped_err; /* chunks left out for a reader behind */
 } http_call_t;
 
 /* The client left: whichever it is, it ends without an answer. */
@@ -377,6 +381,118 @@ watch_client (http_call_t *call)
     }
 }
 
+/* ---- streamed output (Accept: application/x-ndjson) ----------------- */
+
+/* What may wait in a streaming client's connection: past it, chunks are
+ * left out (counted in a "skipped" line; the result's line still has all
+ * the output within its caps), so a slow or stalled reader never grows
+ * the daemon's memory. */
+#define STREAM_PENDING_MAX (1024 * 1024)
+
+static bool
+wants_ndjson (struct evhttp_request *req)
+{
+  const char *accept = evhttp_find_header (evhttp_request_get_input_headers (req), "Accept");
+  return accept && strstr (accept, "application/x-ndjson") != NULL;
+}
+
+static void
+stream_send (http_call_t *call, const wb_buf_t *line)
+{
+  struct evbuffer *chunk = evbuffer_new ();
+  if (chunk && evbuffer_add (chunk, line->data, line->len) == 0)
+    evhttp_send_reply_chunk (call->req, chunk);
+  if (chunk)
+    evbuffer_free (chunk);
+}
+
+static bool
+stream_begin (http_call_t *call)
+{
+  struct evkeyvalq *h = evhttp_request_get_output_headers (call->req);
+
+  if (call->stream_started)
+    return true;
+  if (evhttp_add_header (h, "Content-Type", "application/x-ndjson") < 0
+      || evhttp_add_header (h, "Cache-Control", "no-store") < 0)
+    return false;
+  evhttp_send_reply_start (call->req, 200, "OK");
+  call->stream_started = true;
+  return true;
+}
+
+/* One run of the program's bytes: {"type": "stdout" | "stderr", "data",
+ * "encoding": "utf-8" | "base64"} (base64 for bytes that are not UTF-8 on
+ * their own, or hold NUL: the decoded chunks, joined, are the stream). */
+static void
+http_stream_cb (void *arg, int stream, const char *data, size_t len)
+{
+  http_call_t *call = arg;
+  cleanup_buf wb_buf_t line = WB_BUF_INIT;
+  struct bufferevent *bev = evhttp_connection_get_bufferevent (call->conn);
+  size_t pending = bev ? evbuffer_get_length (bufferevent_get_output (bev)) : 0;
+  bool text = wb_utf8_valid (data, len) && memchr (data, '\0', len) == NULL;
+  int bad = 0;
+
+  if (!stream_begin (call))
+    return;
+  if (pending > STREAM_PENDING_MAX)
+    {
+      *(stream == ENG_STREAM_STDOUT ? &call->skipped_out : &call->skipped_err) += len;
+      return;
+    }
+  if (call->skipped_out || call->skipped_err)
+    {
+      bad |= wb_buf_printf (
+          &line, "{\"type\":\"skipped\",\"stdout_bytes\":%llu,\"stderr_bytes\":%llu}\n",
+          (unsigned long long) call->skipped_out, (unsigned long long) call->skipped_err);
+      call->skipped_out = call->skipped_err = 0;
+    }
+  bad |= wb_buf_printf (
+      &line, "{\"type\":\"%s\",\"data\":", stream == ENG_STREAM_STDOUT ? "stdout" : "stderr");
+  if (text)
+    bad |= wb_json_append_string (&line, data, len);
+  else
+    {
+      bad |= wb_buf_append_str (&line, "\"");
+      bad |= wb_base64_encode (&line, data, len);
+      bad |= wb_buf_append_str (&line, "\"");
+    }
+  bad |= wb_buf_printf (&line, ",\"encoding\":\"%s\"}\n", text ? "utf-8" : "base64");
+  if (bad == 0)
+    stream_send (call, &line);
+}
+
+/* The last line: {"type": "result", "result": {...}} or {"type": "error",
+ * "error": {...}}; then the stream ends. */
+static void
+stream_end (http_call_t *call, const wb_buf_t *result, const wb_err_t *err)
+{
+  cleanup_buf wb_buf_t line = WB_BUF_INIT;
+  int bad = 0;
+
+  if (result)
+    {
+      size_t len = result->len;
+      while (len && result->data[len - 1] == '\n')
+        len--;
+      bad |= wb_buf_append_str (&line, "{\"type\":\"result\",\"result\":");
+      bad |= wb_buf_append (&line, result->data, len);
+      bad |= wb_buf_append_str (&line, "}\n");
+    }
+  else
+    {
+      const char *msg = client_message (err);
+      bad |= wb_buf_printf (&line, "{\"type\":\"error\",\"error\":{\"code\":\"%s\",\"message\":",
+                            wb_code_name (err->code));
+      bad |= wb_json_append_string (&line, msg, strlen (msg));
+      bad |= wb_buf_append_str (&line, "}}\n");
+    }
+  if (bad == 0)
+    stream_send (call, &line);
+  evhttp_send_reply_end (call->req);
+}
+
 static void
 exec_done_cb (void *arg, const sched_result_t *res, const wb_err_t *err)
 {
@@ -390,12 +506,28 @@ exec_done_cb (void *arg, const sched_result_t *res, const wb_err_t *err)
       event_free (call->watch);
       call->watch = NULL;
     }
+  /* A result is a stream's last line even when no output came before it;
+   * an error before any output keeps its own status. */
+  if (call->streaming && res)
+    (void) stream_begin (call);
   if (res == NULL)
-    reply_error_as (call->req, err, call->piston);
+    {
+      if (call->stream_started)
+        stream_end (call, NULL, err);
+      else
+        reply_error_as (call->req, err, call->piston);
+    }
   else if ((call->piston ? sched_piston_result_json (res, call->piston_version, &body, &e)
                          : sched_result_json (res, &body, &e))
            < 0)
-    reply_error_as (call->req, &e, call->piston);
+    {
+      if (call->stream_started)
+        stream_end (call, NULL, &e);
+      else
+        reply_error_as (call->req, &e, call->piston);
+    }
+  else if (call->stream_started)
+    stream_end (call, &body, NULL);
   else
     reply_json_as (call->req, 200, body.data, body.len, call->piston);
   call_free (call);
@@ -471,12 +603,25 @@ http_session_done (void *arg, const sched_result_t *res, const session_outcome_t
       event_free (call->watch);
       call->watch = NULL;
     }
+  if (call->streaming && res)
+    (void) stream_begin (call);
   if (res == NULL)
-    reply_error (call->req, err);
-  else if (sched_result_json (res, &body, &e) < 0)
-    reply_error (call->req, &e);
-  else if (session_outcome_json (so, &body) < 0)
-    reply_nomem_err (call->req, "encoding a session's result", body.len);
+    {
+      if (call->stream_started)
+        stream_end (call, NULL, err);
+      else
+        reply_error (call->req, err);
+    }
+  else if (sched_result_json (res, &body, &e) < 0 || session_outcome_json (so, &body) < 0)
+    {
+      wb_error (&e, WB_E_NOMEM, "out of memory encoding a session's result");
+      if (call->stream_started)
+        stream_end (call, NULL, &e);
+      else
+        reply_error (call->req, &e);
+    }
+  else if (call->stream_started)
+    stream_end (call, &body, NULL);
   else
     reply_json (call->req, 200, body.data, body.len);
   call_free (call);
@@ -567,6 +712,12 @@ execute_in (struct evhttp_request *req, const http_caller_t *who, const char *se
     sched_piston_version (parsed.profile, call->piston_version, sizeof call->piston_version);
   call->conn = evhttp_request_get_connection (req);
   call->hconn = who->hconn;
+  if (!piston && wants_ndjson (req))
+    {
+      call->streaming = true;
+      parsed.stream_cb = http_stream_cb;
+      parsed.stream_arg = call;
+    }
   if (session)
     call->sc = session_exec_start (ctx->sessions, session, caller_name (who), &parsed,
                                    http_session_done, call, &err);

@@ -41,9 +41,56 @@ progress_cb (void *arg, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal
   return cancel && atomic_load (cancel) ? 1 : 0;
 }
 
+typedef struct line_sink
+{
+  wb_buf_t *reply;
+  cli_line_cb cb;
+  void *arg;
+} line_sink_t;
+
+/* A streamed reply: each whole line to the callback as it comes; what is
+ * not a whole line yet (or a reply that is no stream) stays in reply. */
+static size_t
+lines_cb (char *ptr, size_t size, size_t nmemb, void *userdata)
+{
+  line_sink_t *sink = userdata;
+  wb_buf_t *b = sink->reply;
+  char *nl;
+
+  if (wb_buf_append (b, ptr, size * nmemb) < 0)
+    return 0;
+  while (b->len && (nl = memchr (b->data, '\n', b->len)) != NULL)
+    {
+      size_t n = (size_t) (nl - b->data) + 1;
+      sink->cb (sink->arg, b->data, n - 1);
+      wb_buf_consume (b, n);
+    }
+  return size * nmemb;
+}
+
+static long call (const char *url, const char *method, const char *path, const wb_buf_t *body,
+                  wb_buf_t *reply, const atomic_int *cancel, char *why, size_t why_len,
+                  line_sink_t *sink);
+
 long
 cli_call_daemon (const char *url, const char *method, const char *path, const wb_buf_t *body,
                  wb_buf_t *reply, const atomic_int *cancel, char *why, size_t why_len)
+{
+  return call (url, method, path, body, reply, cancel, why, why_len, NULL);
+}
+
+long
+cli_call_daemon_lines (const char *url, const char *method, const char *path, const wb_buf_t *body,
+                       cli_line_cb cb, void *arg, wb_buf_t *reply, const atomic_int *cancel,
+                       char *why, size_t why_len)
+{
+  line_sink_t sink = {reply, cb, arg};
+  return call (url, method, path, body, reply, cancel, why, why_len, &sink);
+}
+
+static long
+call (const char *url, const char *method, const char *path, const wb_buf_t *body, wb_buf_t *reply,
+      const atomic_int *cancel, char *why, size_t why_len, line_sink_t *sink)
 {
   CURL *easy = curl_easy_init ();
   struct curl_slist *headers = NULL;
@@ -72,6 +119,14 @@ cli_call_daemon (const char *url, const char *method, const char *path, const wb
     }
   if (bad == 0 && (headers = curl_slist_append (headers, "Content-Type: application/json")) == NULL)
     bad = -1;
+  if (bad == 0 && sink)
+    {
+      struct curl_slist *more = curl_slist_append (headers, "Accept: application/x-ndjson");
+      if (more == NULL)
+        bad = -1;
+      else
+        headers = more;
+    }
   if (bad == 0 && token && *token)
     {
       struct curl_slist *more;
@@ -100,8 +155,8 @@ cli_call_daemon (const char *url, const char *method, const char *path, const wb
   curl_easy_setopt (easy, CURLOPT_URL, full.data);
   curl_easy_setopt (easy, CURLOPT_CUSTOMREQUEST, method);
   curl_easy_setopt (easy, CURLOPT_HTTPHEADER, headers);
-  curl_easy_setopt (easy, CURLOPT_WRITEFUNCTION, collect_cb);
-  curl_easy_setopt (easy, CURLOPT_WRITEDATA, reply);
+  curl_easy_setopt (easy, CURLOPT_WRITEFUNCTION, sink ? lines_cb : collect_cb);
+  curl_easy_setopt (easy, CURLOPT_WRITEDATA, sink ? (void *) sink : (void *) reply);
   curl_easy_setopt (easy, CURLOPT_ERRORBUFFER, errbuf);
   curl_easy_setopt (easy, CURLOPT_NOSIGNAL, 1L);
   /* A run may take its whole deadline, but reaching the daemon may not. */

@@ -23,4 +23,12 @@ const char *cli_default_url (char *buf, size_t len);
 long cli_call_daemon (const char *url, const char *method, const char *path, const wb_buf_t *body,
                       wb_buf_t *reply, const atomic_int *cancel, char *why, size_t why_len);
 
+/* The same with Accept: application/x-ndjson: each whole line of a
+ * streamed reply goes to cb (without its newline) as it arrives; reply
+ * keeps what is not a line (an error's JSON).  Same return. */
+typedef void (*cli_line_cb) (void *arg, const char *line, size_t len);
+long cli_call_daemon_lines (const char *url, const char *method, const char *path,
+                            const wb_buf_t *body, cli_line_cb cb, void *arg, wb_buf_t *reply,
+                            const atomic_int *cancel, char *why, size_t why_len);
+
 #endif

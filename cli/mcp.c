@@ -36,6 +36,7 @@ typedef struct mcp_call
   bool used;
   cJSON *id;       /* the request's id (owned) */
   char *arguments; /* tools/call arguments, compact JSON (owned) */
+  cJSON *progress; /* params._meta.progressToken, or NULL (owned) */
   atomic_int cancel;
 } mcp_call_t;
 
@@ -492,10 +493,93 @@ session_for (const char *language, bool fresh, char *id, size_t id_len, const at
   return 1;
 }
 
+/* A call whose client asked for progress (params._meta.progressToken):
+ * the output, as the daemon streams it, goes out as
+ * notifications/progress while the run lasts; the result's line becomes
+ * the reply. */
+typedef struct progress
+{
+  const cJSON *token;
+  wb_buf_t *reply;
+  double bytes;
+} progress_t;
+
+#define PROGRESS_TEXT_MAX 4096 /* of each chunk, in a notification */
+
+static void
+progress_line (void *arg, const char *line, size_t len)
+{
+  progress_t *pr = arg;
+  cleanup_json cJSON *ln = cJSON_ParseWithLength (line, len);
+  const char *type = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (ln, "type"));
+  const char *data = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (ln, "data"));
+  const char *enc = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (ln, "encoding"));
+
+  if (type && data && (strcmp (type, "stdout") == 0 || strcmp (type, "stderr") == 0))
+    {
+      cleanup_buf wb_buf_t raw = WB_BUF_INIT;
+      cleanup_buf wb_buf_t text = WB_BUF_INIT;
+      bool binary = enc && strcmp (enc, "base64") == 0;
+      if (binary && wb_base64_decode (&raw, data, strlen (data)) < 0)
+        return;
+      const char *bytes = binary ? raw.data : data;
+      size_t n = binary ? raw.len : strlen (data);
+      pr->bytes += (double) n;
+      int bad = wb_buf_printf (&text, "%s: ", type);
+      if (!binary || wb_utf8_valid (bytes, n))
+        bad |= wb_utf8_sanitize (&text, bytes ? bytes : "", n, PROGRESS_TEXT_MAX, true)
+                       == (size_t) -1
+                   ? -1
+                   : 0;
+      else
+        bad |= wb_buf_printf (&text, "[%zu bytes that are not text]", n);
+      cJSON *msg = cJSON_CreateObject (), *params;
+      if (bad < 0 || msg == NULL || !cJSON_AddStringToObject (msg, "jsonrpc", "2.0")
+          || !cJSON_AddStringToObject (msg, "method", "notifications/progress")
+          || (params = cJSON_AddObjectToObject (msg, "params")) == NULL
+          || !cJSON_AddItemToObject (params, "progressToken", cJSON_Duplicate (pr->token, true))
+          || !cJSON_AddNumberToObject (params, "progress", pr->bytes)
+          || !cJSON_AddStringToObject (params, "message", text.data ? text.data : ""))
+        {
+          cJSON_Delete (msg);
+          return;
+        }
+      send_message (msg);
+      return;
+    }
+  /* The result's line, or an answer that is no stream (an error). */
+  wb_buf_reset (pr->reply);
+  if (type && strcmp (type, "result") == 0)
+    {
+      char *text = cJSON_PrintUnformatted (cJSON_GetObjectItemCaseSensitive (ln, "result"));
+      if (text && wb_buf_append_str (pr->reply, text) < 0)
+        wb_buf_reset (pr->reply);
+      cJSON_free (text);
+    }
+  else if (wb_buf_append (pr->reply, line, len) < 0)
+    wb_buf_reset (pr->reply);
+}
+
+/* One POST: streamed to progress notifications when the client asked. */
+static long
+post (const char *path, const wb_buf_t *req, wb_buf_t *reply, const cJSON *progress,
+      const atomic_int *cancel, char *why, size_t why_len)
+{
+  if (progress == NULL)
+    return cli_call_daemon (mcp.url, "POST", path, req, reply, cancel, why, why_len);
+  cleanup_buf wb_buf_t rest = WB_BUF_INIT;
+  progress_t pr = {progress, reply, 0};
+  long http = cli_call_daemon_lines (mcp.url, "POST", path, req, progress_line, &pr, &rest, cancel,
+                                     why, why_len);
+  if (rest.len && wb_buf_append (reply, rest.data, rest.len) < 0)
+    return -1;
+  return http;
+}
+
 /* The execution of req in language's session (a new one if it ended:
  * *note then says so), or a plain one when the daemon has no sessions. */
 static long
-run_in_session (const char *language, const wb_buf_t *req, wb_buf_t *reply,
+run_in_session (const char *language, const wb_buf_t *req, wb_buf_t *reply, const cJSON *progress,
                 const atomic_int *cancel, char *why, size_t why_len, wb_buf_t *note)
 {
   char id[96], path[160];
@@ -510,7 +594,7 @@ run_in_session (const char *language, const wb_buf_t *req, wb_buf_t *reply,
         break;
       snprintf (path, sizeof path, "/v1/sessions/%s/executions", id);
       wb_buf_reset (reply);
-      http = cli_call_daemon (mcp.url, "POST", path, req, reply, cancel, why, why_len);
+      http = post (path, req, reply, progress, cancel, why, why_len);
       if (http != 410)
         return http;
       /* It ended (idle, or the daemon restarted): a new one, said plainly. */
@@ -526,7 +610,7 @@ run_in_session (const char *language, const wb_buf_t *req, wb_buf_t *reply,
         return -1;
     }
   wb_buf_reset (reply);
-  return cli_call_daemon (mcp.url, "POST", "/v1/executions", req, reply, cancel, why, why_len);
+  return post ("/v1/executions", req, reply, progress, cancel, why, why_len);
 }
 
 /* note, then the result's first text. */
@@ -549,7 +633,7 @@ with_note (cJSON *result, const wb_buf_t *note)
 }
 
 static cJSON *
-execute_code (const char *arguments, const atomic_int *cancel)
+execute_code (const char *arguments, const cJSON *progress, const atomic_int *cancel)
 {
   cleanup_json cJSON *args = cJSON_Parse (arguments);
   cleanup_json cJSON *body = cJSON_CreateObject ();
@@ -597,7 +681,8 @@ execute_code (const char *arguments, const atomic_int *cancel)
     }
   cJSON_free (text);
   cleanup_buf wb_buf_t note = WB_BUF_INIT;
-  http = run_in_session (language->valuestring, &req, &reply, cancel, why, sizeof why, &note);
+  http = run_in_session (language->valuestring, &req, &reply, progress, cancel, why, sizeof why,
+                         &note);
   explicit_bzero (req.data, req.len);
   if (http < 0)
     {
@@ -613,7 +698,7 @@ static void *
 call_thread (void *arg)
 {
   mcp_call_t *call = arg;
-  cJSON *result = execute_code (call->arguments, &call->cancel);
+  cJSON *result = execute_code (call->arguments, call->progress, &call->cancel);
 
   /* A cancelled request gets no answer (MCP: the receiver should not
    * respond to a cancelled request). */
@@ -625,8 +710,10 @@ call_thread (void *arg)
     send_result (call->id, result);
   pthread_mutex_lock (&mcp.lock);
   cJSON_Delete (call->id);
+  cJSON_Delete (call->progress);
   free (call->arguments);
   call->id = NULL;
+  call->progress = NULL;
   call->arguments = NULL;
   call->used = false;
   if (--mcp.in_flight == 0)
@@ -813,8 +900,12 @@ handle_tools_call (const cJSON *id, const cJSON *params)
       call = &mcp.calls[i];
   if (call && args)
     {
+      cJSON *token = cJSON_GetObjectItemCaseSensitive (
+          cJSON_GetObjectItemCaseSensitive (params, "_meta"), "progressToken");
       call->used = true;
       call->id = cJSON_Duplicate (id, true);
+      call->progress
+          = cJSON_IsString (token) || cJSON_IsNumber (token) ? cJSON_Duplicate (token, true) : NULL;
       call->arguments = args;
       atomic_store (&call->cancel, 0);
       mcp.in_flight++;
@@ -835,6 +926,8 @@ handle_tools_call (const cJSON *id, const cJSON *params)
       pthread_attr_destroy (&attr);
       pthread_mutex_lock (&mcp.lock);
       cJSON_Delete (call->id);
+      cJSON_Delete (call->progress);
+      call->progress = NULL;
       free (call->arguments);
       call->used = false;
       mcp.in_flight--;

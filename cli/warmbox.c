@@ -127,6 +127,56 @@ print_api_error (long status, const wb_buf_t *reply)
   cJSON_Delete (root);
 }
 
+/* A run's stream (cli_call_daemon_lines): chunks printed as they come,
+ * the result kept (owned). */
+typedef struct live
+{
+  cJSON *result, *error;
+  unsigned long long skipped;
+} live_t;
+
+static void
+live_line (void *arg, const char *line, size_t len)
+{
+  live_t *live = arg;
+  cJSON *ln = cJSON_ParseWithLength (line, len);
+  const char *type = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (ln, "type"));
+  const char *data = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (ln, "data"));
+  const char *enc = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (ln, "encoding"));
+
+  if (type && data && (strcmp (type, "stdout") == 0 || strcmp (type, "stderr") == 0))
+    {
+      FILE *to = type[3] == 'o' ? stdout : stderr;
+      cleanup_buf wb_buf_t raw = WB_BUF_INIT;
+      if (enc && strcmp (enc, "base64") == 0)
+        {
+          if (wb_base64_decode (&raw, data, strlen (data)) == 0 && raw.len)
+            fwrite (raw.data, 1, raw.len, to);
+        }
+      else
+        fputs (data, to);
+      fflush (to);
+    }
+  else if (type && strcmp (type, "skipped") == 0)
+    {
+      cJSON *a = cJSON_GetObjectItemCaseSensitive (ln, "stdout_bytes");
+      cJSON *b = cJSON_GetObjectItemCaseSensitive (ln, "stderr_bytes");
+      live->skipped += (unsigned long long) (cJSON_IsNumber (a) ? a->valuedouble : 0)
+                       + (unsigned long long) (cJSON_IsNumber (b) ? b->valuedouble : 0);
+    }
+  else if (type && strcmp (type, "result") == 0 && live->result == NULL)
+    {
+      live->result = cJSON_DetachItemFromObjectCaseSensitive (ln, "result");
+    }
+  else if (((type && strcmp (type, "error") == 0) || (type == NULL && cJSON_IsObject (ln)))
+           && live->error == NULL)
+    {
+      live->error = ln;
+      ln = NULL;
+    }
+  cJSON_Delete (ln);
+}
+
 /* Write one captured stream to fd, decoding base64 when the daemon had to
  * use it (output that is not UTF-8, or holds NUL). */
 static int
@@ -418,7 +468,36 @@ cmd_run (const char *url, int argc, char **argv)
       return EXIT_SANDBOX;
     }
 
-  http = call_daemon (url, "POST", "/v1/executions", &body, &reply);
+  live_t live = {0};
+  if (json_out)
+    http = call_daemon (url, "POST", "/v1/executions", &body, &reply);
+  else
+    {
+      /* The output as the program writes it; the result's line last. */
+      char why[512];
+      http = cli_call_daemon_lines (url, "POST", "/v1/executions", &body, live_line, &live, &reply,
+                                    NULL, why, sizeof why);
+      if (http < 0)
+        fprintf (stderr, "warmbox: %s\n", why);
+      if (http > 0 && http != 200 && reply.len == 0 && live.error)
+        {
+          /* An error's JSON is one line too. */
+          char *text = cJSON_PrintUnformatted (live.error);
+          if (text && wb_buf_append_str (&reply, text) < 0)
+            wb_buf_reset (&reply);
+          cJSON_free (text);
+        }
+      if (http == 200 && live.result == NULL)
+        {
+          /* The stream ended in an error line, or was cut. */
+          const char *msg = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (
+              cJSON_GetObjectItemCaseSensitive (live.error, "error"), "message"));
+          fprintf (stderr, "warmbox: %s\n", msg ? msg : "the daemon's stream ended early");
+          cJSON_Delete (live.error);
+          return EXIT_SANDBOX;
+        }
+      cJSON_Delete (live.error);
+    }
   if (http < 0)
     return EXIT_SANDBOX;
   if (http != 200)
@@ -431,14 +510,19 @@ cmd_run (const char *url, int argc, char **argv)
       fwrite (reply.data, 1, reply.len, stdout);
       return 0;
     }
-  root = cJSON_ParseWithLength (reply.data, reply.len);
+  root = live.result;
   if (root == NULL)
     {
       fputs ("warmbox: the daemon's answer is not JSON\n", stderr);
       return EXIT_SANDBOX;
     }
-  if (emit_stream (root, "stdout", stdout) < 0 || emit_stream (root, "stderr", stderr) < 0)
-    fputs ("warmbox: could not write the program's output\n", stderr);
+  /* Shown live already; what a reader that fell behind was not sent is
+   * said, not printed twice. */
+  if (live.skipped)
+    fprintf (stderr,
+             "\nwarmbox: %llu bytes of output were not shown (the terminal was behind); "
+             "--json has all of it\n",
+             (unsigned long long) live.skipped);
   fflush (stdout);
   handle_files (root, out_dir);
   status = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (root, "status"));

@@ -212,9 +212,10 @@ struct sched_exec
    * stderr_data, take_trailer). */
   struct
   {
-    char nonce[33];             /* the init's line: its trailer's mark must carry it */
-    char mark[64];              /* "\x1ewarmbox-trailer <nonce>\n" */
-    size_t mark_len, mark_seen; /* ... and how much of it ends stderr so far */
+    char nonce[33];                    /* the init's line: its trailer's mark must carry it */
+    char mark[64];                     /* "\x1ewarmbox-trailer <nonce>\n" */
+    size_t mark_len, mark_seen;        /* ... and how much of it ends stderr so far */
+    size_t streamed_out, streamed_err; /* bytes of each given to req.stream_cb */
     /* A compiled language: the init writes "\x1ewarmbox-run <nonce>\n" to
      * stderr, before any other byte, as the program starts. */
     char run_mark[64];
@@ -1382,6 +1383,37 @@ take_run_mark (sched_exec_t *ex, const char *data, size_t len, bool *fits)
   return i;
 }
 
+/* The program's bytes that are final now go to the client that streams:
+ * stdout within its cap; stderr within its cap, less a partial trailer
+ * mark at its end (it may be the init's), never the trailer. */
+static void
+stream_output (sched_exec_t *ex)
+{
+  const sched_result_t *res = &ex->res;
+  size_t cap = (size_t) ex->req.limits.output_bytes;
+  size_t out = res->out.len < cap ? res->out.len : cap;
+  size_t err = res->err.len;
+
+  if (ex->req.stream_cb == NULL)
+    return;
+  if (ex->out.mark_len && !ex->out.in_trailer && !ex->out.trailer_done)
+    err = err > ex->out.mark_seen ? err - ex->out.mark_seen : 0;
+  if (err > cap)
+    err = cap;
+  if (out > ex->out.streamed_out)
+    {
+      ex->req.stream_cb (ex->req.stream_arg, ENG_STREAM_STDOUT,
+                         res->out.data + ex->out.streamed_out, out - ex->out.streamed_out);
+      ex->out.streamed_out = out;
+    }
+  if (ex->req.stream_cb && err > ex->out.streamed_err)
+    {
+      ex->req.stream_cb (ex->req.stream_arg, ENG_STREAM_STDERR,
+                         res->err.data + ex->out.streamed_err, err - ex->out.streamed_err);
+      ex->out.streamed_err = err;
+    }
+}
+
 static void
 on_data (void *arg, int stream, const char *data, size_t len)
 {
@@ -1404,6 +1436,7 @@ on_data (void *arg, int stream, const char *data, size_t len)
   else
     fits = append_capped (ex, &ex->res.out, &ex->res.out_truncated, ex->req.limits.output_bytes,
                           data, len);
+  stream_output (ex);
   if (!fits)
     {
       /* Past the cap the program is stopped: output it cannot deliver is
@@ -2058,6 +2091,7 @@ sched_exec_cancel (sched_exec_t *ex)
   if (ex == NULL)
     return;
   ex->cb = NULL;
+  ex->req.stream_cb = NULL; /* the client that streamed is gone too */
   switch (ex->state)
     {
     case EX_QUEUED:

@@ -46,6 +46,12 @@ typedef struct sched_request
    * others).  session_state_max > 0 asks the init for the trailer's
    * session section, the state whole up to that many bytes; the files
    * come back within files_out_bytes (0: limits.output_bytes). */
+  /* The client streams the output (Accept: application/x-ndjson): each
+   * run of bytes the program writes, within the caps, as it comes (never
+   * the init's marks or report).  Borrowed: the execution forgets it when
+   * cancelled (exec.h).  NULL: the output comes with the result only. */
+  void (*stream_cb) (void *arg, int stream, const char *data, size_t len);
+  void *stream_arg;
   char session_id[80]; /* SESSION_ID_LEN + 1 at most */
   uint64_t session_seq;
   uint64_t session_state_max;

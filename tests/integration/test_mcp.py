@@ -46,6 +46,11 @@ if node_client_ready("@modelcontextprotocol"):
     desc = tools[0].get("description", "") if tools else ""
     t.ok("State persists between calls" in desc and "do not" in desc,
          "the tool's description tells the model what persists and what does not", desc)
+    r = res.get("progress") or {}
+    ticks = [p for p in r.get("progress", []) if "tick 1" in p.get("message", "")]
+    t.ok(ticks and r.get("done", 0) - ticks[0]["at"] > 1000 and "tick 2" in text_of(r.get("result")),
+         "progress notifications carry the output while the run lasts (tick 1 came %s ms before the end)"
+         % ((r.get("done", 0) - ticks[0]["at"]) if ticks else "-"), r)
     r = res.get("exit")
     t.ok(r and r.get("isError") is False and "exit status 4" in text_of(r) and "bad" in text_of(r),
          "a non-zero exit is a result (the program failed, not the sandbox), stderr shown", r)

@@ -34,6 +34,15 @@ out('python', await call({ language: 'python', code: 'import sys\nprint(sys.stdi
 // State across two tool calls: the server keeps a session per client.
 out('state_set', await call({ language: 'python', code: 'x = 21\nimport threading\nlk = threading.Lock()' }));
 out('state_use', await call({ language: 'python', code: 'print(x * 2)' }));
+// Output while the run lasts: progress notifications (the SDK sends a
+// progressToken when onprogress is given).
+{
+  const progress = [];
+  const result = await client.callTool({ name: 'execute_code', arguments: { language: 'python',
+    code: 'import time\nprint("tick 1", flush=True)\ntime.sleep(1.5)\nprint("tick 2")' } }, undefined,
+  { onprogress: (p) => progress.push({ ...p, at: Date.now() }) });
+  out('progress', { result, progress, done: Date.now() });
+}
 out('exit', await call({ language: 'javascript', code: 'console.error("bad"); process.exit(4)' }));
 out('files', await call({ language: 'python', code: 'import csv\nprint(sum(int(r["n"]) for r in csv.DictReader(open("d.csv"))))',
   files: [{ name: 'd.csv', content: 'n\n20\n22\n' }] }));
