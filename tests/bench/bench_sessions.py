@@ -7,6 +7,9 @@ code, in one run, rounds interleaved on one daemon (make bench):
               restored before the code and saved after it)
   dataframe   the same code in a session holding a 50 MB pandas DataFrame
   rebuild     for scale: a stateless execution that builds that DataFrame
+  ttfb        streamed (Accept: application/x-ndjson): a program that
+              prints, sleeps 1 s and prints again; time to its first chunk
+              against time to its result
 
 and the session's state size.  Every call runs in its own fresh container
 (pool hits).
@@ -44,6 +47,32 @@ def timed(d, method, path, body):
     return secs, r
 
 
+def ttfb(d, n):
+    """(first chunk, result) seconds of n streamed runs of print, sleep 1 s, print."""
+    from wbtest import UnixHTTPConnection
+    firsts, ends = [], []
+    body = json.dumps({"language": "python", "code": "import time\nprint(1, flush=True)\ntime.sleep(1)\nprint(2)"})
+    for _ in range(n):
+        wait_until(lambda: ready(d, 2), timeout=60, step=0.02)
+        time.sleep(bp.IDLE)
+        c = UnixHTTPConnection(d.sock, timeout=120)
+        t0 = time.time()
+        c.request("POST", "/v1/executions", body=body,
+                  headers={"Content-Type": "application/json", "Accept": "application/x-ndjson"})
+        r = c.getresponse()
+        first = None
+        while True:
+            line = r.readline()
+            if not line:
+                break
+            if first is None and json.loads(line).get("type") == "stdout":
+                first = time.time() - t0
+        ends.append(time.time() - t0)
+        firsts.append(first if first is not None else ends[-1])
+        c.close()
+    return firsts, ends
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=20)
@@ -76,6 +105,7 @@ def main():
                 secs, r = timed(d, "POST", "/v1/sessions/%s/executions" % sessions[mode], {"code": CODE})
                 state[mode] = r["session"]["state_bytes"]
             times[mode].append(secs)
+    firsts, ends = ttfb(d, max(3, args.n // 2))
     d.stop()
     os.unlink(cfg)
     p50 = {k: statistics.median(v) * 1000 for k, v in times.items()}
@@ -84,6 +114,7 @@ def main():
            "small_vs_stateless": p50["small"] / p50["stateless"],
            "dataframe_vs_stateless": p50["dataframe"] / p50["stateless"],
            "dataframe_vs_rebuild": p50["dataframe"] / p50["rebuild"]}
+    out["ttfb_ms"] = {"first_chunk_p50": statistics.median(firsts) * 1000, "result_p50": statistics.median(ends) * 1000}
     print("sessions, %d rounds interleaved (ms, p50 / p90):" % args.n)
     for k in modes:
         print("  %-10s %7.1f / %7.1f%s" % (k, p50[k], out["p90_ms"][k],
@@ -91,6 +122,8 @@ def main():
     print("  session call / stateless: small state %.2fx, 50 MB DataFrame %.2fx; "
           "DataFrame carried / rebuilt %.2fx"
           % (out["small_vs_stateless"], out["dataframe_vs_stateless"], out["dataframe_vs_rebuild"]))
+    print("  streamed print / sleep 1 s / print: first chunk %.1f ms, result %.1f ms (p50 of %d)"
+          % (out["ttfb_ms"]["first_chunk_p50"], out["ttfb_ms"]["result_p50"], len(firsts)))
     if args.json:
         with open(args.json, "w") as f:
             json.dump(out, f, indent=1)

@@ -1277,6 +1277,85 @@ test_session_nodes (void)
   ctx.base = NULL;
 }
 
+/* Streamed output (req.stream_cb): what the client gets as it comes is the
+ * program's bytes exactly, never the init's marks or report, and nothing
+ * once the client left. */
+static wb_buf_t streamed[3];
+static int stream_calls;
+
+static void
+collect_stream (void *arg, int stream, const char *data, size_t len)
+{
+  (void) arg;
+  stream_calls++;
+  if (stream >= 1 && stream <= 2 && wb_buf_append (&streamed[stream], data, len) < 0)
+    abort ();
+}
+
+static bool
+start_streamed (call_t *c, const char *code)
+{
+  wb_buf_t body = WB_BUF_INIT;
+  sched_request_t req;
+  wb_err_t err;
+
+  memset (c, 0, sizeof *c);
+  if (wb_buf_append_str (&body, "{\"language\":\"python\",\"code\":") < 0
+      || wb_json_append_string (&body, code, strlen (code)) < 0
+      || wb_buf_append_str (&body, "}") < 0
+      || sched_request_parse (body.data, body.len, ctx.profiles, &req, &err) < 0)
+    {
+      wb_buf_free (&body);
+      return false;
+    }
+  wb_buf_free (&body);
+  req.stream_cb = collect_stream;
+  c->ex = sched_exec_start (ctx.execs, &req, done_cb, c, &err);
+  return c->ex != NULL;
+}
+
+static bool
+streamed_something (void *arg)
+{
+  (void) arg;
+  return streamed[1].len > 0;
+}
+
+static void
+test_streaming (void)
+{
+  call_t c;
+
+  if (!setup (NULL))
+    {
+      ok (false, "streaming: setup");
+      return;
+    }
+  ok (start_streamed (&c, "out one; err two; file r.txt hi; out three; err four"),
+      "streaming: started");
+  wait_answers (&c, 1, 5000);
+  ok (c.answers == 1 && c.status == SCHED_ST_OK && streamed[1].len == strlen (c.out)
+          && memcmp (streamed[1].data, c.out, streamed[1].len) == 0
+          && streamed[2].len == strlen (c.err)
+          && memcmp (streamed[2].data, c.err, streamed[2].len) == 0
+          && strcmp (c.out, "one\nthree\n") == 0 && strcmp (c.err, "two\nfour\n") == 0,
+      "streaming: the chunks are the result's stdout and stderr exactly (no mark, no report)");
+  for (int i = 0; i < 3; i++)
+    wb_buf_reset (&streamed[i]);
+
+  /* Cancelled mid-run: nothing more reaches the client that left. */
+  ok (start_streamed (&c, "out a; sleep 100; out b; flood 100000"), "streaming: started again");
+  run_until (streamed_something, NULL, 5000);
+  int calls = stream_calls;
+  cancel (&c);
+  run_until (no_execs, NULL, 5000);
+  ok (calls > 0 && stream_calls == calls && c.answers == 0,
+      "streaming: after the client left, no chunk and no answer (%d chunks before)", calls);
+  for (int i = 0; i < 3; i++)
+    wb_buf_free (&streamed[i]);
+  is_int (teardown ("streaming"), 0, "streaming: nothing left");
+}
+
 static bool rows_written (void *arg);
 
 /* Past max_concurrent executions queue, fair across clients; a full queue
@@ -2265,6 +2344,7 @@ main (void)
       TIMED (test_clear_in_flight ());
       TIMED (test_sessions ());
       TIMED (test_session_nodes ());
+      TIMED (test_streaming ());
     }
   is_int (invariant_breaks, 0,
           "every execution's invariants held after each of %llu turns of the loop, and no "
