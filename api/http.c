@@ -627,13 +627,21 @@ http_session_done (void *arg, const sched_result_t *res, const session_outcome_t
   call_free (call);
 }
 
-/* The caller's name, which owns its sessions: the token's, the client
- * certificate's, or "" (no credentials configured). */
+/* Who owns the caller's sessions: "token:NAME", "cert:NAME" (a client
+ * certificate's name: never the same owner as a token of that name), or
+ * "" (no credentials configured).  In buf (80 bytes). */
 static const char *
-caller_name (const http_caller_t *who)
+caller_name_in (const http_caller_t *who, char *buf)
 {
-  return who->token ? who->token->name : who->cert_name ? who->cert_name : "";
+  if (who->token)
+    snprintf (buf, 80, "token:%s", who->token->name);
+  else if (who->cert_name)
+    snprintf (buf, 80, "cert:%s", who->cert_name);
+  else
+    buf[0] = '\0';
+  return buf;
 }
+#define caller_name(who) caller_name_in ((who), (char[80]){0})
 
 /* POST /v1/executions, and POST /api/v2/execute (piston): a Piston body is
  * translated into a /v1 body first, so both share one validator.  With
@@ -822,6 +830,13 @@ handle_sessions (struct evhttp_request *req, const http_caller_t *who)
           return;
         }
       reply_json (req, 200, body.data, body.len);
+      return;
+    }
+  if (ctx->leaving && *ctx->leaving)
+    {
+      evbuffer_drain (in, len);
+      wb_error (&err, WB_E_BUSY, "warmboxd is shutting down: no new sessions");
+      reply_error (req, &err);
       return;
     }
   const char *data = len ? (const char *) evbuffer_pullup (in, -1) : NULL;

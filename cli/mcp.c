@@ -425,7 +425,7 @@ describe_result (long http, const wb_buf_t *reply)
  * executions), -1 with why when it cannot be reached. */
 static int
 session_for (const char *language, bool fresh, char *id, size_t id_len, const atomic_int *cancel,
-             char *why, size_t why_len)
+             char *why, size_t why_len, wb_buf_t *note)
 {
   cleanup_buf wb_buf_t req = WB_BUF_INIT;
   cleanup_buf wb_buf_t reply = WB_BUF_INIT;
@@ -473,6 +473,19 @@ session_for (const char *language, bool fresh, char *id, size_t id_len, const at
           pthread_mutex_lock (&mcp.lock);
           mcp.no_sessions = true;
           pthread_mutex_unlock (&mcp.lock);
+        }
+      else if (http != 404)
+        {
+          /* Refused (too many sessions, busy): this call runs without one,
+           * and the model is told that nothing of it will persist. */
+          const char *msg = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (
+              cJSON_GetObjectItemCaseSensitive (res, "error"), "message"));
+          if (wb_buf_printf (note,
+                             "note: no session could be had (%s); this call ran on its own, and "
+                             "nothing of it persists to the next.\n",
+                             msg ? msg : "refused")
+              < 0)
+            return -1;
         }
       return 0;
     }
@@ -587,7 +600,7 @@ run_in_session (const char *language, const wb_buf_t *req, wb_buf_t *reply, cons
 
   for (int attempt = 0; attempt < 2; attempt++)
     {
-      int has = session_for (language, attempt > 0, id, sizeof id, cancel, why, why_len);
+      int has = session_for (language, attempt > 0, id, sizeof id, cancel, why, why_len, note);
       if (has < 0)
         return -1;
       if (has == 0)
@@ -1075,4 +1088,14 @@ cli_mcp_finish (void)
   while (mcp.in_flight > 0)
     pthread_cond_wait (&mcp.idle, &mcp.lock);
   pthread_mutex_unlock (&mcp.lock);
+  /* The conversation is over: its sessions go now, not at their TTL. */
+  for (size_t i = 0; i < MCP_MAX_SESSIONS; i++)
+    if (mcp.sessions[i].id[0])
+      {
+        char path[160], why[256];
+        cleanup_buf wb_buf_t reply = WB_BUF_INIT;
+        snprintf (path, sizeof path, "/v1/sessions/%s", mcp.sessions[i].id);
+        (void) cli_call_daemon (mcp.url, "DELETE", path, NULL, &reply, NULL, why, sizeof why);
+        mcp.sessions[i].id[0] = '\0';
+      }
 }

@@ -80,6 +80,7 @@
 #define DRAIN_GRACE_MS 2000   /* exit seen -> stop waiting for output EOF */
 
 static uint32_t kill_grace (const sched_exec_t *ex);
+static void trailer_free (sched_exec_t *ex);
 static uint32_t drain_grace (const sched_exec_t *ex);
 
 typedef enum exec_state
@@ -564,7 +565,7 @@ exec_end (sched_exec_t *ex)
   wb_buf_free (&ex->res.out);
   wb_buf_free (&ex->res.err);
   sched_order_free (&ex->res.order);
-  wb_buf_free (&ex->out.trailer);
+  trailer_free (ex);
   sched_result_files_free (&ex->res);
   free (ex);
 }
@@ -1204,6 +1205,16 @@ run_deadline_ms (const sched_exec_t *ex)
   return l->compile_timeout_ms + l->timeout_ms + RUN_SLACK_MS;
 }
 
+/* The init's report, gone: wiped first when it may hold a session's
+ * state (which never outlives its use in warmboxd's memory either). */
+static void
+trailer_free (sched_exec_t *ex)
+{
+  if (ex->req.session_state_max && ex->out.trailer.data)
+    explicit_bzero (ex->out.trailer.data, ex->out.trailer.cap);
+  wb_buf_free (&ex->out.trailer);
+}
+
 /* Does the profile run /warmbox/init first (the nonce line, the trailer)? */
 static bool
 uses_init (const sched_exec_t *ex)
@@ -1240,7 +1251,7 @@ take_trailer (sched_exec_t *ex)
   ex->out.trailer_done = true;
   if (ex->out.in_trailer)
     parse_trailer (ex);
-  wb_buf_free (&ex->out.trailer); /* parsed: its copy is not needed any longer */
+  trailer_free (ex); /* parsed: its copy is not needed any longer */
   if (b->len > ex->req.limits.output_bytes)
     {
       b->len = (size_t) ex->req.limits.output_bytes;

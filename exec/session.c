@@ -52,7 +52,7 @@ struct session
 {
   session_t *prev, *next; /* the set's list, most recently used first */
   char id[SESSION_ID_LEN + 1];
-  char owner[65];
+  char owner[80]; /* "token:NAME", "cert:NAME" or "" */
   char language[33];
   uint32_t timeout_ms, memory_mb, idle_ttl_s;
   double created_at, used_at;   /* Unix seconds, for GET */
@@ -89,6 +89,7 @@ struct sessions
   uint64_t bytes;
   session_call_t *running;
   struct event *sweep;
+  struct event *kick; /* starts waiting calls once the loop is back (next_calls) */
   bool closing;
   struct
   {
@@ -99,6 +100,7 @@ struct sessions
 };
 
 static void next_call (sessions_t *set, session_t *s);
+static void kick_cb (evutil_socket_t fd, short what, void *arg);
 
 /* ---- files ------------------------------------------------------------ */
 
@@ -326,6 +328,8 @@ session_end (sessions_t *set, session_t *s, end_reason_t why)
   else
     wb_error (&err, WB_E_SESSION_EXPIRED, "session %s ended while this call waited: %s", s->id,
               end_words (why));
+  for (session_call_t *c = waiting; c; c = c->next)
+    c->waiting_in = NULL; /* their session is gone: nothing may reach it through them */
   free (s);
   while (waiting)
     {
@@ -419,10 +423,13 @@ sessions_new (struct event_base *base, const session_config_t *cfg, execs_t *exe
     }
   sessions_set_config (set, cfg);
   set->sweep = event_new (base, -1, EV_PERSIST, sweep_cb, set);
-  if (set->sweep == NULL || event_add (set->sweep, &tv) < 0)
+  set->kick = event_new (base, -1, 0, kick_cb, set);
+  if (set->sweep == NULL || set->kick == NULL || event_add (set->sweep, &tv) < 0)
     {
       if (set->sweep)
         event_free (set->sweep);
+      if (set->kick)
+        event_free (set->kick);
       OPENSSL_cleanse (set->key, sizeof set->key);
       free (set);
       wb_error (err, WB_E_NOMEM, "out of memory");
@@ -457,8 +464,10 @@ sessions_free (sessions_t *set)
   set->closing = true;
   while (set->list)
     session_end (set, set->list, END_SHUTDOWN);
-  /* Calls still running belong to executions the daemon abandoned or
-   * cancels: theirs to answer; ours only to forget. */
+  /* sched_exec_abandon_all ran first (daemon/context.c) and answered the
+   * calls that ran; any left here are cancelled, their clients unheard. */
+  if (set->running)
+    wb_warn ("sessions: calls still running at the end; cancelled");
   while (set->running)
     {
       session_call_t *c = set->running;
@@ -467,6 +476,7 @@ sessions_free (sessions_t *set)
       call_free (c);
     }
   event_free (set->sweep);
+  event_free (set->kick);
   OPENSSL_cleanse (set->key, sizeof set->key);
   free (set);
 }
@@ -497,14 +507,9 @@ session_create (sessions_t *set, const session_spec_t *spec, char id[SESSION_ID_
   if (mine >= set->cfg.max_per_owner)
     return wb_error (err, WB_E_RATE_LIMITED,
                      "this token already has %u sessions, its most; delete one first", mine);
-  if (set->n >= set->cfg.max_sessions)
-    {
-      session_t *old = lru (set, NULL);
-      if (old == NULL)
-        return wb_error (err, WB_E_BUSY, "all %u sessions are busy; try again later",
-                         set->cfg.max_sessions);
-      session_end (set, old, END_EVICTED);
-    }
+  if (set->n >= set->cfg.max_sessions && lru (set, NULL) == NULL)
+    return wb_error (err, WB_E_BUSY, "all %u sessions are busy; try again later",
+                     set->cfg.max_sessions);
   if ((s = calloc (1, sizeof *s)) == NULL)
     return wb_error (err, WB_E_NOMEM, "out of memory");
   size_t at = (size_t) snprintf (s->id, sizeof s->id, "ses_%s%s", set->node, set->instance);
@@ -516,6 +521,8 @@ session_create (sessions_t *set, const session_spec_t *spec, char id[SESSION_ID_
   at += 32;
   id_mac (set, s->id + 4, at - 4, spec->owner, mac);
   memcpy (s->id + at, mac, 17);
+  if (set->n >= set->cfg.max_sessions)
+    session_end (set, lru (set, NULL), END_EVICTED);
   snprintf (s->owner, sizeof s->owner, "%s", spec->owner);
   snprintf (s->language, sizeof s->language, "%s", spec->language);
   s->timeout_ms = spec->timeout_ms;
@@ -637,9 +644,13 @@ merge_files (sessions_t *set, session_t *s, session_call_t *c, const prof_t *p, 
 
   if (all == NULL)
     return wb_error (err, WB_E_NOMEM, "out of memory");
+  /* The program's own file (the request's filename, the profile's source
+   * or program file) is written by the init or the bootstrap: a session
+   * file of that name (the program changed its own file) steps aside. */
+  const char *own = r->filename ? r->filename : p->source ? p->source : p->program_file;
   for (size_t i = 0; i < s->n_files; i++)
     {
-      bool replaced = false;
+      bool replaced = own && strcmp (own, s->files[i].name) == 0;
       for (size_t j = 0; j < r->n_files; j++)
         if (strcmp (r->files[j].name, s->files[i].name) == 0)
           replaced = true;
@@ -711,16 +722,20 @@ call_begin (sessions_t *set, session_t *s, session_call_t *c, wb_err_t *err)
   /* A profile without state still gets the section (the files removed);
    * a state of one byte at most it never sends. */
   c->req.session_state_max = p->session_state ? set->cfg.state_max_bytes : 1;
-  c->req.files_out_bytes = set->cfg.files_max_bytes;
-  c->ex = sched_exec_start (set->execs, &c->req, exec_done, c, err);
-  if (c->ex == NULL)
-    {
-      s->calls--;
-      return -1;
-    }
+  c->req.files_out_bytes = set->cfg.files_max_bytes ? set->cfg.files_max_bytes : 1;
+  /* Running before the start is asked for: an answer that came at once
+   * would find the call where it looks. */
   c->waiting_in = NULL;
   s->running = c;
   WB_LIST_PUSH (set->running, c);
+  c->ex = sched_exec_start (set->execs, &c->req, exec_done, c, err);
+  if (c->ex == NULL)
+    {
+      WB_LIST_UNLINK (set->running, c);
+      s->running = NULL;
+      s->calls--;
+      return -1;
+    }
   touch (set, s);
   return 0;
 }
@@ -820,9 +835,39 @@ session_exec_cancel (session_call_t *c)
   call_free (c);
 }
 
-/* Start the calls waiting for s, in order, until one starts. */
+/* The next call of a session whose call just ended starts from the loop,
+ * not from inside that call's ending: the execution that ended is gone
+ * from the daemon's count by then, so the one that waited its turn is not
+ * refused for room it held itself. */
 static void
 next_call (sessions_t *set, session_t *s)
+{
+  (void) s;
+  if (!set->closing)
+    event_active (set->kick, EV_TIMEOUT, 0);
+}
+
+static void start_next (sessions_t *set, session_t *s);
+
+static void
+kick_cb (evutil_socket_t fd, short what, void *arg)
+{
+  sessions_t *set = arg;
+  session_t *s, *next;
+
+  (void) fd;
+  (void) what;
+  for (s = set->list; s; s = next)
+    {
+      next = s->next;
+      if (s->running == NULL && s->queue)
+        start_next (set, s);
+    }
+}
+
+/* Start the calls waiting for s, in order, until one starts. */
+static void
+start_next (sessions_t *set, session_t *s)
 {
   while (!set->closing && s->running == NULL && s->queue)
     {
@@ -897,8 +942,21 @@ notes_warnings (const wb_buf_t *notes, session_outcome_t *so)
     }
 }
 
-/* What the sandbox left becomes the session's (files, state), within the
- * caps; so says what was carried. */
+/* May a file the sandbox left be carried into the next frame?  A plain
+ * name (sched_file_name_valid: no '/', no control characters), not the
+ * sandbox's own (.warmbox-*). */
+static bool
+carriable_name (const char *name)
+{
+  return sched_file_name_valid (name, strlen (name))
+         && strncmp (name, OWN_PREFIX, strlen (OWN_PREFIX)) != 0;
+}
+
+/* What the sandbox left becomes the session's, all of it or none: the
+ * files and (a profile with state) the state, within the caps.  A call
+ * that did not end by the program's own end (timeout, OOM, output cap,
+ * cancelled, compile error, a failed sandbox) carries nothing.  so says
+ * what was carried and why not. */
 static void
 carry (sessions_t *set, session_t *s, session_call_t *c, const sched_result_t *res,
        session_outcome_t *so)
@@ -907,14 +965,16 @@ carry (sessions_t *set, session_t *s, session_call_t *c, const sched_result_t *r
   sched_file_t *files = NULL;
   size_t n = 0;
   uint64_t bytes = 0;
-  bool take_state = false, files_ok = true;
+  bool take_state = false;
+  wb_buf_t fresh = WB_BUF_INIT;
 
-  if (!res->has_session)
+  if (res->status != SCHED_ST_OK || !res->has_session)
     {
       (void) warn (so,
-                   "the sandbox ended before it could report (%s): the session keeps its files "
-                   "and state from before this call",
-                   sched_status_name (res->status));
+                   "the call ended with status %s: the session keeps its files and state from "
+                   "before it",
+                   res->status != SCHED_ST_OK ? sched_status_name (res->status)
+                                              : "before its sandbox could report");
       return;
     }
   notes_warnings (&res->session_notes, so);
@@ -922,10 +982,7 @@ carry (sessions_t *set, session_t *s, session_call_t *c, const sched_result_t *r
    * or changed on top. */
   files = calloc (c->n_sent + res->n_files_out + 1, sizeof *files);
   if (files == NULL)
-    {
-      so->error = "session_memory_full";
-      return;
-    }
+    goto nomem;
   for (size_t i = 0; i < c->n_sent; i++)
     {
       bool gone = false, changed = false;
@@ -941,101 +998,104 @@ carry (sessions_t *set, session_t *s, session_call_t *c, const sched_result_t *r
       memset (&c->sent[i], 0, sizeof c->sent[i]);
       bytes += files[n++].len;
     }
-  for (uint32_t f = 0; f < res->n_files_out && files_ok; f++)
+  for (uint32_t f = 0; f < res->n_files_out; f++)
     {
       const sched_file_out_t *o = &res->files_out[f];
-      if (o->content == NULL || strchr (o->name, '/'))
+      if (o->content == NULL || !carriable_name (o->name))
         {
           (void) warn (so, "file %s (%llu bytes) was not carried: %s", o->name,
                        (unsigned long long) o->size,
-                       o->content ? "a session carries the working directory's own files, not "
-                                    "its folders"
-                                  : "past the session's file budget");
+                       o->content == NULL      ? "past the session's file budget"
+                       : strchr (o->name, '/') ? "a session carries the working directory's own "
+                                                 "files, not its folders"
+                                               : "not a name a session can hold");
           continue;
         }
       if (file_copy (&files[n], o->name, o->content, o->content_len, o->sha256) < 0)
-        files_ok = false;
-      else
-        bytes += files[n++].len;
+        goto nomem;
+      bytes += files[n++].len;
     }
   if (res->files_omitted)
     (void) warn (so,
                  "%u files were not carried (past the session's caps, unreadable, or not "
                  "plain UTF-8 names)",
                  res->files_omitted);
-  if (files_ok && (n > set->cfg.files_max || bytes > set->cfg.files_max_bytes))
+  if (n > set->cfg.files_max || bytes > set->cfg.files_max_bytes)
     {
       so->error = "session_files_too_large";
       (void) warn (so,
                    "this call left %zu files of %llu bytes; a session holds at most %u files of "
-                   "%llu bytes: the session keeps its files from before this call",
+                   "%llu bytes: the session keeps its files and state from before this call",
                    n, (unsigned long long) bytes, set->cfg.files_max,
                    (unsigned long long) set->cfg.files_max_bytes);
-      files_ok = false;
+      goto keep;
     }
   /* The state: opaque, whole or not at all. */
   if (state && res->session_state_has == 1)
     {
-      if (res->session_state.len == res->session_state_size
-          && res->session_state_size <= set->cfg.state_max_bytes)
-        take_state = true;
-      else
+      if (res->session_state.len != res->session_state_size
+          || res->session_state_size > set->cfg.state_max_bytes)
         {
           so->error = "session_state_too_large";
           (void) warn (so,
                        "the state this call left is %llu bytes, past the session's cap of %llu: "
-                       "not kept; the next call sees the state from before this call",
+                       "the session keeps its files and state from before this call",
                        (unsigned long long) res->session_state_size,
                        (unsigned long long) set->cfg.state_max_bytes);
+          goto keep;
         }
+      take_state = true;
     }
-  else if (state && res->session_state_has == 2)
-    (void) warn (so, "the sandbox could not collect the state: the session keeps the state "
-                     "from before this call");
-  /* Within the daemon's total: others go, least recently used first. */
-  uint64_t after
-      = (files_ok ? bytes : s->files_bytes) + (take_state ? res->session_state.len : s->state.len);
-  while (set->bytes - session_bytes (s) + after > set->cfg.max_bytes)
+  else if (state)
     {
-      session_t *old = lru (set, s);
-      if (old == NULL)
-        break;
-      session_end (set, old, END_EVICTED);
+      (void) warn (so, res->session_state_has == 2
+                           ? "the sandbox could not collect the state: the session keeps its "
+                             "files and state from before this call"
+                           : "the program left no state: the session keeps its files and state "
+                             "from before this call");
+      goto keep;
     }
-  if (set->bytes - session_bytes (s) + after > set->cfg.max_bytes)
+  /* Within the daemon's total: others go, least recently used first, but
+   * only when that is enough. */
+  uint64_t after = bytes + (take_state ? res->session_state.len : s->state.len);
+  uint64_t others = set->bytes - session_bytes (s), evictable_bytes = 0;
+  for (session_t *t = set->list; t; t = t->next)
+    if (t != s && evictable (t))
+      evictable_bytes += session_bytes (t);
+  if (others + after > set->cfg.max_bytes && others - evictable_bytes + after > set->cfg.max_bytes)
     {
       so->error = "session_memory_full";
       (void) warn (so, "the daemon's sessions are at their memory cap: the session keeps its "
                        "files and state from before this call");
-      files_ok = take_state = false;
+      goto keep;
     }
+  while (set->bytes - session_bytes (s) + after > set->cfg.max_bytes)
+    session_end (set, lru (set, s), END_EVICTED);
+  if (take_state
+      && wb_buf_append (&fresh, res->session_state.data ? res->session_state.data : "",
+                        res->session_state.len)
+             < 0)
+    goto nomem;
   set->bytes -= session_bytes (s);
-  if (files_ok)
-    {
-      files_free (s->files, s->n_files);
-      s->files = files;
-      s->n_files = n;
-      s->files_bytes = bytes;
-      files = NULL;
-      n = 0;
-    }
+  files_free (s->files, s->n_files);
+  s->files = files;
+  s->n_files = n;
+  s->files_bytes = bytes;
   if (take_state)
     {
-      wb_buf_t fresh = WB_BUF_INIT;
-      if (wb_buf_append (&fresh, res->session_state.data ? res->session_state.data : "",
-                         res->session_state.len)
-          == 0)
-        {
-          if (s->state.data)
-            explicit_bzero (s->state.data, s->state.cap);
-          wb_buf_free (&s->state);
-          s->state = fresh;
-        }
-      else
-        so->error = "session_memory_full";
+      if (s->state.data)
+        explicit_bzero (s->state.data, s->state.cap);
+      wb_buf_free (&s->state);
+      s->state = fresh;
     }
   set->bytes += session_bytes (s);
-  so->carried = files_ok && (take_state || !state || res->session_state_has != 1);
+  so->carried = !state || take_state;
+  return;
+nomem:
+  so->error = "session_memory_full";
+  (void) warn (so, "warmboxd ran out of memory: the session keeps its files and state from "
+                   "before this call");
+keep:
   files_free (files, n);
 }
 

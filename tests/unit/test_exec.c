@@ -1162,7 +1162,7 @@ test_sessions (void)
   run_until (sanswered, &a, 5000);
   ssubmit (&b, id, "showstate", NULL);
   run_until (sanswered, &b, 5000);
-  ok (a.status == SCHED_ST_TIMEOUT && !a.carried && strstr (a.warnings, "before it could report")
+  ok (a.status == SCHED_ST_TIMEOUT && !a.carried && strstr (a.warnings, "status timeout")
           && strcmp (b.out, "abc") == 0,
       "sessions: a call past its deadline: a warning, and the state before it kept (\"%s\")",
       b.out);
