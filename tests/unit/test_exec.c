@@ -1258,6 +1258,33 @@ test_session_nodes (void)
   ok (session_get (ctx.sessions, theirs, "", &info, &err) < 0 && err.code == WB_E_NOT_FOUND,
       "session nodes: the same id without its node: its MAC does not hold (404)");
   is_int (teardown ("session nodes"), 0, "session nodes: nothing left");
+
+  /* The maximum life, whatever the use: a session used every second ends
+   * at max_life_s. */
+  if (!setup ("{\"sessions\": {\"max_life_s\": 5, \"idle_ttl_s\": 3600}}"))
+    {
+      ok (false, "session life: setup");
+      return;
+    }
+  new_session (id, 0);
+  bool alive_at_4 = false;
+  for (int i = 0; i < 8; i++)
+    {
+      ssubmit (&a, id, "out x", NULL);
+      run_until (sanswered, &a, 5000);
+      vclock_advance (1000);
+      if (i == 3)
+        alive_at_4 = session_get (ctx.sessions, id, "", &info, &err) == 0;
+      {
+        struct timeval tick = {0, 50000};
+        event_base_loopexit (ctx.base, &tick);
+        event_base_loop (ctx.base, EVLOOP_ONCE);
+      }
+    }
+  ok (alive_at_4 && session_get (ctx.sessions, id, "", &info, &err) < 0
+          && err.code == WB_E_SESSION_EXPIRED && strstr (err.msg, "maximum life"),
+      "session life: in use every second, alive at 4 s, ended by max_life_s 5 (\"%s\")", err.msg);
+  is_int (teardown ("session life"), 0, "session life: nothing left");
   const char *bad = "{\"sessions\": {\"node\": \"Wb A\"}}";
   memset (&ctx, 0, sizeof ctx);
   ctx.base = event_base_new ();
