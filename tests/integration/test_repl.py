@@ -3,8 +3,8 @@
 each entry runs in a fresh container with the session's state (a name set
 in one entry is used in the next, a function defined in a block is called
 later, a name that cannot be kept is said and then missing); the history
-shows one container per entry; Ctrl-C while typing drops the entry; Ctrl-D
-ends the session and leaves with 0."""
+shows one container per entry; Ctrl-C while typing drops the entry, and
+while an entry runs stops it; Ctrl-D ends the session and leaves with 0."""
 import os
 import pty
 import select
@@ -67,6 +67,14 @@ t.ok(read_until(b"KeyboardInterrupt"), "Ctrl-C while typing drops the entry", se
 send("print('after', x)\n")
 t.ok(read_until(b"after 21"), "and the REPL goes on with the session's state", seen[-300:])
 t.ok(b"dropped" not in seen.split(b"KeyboardInterrupt")[-1], "the dropped entry never ran")
+send("import time; time.sleep(60)\n")
+time.sleep(2)
+send("\x03")  # Ctrl-C while the entry runs: stopped
+t.ok(read_until(b"interrupted", timeout=20) and read_until(b">>> ", timeout=20),
+     "Ctrl-C while an entry runs stops it, and the prompt comes back", seen[-300:])
+t.ok(wait_until(lambda: not d.our_running(), timeout=15), "its container is gone")
+send("print('still', x)\n")
+t.ok(read_until(b"still 21"), "and the session goes on", seen[-300:])
 send("\x04")
 _, status = os.waitpid(pid, 0)
 t.ok(os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, "Ctrl-D leaves with 0", status)
@@ -74,9 +82,9 @@ st, b = d.request("GET", "/v1/sessions")
 t.ok(st == 200 and b.get("sessions") == [], "and ends its session", b)
 sid = seen.split(b"session ")[1].split()[0].decode()
 wait_until(lambda: len(rows(d.db, "SELECT 1 FROM executions WHERE session_id = ? AND status != 'running'",
-                             sid)) >= 8, timeout=20)
+                             sid)) >= 10, timeout=20)
 got = rows(d.db, "SELECT session_seq, container_id FROM executions WHERE session_id = ? ORDER BY session_seq", sid)
-t.ok(len(got) == 8 and len({c for _, c in got}) == 8 and [s for s, _ in got] == list(range(1, 9)),
-     "the history: 8 entries, 8 containers, in order", got)
+t.ok(len(got) == 10 and len({c for _, c in got}) == 10 and [s for s, _ in got] == list(range(1, 11)),
+     "the history: 10 entries (one stopped), 10 containers, in order", got)
 d.stop()
 t.done()
