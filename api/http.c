@@ -493,10 +493,14 @@ stream_end (http_call_t *call, const wb_buf_t *result, const wb_err_t *err)
   evhttp_send_reply_end (call->req);
 }
 
+static int session_outcome_json (const session_outcome_t *so, wb_buf_t *out);
+
+/* The one answer of a call: res (with so for a session's call) or err,
+ * as JSON, in Piston's shape, or as a stream's last line. */
 static void
-exec_done_cb (void *arg, const sched_result_t *res, const wb_err_t *err)
+call_answer (http_call_t *call, const sched_result_t *res, const session_outcome_t *so,
+             const wb_err_t *err)
 {
-  http_call_t *call = arg;
   cleanup_buf wb_buf_t body = WB_BUF_INIT;
   wb_err_t e;
 
@@ -510,27 +514,31 @@ exec_done_cb (void *arg, const sched_result_t *res, const wb_err_t *err)
    * an error before any output keeps its own status. */
   if (call->streaming && res)
     (void) stream_begin (call);
-  if (res == NULL)
+  if (res
+      && ((call->piston ? sched_piston_result_json (res, call->piston_version, &body, &e)
+                        : sched_result_json (res, &body, &e))
+              < 0
+          || (so && session_outcome_json (so, &body) < 0)))
     {
-      if (call->stream_started)
-        stream_end (call, NULL, err);
-      else
-        reply_error_as (call->req, err, call->piston);
+      wb_error (&e, WB_E_NOMEM, "out of memory encoding the result");
+      err = &e;
+      res = NULL;
     }
-  else if ((call->piston ? sched_piston_result_json (res, call->piston_version, &body, &e)
-                         : sched_result_json (res, &body, &e))
-           < 0)
-    {
-      if (call->stream_started)
-        stream_end (call, NULL, &e);
-      else
-        reply_error_as (call->req, &e, call->piston);
-    }
+  if (res == NULL && call->stream_started)
+    stream_end (call, NULL, err);
+  else if (res == NULL)
+    reply_error_as (call->req, err, call->piston);
   else if (call->stream_started)
     stream_end (call, &body, NULL);
   else
     reply_json_as (call->req, 200, body.data, body.len, call->piston);
   call_free (call);
+}
+
+static void
+exec_done_cb (void *arg, const sched_result_t *res, const wb_err_t *err)
+{
+  call_answer (arg, res, NULL, err);
 }
 
 /* The token's own limits: its bucket, then its executions in flight. */
@@ -593,38 +601,7 @@ static void
 http_session_done (void *arg, const sched_result_t *res, const session_outcome_t *so,
                    const wb_err_t *err)
 {
-  http_call_t *call = arg;
-  cleanup_buf wb_buf_t body = WB_BUF_INIT;
-  wb_err_t e;
-
-  call->hconn->call = NULL;
-  if (call->watch)
-    {
-      event_free (call->watch);
-      call->watch = NULL;
-    }
-  if (call->streaming && res)
-    (void) stream_begin (call);
-  if (res == NULL)
-    {
-      if (call->stream_started)
-        stream_end (call, NULL, err);
-      else
-        reply_error (call->req, err);
-    }
-  else if (sched_result_json (res, &body, &e) < 0 || session_outcome_json (so, &body) < 0)
-    {
-      wb_error (&e, WB_E_NOMEM, "out of memory encoding a session's result");
-      if (call->stream_started)
-        stream_end (call, NULL, &e);
-      else
-        reply_error (call->req, &e);
-    }
-  else if (call->stream_started)
-    stream_end (call, &body, NULL);
-  else
-    reply_json (call->req, 200, body.data, body.len);
-  call_free (call);
+  call_answer (arg, res, so, err);
 }
 
 /* Who owns the caller's sessions: "token:NAME", "cert:NAME" (a client
