@@ -68,9 +68,12 @@ send("print('after', x)\n")
 t.ok(read_until(b"after 21"), "and the REPL goes on with the session's state", seen[-300:])
 t.ok(b"dropped" not in seen.split(b"KeyboardInterrupt")[-1], "the dropped entry never ran")
 send("import time; time.sleep(60)\n")
-time.sleep(2)
+# Ctrl-C only once the entry runs (its container started): earlier, the
+# terminal would still hold the line and drop it, as for a typed entry.
+t.ok(wait_until(lambda: d.our_running(), timeout=60), "the long entry runs")
+time.sleep(0.5)
 send("\x03")  # Ctrl-C while the entry runs: stopped
-t.ok(read_until(b"interrupted", timeout=20) and read_until(b">>> ", timeout=20),
+t.ok(read_until(b"interrupted: the entry was stopped\r\n>>> ", timeout=30),
      "Ctrl-C while an entry runs stops it, and the prompt comes back", seen[-300:])
 t.ok(wait_until(lambda: not d.our_running(), timeout=15), "its container is gone")
 send("print('still', x)\n")
