@@ -48,9 +48,9 @@ if node_client_ready("@modelcontextprotocol"):
          "the tool's description tells the model what persists and what does not", desc)
     r = res.get("progress") or {}
     ticks = [p for p in r.get("progress", []) if "tick 1" in p.get("message", "")]
-    t.ok(ticks and r.get("done", 0) - ticks[0]["at"] > 1000 and "tick 2" in text_of(r.get("result")),
-         "progress notifications carry the output while the run lasts (tick 1 came %s ms before the end)"
-         % ((r.get("done", 0) - ticks[0]["at"]) if ticks else "-"), r)
+    t.ok(ticks and "tick 2" not in ticks[0].get("message", "") and "tick 2" in text_of(r.get("result")),
+         "progress notifications carry the output while the run lasts (tick 1 on its own, before the result)",
+         r)
     r = res.get("exit")
     t.ok(r and r.get("isError") is False and "exit status 4" in text_of(r) and "bad" in text_of(r),
          "a non-zero exit is a result (the program failed, not the sandbox), stderr shown", r)
