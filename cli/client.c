@@ -184,3 +184,20 @@ call (const char *url, const char *method, const char *path, const wb_buf_t *bod
   curl_easy_cleanup (easy);
   return status;
 }
+
+void
+cli_write_data (const char *data, const char *encoding, FILE *to)
+{
+  cleanup_buf wb_buf_t raw = WB_BUF_INIT;
+
+  if (data == NULL)
+    return;
+  if (encoding && strcmp (encoding, "base64") == 0)
+    {
+      if (wb_base64_decode (&raw, data, strlen (data)) == 0 && raw.len)
+        fwrite (raw.data, 1, raw.len, to);
+    }
+  else
+    fputs (data, to);
+  fflush (to);
+}

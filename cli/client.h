@@ -11,6 +11,7 @@
 #include "warmbox/wb.h"
 
 #include <stdatomic.h>
+#include <stdio.h>
 
 /* Where the daemon is by default: WARMBOX_URL, else the socket warmboxd
  * listens on by default for this user.  buf holds the answer if needed. */
@@ -30,5 +31,10 @@ typedef void (*cli_line_cb) (void *arg, const char *line, size_t len);
 long cli_call_daemon_lines (const char *url, const char *method, const char *path,
                             const wb_buf_t *body, cli_line_cb cb, void *arg, wb_buf_t *reply,
                             const atomic_int *cancel, char *why, size_t why_len);
+
+/* A stream's text from the daemon's JSON ("utf-8", or "base64" for bytes
+ * that are not UTF-8) written to `to` byte-exact, then flushed.  data
+ * NULL: nothing. */
+void cli_write_data (const char *data, const char *encoding, FILE *to);
 
 #endif

@@ -76,20 +76,10 @@ emit (cJSON *res, const char *name, FILE *to)
 {
   char key[40];
   const char *data = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (res, name));
-  cleanup_buf wb_buf_t raw = WB_BUF_INIT;
 
   snprintf (key, sizeof key, "%s_encoding", name);
   const char *enc = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (res, key));
-  if (data == NULL)
-    return;
-  if (enc && strcmp (enc, "base64") == 0)
-    {
-      if (wb_base64_decode (&raw, data, strlen (data)) == 0 && raw.len)
-        fwrite (raw.data, 1, raw.len, to);
-    }
-  else
-    fputs (data, to);
-  fflush (to);
+  cli_write_data (data, enc, to);
 }
 
 /* A new session of language into id; false with the reason on stderr. */

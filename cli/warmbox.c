@@ -146,16 +146,7 @@ live_line (void *arg, const char *line, size_t len)
 
   if (type && data && (strcmp (type, "stdout") == 0 || strcmp (type, "stderr") == 0))
     {
-      FILE *to = type[3] == 'o' ? stdout : stderr;
-      cleanup_buf wb_buf_t raw = WB_BUF_INIT;
-      if (enc && strcmp (enc, "base64") == 0)
-        {
-          if (wb_base64_decode (&raw, data, strlen (data)) == 0 && raw.len)
-            fwrite (raw.data, 1, raw.len, to);
-        }
-      else
-        fputs (data, to);
-      fflush (to);
+      cli_write_data (data, enc, type[3] == 'o' ? stdout : stderr);
     }
   else if (type && strcmp (type, "skipped") == 0)
     {
