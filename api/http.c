@@ -28,6 +28,8 @@
 #include "api/http.h"
 #include "api/api.h"
 #include "api/auth.h"
+#include "api/e2b.h"
+#include "api/http_int.h"
 #include "api/piston.h"
 #include "api/request.h"
 #include "api/result.h"
@@ -91,6 +93,9 @@ typedef struct http_call
    * chunk, then the result's line (stream_*, below). */
   bool streaming, stream_started;
   uint64_t skipped_out, skipped_err; /* chunks left out for a reader behind */
+  /* An E2B call (api/e2b.c): its stream in the SDK's own shape. */
+  bool is_e2b;
+  e2b_stream_t e2b;
 } http_call_t;
 
 /* The client left: whichever it is, it ends without an answer. */
@@ -125,18 +130,6 @@ typedef struct http_conn
   bool cut;                        /* its deadline passed: shut down */
   http_call_t *call;               /* the execution its request waits for */
 } http_conn_t;
-
-/* What route() found out about a request before its handler runs. */
-struct http_caller
-{
-  api_ctx_t *ctx;
-  http_conn_t *hconn;
-  const http_route_t *route;
-  const sched_token_t *token; /* NULL without tokens configured (or on an open route) */
-  size_t token_index;
-  const char *cert_name; /* a verified client certificate's common name, or NULL */
-};
-typedef struct http_caller http_caller_t;
 
 #define SWEEP_MS 250
 
@@ -193,11 +186,33 @@ reply_json (struct evhttp_request *req, int status, const char *body, size_t len
   reply_json_as (req, status, body, len, false);
 }
 
+void
+http_reply (struct evhttp_request *req, int status, const char *content_type, const char *body,
+            size_t len)
+{
+  struct evbuffer *out = evhttp_request_get_output_buffer (req);
+  struct evkeyvalq *h = evhttp_request_get_output_headers (req);
+
+  if (evhttp_add_header (h, "Content-Type", content_type) < 0
+      || evhttp_add_header (h, "Cache-Control", "no-store") < 0
+      || ((status == 503 || status == 429) && evhttp_find_header (h, "Retry-After") == NULL
+          && evhttp_add_header (h, "Retry-After", "1") < 0)
+      || (len && evbuffer_add (out, body, len) < 0))
+    {
+      reply_nomem (req, false);
+      return;
+    }
+  /* An empty success: no body for the SDK to parse (204, or a length of 0). */
+  if (len == 0 && status == 200)
+    evhttp_add_header (h, "Content-Length", "0");
+  evhttp_send_reply (req, status, status < 300 ? "OK" : "Error", NULL);
+}
+
 /* What the client may read about an error.  Errors from our own checks
  * (bad input, limits, capacity) are worded for clients already; anything
  * the engine or the host said is replaced by a fixed sentence. */
-static const char *
-client_message (const wb_err_t *err)
+const char *
+http_client_message (const wb_err_t *err)
 {
   /* Anything the engine said (ids, names, versions) stays in the log. */
   if (err->engine_status != 0)
@@ -212,6 +227,7 @@ client_message (const wb_err_t *err)
     case WB_E_UNAUTHORIZED:
     case WB_E_RATE_LIMITED:
     case WB_E_SESSION_EXPIRED:
+    case WB_E_UNSUPPORTED:
       return err->msg;
     case WB_E_ENGINE_DOWN:
       return "the container engine is unavailable; try again later";
@@ -230,7 +246,7 @@ static void
 reply_error_as (struct evhttp_request *req, const wb_err_t *err, bool piston)
 {
   cleanup_buf wb_buf_t body = WB_BUF_INIT;
-  const char *msg = client_message (err);
+  const char *msg = http_client_message (err);
   /* An engine's 404 is not the client's "no such thing". */
   wb_code_t code = err->engine_status && err->code == WB_E_NOT_FOUND ? WB_E_ENGINE : err->code;
   int status = wb_code_http_status (code);
@@ -413,7 +429,10 @@ stream_begin (http_call_t *call)
 
   if (call->stream_started)
     return true;
-  if (evhttp_add_header (h, "Content-Type", "application/x-ndjson") < 0
+  if (evhttp_add_header (h, "Content-Type",
+                         call->is_e2b && call->e2b.kind == E2B_PROCESS ? "application/connect+json"
+                                                                       : "application/x-ndjson")
+          < 0
       || evhttp_add_header (h, "Cache-Control", "no-store") < 0)
     return false;
   evhttp_send_reply_start (call->req, 200, "OK");
@@ -439,6 +458,23 @@ http_stream_cb (void *arg, int stream, const char *data, size_t len)
   if (pending > STREAM_PENDING_MAX)
     {
       *(stream == ENG_STREAM_STDOUT ? &call->skipped_out : &call->skipped_err) += len;
+      return;
+    }
+  if (call->is_e2b)
+    {
+      char note[160];
+      if (call->skipped_out || call->skipped_err)
+        {
+          snprintf (note, sizeof note,
+                    "%llu bytes of stdout and %llu of stderr were left out: the client read "
+                    "slower than the program wrote",
+                    (unsigned long long) call->skipped_out, (unsigned long long) call->skipped_err);
+          call->skipped_out = call->skipped_err = 0;
+          bad |= e2b_stream_note (&call->e2b, note, &line);
+        }
+      bad |= e2b_stream_chunk (&call->e2b, stream, data, len, &line);
+      if (bad == 0 && line.len)
+        stream_send (call, &line);
       return;
     }
   if (call->skipped_out || call->skipped_err)
@@ -482,7 +518,7 @@ stream_end (http_call_t *call, const wb_buf_t *result, const wb_err_t *err)
     }
   else
     {
-      const char *msg = client_message (err);
+      const char *msg = http_client_message (err);
       bad |= wb_buf_printf (&line, "{\"type\":\"error\",\"error\":{\"code\":\"%s\",\"message\":",
                             wb_code_name (err->code));
       bad |= wb_json_append_string (&line, msg, strlen (msg));
@@ -509,6 +545,22 @@ call_answer (http_call_t *call, const sched_result_t *res, const session_outcome
     {
       event_free (call->watch);
       call->watch = NULL;
+    }
+  if (call->is_e2b)
+    {
+      /* The SDK's stream began with the call: its end, whatever it is. */
+      wb_err_t safe;
+      if (err)
+        {
+          safe = *err;
+          snprintf (safe.msg, sizeof safe.msg, "%s", http_client_message (err));
+        }
+      if (stream_begin (call)
+          && e2b_stream_finish (&call->e2b, res, so, err ? &safe : NULL, &body) == 0)
+        stream_send (call, &body);
+      evhttp_send_reply_end (call->req);
+      call_free (call);
+      return;
     }
   /* A result is a stream's last line even when no output came before it;
    * an error before any output keeps its own status. */
@@ -570,6 +622,39 @@ within_limits (struct evhttp_request *req, api_ctx_t *ctx, const sched_token_t *
   return true;
 }
 
+int
+http_owner_admit (struct evhttp_request *req, api_ctx_t *ctx, const char *owner,
+                  const sched_token_t **token, size_t *index, wb_err_t *err)
+{
+  *token = NULL;
+  *index = 0;
+  if (strncmp (owner, "token:", 6) != 0)
+    return 0;
+  for (size_t i = 0; i < ctx->cfg.n_tokens; i++)
+    if (strcmp (ctx->cfg.tokens[i].name, owner + 6) == 0)
+      {
+        const sched_token_t *t = &ctx->cfg.tokens[i];
+        double wait;
+        char secs[32];
+        if (ctx->auth->state[i].in_flight >= t->max_concurrent)
+          return wb_error (err, WB_E_RATE_LIMITED, "this token already has %u executions running",
+                           t->max_concurrent);
+        wait = sched_auth_take (ctx->auth, t, i);
+        if (wait > 0)
+          {
+            snprintf (secs, sizeof secs, "%.0f", ceil (wait));
+            evhttp_add_header (evhttp_request_get_output_headers (req), "Retry-After", secs);
+            return wb_error (err, WB_E_RATE_LIMITED,
+                             "this token's rate of %.3g executions per second is used up", t->rate);
+          }
+        *token = t;
+        *index = i;
+        return 0;
+      }
+  /* The token was dropped by a reload: its sandboxes are nobody's now. */
+  return wb_error (err, WB_E_UNAUTHORIZED, "the API key of this sandbox is no longer valid");
+}
+
 /* What a session's call adds to its result: "session" (what was carried)
  * and "warnings" (what was not), before the object's end. */
 static int
@@ -607,7 +692,7 @@ http_session_done (void *arg, const sched_result_t *res, const session_outcome_t
 /* Who owns the caller's sessions: "token:NAME", "cert:NAME" (a client
  * certificate's name: never the same owner as a token of that name), or
  * "" (no credentials configured).  In buf (80 bytes). */
-static const char *
+const char *
 caller_name_in (const http_caller_t *who, char *buf)
 {
   if (who->token)
@@ -635,7 +720,6 @@ execute_in (struct evhttp_request *req, const http_caller_t *who, const char *se
   const char *body = len ? (const char *) evbuffer_pullup (in, -1) : NULL;
   cleanup_buf wb_buf_t translated = WB_BUF_INIT;
   sched_request_t parsed;
-  http_call_t *call;
   wb_err_t err;
   int rc;
 
@@ -681,38 +765,52 @@ execute_in (struct evhttp_request *req, const http_caller_t *who, const char *se
     snprintf (parsed.client, sizeof parsed.client, "%s", token->name);
   else if (who->cert_name)
     snprintf (parsed.client, sizeof parsed.client, "%s", who->cert_name);
+  if (http_call_start (req, who, session, session ? caller_name (who) : NULL, token, token_index,
+                       &parsed, piston, NULL, &err)
+      < 0)
+    reply_error_as (req, &err, piston);
+}
 
-  call = calloc (1, sizeof *call);
+int
+http_call_start (struct evhttp_request *req, const http_caller_t *who, const char *session,
+                 const char *owner, const sched_token_t *token, size_t token_index,
+                 sched_request_t *parsed, bool piston, const e2b_stream_t *e2b, wb_err_t *err)
+{
+  api_ctx_t *ctx = who->ctx;
+  http_call_t *call = calloc (1, sizeof *call);
+
   if (call == NULL)
     {
-      sched_request_clear (&parsed);
-      wb_error (&err, WB_E_NOMEM, "out of memory");
-      reply_error_as (req, &err, piston);
-      return;
+      sched_request_clear (parsed);
+      return wb_error (err, WB_E_NOMEM, "out of memory");
     }
   call->ctx = ctx;
   call->req = req;
   call->piston = piston;
   if (piston)
-    sched_piston_version (parsed.profile, call->piston_version, sizeof call->piston_version);
+    sched_piston_version (parsed->profile, call->piston_version, sizeof call->piston_version);
   call->conn = evhttp_request_get_connection (req);
   call->hconn = who->hconn;
-  if (!piston && wants_ndjson (req))
+  if (e2b)
+    {
+      call->is_e2b = true;
+      call->e2b = *e2b;
+    }
+  if (e2b || (!piston && wants_ndjson (req)))
     {
       call->streaming = true;
-      parsed.stream_cb = http_stream_cb;
-      parsed.stream_arg = call;
+      parsed->stream_cb = http_stream_cb;
+      parsed->stream_arg = call;
     }
   if (session)
-    call->sc = session_exec_start (ctx->sessions, session, caller_name (who), &parsed,
-                                   http_session_done, call, &err);
+    call->sc
+        = session_exec_start (ctx->sessions, session, owner, parsed, http_session_done, call, err);
   else
-    call->ex = sched_exec_start (ctx->execs, &parsed, exec_done_cb, call, &err);
+    call->ex = sched_exec_start (ctx->execs, parsed, exec_done_cb, call, err);
   if (call->ex == NULL && call->sc == NULL)
     {
       free (call);
-      reply_error_as (req, &err, piston);
-      return;
+      return -1;
     }
   if (token)
     {
@@ -721,7 +819,16 @@ execute_in (struct evhttp_request *req, const http_caller_t *who, const char *se
       ctx->auth->state[token_index].in_flight++;
     }
   who->hconn->call = call;
+  /* The SDK's timers run until the headers come: they go now, before the
+   * container is even asked for. */
+  if (e2b)
+    {
+      cleanup_buf wb_buf_t first = WB_BUF_INIT;
+      if (stream_begin (call) && e2b_stream_start (&call->e2b, &first) == 0 && first.len)
+        stream_send (call, &first);
+    }
   watch_client (call);
+  return 0;
 }
 
 static void
@@ -824,8 +931,11 @@ handle_sessions (struct evhttp_request *req, const http_caller_t *who)
       return;
     }
   evbuffer_drain (in, len);
-  session_spec_t s = {caller_name (who), spec.profile->language, spec.timeout_ms, spec.memory_mb,
-                      spec.idle_ttl_s};
+  session_spec_t s = {.owner = caller_name (who),
+                      .language = spec.profile->language,
+                      .timeout_ms = spec.timeout_ms,
+                      .memory_mb = spec.memory_mb,
+                      .idle_ttl_s = spec.idle_ttl_s};
   if (session_create (ctx->sessions, &s, id, &err) < 0
       || session_get (ctx->sessions, id, s.owner, &info, &err) < 0)
     {
@@ -1298,18 +1408,47 @@ handle_readyz (struct evhttp_request *req, const http_caller_t *who)
  * refused by evhttp itself (501) before route() runs. */
 static const http_route_t routes[] = {
     /* path                method            open   piston says_method handler */
-    {"/v1/executions", EVHTTP_REQ_POST, false, false, true, handle_execute, false},
-    {"/api/v2/execute", EVHTTP_REQ_POST, false, true, true, handle_execute, false},
-    {"/api/v2/runtimes", EVHTTP_REQ_GET, false, true, false, handle_runtimes, false},
-    {"/v1/languages", EVHTTP_REQ_GET, false, false, false, handle_languages, false},
-    {"/healthz", EVHTTP_REQ_GET, true, false, false, handle_healthz, false},
-    {"/readyz", EVHTTP_REQ_GET, true, false, false, handle_readyz, false},
-    {"/v1/pools", EVHTTP_REQ_GET, false, false, false, handle_pools, false},
-    {"/v1/engines", EVHTTP_REQ_GET, false, false, false, handle_engines, false},
-    {"/metrics", EVHTTP_REQ_GET, false, false, false, handle_metrics, false},
-    {"/v1/sessions", EVHTTP_REQ_GET | EVHTTP_REQ_POST, false, false, true, handle_sessions, false},
+    {"/v1/executions", EVHTTP_REQ_POST, false, false, true, handle_execute, false, 0},
+    {"/api/v2/execute", EVHTTP_REQ_POST, false, true, true, handle_execute, false, 0},
+    {"/api/v2/runtimes", EVHTTP_REQ_GET, false, true, false, handle_runtimes, false, 0},
+    {"/v1/languages", EVHTTP_REQ_GET, false, false, false, handle_languages, false, 0},
+    {"/healthz", EVHTTP_REQ_GET, true, false, false, handle_healthz, false, 0},
+    {"/readyz", EVHTTP_REQ_GET, true, false, false, handle_readyz, false, 0},
+    {"/v1/pools", EVHTTP_REQ_GET, false, false, false, handle_pools, false, 0},
+    {"/v1/engines", EVHTTP_REQ_GET, false, false, false, handle_engines, false, 0},
+    {"/metrics", EVHTTP_REQ_GET, false, false, false, handle_metrics, false, 0},
+    {"/v1/sessions", EVHTTP_REQ_GET | EVHTTP_REQ_POST, false, false, true, handle_sessions, false,
+     0},
     {"/v1/sessions/", EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_DELETE, false, false, true,
-     handle_session, true},
+     handle_session, true, 0},
+    /* The E2B SDK's (api/e2b.h): the control plane, then the sandbox's. */
+    {"/v2/sandboxes", EVHTTP_REQ_GET | EVHTTP_REQ_POST, false, false, false, e2b_handle_sandboxes,
+     false, E2B_ROUTE_API},
+    {"/v2/sandboxes/", EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_DELETE, false, false, false,
+     e2b_handle_sandbox, true, E2B_ROUTE_API},
+    {"/sandboxes", EVHTTP_REQ_GET | EVHTTP_REQ_POST, false, false, false, e2b_handle_sandboxes,
+     false, E2B_ROUTE_API},
+    {"/sandboxes/", EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_DELETE, false, false, false,
+     e2b_handle_sandbox, true, E2B_ROUTE_API},
+    {"/snapshots", EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_DELETE, false, false, false,
+     e2b_handle_unsupported, true, E2B_ROUTE_API},
+    {"/templates", EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_DELETE, false, false, false,
+     e2b_handle_unsupported, true, E2B_ROUTE_API},
+    {"/volumes", EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_DELETE, false, false, false,
+     e2b_handle_unsupported, true, E2B_ROUTE_API},
+    {"/execute", EVHTTP_REQ_POST, true, false, false, e2b_handle_execute, false, E2B_ROUTE_SANDBOX},
+    {"/contexts", EVHTTP_REQ_GET | EVHTTP_REQ_POST, true, false, false, e2b_handle_contexts, false,
+     E2B_ROUTE_SANDBOX},
+    {"/contexts/", EVHTTP_REQ_POST | EVHTTP_REQ_DELETE, true, false, false, e2b_handle_contexts,
+     true, E2B_ROUTE_SANDBOX},
+    {"/health", EVHTTP_REQ_GET, true, false, false, e2b_handle_health, false, E2B_ROUTE_SANDBOX},
+    {"/envs", EVHTTP_REQ_GET, true, false, false, e2b_handle_envs, false, E2B_ROUTE_SANDBOX},
+    {"/files", EVHTTP_REQ_GET | EVHTTP_REQ_POST, true, false, false, e2b_handle_files, false,
+     E2B_ROUTE_SANDBOX},
+    {"/filesystem.Filesystem/", EVHTTP_REQ_POST, true, false, false, e2b_handle_filesystem, true,
+     E2B_ROUTE_SANDBOX},
+    {"/process.Process/", EVHTTP_REQ_POST, true, false, false, e2b_handle_process, true,
+     E2B_ROUTE_SANDBOX},
 };
 
 const http_route_t *
@@ -1381,9 +1520,21 @@ route (struct evhttp_request *req, void *arg)
       .cert_name = who.cert_name,
       .authorization = evhttp_find_header (evhttp_request_get_input_headers (req), "Authorization"),
   };
+  /* The E2B SDK's key: a token, as a bearer's would be. */
+  char bearer[300];
+  const char *api_key = evhttp_find_header (evhttp_request_get_input_headers (req), "X-API-Key");
+  if (who.route && who.route->e2b == E2B_ROUTE_API && caller.authorization == NULL && api_key
+      && strlen (api_key) < sizeof bearer - 8)
+    {
+      snprintf (bearer, sizeof bearer, "Bearer %s", api_key);
+      caller.authorization = bearer;
+    }
   if (sched_auth_decide (&ctx->cfg, &caller, &who.token, &who.token_index, &err) < 0)
     {
-      reply_error_as (req, &err, http_path_is_piston (path));
+      if (who.route && who.route->e2b)
+        e2b_reply_error (req, &err);
+      else
+        reply_error_as (req, &err, http_path_is_piston (path));
       return;
     }
   if (who.route == NULL || (!(who.route->methods & method) && !who.route->says_method))

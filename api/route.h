@@ -24,6 +24,10 @@ typedef struct http_route
   bool says_method; /* another method: 400 "use POST on PATH"; else 404 (as unknown) */
   http_handler_t *handler;
   bool prefix; /* path is a prefix: what follows is the handler's (a session's id) */
+  /* An E2B route's plane (api/e2b.h: E2B_ROUTE_*; 0 for the others): the
+   * control plane's key comes in X-API-Key, the sandbox plane is open to
+   * route() (its handler checks the sandbox's access token). */
+  uint8_t e2b;
 } http_route_t;
 
 /* The route of path, whatever the method, or NULL when there is none.

@@ -106,6 +106,8 @@ wb_code_name (wb_code_t code)
       return "rate_limited";
     case WB_E_SESSION_EXPIRED:
       return "session_expired";
+    case WB_E_UNSUPPORTED:
+      return "not_supported";
     }
   return "internal_error";
 }
@@ -137,6 +139,8 @@ wb_code_http_status (wb_code_t code)
       return 429;
     case WB_E_SESSION_EXPIRED:
       return 410;
+    case WB_E_UNSUPPORTED:
+      return 501;
     case WB_E_NOMEM:
     case WB_E_IO:
     case WB_E_INTERNAL:

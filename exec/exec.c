@@ -1353,6 +1353,7 @@ stderr_data (sched_exec_t *ex, const char *data, size_t len)
   /* Files' contents, the compile stage's two streams and their order
    * (no bigger than they are: order.h), records and lines. */
   if (ex->out.trailer.len + len > files_out_budget (ex) + ex->req.session_state_max
+                                      + (ex->req.notebook ? SCHED_DISPLAY_MAX : 0)
                                       + 4 * ex->req.limits.compile_output_bytes + TRAILER_OVERHEAD
       || wb_buf_append (&ex->out.trailer, data, len) < 0)
     ex->out.trailer_overflow = true;

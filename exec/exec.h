@@ -113,7 +113,10 @@ typedef struct sched_result
   uint64_t session_state_size; /* its size; past the bound the bytes are not here */
   wb_buf_t session_state;      /* opaque: never parsed, never logged */
   wb_buf_t session_notes;      /* "name\tkind\twhy" lines: what the bootstrap could not carry */
-  const char *error;           /* a client-safe sentence when status is not ok */
+  /* A notebook call's display records (sched_request_t.notebook): the
+   * bootstrap's JSON lines, untrusted, at most SCHED_DISPLAY_MAX bytes. */
+  wb_buf_t session_display;
+  const char *error; /* a client-safe sentence when status is not ok */
 } sched_result_t;
 
 /* The trailer profiles/init.c writes after its mark (the mark itself

@@ -25,6 +25,7 @@ sched_request_clear (sched_request_t *req)
     }
   free (req->files);
   free (req->filename);
+  free (req->notebook);
   memset (req, 0, sizeof *req);
 }
 

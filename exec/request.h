@@ -14,6 +14,9 @@
 #define SCHED_MAX_FILES 64
 #define SCHED_MAX_FILE_NAME 255                  /* bytes, as a file system's */
 #define SCHED_MAX_FILES_BYTES (16 * 1024 * 1024) /* contents, all files together */
+/* A notebook call's display records back from the sandbox (.warmbox-display:
+ * figures, the last expression's value, the error), at most. */
+#define SCHED_DISPLAY_MAX (8 * 1024 * 1024 + 4096)
 
 /* A file the program finds in its working directory.  Owns both. */
 typedef struct sched_file
@@ -52,6 +55,13 @@ typedef struct sched_request
    * cancelled (exec.h).  NULL: the output comes with the result only. */
   void (*stream_cb) (void *arg, int stream, const char *data, size_t len);
   void *stream_arg;
+  /* A notebook call (E2B's runCode; a session's, of a profile with
+   * session_state): the bootstrap's .warmbox-notebook file, JSON
+   * {"env":{...}} (owned), that has it run the code as a notebook cell
+   * and leave display records (sched_result_t.session_display).  NULL:
+   * a plain program. */
+  char *notebook;
+  size_t notebook_len;
   char session_id[80]; /* SESSION_ID_LEN + 1 at most */
   uint64_t session_seq;
   uint64_t session_state_max;

@@ -99,23 +99,32 @@ session_free (sched_result_t *r)
     explicit_bzero (r->session_state.data, r->session_state.cap);
   wb_buf_free (&r->session_state);
   wb_buf_free (&r->session_notes);
+  wb_buf_free (&r->session_display);
   r->has_session = false;
 }
 
 /* The session section, past its word: "<gone> <has state> <state size>
- * <state length> <notes length>\n", a "gone <name length>\n<name>" record
- * per input removed, the state's bytes, the notes' (into r, owned). */
+ * <state length> <notes length>[ <display length>]\n", a "gone <name
+ * length>\n<name>" record per input removed, the state's bytes, the
+ * notes', the display records' (into r, owned). */
 static bool
 trailer_session (const char **p, const char *end, sched_result_t *r)
 {
-  uint64_t gone, has, size, state_len, notes_len;
+  uint64_t gone, has, size, state_len, notes_len, display_len = 0;
   const char *q = *p;
 
   if (!trailer_number (&q, end, ' ', &gone) || !trailer_number (&q, end, ' ', &has)
-      || !trailer_number (&q, end, ' ', &size) || !trailer_number (&q, end, ' ', &state_len)
-      || !trailer_number (&q, end, '\n', &notes_len) || gone > SCHED_MAX_FILES + 2 || has > 2
-      || (state_len != 0 && (has != 1 || state_len != size)) || (has != 1 && size != 0)
-      || notes_len > 4096)
+      || !trailer_number (&q, end, ' ', &size) || !trailer_number (&q, end, ' ', &state_len))
+    return false;
+  /* The display length is the init's since notebooks (an older init's
+   * section ends at the notes). */
+  const char *at_notes = q;
+  if (!trailer_number (&q, end, '\n', &notes_len)
+      && (q = at_notes, !trailer_number (&q, end, ' ', &notes_len)
+                            || !trailer_number (&q, end, '\n', &display_len)))
+    return false;
+  if (gone > SCHED_MAX_FILES + 2 || has > 2 || (state_len != 0 && (has != 1 || state_len != size))
+      || (has != 1 && size != 0) || notes_len > 4096 || display_len > SCHED_DISPLAY_MAX)
     return false;
   r->has_session = true; /* from here on session_free has work to do */
   if (gone && (r->session_gone = calloc (gone, sizeof *r->session_gone)) == NULL)
@@ -132,12 +141,14 @@ trailer_session (const char **p, const char *end, sched_result_t *r)
       q += name_len;
     }
   if ((uint64_t) (end - q) < state_len || (uint64_t) (end - q) - state_len < notes_len
+      || (uint64_t) (end - q) - state_len - notes_len < display_len
       || wb_buf_append (&r->session_state, q, (size_t) state_len) < 0
-      || wb_buf_append (&r->session_notes, q + state_len, (size_t) notes_len) < 0)
+      || wb_buf_append (&r->session_notes, q + state_len, (size_t) notes_len) < 0
+      || wb_buf_append (&r->session_display, q + state_len + notes_len, (size_t) display_len) < 0)
     return false;
   r->session_state_has = (int) has;
   r->session_state_size = size;
-  *p = q + state_len + notes_len;
+  *p = q + state_len + notes_len + display_len;
   return true;
 }
 
@@ -232,6 +243,7 @@ out:
       res->has_session = true;
       res->session_gone = session.session_gone;
       res->n_session_gone = session.n_session_gone;
+      res->session_display = session.session_display;
       res->session_state_has = session.session_state_has;
       res->session_state_size = session.session_state_size;
       res->session_state = session.session_state;

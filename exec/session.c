@@ -23,9 +23,11 @@
 #include <string.h>
 #include <time.h>
 
-#define STATE_FILE ".warmbox-session" /* the bootstrap's input (profiles/README.md) */
-#define OWN_PREFIX ".warmbox-"        /* the sandbox's own names: never a client's */
-#define TOMBSTONES 512                /* ended sessions remembered, for why */
+#define STATE_FILE ".warmbox-session"     /* the bootstrap's input (profiles/README.md) */
+#define NOTEBOOK_FILE ".warmbox-notebook" /* a notebook call's (sched_request_t.notebook) */
+#define ATTRS_MAX (64 * 1024)
+#define OWN_PREFIX ".warmbox-" /* the sandbox's own names: never a client's */
+#define TOMBSTONES 512         /* ended sessions remembered, for why */
 #define SWEEP_MS 1000
 #define MAX_WARNINGS 32
 
@@ -38,6 +40,7 @@ struct session_call
   session_t *waiting_in; /* while waiting; NULL once running */
   char id[SESSION_ID_LEN + 1];
   uint64_t seq;
+  char language[33];   /* its profile's, looked up again when it starts */
   bool state;          /* its profile carries state (session_state) */
   sched_request_t req; /* until it starts */
   sched_exec_t *ex;    /* while it runs */
@@ -54,6 +57,9 @@ struct session
   char id[SESSION_ID_LEN + 1];
   char owner[80]; /* "token:NAME", "cert:NAME" or "" */
   char language[33];
+  bool
+      any_language; /* calls of every language (E2B's sandboxes): the state is the stateful ones' */
+  char *attrs;      /* the API's own words about it (session_spec_t.attrs), or NULL */
   uint32_t timeout_ms, memory_mb, idle_ttl_s;
   double created_at, used_at;   /* Unix seconds, for GET */
   uint64_t created_ms, used_ms; /* monotonic */
@@ -323,6 +329,7 @@ session_end (sessions_t *set, session_t *s, end_reason_t why)
     explicit_bzero (s->state.data, s->state.cap);
   wb_buf_free (&s->state);
   files_free (s->files, s->n_files);
+  free (s->attrs);
   if (why == END_SHUTDOWN)
     wb_error (&err, WB_E_BUSY, "the daemon is shutting down");
   else
@@ -510,11 +517,18 @@ session_create (sessions_t *set, const session_spec_t *spec, char id[SESSION_ID_
   if (set->n >= set->cfg.max_sessions && lru (set, NULL) == NULL)
     return wb_error (err, WB_E_BUSY, "all %u sessions are busy; try again later",
                      set->cfg.max_sessions);
-  if ((s = calloc (1, sizeof *s)) == NULL)
-    return wb_error (err, WB_E_NOMEM, "out of memory");
+  if (spec->attrs && strlen (spec->attrs) > ATTRS_MAX)
+    return wb_error (err, WB_E_TOO_LARGE, "a session's attributes are at most %d bytes", ATTRS_MAX);
+  if ((s = calloc (1, sizeof *s)) == NULL
+      || (spec->attrs && (s->attrs = strdup (spec->attrs)) == NULL))
+    {
+      free (s);
+      return wb_error (err, WB_E_NOMEM, "out of memory");
+    }
   size_t at = (size_t) snprintf (s->id, sizeof s->id, "ses_%s%s", set->node, set->instance);
   if (wb_random_hex (s->id + at, 16) < 0)
     {
+      free (s->attrs);
       free (s);
       return wb_error (err, WB_E_INTERNAL, "no random source");
     }
@@ -525,6 +539,7 @@ session_create (sessions_t *set, const session_spec_t *spec, char id[SESSION_ID_
     session_end (set, lru (set, NULL), END_EVICTED);
   snprintf (s->owner, sizeof s->owner, "%s", spec->owner);
   snprintf (s->language, sizeof s->language, "%s", spec->language);
+  s->any_language = spec->any_language;
   s->timeout_ms = spec->timeout_ms;
   s->memory_mb = spec->memory_mb;
   s->idle_ttl_s = spec->idle_ttl_s ? spec->idle_ttl_s : set->cfg.idle_ttl_s;
@@ -553,6 +568,7 @@ info_of (const sessions_t *set, const session_t *s, session_info_t *out)
   memset (out, 0, sizeof *out);
   out->id = s->id;
   out->language = s->language;
+  out->attrs = s->attrs;
   out->timeout_ms = s->timeout_ms;
   out->memory_mb = s->memory_mb;
   out->idle_ttl_s = s->idle_ttl_s;
@@ -626,6 +642,233 @@ session_call_defaults (sessions_t *set, const char *id, const char *owner, char 
   return 0;
 }
 
+/* ---- access tokens and files (the E2B API's sandbox plane) ------------ */
+
+/* The MAC of "access", owner and id under the key, 32 hex. */
+static void
+access_token_of (const sessions_t *set, const session_t *s, char out[33])
+{
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned int md_len = 0;
+  char msg[200];
+  int n = snprintf (msg, sizeof msg, "access\n%s\n%s", s->owner, s->id);
+  static const char hex[] = "0123456789abcdef";
+
+  HMAC (EVP_sha256 (), set->key, sizeof set->key, (const unsigned char *) msg, (size_t) n, md,
+        &md_len);
+  for (int i = 0; i < 16; i++)
+    {
+      out[2 * i] = hex[md[i] >> 4];
+      out[2 * i + 1] = hex[md[i] & 15];
+    }
+  out[32] = '\0';
+}
+
+int
+session_access_token (sessions_t *set, const char *id, const char *owner, char token[33],
+                      wb_err_t *err)
+{
+  session_t *s = find (set, id, owner, err);
+  if (s == NULL)
+    return -1;
+  access_token_of (set, s, token);
+  return 0;
+}
+
+int
+session_owner_by_token (sessions_t *set, const char *id, const char *token, char owner[80],
+                        wb_err_t *err)
+{
+  char want[33];
+
+  for (session_t *s = set->list; s; s = s->next)
+    if (strcmp (s->id, id) == 0)
+      {
+        access_token_of (set, s, want);
+        if (token && strlen (token) == 32 && CRYPTO_memcmp (want, token, 32) == 0)
+          {
+            memcpy (owner, s->owner, sizeof s->owner);
+            OPENSSL_cleanse (want, sizeof want);
+            return 0;
+          }
+        OPENSSL_cleanse (want, sizeof want);
+        break;
+      }
+  /* Unknown, ended, or not this token's: one answer. */
+  return wb_error (err, WB_E_NOT_FOUND, "no such sandbox, or not this access token's");
+}
+
+static ssize_t
+file_index (const session_t *s, const char *name)
+{
+  for (size_t i = 0; i < s->n_files; i++)
+    if (strcmp (s->files[i].name, name) == 0)
+      return (ssize_t) i;
+  return -1;
+}
+
+/* The session of a file operation that changes files: not while a call
+ * runs or waits (what it leaves would overwrite the change). */
+static session_t *
+find_for_change (sessions_t *set, const char *id, const char *owner, const char *name,
+                 wb_err_t *err)
+{
+  session_t *s = find (set, id, owner, err);
+  if (s == NULL)
+    return NULL;
+  if (name
+      && (!sched_file_name_valid (name, strlen (name))
+          || strncmp (name, OWN_PREFIX, strlen (OWN_PREFIX)) == 0))
+    {
+      wb_error (err, WB_E_INVALID,
+                "\"%s\" is not a file name a session holds: a plain name in the working "
+                "directory, not a folder, not starting with %s",
+                name, OWN_PREFIX);
+      return NULL;
+    }
+  if (s->running || s->queue)
+    {
+      wb_error (err, WB_E_BUSY, "a call is running in session %s: change its files between calls",
+                s->id);
+      return NULL;
+    }
+  return s;
+}
+
+int
+session_file_write (sessions_t *set, const char *id, const char *owner, const char *name,
+                    const char *data, size_t len, wb_err_t *err)
+{
+  session_t *s = find_for_change (set, id, owner, name, err);
+  if (s == NULL)
+    return -1;
+  ssize_t at = file_index (s, name);
+  uint64_t old = at >= 0 ? s->files[at].len : 0;
+  uint64_t count = s->n_files + (at < 0);
+  uint64_t bytes = s->files_bytes - old + len;
+  if (count > set->cfg.files_max || bytes > set->cfg.files_max_bytes)
+    return wb_error (err, WB_E_TOO_LARGE,
+                     "session %s would hold %llu files of %llu bytes together; a session holds "
+                     "at most %u files of %llu bytes",
+                     s->id, (unsigned long long) count, (unsigned long long) bytes,
+                     set->cfg.files_max, (unsigned long long) set->cfg.files_max_bytes);
+  if (set->bytes - old + len > set->cfg.max_bytes)
+    {
+      uint64_t evictable_bytes = 0;
+      for (session_t *t = set->list; t; t = t->next)
+        if (t != s && evictable (t))
+          evictable_bytes += session_bytes (t);
+      if (set->bytes - old + len - evictable_bytes > set->cfg.max_bytes)
+        return wb_error (err, WB_E_TOO_LARGE,
+                         "the daemon's sessions are at their memory cap (sessions.max_bytes)");
+      while (set->bytes - old + len > set->cfg.max_bytes)
+        session_end (set, lru (set, s), END_EVICTED);
+    }
+  sched_file_t fresh;
+  if (file_copy (&fresh, name, data, len, NULL) < 0)
+    return wb_error (err, WB_E_NOMEM, "out of memory");
+  if (at < 0)
+    {
+      sched_file_t *grown = realloc (s->files, (s->n_files + 1) * sizeof *s->files);
+      if (grown == NULL)
+        {
+          free (fresh.name);
+          free (fresh.data);
+          return wb_error (err, WB_E_NOMEM, "out of memory");
+        }
+      s->files = grown;
+      at = (ssize_t) s->n_files++;
+    }
+  else
+    {
+      explicit_bzero (s->files[at].data, s->files[at].len);
+      free (s->files[at].name);
+      free (s->files[at].data);
+    }
+  s->files[at] = fresh;
+  s->files_bytes = bytes;
+  set->bytes = set->bytes - old + len;
+  touch (set, s);
+  return 0;
+}
+
+int
+session_file_remove (sessions_t *set, const char *id, const char *owner, const char *name,
+                     wb_err_t *err)
+{
+  session_t *s = find_for_change (set, id, owner, NULL, err);
+  if (s == NULL)
+    return -1;
+  ssize_t at = file_index (s, name);
+  if (at < 0)
+    return 1;
+  s->files_bytes -= s->files[at].len;
+  set->bytes -= s->files[at].len;
+  explicit_bzero (s->files[at].data, s->files[at].len);
+  free (s->files[at].name);
+  free (s->files[at].data);
+  s->files[at] = s->files[--s->n_files];
+  touch (set, s);
+  return 0;
+}
+
+int
+session_file_rename (sessions_t *set, const char *id, const char *owner, const char *from,
+                     const char *to, wb_err_t *err)
+{
+  session_t *s = find_for_change (set, id, owner, to, err);
+  if (s == NULL)
+    return -1;
+  ssize_t at = file_index (s, from), there = file_index (s, to);
+  if (at < 0)
+    return wb_error (err, WB_E_NOT_FOUND, "no file %s in session %s", from, s->id);
+  if (at == there)
+    return 0;
+  char *name = strdup (to);
+  if (name == NULL)
+    return wb_error (err, WB_E_NOMEM, "out of memory");
+  free (s->files[at].name);
+  s->files[at].name = name;
+  if (there >= 0)
+    {
+      s->files_bytes -= s->files[there].len;
+      set->bytes -= s->files[there].len;
+      explicit_bzero (s->files[there].data, s->files[there].len);
+      free (s->files[there].name);
+      free (s->files[there].data);
+      s->files[there] = s->files[--s->n_files];
+    }
+  touch (set, s);
+  return 0;
+}
+
+int
+session_file_read (sessions_t *set, const char *id, const char *owner, const char *name,
+                   const char **data, size_t *len, wb_err_t *err)
+{
+  session_t *s = find (set, id, owner, err);
+  if (s == NULL)
+    return -1;
+  ssize_t at = file_index (s, name);
+  if (at < 0)
+    return wb_error (err, WB_E_NOT_FOUND, "no file %s in session %s", name, s->id);
+  *data = s->files[at].data;
+  *len = s->files[at].len;
+  return 0;
+}
+
+int
+session_file_each (sessions_t *set, const char *id, const char *owner,
+                   void (*cb) (void *arg, const char *name, size_t len), void *arg, wb_err_t *err)
+{
+  session_t *s = find (set, id, owner, err);
+  if (s == NULL)
+    return -1;
+  for (size_t i = 0; i < s->n_files; i++)
+    cb (arg, s->files[i].name, s->files[i].len);
+  return 0;
+}
+
 /* ---- calls ------------------------------------------------------------ */
 
 static void exec_done (void *arg, const sched_result_t *res, const wb_err_t *err);
@@ -638,7 +881,7 @@ static int
 merge_files (sessions_t *set, session_t *s, session_call_t *c, const prof_t *p, wb_err_t *err)
 {
   sched_request_t *r = &c->req;
-  size_t cap = s->n_files + r->n_files + 1, n = 0;
+  size_t cap = s->n_files + r->n_files + 2, n = 0;
   uint64_t bytes = 0;
   sched_file_t *all = calloc (cap, sizeof *all);
 
@@ -681,18 +924,28 @@ merge_files (sessions_t *set, session_t *s, session_call_t *c, const prof_t *p, 
       && file_copy (&all[n++], STATE_FILE, s->state.data ? s->state.data : "", s->state.len, NULL)
              < 0)
     goto oom;
+  /* A notebook call's own file: how the bootstrap learns to run a cell. */
+  bool notebook = p->session_state && r->notebook;
+  if (notebook && file_copy (&all[n++], NOTEBOOK_FILE, r->notebook, r->notebook_len, NULL) < 0)
+    goto oom;
   files_free (r->files, r->n_files);
   r->files = all;
   r->n_files = n;
-  r->files_bytes = (size_t) bytes + s->state.len;
+  r->files_bytes = (size_t) bytes + s->state.len + (notebook ? r->notebook_len : 0);
+  if (!notebook)
+    {
+      free (r->notebook); /* a program of a language without notebooks: a plain call */
+      r->notebook = NULL;
+      r->notebook_len = 0;
+    }
   /* What the session holds if the sandbox changes nothing: a copy. */
   c->sent = calloc (n ? n : 1, sizeof *c->sent);
   if (c->sent == NULL)
     return wb_error (err, WB_E_NOMEM, "out of memory");
   for (size_t i = 0; i < n; i++)
     {
-      if (strcmp (all[i].name, STATE_FILE) == 0)
-        continue;
+      if (strncmp (all[i].name, OWN_PREFIX, strlen (OWN_PREFIX)) == 0)
+        continue; /* the state, the notebook's: never a file of the session */
       if (file_copy (&c->sent[c->n_sent], all[i].name, all[i].data, all[i].len, all[i].sha256) < 0)
         return wb_error (err, WB_E_NOMEM, "out of memory");
       c->n_sent++;
@@ -708,10 +961,10 @@ oom:
 static int
 call_begin (sessions_t *set, session_t *s, session_call_t *c, wb_err_t *err)
 {
-  const prof_t *p = prof_find (execs_profiles (set->execs), s->language);
+  const prof_t *p = prof_find (execs_profiles (set->execs), c->language);
 
   if (p == NULL)
-    return wb_error (err, WB_E_NOT_FOUND, "language \"%s\" is no longer served here", s->language);
+    return wb_error (err, WB_E_NOT_FOUND, "language \"%s\" is no longer served here", c->language);
   c->req.profile = p;
   c->state = p->session_state;
   if (merge_files (set, s, c, p, err) < 0)
@@ -749,7 +1002,7 @@ session_exec_start (sessions_t *set, const char *id, const char *owner, sched_re
 
   if (s == NULL)
     goto refuse;
-  if (strcmp (req->profile->language, s->language) != 0)
+  if (!s->any_language && strcmp (req->profile->language, s->language) != 0)
     {
       wb_error (err, WB_E_INVALID, "session %s runs %s, not %s", s->id, s->language,
                 req->profile->language);
@@ -777,6 +1030,7 @@ session_exec_start (sessions_t *set, const char *id, const char *owner, sched_re
   c->cb = cb;
   c->arg = arg;
   snprintf (c->id, sizeof c->id, "%s", s->id);
+  snprintf (c->language, sizeof c->language, "%s", req->profile->language);
   c->req = *req;
   memset (req, 0, sizeof *req);
   if (s->running == NULL && s->queue == NULL)

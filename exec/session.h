@@ -64,12 +64,18 @@ typedef struct session_spec
   const char *language;           /* the profile's canonical name */
   uint32_t timeout_ms, memory_mb; /* each call's defaults; 0: the profile's */
   uint32_t idle_ttl_s;            /* 0: the configured default */
+  /* Calls of any language (E2B's sandboxes: runCode in Python or
+   * JavaScript, commands in bash), not only language's; the state is then
+   * that of the profiles with session_state, kept across the others. */
+  bool any_language;
+  const char *attrs; /* NULL, or the API's own text about it (JSON), at most 64 KiB: copied */
 } session_spec_t;
 
 /* A session as GET shows it (strings valid until the next call into the set). */
 typedef struct session_info
 {
   const char *id, *language;
+  const char *attrs; /* session_spec_t.attrs, or NULL */
   uint32_t timeout_ms, memory_mb, idle_ttl_s;
   double created_at, last_used_at; /* Unix seconds */
   uint64_t expires_in_ms;          /* the sooner of the idle TTL and the maximum life */
@@ -153,6 +159,43 @@ void session_exec_cancel (session_call_t *call);
 WB_MUST_CHECK int session_call_defaults (sessions_t *set, const char *id, const char *owner,
                                          char language[33], uint32_t *timeout_ms,
                                          uint32_t *memory_mb, wb_err_t *err);
+/* The E2B API's sandbox plane, which knows a session by its id and an
+ * access token (no API key comes with those requests): the token of id
+ * of owner into token (32 hex: a MAC of both under the store's key, so
+ * nothing is kept).  -1 with err as session_get. */
+WB_MUST_CHECK int session_access_token (sessions_t *set, const char *id, const char *owner,
+                                        char token[33], wb_err_t *err);
+/* The owner of the live session id whose access token is token (constant
+ * time), into owner.  -1 with err 404 otherwise: unknown, ended, or
+ * another token, one answer. */
+WB_MUST_CHECK int session_owner_by_token (sessions_t *set, const char *id, const char *token,
+                                          char owner[80], wb_err_t *err);
+
+/* A session's files between its calls (the E2B API's files.*).  Names
+ * are plain (sched_file_name_valid), never .warmbox-*; each change is
+ * refused (503) while a call runs or waits, since what that call leaves
+ * replaces the files.  Reads see the files as the last call left them.
+ * Each -1 with err as session_get, or: 400 a name a session cannot hold,
+ * 413 past the session's caps (files_max, files_max_bytes) or the
+ * daemon's (max_bytes, after evicting idle sessions when that is enough),
+ * 404 no such file (read, rename). */
+WB_MUST_CHECK int session_file_write (sessions_t *set, const char *id, const char *owner,
+                                      const char *name, const char *data, size_t len,
+                                      wb_err_t *err);
+/* 0 removed, 1 there was no such file. */
+WB_MUST_CHECK int session_file_remove (sessions_t *set, const char *id, const char *owner,
+                                       const char *name, wb_err_t *err);
+/* to replaces a file of that name. */
+WB_MUST_CHECK int session_file_rename (sessions_t *set, const char *id, const char *owner,
+                                       const char *from, const char *to, wb_err_t *err);
+/* *data (the session's: valid until the next call into the set) and *len. */
+WB_MUST_CHECK int session_file_read (sessions_t *set, const char *id, const char *owner,
+                                     const char *name, const char **data, size_t *len,
+                                     wb_err_t *err);
+WB_MUST_CHECK int session_file_each (sessions_t *set, const char *id, const char *owner,
+                                     void (*cb) (void *arg, const char *name, size_t len),
+                                     void *arg, wb_err_t *err);
+
 /* Sessions held, and the bytes of their states and files. */
 size_t sessions_count (const sessions_t *set);
 uint64_t sessions_bytes (const sessions_t *set);

@@ -146,6 +146,10 @@ mkdir -p "$root"/{usr/bin,usr/lib,usr/lib64,etc,tmp,proc,sys,dev,warmbox}
 ln -s usr/bin "$root/bin"
 ln -s usr/lib "$root/lib"
 ln -s usr/lib64 "$root/lib64"
+# E2B's SDK names a sandbox's files /home/user/NAME (api/e2b.h): that is the
+# working directory, /tmp, whose tmpfs holds them.
+mkdir -p "$root/home"
+ln -s /tmp "$root/home/user"
 
 # Copy one path (file, symlink or folder) into the root at the same place,
 # following symlinks so both the link and its target exist.

@@ -110,6 +110,7 @@
 #define INPUT_NAME_MAX 255
 #define SESSION_STATE_MAX (1ull << 30) /* past any state the daemon keeps */
 #define SESSION_NOTES_MAX 4096
+#define SESSION_DISPLAY_MAX (8 * 1024 * 1024 + 4096) /* exec/request.h's SCHED_DISPLAY_MAX */
 
 typedef struct
 {
@@ -720,14 +721,18 @@ read_small_file (int dfd, const char *name, unsigned long long max, char **data,
 
 /* The session section of the trailer (a session's execution only):
  *
- *   "session <gone> <has state: 0, 1, 2> <state size> <state length> <notes length>\n"
+ *   "session <gone> <has state: 0, 1, 2> <state size> <state length> <notes length>"
+ *   " <display length>\n"
  *   "gone <name length>\n<name>"            (once per input file no longer there)
- *   <state> <notes>
+ *   <state> <notes> <display>
  *
  * The state is the working directory's .warmbox-state as the program's
  * bootstrap left it (has state 0: none), whole while it is at most the
  * first line's bound, else length 0 with its size; the notes are
- * .warmbox-notes (what the bootstrap could not carry, at most 4 KiB).
+ * .warmbox-notes (what the bootstrap could not carry, at most 4 KiB); the
+ * display is .warmbox-display, a notebook cell's records (the figures, the
+ * last expression's value, the error: JSON lines), whole up to 8 MiB, else
+ * none.
  * Both are the sandbox's words: the daemon keeps the state as opaque
  * bytes and shows the notes to the client as warnings.  Collected only
  * once nothing of the program runs (collect); otherwise has state is 2. */
@@ -735,8 +740,8 @@ static void
 write_session (bool collect)
 {
   int dfd = collect ? open (".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
-  char *state = NULL, *notes = NULL, line[200];
-  unsigned long long state_size = 0, notes_len = 0;
+  char *state = NULL, *notes = NULL, *display = NULL, line[200];
+  unsigned long long state_size = 0, notes_len = 0, display_len = 0;
   int has_state = 0;
   size_t gone = 0;
   bool is_gone[INPUTS_MAX + 1] = {false};
@@ -748,6 +753,9 @@ write_session (bool collect)
       has_state = read_small_file (dfd, ".warmbox-state", session_state_max, &state, &state_size);
       if (read_small_file (dfd, ".warmbox-notes", SESSION_NOTES_MAX, &notes, &notes_len) != 1)
         notes_len = 0;
+      if (read_small_file (dfd, ".warmbox-display", SESSION_DISPLAY_MAX, &display, &display_len)
+          != 1)
+        display_len = 0;
       for (size_t i = 0; i < n_inputs; i++)
         if (fstatat (dfd, inputs[i].name, &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT)
           {
@@ -759,9 +767,9 @@ write_session (bool collect)
   /* has state: 0 the bootstrap left none, 1 here it is (or its size, past
    * the bound), 2 not collected (something of the program may still have
    * been writing): the daemon keeps the session's last state for 0 and 2. */
-  snprintf (line, sizeof line, "session %zu %d %llu %llu %llu\n", gone,
-            dfd_opened ? has_state != 0 : 2, state_size, has_state == 1 ? state_size : 0,
-            notes_len);
+  snprintf (line, sizeof line, "session %zu %d %llu %llu %llu %llu\n", gone,
+            dfd_opened ? has_state != 0 : 2, state_size, has_state == 1 ? state_size : 0, notes_len,
+            display_len);
   put (line, strlen (line));
   for (size_t i = 0; i < n_inputs; i++)
     if (is_gone[i])
@@ -774,8 +782,11 @@ write_session (bool collect)
     put (state, (size_t) state_size);
   if (notes_len)
     put (notes, (size_t) notes_len);
+  if (display_len)
+    put (display, (size_t) display_len);
   free (state);
   free (notes);
+  free (display);
 }
 
 /* ---- the frame and the compile stage (--source) ----------------------- */

@@ -49,6 +49,7 @@ typedef enum wb_code
   WB_E_UNAUTHORIZED,    /* no valid API token (401) */
   WB_E_RATE_LIMITED,    /* the token's rate or concurrency limit (429) */
   WB_E_SESSION_EXPIRED, /* a session this daemon gave out has ended (410) */
+  WB_E_UNSUPPORTED,     /* a feature warmbox does not have (501) */
 } wb_code_t;
 
 typedef struct wb_err

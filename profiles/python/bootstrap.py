@@ -142,7 +142,10 @@ def _warmbox_main():
     # An execution of a session: the daemon sends the session's last
     # state as this one file, never written here (_warmbox_session).
     session = [content for n, content in files if n == b".warmbox-session"]
-    files = [(n, content) for n, content in files if n != b".warmbox-session"]
+    # A call run as a notebook's cell (E2B's runCode): its settings come as
+    # this one file, never written here either (_warmbox_notebook).
+    notebook_config = [content for n, content in files if n == b".warmbox-notebook"]
+    files = [(n, content) for n, content in files if n not in (b".warmbox-session", b".warmbox-notebook")]
     _warmbox_write_files(files)
     del files
     # Only for a name the frame carries: the daemon then told the init of
@@ -164,6 +167,14 @@ def _warmbox_main():
     main.__file__ = name
     main.__builtins__ = __builtins__
     sys.modules["__main__"] = main
+    # Imported only for a cell (ast, json and the rest come with it): before
+    # the session's names, so that its environment is there when they import
+    # their modules again.
+    notebook = None
+    if notebook_config:
+        import _warmbox_notebook as notebook
+        notebook.start(notebook_config[0])
+        notebook_config = None
     # A session's names are back before the code runs, and saved after it
     # whatever its end (an exception, sys.exit): as a notebook's kernel
     # keeps what a failing cell had set.
@@ -177,30 +188,56 @@ def _warmbox_main():
         except BaseException as e:  # the state is the sandbox's: never the program's failure
             notes = ["*\trestore\tthe session's state could not be restored (%s)" % type(e).__name__]
         session = None
+    # A cell runs as IPython runs it: a last expression on its own, its
+    # value displayed (_warmbox_notebook.compile_cell).  Its compile errors
+    # are its error record, a parser out of memory or stack (deep nesting)
+    # among them.
+    last, shown = None, False
+    compile_errors = (SyntaxError, ValueError) if notebook is None else \
+        (SyntaxError, ValueError, MemoryError, RecursionError)
     try:
-        code = compile(src, name, "exec")
-    except (SyntaxError, ValueError) as e:
+        if notebook is None:
+            code = compile(src, name, "exec")
+        else:
+            code, last, shown = notebook.compile_cell(src, name)
+    except compile_errors as e:
         traceback = _warmbox_traceback(name, src)
-        sys.stderr.write("".join(traceback.format_exception_only(type(e), e)))
-        _warmbox_end_session(main, notes, workdir)
+        if notebook is None:
+            sys.stderr.write("".join(traceback.format_exception_only(type(e), e)))
+        else:
+            notebook.error(e, None, traceback, compiling=True)
+        _warmbox_end_session(main, notes, workdir, notebook)
         sys.exit(1)
     try:
         exec(code, main.__dict__)
+        if last is not None:
+            value = eval(last, main.__dict__)
+            if shown:
+                notebook.result(value)
     except SystemExit:
-        _warmbox_end_session(main, notes, workdir)
+        _warmbox_end_session(main, notes, workdir, notebook)
         raise
     except BaseException as e:
         traceback = _warmbox_traceback(name, src)
         # Drop this bootstrap's own frame: the trace starts in the program.
         tb = e.__traceback__.tb_next if e.__traceback__ is not None else None
-        traceback.print_exception(type(e), e, tb)
-        sys.stderr.flush()
-        _warmbox_end_session(main, notes, workdir)
+        if notebook is None:
+            traceback.print_exception(type(e), e, tb)
+            sys.stderr.flush()
+        else:
+            # The cell's error record, not stderr: E2B shows it as the
+            # execution's error.
+            notebook.error(e, tb, traceback)
+        _warmbox_end_session(main, notes, workdir, notebook)
         sys.exit(1)
-    _warmbox_end_session(main, notes, workdir)
+    _warmbox_end_session(main, notes, workdir, notebook)
 
 
-def _warmbox_end_session(main, notes, workdir):
+def _warmbox_end_session(main, notes, workdir, notebook=None):
+    # A cell's display first: the figures it left open are closed before
+    # the state is saved (not brought back open by the next call).
+    if notebook is not None:
+        notebook.finish()
     if workdir is None:
         return
     try:

@@ -7,8 +7,15 @@
 # without the program saving it.  A figure that can't be saved (the disk is
 # full, the file size limit) leaves no partial file: it is drawn in memory
 # and written under a dot-name (never returned) that is renamed at the end.
+#
+# In a notebook's cell (_warmbox_notebook.active: E2B's runCode) no file is
+# written: each figure show() finds becomes a display record of its own (its
+# repr, as Jupyter's text, and its PNG), and the figures still open when the
+# cell ends are shown the same way (show_open_figures), as Jupyter's inline
+# backend does.
 import io
 import os
+import sys
 
 from matplotlib._pylab_helpers import Gcf
 from matplotlib.backend_bases import _Backend
@@ -34,13 +41,42 @@ def _save(figure, name):
         raise
 
 
+def _notebook():
+    # Set by the bootstrap before the program runs; never imported here (a
+    # plain call has no such module).
+    notebook = sys.modules.get("_warmbox_notebook")
+    return notebook if notebook is not None and notebook.active else None
+
+
+def show_open_figures():
+    """At a notebook cell's end: the figures the cell left open, shown as
+    by show(), if this is still matplotlib's backend (a cell that chose
+    Agg and savefig shows nothing, as under Jupyter)."""
+    import matplotlib
+    notebook = _notebook()
+    if notebook is None or not Gcf.get_all_fig_managers() or matplotlib.get_backend() != "module://" + __name__:
+        return
+    try:
+        for manager in sorted(Gcf.get_all_fig_managers(), key=lambda m: m.num):
+            try:
+                notebook.show_figure(manager.canvas.figure)
+            except Exception:
+                pass  # the cell is over: a figure that cannot be drawn is left out
+    finally:
+        Gcf.destroy_all()
+
+
 @_Backend.export
 class _BackendWarmbox(_BackendAgg):
     @classmethod
     def show(cls, *args, **kwargs):
         global _shown
+        notebook = _notebook()
         try:
             for manager in sorted(Gcf.get_all_fig_managers(), key=lambda m: m.num):
+                if notebook is not None:
+                    notebook.show_figure(manager.canvas.figure)
+                    continue
                 _shown += 1
                 _save(manager.canvas.figure, "figure-%d.png" % _shown)
         finally:
