@@ -265,6 +265,12 @@ else:
     pngs = png_results(r)
     t.ok(len(pngs) == 1 and good_png(pngs[0]) and stdout_of(r) == "drawn\n" and not r.get("error"),
          "a figure left open at the cell's end: a PNG result too", r)
+    r = res.get("dataframe") or {}
+    main = [x for x in r.get("results") or [] if x.get("isMainResult")]
+    t.ok(main and "html" in (main[0].get("formats") or []) and "a" in (main[0].get("text") or ""),
+         "a DataFrame as the last expression: the main result has text and html", r)
+    r = res.get("quoted") or {}
+    t.ok(r.get("text") == "hi", "runCode(\"'hi'\"): text 'hi' (the outer quotes stripped, as E2B's server does)", r)
 
     # 9. files.list, read, exists, remove
     r = res.get("list")
@@ -387,6 +393,11 @@ st, h, b = api("POST", "/v2/sandboxes", raw="{not json")
 t.ok(rest_error(st, b, 400), "POST /v2/sandboxes with '{not json': 400 JSON", (st, b[:300]))
 st, h, b = api("POST", "/v2/sandboxes", {"templateID": "base", "autoPause": True})
 t.ok(rest_error(st, b, 400), "autoPause (not supported): 400 JSON", (st, b[:300]))
+st, h, b = api("POST", "/v2/sandboxes", {"templateID": "base", "allow_internet_access": True})
+t.ok(rest_error(st, b, 400) and "network" in as_json(b).get("message", ""),
+     "allow_internet_access: true: 400 JSON saying sandboxes have no network", (st, b[:300]))
+st, h, b = api("POST", "/v2/sandboxes", {"templateID": "my-own-template"})
+t.ok(rest_error(st, b, 400), "an unknown template: 400 JSON", (st, b[:300]))
 st, h, b = api("POST", "/sandboxes/UNKNOWN/timeout", {"timeout": 5})
 t.ok(rest_error(st, b, 404), "POST /sandboxes/UNKNOWN/timeout: 404 {\"code\":404}", (st, b[:300]))
 st, h, b = api("DELETE", "/sandboxes/ses_unknown")

@@ -257,6 +257,9 @@ await step('chart_open', async () => exe(await run(sbx,
   'import matplotlib.pyplot as plt\nfig = plt.figure()\nplt.plot([3,1,2])\nprint("drawn")')));
 
 // 9 (first half). files.list, read, exists
+await step('dataframe', async () => exe(await run(sbx,
+  'import pandas as pd\npd.DataFrame({"a": [1, 2], "b": [3, 4]})')));
+await step('quoted', async () => exe(await run(sbx, "'hi'")));
 await step('list', async () => (await need(sbx).files.list('/home/user'))
   .map((e) => ({ name: e.name, type: e.type, path: e.path, size: e.size })));
 await step('files_read', async () => await need(sbx).files.read('/home/user/data.txt'));

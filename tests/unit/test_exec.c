@@ -1099,7 +1099,7 @@ session_running (void *arg)
 static void
 new_session (char id[SESSION_ID_LEN + 1], uint32_t idle_ttl_s)
 {
-  session_spec_t spec = {"", "python", 0, 0, idle_ttl_s};
+  session_spec_t spec = {.owner = "", .language = "python", .idle_ttl_s = idle_ttl_s};
   wb_err_t err;
   if (session_create (ctx.sessions, &spec, id, &err) < 0)
     {
@@ -1231,6 +1231,112 @@ test_sessions (void)
 }
 
 /* Node names in ids: a load balancer's route (dist/haproxy.cfg). */
+/* The E2B API's use of sessions: files between calls (caps, names,
+ * refused while a call runs), access tokens, a session of any language. */
+static void
+test_session_files (void)
+{
+  char id[SESSION_ID_LEN + 1], token[33], owner[80];
+  const char *data;
+  size_t len;
+  scall_t a;
+  session_info_t info;
+  wb_err_t err;
+
+  if (!setup ("{\"sessions\": {\"files_max\": 2, \"files_max_bytes\": 10}}"))
+    {
+      ok (false, "session files: setup");
+      return;
+    }
+  session_spec_t spec = {.owner = "token:alice",
+                         .language = "python",
+                         .any_language = true,
+                         .attrs = "{\"template\":\"base\"}"};
+  if (session_create (ctx.sessions, &spec, id, &err) < 0)
+    {
+      ok (false, "session files: create (%s)", err.msg);
+      return;
+    }
+  ok (session_file_write (ctx.sessions, id, "token:alice", "a.txt", "hello", 5, &err) == 0
+          && session_file_read (ctx.sessions, id, "token:alice", "a.txt", &data, &len, &err) == 0
+          && len == 5 && memcmp (data, "hello", 5) == 0,
+      "session files: written, then read back");
+  ok (session_file_write (ctx.sessions, id, "token:alice", "a.txt", "hey", 3, &err) == 0
+          && session_get (ctx.sessions, id, "token:alice", &info, &err) == 0 && info.files == 1
+          && info.files_bytes == 3 && info.attrs && strstr (info.attrs, "base"),
+      "session files: a write replaces the file (1 file, 3 bytes), the attributes kept");
+  ok (session_file_write (ctx.sessions, id, "token:alice", "b.txt", "12345678", 8, &err) < 0
+          && err.code == WB_E_TOO_LARGE,
+      "session files: past files_max_bytes: 413, nothing changed");
+  ok (session_file_write (ctx.sessions, id, "token:alice", "../x", "1", 1, &err) < 0
+          && err.code == WB_E_INVALID
+          && session_file_write (ctx.sessions, id, "token:alice", ".warmbox-session", "1", 1, &err)
+                 < 0
+          && err.code == WB_E_INVALID,
+      "session files: a path and the sandbox's own names are refused (400)");
+  ok (session_file_write (ctx.sessions, id, "token:bob", "c.txt", "1", 1, &err) < 0
+          && err.code == WB_E_NOT_FOUND
+          && session_file_read (ctx.sessions, id, "token:bob", "a.txt", &data, &len, &err) < 0
+          && err.code == WB_E_NOT_FOUND,
+      "session files: another owner's write and read: 404");
+  ok (session_file_rename (ctx.sessions, id, "token:alice", "a.txt", "c.txt", &err) == 0
+          && session_file_read (ctx.sessions, id, "token:alice", "a.txt", &data, &len, &err) < 0
+          && session_file_read (ctx.sessions, id, "token:alice", "c.txt", &data, &len, &err) == 0
+          && len == 3,
+      "session files: renamed");
+  ok (session_file_remove (ctx.sessions, id, "token:alice", "c.txt", &err) == 0
+          && session_file_remove (ctx.sessions, id, "token:alice", "c.txt", &err) == 1
+          && session_get (ctx.sessions, id, "token:alice", &info, &err) == 0 && info.files == 0
+          && info.files_bytes == 0,
+      "session files: removed (then: there was none), the bytes given back");
+
+  /* Access tokens: the owner's, by id; never another id's. */
+  ok (session_access_token (ctx.sessions, id, "token:alice", token, &err) == 0
+          && strlen (token) == 32
+          && session_owner_by_token (ctx.sessions, id, token, owner, &err) == 0
+          && strcmp (owner, "token:alice") == 0,
+      "access tokens: the owner found by the sandbox's id and its token");
+  token[0] = token[0] == 'a' ? 'b' : 'a';
+  ok (session_owner_by_token (ctx.sessions, id, token, owner, &err) < 0
+          && err.code == WB_E_NOT_FOUND
+          && session_owner_by_token (ctx.sessions, id, "short", owner, &err) < 0
+          && session_owner_by_token (ctx.sessions, id, NULL, owner, &err) < 0,
+      "access tokens: a wrong, short or absent token: 404");
+
+  /* While a call runs, the files do not change under it. */
+  ok (session_file_write (ctx.sessions, id, "token:alice", "d.txt", "1", 1, &err) == 0,
+      "session files: a file before a call");
+  memset (&a, 0, sizeof a);
+  {
+    wb_buf_t body = WB_BUF_INIT;
+    sched_request_t req;
+    sched_request_defaults_t d = {.language = "python"};
+    if (wb_buf_append_str (&body, "{\"code\":\"sleep 50; out done\"}") == 0
+        && sched_request_parse_with (body.data, body.len, ctx.profiles, &d, &req, &err) == 0)
+      {
+        a.sc = session_exec_start (ctx.sessions, id, "token:alice", &req, sdone_cb, &a, &err);
+        a.refused = a.sc == NULL;
+      }
+    wb_buf_free (&body);
+  }
+  ok (a.sc && session_file_write (ctx.sessions, id, "token:alice", "e.txt", "1", 1, &err) < 0
+          && err.code == WB_E_BUSY
+          && session_file_remove (ctx.sessions, id, "token:alice", "d.txt", &err) < 0
+          && err.code == WB_E_BUSY
+          && session_file_read (ctx.sessions, id, "token:alice", "d.txt", &data, &len, &err) == 0,
+      "session files: a write or remove while a call runs: 503; a read still answers");
+  run_until (sanswered, &a, 5000);
+  ok (a.answers == 1
+          && session_file_write (ctx.sessions, id, "token:alice", "e.txt", "1", 1, &err) == 0,
+      "session files: once it is answered, writes go through again");
+  ok (session_delete (ctx.sessions, id, "token:alice", &err) == 0
+          && session_owner_by_token (ctx.sessions, id, token, owner, &err) < 0
+          && session_file_read (ctx.sessions, id, "token:alice", "e.txt", &data, &len, &err) < 0
+          && err.code == WB_E_SESSION_EXPIRED,
+      "session files: an ended session's files are gone (410)");
+  teardown ("session files");
+}
+
 static void
 test_session_nodes (void)
 {
@@ -2371,6 +2477,7 @@ main (void)
       TIMED (test_clear_in_flight ());
       TIMED (test_sessions ());
       TIMED (test_session_nodes ());
+      TIMED (test_session_files ());
       TIMED (test_streaming ());
     }
   is_int (invariant_breaks, 0,

@@ -18,6 +18,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "api/e2b.h"
 #include "api/http.h"
 #include "api/route.h"
 #include "daemon/daemon.h"
@@ -49,6 +50,27 @@ test_table (void)
       {"/v1/sessions", EVHTTP_REQ_GET | EVHTTP_REQ_POST, false, false, true, false},
       {"/v1/sessions/", EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_DELETE, false, false, true,
        true},
+      /* E2B's control plane (X-API-Key), then its sandbox plane (open to
+       * route(): the handlers check the sandbox's access token). */
+      {"/v2/sandboxes", EVHTTP_REQ_GET | EVHTTP_REQ_POST, false, false, false, false},
+      {"/v2/sandboxes/", EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_DELETE, false, false, false,
+       true},
+      {"/sandboxes", EVHTTP_REQ_GET | EVHTTP_REQ_POST, false, false, false, false},
+      {"/sandboxes/", EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_DELETE, false, false, false,
+       true},
+      {"/snapshots", EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_DELETE, false, false, false,
+       true},
+      {"/templates", EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_DELETE, false, false, false,
+       true},
+      {"/volumes", EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_DELETE, false, false, false, true},
+      {"/execute", EVHTTP_REQ_POST, true, false, false, false},
+      {"/contexts", EVHTTP_REQ_GET | EVHTTP_REQ_POST, true, false, false, false},
+      {"/contexts/", EVHTTP_REQ_POST | EVHTTP_REQ_DELETE, true, false, false, true},
+      {"/health", EVHTTP_REQ_GET, true, false, false, false},
+      {"/envs", EVHTTP_REQ_GET, true, false, false, false},
+      {"/files", EVHTTP_REQ_GET | EVHTTP_REQ_POST, true, false, false, false},
+      {"/filesystem.Filesystem/", EVHTTP_REQ_POST, true, false, false, true},
+      {"/process.Process/", EVHTTP_REQ_POST, true, false, false, true},
   };
   size_t n, opens = 0;
   const http_route_t *t = http_routes (&n);
@@ -70,13 +92,17 @@ test_table (void)
       for (size_t k = 0; k < i; k++)
         unique = unique && strcmp (t[k].path, t[i].path) != 0;
       opens += t[i].open;
+      /* Open means a probe, or the E2B sandbox plane (its own check). */
+      ok (!t[i].open || t[i].e2b == E2B_ROUTE_SANDBOX || strncmp (t[i].path, "/healthz", 8) == 0
+              || strcmp (t[i].path, "/readyz") == 0,
+          "row %zu (%s): open only as a probe or the E2B sandbox plane", i, t[i].path);
       ok (unique && t[i].path[0] == '/' && t[i].piston == http_path_is_piston (t[i].path)
               && (!t[i].says_method || (t[i].methods & EVHTTP_REQ_POST)),
           "row %zu (%s): one row per path, Piston's shape exactly under /api/, only routes that "
           "serve POST say their method",
           i, t[i].path);
     }
-  is_int (opens, 2, "only the two probes are open");
+  is_int (opens, 10, "open: the two probes and the E2B sandbox plane's 8 routes");
 
   static const char *const unknown[] = {
       "/",
