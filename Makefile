@@ -242,6 +242,7 @@ bench: setup
 	python3 tests/bench/bench_engines.py --n $(BENCH_N) --duration $(BENCH_DURATION)
 	python3 tests/bench/bench_oci.py --n $(BENCH_N) --duration $(BENCH_DURATION)
 	python3 tests/bench/bench_sessions.py --n $(BENCH_N)
+	python3 tests/bench/bench_e2b.py --n $(BENCH_N)
 
 # ---- install ------------------------------------------------------------
 

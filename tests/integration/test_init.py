@@ -81,7 +81,7 @@ def session_section(tr):
     _, _, rest = listing(tr)
     assert rest.startswith(b"session "), rest[:80]
     head, rest = rest.split(b"\n", 1)
-    _, n_gone, has, size, slen, nlen = head.split(b" ")
+    _, n_gone, has, size, slen, nlen, dlen = head.split(b" ")
     gone = []
     for _ in range(int(n_gone)):
         g, rest = rest.split(b"\n", 1)
@@ -90,7 +90,8 @@ def session_section(tr):
         rest = rest[k:]
     state, rest = rest[:int(slen)], rest[int(slen):]
     notes, rest = rest[:int(nlen)], rest[int(nlen):]
-    assert rest.startswith(b"usage "), rest[:80]
+    rest = rest[int(dlen):]  # a notebook cell's display records (none here)
+    assert int(dlen) == 0 and rest.startswith(b"usage "), rest[:80]
     return gone, int(has), int(size), state, notes
 
 
