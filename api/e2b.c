@@ -24,6 +24,7 @@
 #define DEFAULT_TIMEOUT_S 300 /* the SDK's, when create gives none */
 #define CLIENT_ID "warmbox"
 #define UPLOAD_PARTS E2B_MULTIPART_MAX
+#define ENV_MAX (64 * 1024) /* a call's env, as JSON */
 
 /* ---- replies ----------------------------------------------------------- */
 
@@ -167,6 +168,7 @@ json_body (struct evhttp_request *req, const char *what, wb_err_t *err)
     }
   if (len && sched_json_has_nul_escape (body, len))
     {
+      body_done (req);
       wb_error (err, WB_E_INVALID, "%s: strings may not hold \\u0000", what);
       return NULL;
     }
@@ -275,6 +277,8 @@ reply_sandbox (struct evhttp_request *req, const api_ctx_t *ctx, int status, con
 
   if (session_get (ctx->sessions, id, owner, &info, &err) < 0)
     {
+      if (err.code == WB_E_SESSION_EXPIRED) /* ended: as gone as unknown, to the SDK */
+        err.code = WB_E_NOT_FOUND;
       e2b_reply_error (req, &err);
       return;
     }
@@ -299,6 +303,21 @@ string_map (const cJSON *j, const char *what, wb_err_t *err)
   {
     if (!cJSON_IsString (e))
       return wb_error (err, WB_E_INVALID, "%s must be an object of strings", what);
+  }
+  return 0;
+}
+
+/* Each name of env a variable's (as commands export them); -1 with err. */
+static int
+env_names (const cJSON *env, const char *what, wb_err_t *err)
+{
+  const cJSON *e;
+  cJSON_ArrayForEach (e, env)
+  {
+    if (!e2b_env_name_ok (e->string))
+      return wb_error (err, WB_E_INVALID,
+                       "%s: %.64s is not a variable's name ([A-Za-z_][A-Za-z0-9_]*)", what,
+                       e->string ? e->string : "");
   }
   return 0;
 }
@@ -401,7 +420,8 @@ e2b_handle_sandboxes (struct evhttp_request *req, const http_caller_t *who)
            && (!cJSON_IsNumber (timeout) || timeout->valuedouble < 1
                || timeout->valuedouble > 86400 * 30))
     rc = wb_error (&err, WB_E_INVALID, "timeout is a number of seconds, at least 1");
-  else if (string_map (env, "envVars", &err) < 0 || string_map (meta, "metadata", &err) < 0)
+  else if (string_map (env, "envVars", &err) < 0 || string_map (meta, "metadata", &err) < 0
+           || env_names (env, "envVars", &err) < 0)
     rc = -1;
   else if (python == NULL && first == NULL)
     rc = wb_error (&err, WB_E_NOT_FOUND, "this daemon serves no language");
@@ -558,6 +578,19 @@ typedef enum
   SHAPE_TEXT,
 } shape_t;
 
+/* Is owner still a caller this daemon serves (a token a reload dropped
+ * is not, nor are its sandboxes' access tokens)? */
+static bool
+owner_current (const api_ctx_t *ctx, const char *owner)
+{
+  if (strncmp (owner, "token:", 6) != 0)
+    return true;
+  for (size_t i = 0; i < ctx->cfg.n_tokens; i++)
+    if (strcmp (ctx->cfg.tokens[i].name, owner + 6) == 0)
+      return true;
+  return false;
+}
+
 static bool
 sandbox_of (struct evhttp_request *req, const http_caller_t *who, shape_t shape,
             char id[SESSION_ID_LEN + 1], char owner[80])
@@ -569,7 +602,8 @@ sandbox_of (struct evhttp_request *req, const http_caller_t *who, shape_t shape,
   if (token == NULL)
     token = header (req, "E2B-Traffic-Access-Token");
   if (sid && strlen (sid) <= SESSION_ID_LEN && token
-      && session_owner_by_token (who->ctx->sessions, sid, token, owner, &err) == 0)
+      && session_owner_by_token (who->ctx->sessions, sid, token, owner, &err) == 0
+      && owner_current (who->ctx, owner))
     {
       snprintf (id, SESSION_ID_LEN + 1, "%s", sid);
       return true;
@@ -741,8 +775,9 @@ e2b_handle_execute (struct evhttp_request *req, const http_caller_t *who)
     status = 404, why = "no such context";
   else if (!context && (p = execute_language (ctx, lang)) == NULL)
     status = 400, why = "this language is not served here (GET /v1/languages lists them)";
-  else if (string_map (env_vars, "env_vars", &err) < 0)
-    status = 400, why = "env_vars must be an object of strings";
+  else if (string_map (env_vars, "env_vars", &err) < 0
+           || env_names (env_vars, "env_vars", &err) < 0)
+    status = 400, why = "env_vars must be an object of strings, named as variables";
   if (status)
     {
       if (cJSON_IsString (code))
@@ -759,6 +794,22 @@ e2b_handle_execute (struct evhttp_request *req, const http_caller_t *who)
     cJSON_DeleteItemFromObjectCaseSensitive (env, e->string);
     cJSON_AddItemToObject (env, e->string, cJSON_Duplicate (e, true));
   }
+  /* The env goes into every frame of the call (and the sandbox's
+   * environment): bounded as the attributes are. */
+  char *env_all = cJSON_PrintUnformatted (env);
+  size_t env_len = env_all ? strlen (env_all) : SIZE_MAX;
+  free (env_all);
+  if (env_len > ENV_MAX)
+    {
+      explicit_bzero (code->valuestring, strlen (code->valuestring));
+      cJSON_Delete (j);
+      cJSON_Delete (env);
+      text_error (req, env_len == SIZE_MAX ? 500 : 413,
+                  env_len == SIZE_MAX ? "out of memory"
+                                      : "the sandbox's envVars and env_vars together are past "
+                                        "64 KiB");
+      return;
+    }
   cleanup_buf wb_buf_t program = WB_BUF_INIT;
   int rc = 0;
   bool notebook = p->session_state;
@@ -786,9 +837,9 @@ e2b_handle_execute (struct evhttp_request *req, const http_caller_t *who)
   if (rc == 0 && notebook)
     {
       cJSON *nb = cJSON_CreateObject ();
-      cJSON_AddItemToObject (nb, "env", env);
-      env = NULL;
-      parsed.notebook = cJSON_PrintUnformatted (nb);
+      if (nb && cJSON_AddItemToObject (nb, "env", env))
+        env = NULL;
+      parsed.notebook = nb && env == NULL ? cJSON_PrintUnformatted (nb) : NULL;
       cJSON_Delete (nb);
       if (parsed.notebook == NULL)
         {
@@ -995,7 +1046,6 @@ files_write (struct evhttp_request *req, api_ctx_t *ctx, const char *id, const c
   const char *ctype = header (req, "Content-Type");
   const char *body = body_of (req, &len);
   cleanup_buf wb_buf_t out = WB_BUF_INIT;
-  char name[256];
   bool home;
   wb_err_t err;
   int rc = 0;
@@ -1020,47 +1070,43 @@ files_write (struct evhttp_request *req, api_ctx_t *ctx, const char *id, const c
     rc = wb_error (&err, WB_E_INVALID, "the upload holds no file");
   if (rc == 0 && path_q && n != 1)
     rc = wb_error (&err, WB_E_INVALID, "?path names one file: the upload holds %zu", n);
-  /* Every name first: all or none. */
+  /* Every name, then all of the files or none (session_files_write). */
+  char names[UPLOAD_PARTS][256];
+  const char *name_of[UPLOAD_PARTS], *data_of[UPLOAD_PARTS];
+  size_t len_of[UPLOAD_PARTS];
   for (size_t i = 0; rc == 0 && i < n; i++)
     {
       char fname[300];
       if (path_q == NULL && parts[i].filename == NULL)
-        rc = wb_error (&err, WB_E_INVALID, "a part of the upload has no filename");
-      else
         {
-          snprintf (fname, sizeof fname, "%.*s", (int) (path_q ? 0 : parts[i].filename_len),
-                    path_q ? "" : parts[i].filename);
-          rc = e2b_path_name (path_q ? path_q : fname, name, &home, &err);
-          if (rc == 0 && home)
-            rc = wb_error (&err, WB_E_INVALID, "%s is the sandbox's folder, not a file", E2B_HOME);
-        }
-    }
-  rc = rc < 0 ? rc : wb_buf_append_str (&out, "[");
-  for (size_t i = 0; rc == 0 && i < n; i++)
-    {
-      char fname[300];
-      snprintf (fname, sizeof fname, "%.*s", (int) (path_q ? 0 : parts[i].filename_len),
-                path_q ? "" : parts[i].filename);
-      if (e2b_path_name (path_q ? path_q : fname, name, &home, &err) < 0
-          || session_file_write (ctx->sessions, id, owner, name, parts[i].data, parts[i].len, &err)
-                 < 0)
-        {
-          rc = -1;
+          rc = wb_error (&err, WB_E_INVALID, "a part of the upload has no filename");
           break;
         }
-      int bad = wb_buf_append_str (&out, i ? "," : "");
-      bad |= wb_buf_append_str (&out, "{\"name\":");
-      bad |= wb_json_append_string (&out, name, strlen (name));
-      bad |= wb_buf_append_str (&out, ",\"type\":\"file\",\"path\":\"" E2B_HOME "/");
-      {
-        cleanup_buf wb_buf_t esc = WB_BUF_INIT;
-        bad |= wb_json_append_string (&esc, name, strlen (name));
-        bad |= esc.len >= 2 ? wb_buf_append (&out, esc.data + 1, esc.len - 1) : -1;
-      }
-      bad |= wb_buf_append_str (&out, "}");
-      if (bad < 0)
-        rc = wb_error (&err, WB_E_NOMEM, "out of memory");
+      snprintf (fname, sizeof fname, "%.*s", (int) (path_q ? 0 : parts[i].filename_len),
+                path_q ? "" : parts[i].filename);
+      rc = e2b_path_name (path_q ? path_q : fname, names[i], &home, &err);
+      if (rc == 0 && home)
+        rc = wb_error (&err, WB_E_INVALID, "%s is the sandbox's folder, not a file", E2B_HOME);
+      name_of[i] = names[i];
+      data_of[i] = parts[i].data;
+      len_of[i] = parts[i].len;
     }
+  if (rc == 0)
+    rc = session_files_write (ctx->sessions, id, owner, name_of, data_of, len_of, n, &err);
+  int bad = rc < 0 ? 0 : wb_buf_append_str (&out, "[");
+  for (size_t i = 0; rc == 0 && i < n; i++)
+    {
+      bad |= wb_buf_append_str (&out, i ? "," : "");
+      bad |= wb_buf_append_str (&out, "{\"name\":");
+      bad |= wb_json_append_string (&out, names[i], strlen (names[i]));
+      bad |= wb_buf_append_str (&out, ",\"type\":\"file\",\"path\":\"" E2B_HOME "/");
+      cleanup_buf wb_buf_t esc = WB_BUF_INIT;
+      bad |= wb_json_append_string (&esc, names[i], strlen (names[i]));
+      bad |= esc.len >= 2 ? wb_buf_append (&out, esc.data + 1, esc.len - 1) : -1;
+      bad |= wb_buf_append_str (&out, "}");
+    }
+  if (rc == 0 && bad < 0)
+    rc = wb_error (&err, WB_E_NOMEM, "out of memory");
   body_done (req);
   if (rc == 0 && wb_buf_append_str (&out, "]") < 0)
     rc = wb_error (&err, WB_E_NOMEM, "out of memory");

@@ -91,14 +91,19 @@ find_bytes (const char *hay, size_t n, const char *needle, size_t m)
 }
 
 /* The value of param (e.g. name=, filename=) in a header line, quoted or
- * not. */
+ * not; never a look-alike inside another parameter's quoted value
+ * (name="a filename=b"). */
 static bool
 header_param (const char *h, size_t n, const char *param, const char **v, size_t *vlen)
 {
   size_t plen = strlen (param);
+  bool quoted = false;
   for (size_t i = 0; i + plen < n; i++)
     {
-      if (strncasecmp (h + i, param, plen) != 0 || (i && h[i - 1] != ' ' && h[i - 1] != ';'))
+      if (h[i] == '"')
+        quoted = !quoted;
+      if (quoted || strncasecmp (h + i, param, plen) != 0
+          || (i && h[i - 1] != ' ' && h[i - 1] != ';'))
         continue;
       const char *s = h + i + plen;
       const char *end = h + n;
@@ -268,7 +273,11 @@ e2b_utf8_whole (const char *s, size_t len)
       unsigned char c = u[len - back];
       if ((c & 0xc0) == 0x80)
         continue;
-      size_t need = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 1;
+      /* (0xc0, 0xc1 and 0xf5 to 0xff lead nothing: kept as they are.) */
+      size_t need = c >= 0xf0 && c <= 0xf4   ? 4
+                    : c >= 0xe0 && c <= 0xef ? 3
+                    : c >= 0xc2 && c <= 0xdf ? 2
+                                             : 1;
       return back < need ? len - back : len;
     }
   return len;
@@ -352,6 +361,76 @@ e2b_stream_note (e2b_stream_t *st, const char *text, wb_buf_t *out)
                                  : execute_line (out, ENG_STREAM_STDERR, line.data, line.len);
 }
 
+static bool
+is_digit (char c)
+{
+  return c >= '0' && c <= '9';
+}
+
+static bool
+is_hex (char c)
+{
+  return is_digit (c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* Each number and \u escape of s (a line cJSON parsed) as JSON's grammar
+ * has them: cJSON takes some that JSON.parse refuses ("01", "1.", "-.5";
+ * "\u0`1e" as U+0000). */
+static bool
+json_tokens_strict (const char *s, size_t len)
+{
+  size_t i = 0;
+  while (i < len)
+    {
+      if (s[i] == '"')
+        {
+          for (i++; i < len && s[i] != '"'; i++)
+            if (s[i] == '\\' && ++i < len && s[i] == 'u')
+              {
+                if (len - i <= 4 || !is_hex (s[i + 1]) || !is_hex (s[i + 2]) || !is_hex (s[i + 3])
+                    || !is_hex (s[i + 4]))
+                  return false;
+                i += 4;
+              }
+          i++;
+          continue;
+        }
+      if (s[i] != '-' && !is_digit (s[i]))
+        {
+          i++; /* punctuation, spaces, true, false, null */
+          continue;
+        }
+      if (s[i] == '-')
+        i++;
+      if (i < len && s[i] == '0')
+        i++;
+      else if (i < len && is_digit (s[i]))
+        while (i < len && is_digit (s[i]))
+          i++;
+      else
+        return false;
+      if (i < len && s[i] == '.')
+        {
+          if (++i == len || !is_digit (s[i]))
+            return false;
+          while (i < len && is_digit (s[i]))
+            i++;
+        }
+      if (i < len && (s[i] == 'e' || s[i] == 'E'))
+        {
+          if (++i < len && (s[i] == '+' || s[i] == '-'))
+            i++;
+          if (i == len || !is_digit (s[i]))
+            return false;
+          while (i < len && is_digit (s[i]))
+            i++;
+        }
+      if (i < len && (is_digit (s[i]) || s[i] == '.'))
+        return false; /* "01", "0.5.1" */
+    }
+  return true;
+}
+
 int
 e2b_display_lines (const char *data, size_t len, wb_buf_t *out, int *errors)
 {
@@ -362,35 +441,36 @@ e2b_display_lines (const char *data, size_t len, wb_buf_t *out, int *errors)
     {
       const char *nl = memchr (p, '\n', (size_t) (end - p));
       const char *le = nl ? nl : end;
-      cJSON *rec = (size_t) (le - p) ? cJSON_ParseWithLength (p, (size_t) (le - p)) : NULL;
+      bool ascii = le > p;
+      for (const char *c = p; c < le; c++)
+        if ((unsigned char) *c < 0x20 || (unsigned char) *c >= 0x7f)
+          ascii = false;
+      /* Sent as the bootstrap wrote it (json.dumps: ASCII, escapes for the
+       * rest) once it is one line of printable ASCII that is an object of
+       * a type the SDK reads; anything else is dropped (a line cJSON
+       * cannot parse, for want of memory too). */
+      const char *rec_end = NULL;
+      cJSON *rec = ascii ? cJSON_ParseWithLengthOpts (p, (size_t) (le - p), &rec_end, false) : NULL;
+      /* One value and nothing after it but spaces, its numbers and
+       * escapes JSON's (JSON.parse refuses the rest: "{...} x", "{...}}",
+       * 01, "\u0`1e"). */
+      while (rec && rec_end < le && *rec_end == ' ')
+        rec_end++;
+      if (rec && (rec_end != le || !json_tokens_strict (p, (size_t) (le - p))))
+        {
+          cJSON_Delete (rec);
+          rec = NULL;
+        }
       const char *type = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (rec, "type"));
       if (cJSON_IsObject (rec) && type
           && (strcmp (type, "result") == 0 || strcmp (type, "error") == 0))
         {
-          /* Printed again: one line, and ASCII (cJSON escapes controls; a
-           * string holding other bytes than ASCII is dropped, as the
-           * bootstrap never writes one). */
-          char *line = cJSON_PrintUnformatted (rec);
-          bool ascii = line != NULL;
-          for (const char *c = line; c && *c; c++)
-            if ((unsigned char) *c >= 0x80)
-              ascii = false;
-          if (ascii)
+          if (wb_buf_append (out, p, (size_t) (le - p)) < 0 || wb_buf_append (out, "\n", 1) < 0)
             {
-              if (wb_buf_append_str (out, line) < 0 || wb_buf_append (out, "\n", 1) < 0)
-                {
-                  free (line);
-                  cJSON_Delete (rec);
-                  return -1;
-                }
-              *errors += strcmp (type, "error") == 0;
+              cJSON_Delete (rec);
+              return -1;
             }
-          free (line);
-        }
-      else if (rec == NULL && cJSON_GetErrorPtr () == NULL && (size_t) (le - p))
-        {
-          /* cJSON could not allocate (a parse error sets its error pointer). */
-          return -1;
+          *errors += strcmp (type, "error") == 0;
         }
       cJSON_Delete (rec);
       p = nl ? nl + 1 : end;
@@ -608,8 +688,8 @@ e2b_stream_finish (e2b_stream_t *st, const sched_result_t *res, const session_ou
 
 /* ---- commands -------------------------------------------------------- */
 
-static bool
-env_name_ok (const char *s)
+bool
+e2b_env_name_ok (const char *s)
 {
   if (s == NULL || !((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_'))
     return false;
@@ -641,7 +721,7 @@ export_envs (const cJSON *envs, wb_buf_t *script, wb_err_t *err)
     return wb_error (err, WB_E_INVALID, "envs must be an object of strings");
   cJSON_ArrayForEach (e, envs)
   {
-    if (!cJSON_IsString (e) || !env_name_ok (e->string))
+    if (!cJSON_IsString (e) || !e2b_env_name_ok (e->string))
       return wb_error (err, WB_E_INVALID,
                        "envs: each name is a shell variable's ([A-Za-z_][A-Za-z0-9_]*) and each "
                        "value a string");
@@ -695,7 +775,11 @@ e2b_process_script (const cJSON *start, const cJSON *env_json, wb_buf_t *script,
     }
   if (wb_buf_append_str (script, "cd " E2B_HOME " 2>/dev/null || cd /tmp\n") < 0)
     return wb_error (err, WB_E_NOMEM, "out of memory");
-  /* bash -l -c STRING (the SDK's form): the string is the script. */
+  /* bash -l -c STRING (the SDK's form): the string is the script.  Only
+   * when that is all the words say: short options without an argument of
+   * their own (not -o, -O), the one with c, then STRING last (no $0, $1
+   * after it).  Anything else (--norc, a script's file and its -c, -o
+   * pipefail) runs as it is, by the exec below. */
   const char *base = strrchr (cmd, '/') ? strrchr (cmd, '/') + 1 : cmd;
   int n = cJSON_GetArraySize (args);
   if ((strcmp (base, "bash") == 0 || strcmp (base, "sh") == 0) && n >= 2)
@@ -704,9 +788,12 @@ e2b_process_script (const cJSON *start, const cJSON *env_json, wb_buf_t *script,
       for (int i = 0; i + 1 < n; i++)
         {
           const char *w = cJSON_GetArrayItem (args, i)->valuestring;
-          if (w[0] == '-' && strchr (w, 'c'))
+          if (w[0] != '-' || w[1] == '\0' || w[1] == '-' || strpbrk (w, "oO"))
+            break;
+          if (strchr (w, 'c'))
             {
-              c = cJSON_GetArrayItem (args, i + 1)->valuestring;
+              if (i + 2 == n)
+                c = cJSON_GetArrayItem (args, i + 1)->valuestring;
               break;
             }
         }

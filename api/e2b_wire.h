@@ -86,10 +86,13 @@ WB_MUST_CHECK int e2b_stream_finish (e2b_stream_t *st, const sched_result_t *res
                                      const session_outcome_t *so, const wb_err_t *err,
                                      wb_buf_t *out);
 
+/* A name a shell variable may have: [A-Za-z_][A-Za-z0-9_]*. */
+bool e2b_env_name_ok (const char *s);
+
 /* The records of a notebook cell's display (sched_result_t.session_display,
- * the sandbox's JSON lines) as /execute lines onto out: objects of type
- * "result" or "error" only, each printed again by us (one line, ASCII);
- * the rest dropped.  *errors counts the error records.  -1: no memory. */
+ * the sandbox's JSON lines) as /execute lines onto out: lines of printable
+ * ASCII that are objects of type "result" or "error", as they are; the
+ * rest dropped.  *errors counts the error records.  -1: no memory. */
 WB_MUST_CHECK int e2b_display_lines (const char *data, size_t len, wb_buf_t *out, int *errors);
 
 /* process.Process/Start's {"process": {"cmd", "args", "envs", "cwd"}}

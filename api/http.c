@@ -458,6 +458,8 @@ http_stream_cb (void *arg, int stream, const char *data, size_t len)
   if (pending > STREAM_PENDING_MAX)
     {
       *(stream == ENG_STREAM_STDOUT ? &call->skipped_out : &call->skipped_err) += len;
+      /* A character cut before the gap belongs to nothing after it. */
+      call->e2b.tail_len[0] = call->e2b.tail_len[1] = 0;
       return;
     }
   if (call->is_e2b)

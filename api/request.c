@@ -126,6 +126,9 @@ parse_files (cJSON *files, sched_request_t *req, wb_err_t *err)
                        "files[%d].name must be 1 to %d bytes of UTF-8 without '/' or control "
                        "characters, and not \".\" or \"..\" (a name in the working directory)",
                        i, SCHED_MAX_FILE_NAME);
+    if (strncmp (name, ".warmbox-", 9) == 0)
+      return wb_error (err, WB_E_INVALID,
+                       "files[%d].name: names starting with .warmbox- are the sandbox's own", i);
     for (size_t k = 0; k < req->n_files; k++)
       if (strcmp (req->files[k].name, name) == 0)
         return wb_error (err, WB_E_INVALID, "files[%d].name repeats files[%zu].name", i, k);

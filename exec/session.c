@@ -60,6 +60,7 @@ struct session
   bool
       any_language; /* calls of every language (E2B's sandboxes): the state is the stateful ones' */
   char *attrs;      /* the API's own words about it (session_spec_t.attrs), or NULL */
+  size_t attrs_len; /* counted in its bytes */
   uint32_t timeout_ms, memory_mb, idle_ttl_s;
   double created_at, used_at;   /* Unix seconds, for GET */
   uint64_t created_ms, used_ms; /* monotonic */
@@ -147,7 +148,7 @@ file_copy (sched_file_t *to, const char *name, const char *data, size_t len, con
 static uint64_t
 session_bytes (const session_t *s)
 {
-  return s->files_bytes + s->state.len;
+  return s->files_bytes + s->state.len + s->attrs_len;
 }
 
 /* ---- ids ------------------------------------------------------------- */
@@ -540,6 +541,8 @@ session_create (sessions_t *set, const session_spec_t *spec, char id[SESSION_ID_
   snprintf (s->owner, sizeof s->owner, "%s", spec->owner);
   snprintf (s->language, sizeof s->language, "%s", spec->language);
   s->any_language = spec->any_language;
+  s->attrs_len = s->attrs ? strlen (s->attrs) : 0;
+  set->bytes += s->attrs_len;
   s->timeout_ms = spec->timeout_ms;
   s->memory_mb = spec->memory_mb;
   s->idle_ttl_s = spec->idle_ttl_s ? spec->idle_ttl_s : set->cfg.idle_ttl_s;
@@ -679,21 +682,22 @@ int
 session_owner_by_token (sessions_t *set, const char *id, const char *token, char owner[80],
                         wb_err_t *err)
 {
+  static const session_t nobody = {.id = "ses_", .owner = ""};
+  const session_t *found = NULL;
   char want[33];
 
   for (session_t *s = set->list; s; s = s->next)
     if (strcmp (s->id, id) == 0)
-      {
-        access_token_of (set, s, want);
-        if (token && strlen (token) == 32 && CRYPTO_memcmp (want, token, 32) == 0)
-          {
-            memcpy (owner, s->owner, sizeof s->owner);
-            OPENSSL_cleanse (want, sizeof want);
-            return 0;
-          }
-        OPENSSL_cleanse (want, sizeof want);
-        break;
-      }
+      found = s;
+  /* A MAC and one comparison whatever the id: its time tells nothing. */
+  access_token_of (set, found ? found : &nobody, want);
+  bool good = token && strlen (token) == 32 && CRYPTO_memcmp (want, token, 32) == 0;
+  OPENSSL_cleanse (want, sizeof want);
+  if (found && good)
+    {
+      memcpy (owner, found->owner, sizeof found->owner);
+      return 0;
+    }
   /* Unknown, ended, or not this token's: one answer. */
   return wb_error (err, WB_E_NOT_FOUND, "no such sandbox, or not this access token's");
 }
@@ -736,60 +740,78 @@ find_for_change (sessions_t *set, const char *id, const char *owner, const char 
 }
 
 int
-session_file_write (sessions_t *set, const char *id, const char *owner, const char *name,
-                    const char *data, size_t len, wb_err_t *err)
+session_files_write (sessions_t *set, const char *id, const char *owner, const char *const *names,
+                     const char *const *data, const size_t *lens, size_t n, wb_err_t *err)
 {
-  session_t *s = find_for_change (set, id, owner, name, err);
+  session_t *s = find_for_change (set, id, owner, NULL, err);
   if (s == NULL)
     return -1;
-  ssize_t at = file_index (s, name);
-  uint64_t old = at >= 0 ? s->files[at].len : 0;
-  uint64_t count = s->n_files + (at < 0);
-  uint64_t bytes = s->files_bytes - old + len;
+  /* All of them or none: every name and cap first, then copies, then the change. */
+  uint64_t count = s->n_files, bytes = s->files_bytes;
+  for (size_t i = 0; i < n; i++)
+    {
+      if (find_for_change (set, id, owner, names[i], err) == NULL)
+        return -1;
+      for (size_t k = 0; k < i; k++)
+        if (strcmp (names[k], names[i]) == 0)
+          return wb_error (err, WB_E_INVALID, "%s is given twice", names[i]);
+      ssize_t at = file_index (s, names[i]);
+      count += at < 0;
+      bytes = bytes - (at >= 0 ? s->files[at].len : 0) + lens[i];
+    }
   if (count > set->cfg.files_max || bytes > set->cfg.files_max_bytes)
     return wb_error (err, WB_E_TOO_LARGE,
                      "session %s would hold %llu files of %llu bytes together; a session holds "
                      "at most %u files of %llu bytes",
                      s->id, (unsigned long long) count, (unsigned long long) bytes,
                      set->cfg.files_max, (unsigned long long) set->cfg.files_max_bytes);
-  if (set->bytes - old + len > set->cfg.max_bytes)
+  /* Within the daemon's total, without evicting anyone's session: a
+   * write costs no container, so it must not push others out. */
+  uint64_t after = set->bytes - s->files_bytes + bytes;
+  if (bytes > s->files_bytes && after > set->cfg.max_bytes)
+    return wb_error (err, WB_E_TOO_LARGE,
+                     "the daemon's sessions are at their memory cap (sessions.max_bytes): "
+                     "nothing was written");
+  sched_file_t *fresh = calloc (n ? n : 1, sizeof *fresh);
+  sched_file_t *grown = realloc (s->files, (size_t) (count ? count : 1) * sizeof *s->files);
+  if (grown)
+    s->files = grown;
+  if (fresh == NULL || grown == NULL)
     {
-      uint64_t evictable_bytes = 0;
-      for (session_t *t = set->list; t; t = t->next)
-        if (t != s && evictable (t))
-          evictable_bytes += session_bytes (t);
-      if (set->bytes - old + len - evictable_bytes > set->cfg.max_bytes)
-        return wb_error (err, WB_E_TOO_LARGE,
-                         "the daemon's sessions are at their memory cap (sessions.max_bytes)");
-      while (set->bytes - old + len > set->cfg.max_bytes)
-        session_end (set, lru (set, s), END_EVICTED);
+      free (fresh);
+      return wb_error (err, WB_E_NOMEM, "out of memory");
     }
-  sched_file_t fresh;
-  if (file_copy (&fresh, name, data, len, NULL) < 0)
-    return wb_error (err, WB_E_NOMEM, "out of memory");
-  if (at < 0)
+  for (size_t i = 0; i < n; i++)
+    if (file_copy (&fresh[i], names[i], data[i], lens[i], NULL) < 0)
+      {
+        files_free (fresh, i);
+        return wb_error (err, WB_E_NOMEM, "out of memory");
+      }
+  for (size_t i = 0; i < n; i++)
     {
-      sched_file_t *grown = realloc (s->files, (s->n_files + 1) * sizeof *s->files);
-      if (grown == NULL)
+      ssize_t at = file_index (s, names[i]);
+      if (at < 0)
+        at = (ssize_t) s->n_files++;
+      else
         {
-          free (fresh.name);
-          free (fresh.data);
-          return wb_error (err, WB_E_NOMEM, "out of memory");
+          explicit_bzero (s->files[at].data, s->files[at].len);
+          free (s->files[at].name);
+          free (s->files[at].data);
         }
-      s->files = grown;
-      at = (ssize_t) s->n_files++;
+      s->files[at] = fresh[i];
     }
-  else
-    {
-      explicit_bzero (s->files[at].data, s->files[at].len);
-      free (s->files[at].name);
-      free (s->files[at].data);
-    }
-  s->files[at] = fresh;
+  free (fresh);
+  set->bytes = set->bytes - s->files_bytes + bytes;
   s->files_bytes = bytes;
-  set->bytes = set->bytes - old + len;
   touch (set, s);
   return 0;
+}
+
+int
+session_file_write (sessions_t *set, const char *id, const char *owner, const char *name,
+                    const char *data, size_t len, wb_err_t *err)
+{
+  return session_files_write (set, id, owner, &name, &data, &len, 1, err);
 }
 
 int
@@ -938,10 +960,23 @@ merge_files (sessions_t *set, session_t *s, session_call_t *c, const prof_t *p, 
       r->notebook = NULL;
       r->notebook_len = 0;
     }
-  /* What the session holds if the sandbox changes nothing: a copy. */
-  c->sent = calloc (n ? n : 1, sizeof *c->sent);
+  /* What the session holds if the sandbox changes nothing: a copy, and
+   * the file that stepped aside for the program's own (kept unless the
+   * program changed or removed its file). */
+  c->sent = calloc (n + 1, sizeof *c->sent);
   if (c->sent == NULL)
     return wb_error (err, WB_E_NOMEM, "out of memory");
+  for (size_t i = 0; own && i < s->n_files; i++)
+    {
+      bool mine = strcmp (own, s->files[i].name) == 0;
+      for (size_t j = 0; mine && j < n; j++)
+        mine = strcmp (all[j].name, own) != 0;
+      if (mine
+          && file_copy (&c->sent[c->n_sent++], s->files[i].name, s->files[i].data, s->files[i].len,
+                        s->files[i].sha256)
+                 < 0)
+        return wb_error (err, WB_E_NOMEM, "out of memory");
+    }
   for (size_t i = 0; i < n; i++)
     {
       if (strncmp (all[i].name, OWN_PREFIX, strlen (OWN_PREFIX)) == 0)

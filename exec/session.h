@@ -177,11 +177,15 @@ WB_MUST_CHECK int session_owner_by_token (sessions_t *set, const char *id, const
  * replaces the files.  Reads see the files as the last call left them.
  * Each -1 with err as session_get, or: 400 a name a session cannot hold,
  * 413 past the session's caps (files_max, files_max_bytes) or the
- * daemon's (max_bytes, after evicting idle sessions when that is enough),
+ * daemon's (max_bytes: a write evicts no other session),
  * 404 no such file (read, rename). */
 WB_MUST_CHECK int session_file_write (sessions_t *set, const char *id, const char *owner,
                                       const char *name, const char *data, size_t len,
                                       wb_err_t *err);
+/* Several at once, all of them or none (names twice: 400). */
+WB_MUST_CHECK int session_files_write (sessions_t *set, const char *id, const char *owner,
+                                       const char *const *names, const char *const *data,
+                                       const size_t *lens, size_t n, wb_err_t *err);
 /* 0 removed, 1 there was no such file. */
 WB_MUST_CHECK int session_file_remove (sessions_t *set, const char *id, const char *owner,
                                        const char *name, wb_err_t *err);

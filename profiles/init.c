@@ -753,8 +753,13 @@ write_session (bool collect)
       has_state = read_small_file (dfd, ".warmbox-state", session_state_max, &state, &state_size);
       if (read_small_file (dfd, ".warmbox-notes", SESSION_NOTES_MAX, &notes, &notes_len) != 1)
         notes_len = 0;
-      if (read_small_file (dfd, ".warmbox-display", SESSION_DISPLAY_MAX, &display, &display_len)
-          != 1)
+      /* Only a notebook call's (its .warmbox-notebook among the inputs). */
+      bool notebook = false;
+      for (size_t i = 0; i < n_inputs; i++)
+        notebook = notebook || strcmp (inputs[i].name, ".warmbox-notebook") == 0;
+      if (!notebook
+          || read_small_file (dfd, ".warmbox-display", SESSION_DISPLAY_MAX, &display, &display_len)
+                 != 1)
         display_len = 0;
       for (size_t i = 0; i < n_inputs; i++)
         if (fstatat (dfd, inputs[i].name, &st, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT)

@@ -269,6 +269,14 @@ else:
     main = [x for x in r.get("results") or [] if x.get("isMainResult")]
     t.ok(main and "html" in (main[0].get("formats") or []) and "a" in (main[0].get("text") or ""),
          "a DataFrame as the last expression: the main result has text and html", r)
+    r = res.get("unicode") or {}
+    err = r.get("error") or {}
+    t.ok(err.get("name") == "ValueError" and err.get("value") == "na\u00efve caf\u00e9"
+         and "".join(r.get("stdout") or []) == "h\u00e9llo \u2603\n",
+         "non-ASCII text: stdout and the error's value arrive whole (ASCII-escaped on the wire)", r)
+    t.ok(res.get("main_py") == 'print("mine")',
+         "a file named main.py outlives a runCode and a command (the program's own file steps aside)",
+         res.get("main_py"))
     r = res.get("quoted") or {}
     t.ok(r.get("text") == "hi", "runCode(\"'hi'\"): text 'hi' (the outer quotes stripped, as E2B's server does)", r)
 

@@ -260,6 +260,15 @@ await step('chart_open', async () => exe(await run(sbx,
 await step('dataframe', async () => exe(await run(sbx,
   'import pandas as pd\npd.DataFrame({"a": [1, 2], "b": [3, 4]})')));
 await step('quoted', async () => exe(await run(sbx, "'hi'")));
+await step('unicode', async () => exe(await run(sbx, 'print("h\u00e9llo \u2603")\nraise ValueError("na\u00efve caf\u00e9")')));
+await step('main_py', async () => {
+  await need(sbx).files.write('/home/user/main.py', 'print("mine")');
+  await run(sbx, '1');
+  await cmd(sbx, 'true');
+  const kept = await need(sbx).files.read('/home/user/main.py');
+  await need(sbx).files.remove('/home/user/main.py');
+  return kept;
+});
 await step('list', async () => (await need(sbx).files.list('/home/user'))
   .map((e) => ({ name: e.name, type: e.type, path: e.path, size: e.size })));
 await step('files_read', async () => await need(sbx).files.read('/home/user/data.txt'));

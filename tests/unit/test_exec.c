@@ -1329,6 +1329,34 @@ test_session_files (void)
   ok (a.answers == 1
           && session_file_write (ctx.sessions, id, "token:alice", "e.txt", "1", 1, &err) == 0,
       "session files: once it is answered, writes go through again");
+  {
+    const char *names[2] = {"f.txt", "g.txt"}, *datas[2] = {"1", "123456789"};
+    size_t lens[2] = {1, 9};
+    ok (session_files_write (ctx.sessions, id, "token:alice", names, datas, lens, 2, &err) < 0
+            && err.code == WB_E_TOO_LARGE
+            && session_file_read (ctx.sessions, id, "token:alice", "f.txt", &data, &len, &err) < 0,
+        "session files: several at once past a cap: none of them written");
+  }
+  /* A file named as the program's own steps aside for the call, and stays. */
+  ok (session_file_remove (ctx.sessions, id, "token:alice", "d.txt", &err) == 0
+          && session_file_write (ctx.sessions, id, "token:alice", "main.py", "x", 1, &err) == 0,
+      "session files: a file named main.py (the program's own name)");
+  memset (&a, 0, sizeof a);
+  {
+    wb_buf_t body = WB_BUF_INIT;
+    sched_request_t req;
+    sched_request_defaults_t d = {.language = "python"};
+    if (wb_buf_append_str (&body, "{\"code\":\"out done\"}") == 0
+        && sched_request_parse_with (body.data, body.len, ctx.profiles, &d, &req, &err) == 0)
+      a.sc = session_exec_start (ctx.sessions, id, "token:alice", &req, sdone_cb, &a, &err);
+    wb_buf_free (&body);
+  }
+  run_until (sanswered, &a, 5000);
+  ok (a.answers == 1
+          && session_file_read (ctx.sessions, id, "token:alice", "main.py", &data, &len, &err) == 0
+          && len == 1,
+      "session files: after a call, main.py is still the session's (carried %d: %s)", a.carried,
+      a.warnings);
   ok (session_delete (ctx.sessions, id, "token:alice", &err) == 0
           && session_owner_by_token (ctx.sessions, id, token, owner, &err) < 0
           && session_file_read (ctx.sessions, id, "token:alice", "e.txt", &data, &len, &err) < 0
