@@ -1231,6 +1231,25 @@ test_sessions (void)
 }
 
 /* Node names in ids: a load balancer's route (dist/haproxy.cfg). */
+/* A call of code in session id of owner (ssubmit's, for an owner). */
+static void
+ssubmit_as (scall_t *c, const char *id, const char *owner, const char *code)
+{
+  wb_buf_t body = WB_BUF_INIT;
+  sched_request_t req;
+  sched_request_defaults_t d = {.language = "python"};
+  wb_err_t err;
+
+  memset (c, 0, sizeof *c);
+  if (wb_buf_append_str (&body, "{\"code\":") == 0
+      && wb_json_append_string (&body, code, strlen (code)) == 0
+      && wb_buf_append_str (&body, "}") == 0
+      && sched_request_parse_with (body.data, body.len, ctx.profiles, &d, &req, &err) == 0)
+    c->sc = session_exec_start (ctx.sessions, id, owner, &req, sdone_cb, c, &err);
+  c->refused = c->sc == NULL;
+  wb_buf_free (&body);
+}
+
 /* The E2B API's use of sessions: files between calls (caps, names,
  * refused while a call runs), access tokens, a session of any language. */
 static void
@@ -1306,19 +1325,7 @@ test_session_files (void)
   /* While a call runs, the files do not change under it. */
   ok (session_file_write (ctx.sessions, id, "token:alice", "d.txt", "1", 1, &err) == 0,
       "session files: a file before a call");
-  memset (&a, 0, sizeof a);
-  {
-    wb_buf_t body = WB_BUF_INIT;
-    sched_request_t req;
-    sched_request_defaults_t d = {.language = "python"};
-    if (wb_buf_append_str (&body, "{\"code\":\"sleep 50; out done\"}") == 0
-        && sched_request_parse_with (body.data, body.len, ctx.profiles, &d, &req, &err) == 0)
-      {
-        a.sc = session_exec_start (ctx.sessions, id, "token:alice", &req, sdone_cb, &a, &err);
-        a.refused = a.sc == NULL;
-      }
-    wb_buf_free (&body);
-  }
+  ssubmit_as (&a, id, "token:alice", "sleep 50; out done");
   ok (a.sc && session_file_write (ctx.sessions, id, "token:alice", "e.txt", "1", 1, &err) < 0
           && err.code == WB_E_BUSY
           && session_file_remove (ctx.sessions, id, "token:alice", "d.txt", &err) < 0
@@ -1341,16 +1348,7 @@ test_session_files (void)
   ok (session_file_remove (ctx.sessions, id, "token:alice", "d.txt", &err) == 0
           && session_file_write (ctx.sessions, id, "token:alice", "main.py", "x", 1, &err) == 0,
       "session files: a file named main.py (the program's own name)");
-  memset (&a, 0, sizeof a);
-  {
-    wb_buf_t body = WB_BUF_INIT;
-    sched_request_t req;
-    sched_request_defaults_t d = {.language = "python"};
-    if (wb_buf_append_str (&body, "{\"code\":\"out done\"}") == 0
-        && sched_request_parse_with (body.data, body.len, ctx.profiles, &d, &req, &err) == 0)
-      a.sc = session_exec_start (ctx.sessions, id, "token:alice", &req, sdone_cb, &a, &err);
-    wb_buf_free (&body);
-  }
+  ssubmit_as (&a, id, "token:alice", "out done");
   run_until (sanswered, &a, 5000);
   ok (a.answers == 1
           && session_file_read (ctx.sessions, id, "token:alice", "main.py", &data, &len, &err) == 0
