@@ -25,6 +25,9 @@
 #define CLIENT_ID "warmbox"
 #define UPLOAD_PARTS E2B_MULTIPART_MAX
 #define ENV_MAX (64 * 1024) /* a call's env, as JSON */
+/* A reply whose body is a string literal: its length counted by the compiler. */
+#define REPLY_LITERAL(req, status, type, literal)                                                  \
+  http_reply ((req), (status), (type), "" literal, sizeof (literal) - 1)
 
 /* ---- replies ----------------------------------------------------------- */
 
@@ -42,7 +45,7 @@ e2b_reply_error (struct evhttp_request *req, const wb_err_t *err)
   if (wb_buf_printf (&body, "{\"code\":%d,\"message\":", status) < 0
       || wb_json_append_string (&body, msg, strlen (msg)) < 0 || wb_buf_append_str (&body, "}") < 0)
     {
-      http_reply (req, 500, "application/json", "{\"code\":500,\"message\":\"out of memory\"}", 39);
+      REPLY_LITERAL (req, 500, "application/json", "{\"code\":500,\"message\":\"out of memory\"}");
       return;
     }
   http_reply (req, status, "application/json", body.data, body.len);
@@ -105,7 +108,7 @@ connect_already_exists (struct evhttp_request *req, const char *path)
       || wb_json_append_string (&body, path, strlen (path)) < 0
       || wb_buf_append_str (&body, "}") < 0)
     {
-      http_reply (req, 500, "application/json", "{\"code\":\"internal\"}", 19);
+      REPLY_LITERAL (req, 500, "application/json", "{\"code\":\"internal\"}");
       return;
     }
   http_reply (req, 409, "application/json", body.data, body.len);
@@ -120,7 +123,7 @@ connect_stream_error (struct evhttp_request *req, const char *code, const char *
       || wb_json_append_string (&msg, message, strlen (message)) < 0
       || wb_buf_append_str (&msg, "}}") < 0 || e2b_envelope_append (&out, 2, msg.data, msg.len) < 0)
     {
-      http_reply (req, 500, "application/json", "{\"code\":\"internal\"}", 19);
+      REPLY_LITERAL (req, 500, "application/json", "{\"code\":\"internal\"}");
       return;
     }
   http_reply (req, 200, "application/connect+json", out.data, out.len);
@@ -515,7 +518,7 @@ e2b_handle_sandbox (struct evhttp_request *req, const http_caller_t *who)
           e2b_reply_error (req, &err);
           return;
         }
-      http_reply (req, 204, "application/json", "", 0);
+      REPLY_LITERAL (req, 204, "application/json", "");
       return;
     }
   bool timeout = !v2 && strcmp (verb, "timeout") == 0 && method == EVHTTP_REQ_POST;
@@ -561,7 +564,7 @@ e2b_handle_sandbox (struct evhttp_request *req, const http_caller_t *who)
       return;
     }
   if (timeout)
-    http_reply (req, 204, "application/json", "", 0);
+    REPLY_LITERAL (req, 204, "application/json", "");
   else
     reply_sandbox (req, ctx, 200, id, owner, false);
 }
@@ -619,23 +622,22 @@ sandbox_of (struct evhttp_request *req, const http_caller_t *who, shape_t shape,
           wb_error (&err, WB_E_INVALID, "%s", none);
           connect_error (req, &err);
         }
+      else if (shape == SHAPE_TEXT)
+        http_reply (req, 400, "text/plain", none, sizeof none - 1);
       else
-        http_reply (req, 400, shape == SHAPE_TEXT ? "text/plain" : "application/json",
-                    shape == SHAPE_TEXT ? none
-                                        : "{\"code\":400,\"message\":\"a sandbox's request "
-                                          "names it in E2b-Sandbox-Id\"}",
-                    shape == SHAPE_TEXT ? sizeof none - 1 : 73);
+        REPLY_LITERAL (req, 400, "application/json",
+                       "{\"code\":400,\"message\":\"a sandbox's request names it in "
+                       "E2b-Sandbox-Id\"}");
       return false;
     }
   if (shape == SHAPE_CONNECT)
-    http_reply (req, 502, "application/json",
-                "{\"code\":\"unavailable\",\"message\":\"no such sandbox: it may have ended\"}",
-                72);
+    REPLY_LITERAL (req, 502, "application/json",
+                   "{\"code\":\"unavailable\",\"message\":\"no such sandbox: it may have ended\"}");
   else if (shape == SHAPE_TEXT)
     http_reply (req, 502, "text/plain", gone, sizeof gone - 1);
   else
-    http_reply (req, 502, "application/json",
-                "{\"code\":502,\"message\":\"no such sandbox: it may have ended\"}", 58);
+    REPLY_LITERAL (req, 502, "application/json",
+                   "{\"code\":502,\"message\":\"no such sandbox: it may have ended\"}");
   return false;
 }
 
@@ -644,7 +646,7 @@ e2b_handle_health (struct evhttp_request *req, const http_caller_t *who)
 {
   char id[SESSION_ID_LEN + 1], owner[80];
   if (sandbox_of (req, who, SHAPE_REST, id, owner))
-    http_reply (req, 204, "application/json", "", 0);
+    REPLY_LITERAL (req, 204, "application/json", "");
 }
 
 /* The sandbox's envVars (create's), an object. */
@@ -950,7 +952,7 @@ e2b_handle_contexts (struct evhttp_request *req, const http_caller_t *who)
                       "sandbox's; create a new sandbox for a fresh one");
           return;
         }
-      http_reply (req, 204, "application/json", "", 0);
+      REPLY_LITERAL (req, 204, "application/json", "");
       return;
     }
   text_error (req, 501, "not supported by warmbox");
@@ -1018,8 +1020,8 @@ files_error (struct evhttp_request *req, const wb_err_t *err)
   wb_err_t e = *err;
   if (e.code == WB_E_SESSION_EXPIRED)
     {
-      http_reply (req, 502, "application/json",
-                  "{\"code\":502,\"message\":\"no such sandbox: it may have ended\"}", 58);
+      REPLY_LITERAL (req, 502, "application/json",
+                     "{\"code\":502,\"message\":\"no such sandbox: it may have ended\"}");
       return;
     }
   if (e.code == WB_E_TOO_LARGE)
@@ -1154,7 +1156,7 @@ e2b_handle_files (struct evhttp_request *req, const http_caller_t *who)
   struct evkeyvalq *h = evhttp_request_get_output_headers (req);
   if (len == 0)
     {
-      http_reply (req, 200, "application/octet-stream", "", 0);
+      REPLY_LITERAL (req, 200, "application/octet-stream", "");
       return;
     }
   evhttp_add_header (h, "Content-Disposition", "attachment");
@@ -1317,7 +1319,7 @@ e2b_handle_process (struct evhttp_request *req, const http_caller_t *who)
   if (strcmp (method, "List") == 0)
     {
       body_done (req);
-      http_reply (req, 200, "application/json", "{\"processes\":[]}", 16);
+      REPLY_LITERAL (req, 200, "application/json", "{\"processes\":[]}");
       return;
     }
   if (strcmp (method, "Start") != 0)

@@ -543,7 +543,14 @@ st, h, b = request("POST", "/execute", json.dumps({"code": "print(1)"}),
                    sandbox_headers("ses_" + "0" * 56, TOKEN, port=JUPYTER, **{"Content-Type": "application/json"}))
 t.is_eq(st, 502, "/execute for an unknown sandbox id: 502 (the SDK's 'sandbox is gone')")
 st, h, b = request("GET", "/health", headers=sandbox_headers("ses_unknown", TOKEN))
-t.is_eq(st, 502, "GET /health for an unknown sandbox id: 502 (isRunning() false)")
+t.ok(st == 502 and rest_error(st, b, 502), "GET /health for an unknown sandbox id: 502 {\"code\":502} (isRunning() false)",
+     (st, b[:200]))
+st, h, b = request("POST", "/filesystem.Filesystem/Stat", json.dumps({"path": "a"}),
+                   sandbox_headers("ses_unknown", TOKEN, **{"Content-Type": "application/json"}))
+t.ok(st == 502 and (as_json(b) or {}).get("code") == "unavailable",
+     "a Connect call for an unknown sandbox: 502 with a Connect error body", (st, b[:200]))
+st, h, b = request("GET", "/health")
+t.ok(st == 400 and rest_error(st, b, 400), "a sandbox-plane request without E2b-Sandbox-Id: 400 JSON", (st, b[:200]))
 st, h, b = request("GET", "/health", headers=sandbox_headers(RID, TOKEN))
 t.is_eq(st, 204, "GET /health for a live one: 204")
 
