@@ -46,6 +46,13 @@ typedef struct api_config
   uint32_t max_concurrent;          /* the agent's weight is the share of it free */
   const sched_token_t *tokens;
   size_t n_tokens;
+  /* http.hosts: the names TCP listeners answer for besides their own
+   * addresses (and, on loopback, "localhost"); http.origins: the browser
+   * origins served ("https://console.example"); none by default. */
+  char *const *hosts;
+  size_t n_hosts;
+  char *const *origins;
+  size_t n_origins;
 } api_config_t;
 
 typedef struct api_ctx

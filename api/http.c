@@ -29,6 +29,7 @@
 #include "api/api.h"
 #include "api/auth.h"
 #include "api/e2b.h"
+#include "api/guard.h"
 #include "api/http_int.h"
 #include "api/piston.h"
 #include "api/request.h"
@@ -228,6 +229,9 @@ http_client_message (const wb_err_t *err)
     case WB_E_RATE_LIMITED:
     case WB_E_SESSION_EXPIRED:
     case WB_E_UNSUPPORTED:
+    case WB_E_FORBIDDEN:
+    case WB_E_MISDIRECTED:
+    case WB_E_MEDIA_TYPE:
       return err->msg;
     case WB_E_ENGINE_DOWN:
       return "the container engine is unavailable; try again later";
@@ -1409,48 +1413,55 @@ handle_readyz (struct evhttp_request *req, const http_caller_t *who)
  * HEAD is accepted by evhttp but served by no route; other methods are
  * refused by evhttp itself (501) before route() runs. */
 static const http_route_t routes[] = {
-    /* path                method            open   piston says_method handler */
-    {"/v1/executions", EVHTTP_REQ_POST, false, false, true, handle_execute, false, 0},
-    {"/api/v2/execute", EVHTTP_REQ_POST, false, true, true, handle_execute, false, 0},
-    {"/api/v2/runtimes", EVHTTP_REQ_GET, false, true, false, handle_runtimes, false, 0},
-    {"/v1/languages", EVHTTP_REQ_GET, false, false, false, handle_languages, false, 0},
-    {"/healthz", EVHTTP_REQ_GET, true, false, false, handle_healthz, false, 0},
-    {"/readyz", EVHTTP_REQ_GET, true, false, false, handle_readyz, false, 0},
-    {"/v1/pools", EVHTTP_REQ_GET, false, false, false, handle_pools, false, 0},
-    {"/v1/engines", EVHTTP_REQ_GET, false, false, false, handle_engines, false, 0},
-    {"/metrics", EVHTTP_REQ_GET, false, false, false, handle_metrics, false, 0},
+    /* path, methods, open, piston, says_method, handler, prefix, e2b plane, its POST's body */
+    {"/v1/executions", EVHTTP_REQ_POST, false, false, true, handle_execute, false, 0,
+     HTTP_BODY_JSON},
+    {"/api/v2/execute", EVHTTP_REQ_POST, false, true, true, handle_execute, false, 0,
+     HTTP_BODY_PISTON},
+    {"/api/v2/runtimes", EVHTTP_REQ_GET, false, true, false, handle_runtimes, false, 0,
+     HTTP_BODY_NONE},
+    {"/v1/languages", EVHTTP_REQ_GET, false, false, false, handle_languages, false, 0,
+     HTTP_BODY_NONE},
+    {"/healthz", EVHTTP_REQ_GET, true, false, false, handle_healthz, false, 0, HTTP_BODY_NONE},
+    {"/readyz", EVHTTP_REQ_GET, true, false, false, handle_readyz, false, 0, HTTP_BODY_NONE},
+    {"/v1/pools", EVHTTP_REQ_GET, false, false, false, handle_pools, false, 0, HTTP_BODY_NONE},
+    {"/v1/engines", EVHTTP_REQ_GET, false, false, false, handle_engines, false, 0, HTTP_BODY_NONE},
+    {"/metrics", EVHTTP_REQ_GET, false, false, false, handle_metrics, false, 0, HTTP_BODY_NONE},
     {"/v1/sessions", EVHTTP_REQ_GET | EVHTTP_REQ_POST, false, false, true, handle_sessions, false,
-     0},
+     0, HTTP_BODY_JSON},
     {"/v1/sessions/", EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_DELETE, false, false, true,
-     handle_session, true, 0},
+     handle_session, true, 0, HTTP_BODY_JSON},
     /* The E2B SDK's (api/e2b.h): the control plane, then the sandbox's. */
     {"/v2/sandboxes", EVHTTP_REQ_GET | EVHTTP_REQ_POST, false, false, false, e2b_handle_sandboxes,
-     false, E2B_ROUTE_API},
+     false, E2B_ROUTE_API, HTTP_BODY_JSON},
     {"/v2/sandboxes/", EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_DELETE, false, false, false,
-     e2b_handle_sandbox, true, E2B_ROUTE_API},
+     e2b_handle_sandbox, true, E2B_ROUTE_API, HTTP_BODY_JSON},
     {"/sandboxes", EVHTTP_REQ_GET | EVHTTP_REQ_POST, false, false, false, e2b_handle_sandboxes,
-     false, E2B_ROUTE_API},
+     false, E2B_ROUTE_API, HTTP_BODY_JSON},
     {"/sandboxes/", EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_DELETE, false, false, false,
-     e2b_handle_sandbox, true, E2B_ROUTE_API},
+     e2b_handle_sandbox, true, E2B_ROUTE_API, HTTP_BODY_JSON},
     {"/snapshots", EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_DELETE, false, false, false,
-     e2b_handle_unsupported, true, E2B_ROUTE_API},
+     e2b_handle_unsupported, true, E2B_ROUTE_API, HTTP_BODY_NONE},
     {"/templates", EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_DELETE, false, false, false,
-     e2b_handle_unsupported, true, E2B_ROUTE_API},
+     e2b_handle_unsupported, true, E2B_ROUTE_API, HTTP_BODY_NONE},
     {"/volumes", EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_DELETE, false, false, false,
-     e2b_handle_unsupported, true, E2B_ROUTE_API},
-    {"/execute", EVHTTP_REQ_POST, true, false, false, e2b_handle_execute, false, E2B_ROUTE_SANDBOX},
+     e2b_handle_unsupported, true, E2B_ROUTE_API, HTTP_BODY_NONE},
+    {"/execute", EVHTTP_REQ_POST, true, false, false, e2b_handle_execute, false, E2B_ROUTE_SANDBOX,
+     HTTP_BODY_JSON},
     {"/contexts", EVHTTP_REQ_GET | EVHTTP_REQ_POST, true, false, false, e2b_handle_contexts, false,
-     E2B_ROUTE_SANDBOX},
+     E2B_ROUTE_SANDBOX, HTTP_BODY_JSON},
     {"/contexts/", EVHTTP_REQ_POST | EVHTTP_REQ_DELETE, true, false, false, e2b_handle_contexts,
-     true, E2B_ROUTE_SANDBOX},
-    {"/health", EVHTTP_REQ_GET, true, false, false, e2b_handle_health, false, E2B_ROUTE_SANDBOX},
-    {"/envs", EVHTTP_REQ_GET, true, false, false, e2b_handle_envs, false, E2B_ROUTE_SANDBOX},
+     true, E2B_ROUTE_SANDBOX, HTTP_BODY_JSON},
+    {"/health", EVHTTP_REQ_GET, true, false, false, e2b_handle_health, false, E2B_ROUTE_SANDBOX,
+     HTTP_BODY_NONE},
+    {"/envs", EVHTTP_REQ_GET, true, false, false, e2b_handle_envs, false, E2B_ROUTE_SANDBOX,
+     HTTP_BODY_NONE},
     {"/files", EVHTTP_REQ_GET | EVHTTP_REQ_POST, true, false, false, e2b_handle_files, false,
-     E2B_ROUTE_SANDBOX},
+     E2B_ROUTE_SANDBOX, HTTP_BODY_UPLOAD},
     {"/filesystem.Filesystem/", EVHTTP_REQ_POST, true, false, false, e2b_handle_filesystem, true,
-     E2B_ROUTE_SANDBOX},
+     E2B_ROUTE_SANDBOX, HTTP_BODY_CONNECT},
     {"/process.Process/", EVHTTP_REQ_POST, true, false, false, e2b_handle_process, true,
-     E2B_ROUTE_SANDBOX},
+     E2B_ROUTE_SANDBOX, HTTP_BODY_CONNECT},
 };
 
 const http_route_t *
@@ -1484,8 +1495,52 @@ method_name (uint16_t methods)
   return methods & EVHTTP_REQ_POST ? "POST" : methods & EVHTTP_REQ_GET ? "GET" : "another method";
 }
 
-/* Every request of both evhttps: its connection's record, its route, its
- * credentials, then the route's handler (which replies) or one error. */
+/* A request refused before its handler, in its route's shape (E2B's,
+ * Piston's for any path under /api/, else /v1's); its body dropped unread. */
+static void
+reply_refused (struct evhttp_request *req, const http_route_t *r, const char *path,
+               const wb_err_t *err)
+{
+  struct evbuffer *in = evhttp_request_get_input_buffer (req);
+
+  evbuffer_drain (in, evbuffer_get_length (in));
+  if (r && r->e2b)
+    e2b_reply_error (req, err);
+  else
+    reply_error_as (req, err, http_path_is_piston (path));
+}
+
+/* The Host, the Origin, and (a POST to a route that reads one) the body's
+ * media type: 0, or -1 with err (421, 403, 415). */
+static int
+guard_request (const api_config_t *cfg, struct evhttp_request *req, const http_route_t *r,
+               uint16_t method, wb_err_t *err)
+{
+  struct evkeyvalq *in = evhttp_request_get_input_headers (req);
+  struct evhttp_connection *evcon = evhttp_request_get_connection (req);
+  struct bufferevent *bev = evcon ? evhttp_connection_get_bufferevent (evcon) : NULL;
+  evutil_socket_t fd = bev ? bufferevent_getfd (bev) : -1;
+  struct sockaddr_storage local;
+  socklen_t local_len = sizeof local;
+
+  if (fd < 0 || getsockname (fd, (struct sockaddr *) &local, &local_len) < 0)
+    local_len = 0; /* not known: only the configured names pass */
+  if (http_guard_host (cfg, (struct sockaddr *) &local, local_len, evhttp_find_header (in, "Host"),
+                       err)
+          < 0
+      || http_guard_origin (cfg, evhttp_find_header (in, "Origin"), err) < 0)
+    return -1;
+  if (r && method == EVHTTP_REQ_POST && (r->methods & EVHTTP_REQ_POST)
+      && http_guard_body (r->body, evhttp_find_header (in, "Content-Type"),
+                          evbuffer_get_length (evhttp_request_get_input_buffer (req)), err)
+             < 0)
+    return -1;
+  return 0;
+}
+
+/* Every request of both evhttps: its connection's record, its route, the
+ * browser guard, its credentials, then the route's handler (which
+ * replies) or one error. */
 static void
 route (struct evhttp_request *req, void *arg)
 {
@@ -1516,6 +1571,13 @@ route (struct evhttp_request *req, void *arg)
     path = "/";
   who.cert_name = has_cert ? cert_name : NULL;
   who.route = http_route_find (path);
+  /* A browser's request (a page the operator visits, DNS rebinding) is
+   * refused before anything runs or is read (api/guard.h). */
+  if (guard_request (&ctx->cfg, req, who.route, method, &err) < 0)
+    {
+      reply_refused (req, who.route, path, &err);
+      return;
+    }
   caller = (sched_caller_t){
       .open = who.route && who.route->open,
       .cert_required = h->verify_clients && request_ssl (req) != NULL,
@@ -1533,10 +1595,7 @@ route (struct evhttp_request *req, void *arg)
     }
   if (sched_auth_decide (&ctx->cfg, &caller, &who.token, &who.token_index, &err) < 0)
     {
-      if (who.route && who.route->e2b)
-        e2b_reply_error (req, &err);
-      else
-        reply_error_as (req, &err, http_path_is_piston (path));
+      reply_refused (req, who.route, path, &err);
       return;
     }
   if (who.route == NULL || (!(who.route->methods & method) && !who.route->says_method))

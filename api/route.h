@@ -5,6 +5,8 @@
 #ifndef WARMBOX_API_ROUTE_H
 #define WARMBOX_API_ROUTE_H
 
+#include "api/guard.h"
+
 #include <event2/http.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -28,6 +30,7 @@ typedef struct http_route
    * control plane's key comes in X-API-Key, the sandbox plane is open to
    * route() (its handler checks the sandbox's access token). */
   uint8_t e2b;
+  http_body_t body; /* what its POST reads: a body of another media type gets 415 */
 } http_route_t;
 
 /* The route of path, whatever the method, or NULL when there is none.

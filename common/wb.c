@@ -108,6 +108,12 @@ wb_code_name (wb_code_t code)
       return "session_expired";
     case WB_E_UNSUPPORTED:
       return "not_supported";
+    case WB_E_FORBIDDEN:
+      return "forbidden";
+    case WB_E_MISDIRECTED:
+      return "misdirected_request";
+    case WB_E_MEDIA_TYPE:
+      return "unsupported_media_type";
     }
   return "internal_error";
 }
@@ -141,6 +147,12 @@ wb_code_http_status (wb_code_t code)
       return 410;
     case WB_E_UNSUPPORTED:
       return 501;
+    case WB_E_FORBIDDEN:
+      return 403;
+    case WB_E_MISDIRECTED:
+      return 421;
+    case WB_E_MEDIA_TYPE:
+      return 415;
     case WB_E_NOMEM:
     case WB_E_IO:
     case WB_E_INTERNAL:

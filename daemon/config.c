@@ -2,6 +2,8 @@
  * then command-line flags (applied by main.c).
  *
  *   {"listen": ["unix:/run/warmbox/warmbox.sock", "127.0.0.1:8080"],
+ *    "http": {"hosts": ["warmbox.example"], "origins": ["https://console.example"]},
+ *           (names TCP listeners answer for; browser origins served: none by default)
  *    "tls": {"cert": "server.pem", "key": "server.key", "client_ca": "ca.pem"},
  *           (for "https://host:port" listeners; client_ca: certificates required)
  *    "engine": {"endpoint": "unix:///var/run/docker.sock",
@@ -37,6 +39,7 @@
 #include "daemon/config.h"
 
 #include "api/auth.h"
+#include "api/guard.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -165,6 +168,10 @@ sched_config_api (const sched_config_t *cfg, api_config_t *out)
   out->max_concurrent = cfg->max_concurrent;
   out->tokens = cfg->tokens;
   out->n_tokens = cfg->n_tokens;
+  out->hosts = cfg->hosts;
+  out->n_hosts = cfg->n_hosts;
+  out->origins = cfg->origins;
+  out->n_origins = cfg->n_origins;
 }
 
 const sched_pool_config_t *
@@ -490,6 +497,46 @@ parse_listen (sched_config_t *cfg, cJSON *item, wb_err_t *err)
   return 0;
 }
 
+/* "http.hosts" and "http.origins": replace their list. */
+static int
+parse_names (char **names, size_t *n, cJSON *item, bool origins, wb_err_t *err)
+{
+  const char *key = origins ? "http.origins" : "http.hosts";
+  cJSON *a;
+
+  if (!cJSON_IsArray (item))
+    return wb_error (err, WB_E_INVALID, "\"%s\" must be an array of strings", key);
+  for (size_t i = 0; i < *n; i++)
+    free (names[i]);
+  *n = 0;
+  cJSON_ArrayForEach (a, item)
+  {
+    if (*n == SCHED_MAX_NAMES)
+      return wb_error (err, WB_E_INVALID, "\"%s\": at most %d", key, SCHED_MAX_NAMES);
+    if (!cJSON_IsString (a) || !http_guard_config_ok (a->valuestring, origins))
+      return wb_error (err, WB_E_INVALID,
+                       origins ? "\"http.origins\" holds origins as a browser sends them: "
+                                 "\"https://host\" or \"http://host:port\", nothing after"
+                               : "\"http.hosts\" holds host names in lower case, without a port");
+    if ((names[*n] = strdup (a->valuestring)) == NULL)
+      return wb_error (err, WB_E_NOMEM, "out of memory");
+    (*n)++;
+  }
+  return 0;
+}
+
+static int
+parse_hosts (sched_config_t *cfg, cJSON *item, wb_err_t *err)
+{
+  return parse_names (cfg->hosts, &cfg->n_hosts, item, false, err);
+}
+
+static int
+parse_origins (sched_config_t *cfg, cJSON *item, wb_err_t *err)
+{
+  return parse_names (cfg->origins, &cfg->n_origins, item, true, err);
+}
+
 static int
 parse_engine_key (sched_config_t *cfg, cJSON *item, wb_err_t *err)
 {
@@ -598,6 +645,8 @@ typedef struct config_key
 
 static const config_key_t config_keys[] = {
     CUSTOM ("listen", parse_listen, NULL),
+    CUSTOM ("http.hosts", parse_hosts, NULL),
+    CUSTOM ("http.origins", parse_origins, NULL),
     CUSTOM ("engine", parse_engine_key, NULL),
     CUSTOM ("engines", parse_engines_key, NULL),
     STR ("tls.cert", tls_cert),
@@ -695,6 +744,10 @@ sched_config_clear (sched_config_t *cfg)
 {
   for (size_t i = 0; i < cfg->n_listen; i++)
     free (cfg->listen[i]);
+  for (size_t i = 0; i < cfg->n_hosts; i++)
+    free (cfg->hosts[i]);
+  for (size_t i = 0; i < cfg->n_origins; i++)
+    free (cfg->origins[i]);
   for (size_t i = 0; i < cfg->n_engines; i++)
     engine_config_clear (&cfg->engines[i]);
   for (size_t i = 0; i < WB_ARRAY_SIZE (config_keys); i++)

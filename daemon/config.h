@@ -14,6 +14,7 @@
 #include "warmbox/wb.h"
 
 #define SCHED_MAX_POOL_CFG 32
+#define SCHED_MAX_NAMES 32
 
 /* engines[] and pools (sched_engine_config_t, sched_pool_config_t) are
  * the nodes' types (nodes/nodes.h). */
@@ -23,8 +24,12 @@
 typedef struct sched_config
 {
   char *listen[SCHED_MAX_LISTEN]; /* "unix:/path.sock", "host:port" or "https://host:port" */
-  char *tls_cert, *tls_key;       /* PEM files of the https:// listeners */
-  char *tls_client_ca;            /* NULL, or the CA client certificates must chain to */
+  char *hosts[SCHED_MAX_NAMES];   /* "http.hosts": names the TCP listeners answer for */
+  size_t n_hosts;
+  char *origins[SCHED_MAX_NAMES]; /* "http.origins": browser origins served */
+  size_t n_origins;
+  char *tls_cert, *tls_key; /* PEM files of the https:// listeners */
+  char *tls_client_ca;      /* NULL, or the CA client certificates must chain to */
   size_t n_listen;
   /* "engines" in the file, or its one-entry form "engine" (named
    * "default"); none given: one engine, "default", at DOCKER_HOST or the

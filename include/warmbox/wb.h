@@ -50,6 +50,9 @@ typedef enum wb_code
   WB_E_RATE_LIMITED,    /* the token's rate or concurrency limit (429) */
   WB_E_SESSION_EXPIRED, /* a session this daemon gave out has ended (410) */
   WB_E_UNSUPPORTED,     /* a feature warmbox does not have (501) */
+  WB_E_FORBIDDEN,       /* credentials or an origin not allowed there (403) */
+  WB_E_MISDIRECTED,     /* a Host this listener does not answer for (421) */
+  WB_E_MEDIA_TYPE,      /* a body of a media type the route does not read (415) */
 } wb_code_t;
 
 typedef struct wb_err

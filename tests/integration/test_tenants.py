@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""What one caller can do to the others, or a web page to the daemon
+(docs/operators.md, "Tenants"), against a running warmboxd:
+
+- browser origins: on the listener `make run` opens (127.0.0.1, no auth),
+  the requests a web page can send -- a simple cross-site POST (text/plain,
+  a foreign Origin) and DNS rebinding (a foreign Host) -- are refused with
+  403/421/415 before anything runs (no history row, no container started),
+  while the same request with what curl or an SDK sends runs; the names
+  and origins an operator lists in http.hosts / http.origins are served.
+
+Each refusal is first shown to matter: the same request without the one
+offending header runs code."""
+import http.client
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from wbtest import Daemon, EngineEvents, Tap, rows, wait_until  # noqa: E402
+
+t = Tap()
+cfg_path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "warmbox-tenants-%d.json" % os.getpid())
+with open(cfg_path, "w") as f:
+    json.dump({"http": {"hosts": ["warmbox.test"], "origins": ["http://console.test:3000"]}}, f)
+d = Daemon(extra_args=["--config", cfg_path], tcp=True)
+os.unlink(cfg_path)
+events = EngineEvents(sock=d.engine_sock, label="warmbox.instance=" + d.instance)
+
+
+def tcp(method, path, body=b"", headers=None):
+    """One request over TCP with exactly these headers (Host included when
+    given: http.client then sends no Host of its own)."""
+    c = http.client.HTTPConnection("127.0.0.1", d.port, timeout=120)
+    try:
+        c.request(method, path, body=body if method != "GET" else None, headers=headers or {})
+        r = c.getresponse()
+        raw = r.read()
+        try:
+            parsed = json.loads(raw)
+        except ValueError:
+            parsed = {"_raw": raw}
+        return r.status, parsed
+    finally:
+        c.close()
+
+
+def history_count():
+    return rows(d.db, "SELECT count(*) FROM executions")[0][0]
+
+
+def started():
+    return sum(1 for e in events.events if e[0] == "start")
+
+
+code = json.dumps({"language": "python", "code": "print(6*7)"}).encode()
+json_ct = {"Content-Type": "application/json"}
+
+# ---- 1. browser origins -------------------------------------------------
+st, b = tcp("POST", "/v1/executions", code, json_ct)
+t.ok(st == 200 and b.get("stdout") == "42\n", "curl's request runs on the loopback listener", (st, b))
+before_rows, before_starts = history_count(), started()
+
+attacks = [
+    ("a simple cross-site POST (text/plain, Origin http://evil.example)",
+     {"Content-Type": "text/plain", "Origin": "http://evil.example"}, 403, "forbidden"),
+    ("the same with a JSON type but a foreign Origin",
+     {"Content-Type": "application/json", "Origin": "http://evil.example"}, 403, "forbidden"),
+    ("Origin: null (a sandboxed frame)", {"Content-Type": "application/json", "Origin": "null"},
+     403, "forbidden"),
+    ("DNS rebinding (Host: evil.example)", {"Content-Type": "application/json", "Host": "evil.example"},
+     421, "misdirected_request"),
+    ("DNS rebinding with the port (Host: evil.example:%d)" % d.port,
+     {"Content-Type": "application/json", "Host": "evil.example:%d" % d.port}, 421, "misdirected_request"),
+    ("a form's body type without Origin", {"Content-Type": "application/x-www-form-urlencoded"}, 415,
+     "unsupported_media_type"),
+    ("text/plain without Origin", {"Content-Type": "text/plain"}, 415, "unsupported_media_type"),
+    ("a body without any Content-Type", {}, 415, "unsupported_media_type"),
+]
+for name, headers, want, want_code in attacks:
+    st, b = tcp("POST", "/v1/executions", code, headers)
+    t.ok(st == want and b.get("error", {}).get("code") == want_code and b["error"].get("message"),
+         "%s: %d %s" % (name, want, want_code), (st, b))
+st, b = tcp("GET", "/v2/sandboxes", headers={"Host": "evil.example"})
+t.ok(st == 421, "a rebinding page cannot list the E2B sandboxes (and their tokens): 421", (st, b))
+st, b = tcp("GET", "/v1/sessions", headers={"Origin": "http://evil.example"})
+t.ok(st == 403, "nor read the sessions with a foreign Origin: 403", (st, b))
+piston = json.dumps({"language": "python", "version": "*", "files": [{"content": "print(1)"}]}).encode()
+st, b = tcp("POST", "/api/v2/execute", piston, {"Content-Type": "application/x-www-form-urlencoded"})
+t.ok(st == 415 and "message" in b, "Piston's route: a form's type gets 415 in Piston's shape", (st, b))
+st, b = tcp("POST", "/api/v2/execute", piston, {"Content-Type": "text/plain;charset=UTF-8",
+                                                  "Origin": "http://evil.example"})
+t.ok(st == 403 and "message" in b,
+     "Piston's route reads text/plain (piston-client sends it), so a page's Origin is what it refuses: 403",
+     (st, b))
+st, b = tcp("POST", "/execute", b'{"code":"1"}', {"Content-Type": "text/plain", "E2b-Sandbox-Id": "x"})
+t.ok(st == 415 and b.get("code") == 415, "E2B's /execute: 415 in E2B's shape", (st, b))
+
+# Nothing of the refused ones ran: no history row, no container started.
+st, b = tcp("POST", "/v1/executions", code, {"Content-Type": "application/json; charset=utf-8",
+                                                 "Host": "localhost:%d" % d.port})
+t.ok(st == 200 and b.get("stdout") == "42\n", "Host: localhost and a charset parameter: served", (st, b))
+t.ok(history_count() == before_rows + 1,
+     "the refused requests left no history row (only the one served since did)",
+     (history_count(), before_rows))
+t.ok(wait_until(lambda: started() >= before_starts + 1, timeout=30) and started() == before_starts + 1,
+     "and started no container (one start since: the one served)", (started(), before_starts))
+
+# What the operator lists is served.
+st, b = tcp("POST", "/v1/executions", code, {"Content-Type": "application/json", "Host": "warmbox.test:8080"})
+t.ok(st == 200, "a name in http.hosts is served", (st, b))
+st, b = tcp("POST", "/v1/executions", code, {"Content-Type": "application/json",
+                                                 "Origin": "http://console.test:3000"})
+t.ok(st == 200, "an origin in http.origins is served", (st, b))
+st, b = tcp("GET", "/healthz", headers={"Host": "evil.example"})
+t.is_eq(st, 421, "even the probe answers only its own names")
+# The Unix socket: no browser reaches it, any Host is served.
+st, b = d.request("GET", "/v1/languages")
+t.is_eq(st, 200, "the Unix socket serves (its Host is never checked)")
+
+d.stop()
+t.done()
