@@ -21,11 +21,31 @@ struct sched_auth;
 #define SCHED_MAX_TOKENS 64
 #define SCHED_MAX_LISTEN 8
 
+/* What a caller may see: a tenant runs code and sees its own sessions; an
+ * operator also reads the routes about the whole daemon (pools, engines,
+ * metrics: other tenants' activity, engine endpoints and errors). */
+typedef enum sched_role
+{
+  SCHED_ROLE_TENANT = 0,
+  SCHED_ROLE_OPERATOR,
+} sched_role_t;
+
+#define SCHED_MAX_CERT_ROLES 64
+
+/* roles.certificates in the config: the role of a client certificate's
+ * common name ("*": any other name). */
+typedef struct sched_cert_role
+{
+  char name[65];
+  sched_role_t role;
+} sched_cert_role_t;
+
 /* tokens[] in the config: an API client.  The token itself is never
  * stored. */
 typedef struct sched_token
 {
   char name[65];
+  sched_role_t role;      /* tenant unless the config says operator */
   unsigned char hash[32]; /* SHA-256 of the bearer token */
   double rate;            /* executions per second, sustained */
   double burst;           /* executions at once after a quiet spell */
@@ -53,6 +73,11 @@ typedef struct api_config
   size_t n_hosts;
   char *const *origins;
   size_t n_origins;
+  /* The roles of callers without a token: anonymous ones on a Unix socket
+   * (operator by default) and on TCP (tenant), and client certificates. */
+  sched_role_t role_unix, role_tcp;
+  const sched_cert_role_t *cert_roles;
+  size_t n_cert_roles;
 } api_config_t;
 
 typedef struct api_ctx

@@ -131,6 +131,26 @@ sched_auth_decide (const api_config_t *cfg, const sched_caller_t *c, const sched
   return *token ? 0 : -1;
 }
 
+sched_role_t
+sched_auth_role (const api_config_t *cfg, const sched_token_t *token, bool on_unix,
+                 const char *cert_name)
+{
+  const sched_cert_role_t *any = NULL;
+
+  if (token)
+    return token->role;
+  if (cert_name)
+    {
+      for (size_t i = 0; i < cfg->n_cert_roles; i++)
+        if (strcmp (cfg->cert_roles[i].name, cert_name) == 0)
+          return cfg->cert_roles[i].role;
+        else if (strcmp (cfg->cert_roles[i].name, "*") == 0)
+          any = &cfg->cert_roles[i];
+      return any ? any->role : SCHED_ROLE_TENANT;
+    }
+  return on_unix ? cfg->role_unix : cfg->role_tcp;
+}
+
 double
 sched_auth_take (sched_auth_t *a, const sched_token_t *t, size_t index)
 {

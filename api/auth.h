@@ -46,6 +46,12 @@ typedef struct sched_caller
  * tokens configured) and *index, or -1 with err (WB_E_UNAUTHORIZED). */
 int sched_auth_decide (const api_config_t *cfg, const sched_caller_t *c,
                        const sched_token_t **token, size_t *index, wb_err_t *err);
+/* The role of a caller: its token's (token not NULL), else its client
+ * certificate's (roles.certificates: its name, else "*", else tenant),
+ * else the anonymous caller's of its listener (roles.unix on a Unix
+ * socket, roles.tcp on TCP).  Can't fail. */
+sched_role_t sched_auth_role (const api_config_t *cfg, const sched_token_t *token, bool on_unix,
+                              const char *cert_name);
 /* Take one execution from the token's bucket: 0 when allowed, else the
  * seconds until it would be. */
 double sched_auth_take (sched_auth_t *a, const sched_token_t *t, size_t index);

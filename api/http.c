@@ -1413,55 +1413,60 @@ handle_readyz (struct evhttp_request *req, const http_caller_t *who)
  * HEAD is accepted by evhttp but served by no route; other methods are
  * refused by evhttp itself (501) before route() runs. */
 static const http_route_t routes[] = {
-    /* path, methods, open, piston, says_method, handler, prefix, e2b plane, its POST's body */
+    /* path, methods, open, piston, says_method, handler, prefix, e2b plane, its POST's body,
+     * operators only */
     {"/v1/executions", EVHTTP_REQ_POST, false, false, true, handle_execute, false, 0,
-     HTTP_BODY_JSON},
+     HTTP_BODY_JSON, false},
     {"/api/v2/execute", EVHTTP_REQ_POST, false, true, true, handle_execute, false, 0,
-     HTTP_BODY_PISTON},
+     HTTP_BODY_PISTON, false},
     {"/api/v2/runtimes", EVHTTP_REQ_GET, false, true, false, handle_runtimes, false, 0,
-     HTTP_BODY_NONE},
+     HTTP_BODY_NONE, false},
     {"/v1/languages", EVHTTP_REQ_GET, false, false, false, handle_languages, false, 0,
-     HTTP_BODY_NONE},
-    {"/healthz", EVHTTP_REQ_GET, true, false, false, handle_healthz, false, 0, HTTP_BODY_NONE},
-    {"/readyz", EVHTTP_REQ_GET, true, false, false, handle_readyz, false, 0, HTTP_BODY_NONE},
-    {"/v1/pools", EVHTTP_REQ_GET, false, false, false, handle_pools, false, 0, HTTP_BODY_NONE},
-    {"/v1/engines", EVHTTP_REQ_GET, false, false, false, handle_engines, false, 0, HTTP_BODY_NONE},
-    {"/metrics", EVHTTP_REQ_GET, false, false, false, handle_metrics, false, 0, HTTP_BODY_NONE},
+     HTTP_BODY_NONE, false},
+    {"/healthz", EVHTTP_REQ_GET, true, false, false, handle_healthz, false, 0, HTTP_BODY_NONE,
+     false},
+    {"/readyz", EVHTTP_REQ_GET, true, false, false, handle_readyz, false, 0, HTTP_BODY_NONE, false},
+    {"/v1/pools", EVHTTP_REQ_GET, false, false, false, handle_pools, false, 0, HTTP_BODY_NONE,
+     true},
+    {"/v1/engines", EVHTTP_REQ_GET, false, false, false, handle_engines, false, 0, HTTP_BODY_NONE,
+     true},
+    {"/metrics", EVHTTP_REQ_GET, false, false, false, handle_metrics, false, 0, HTTP_BODY_NONE,
+     true},
     {"/v1/sessions", EVHTTP_REQ_GET | EVHTTP_REQ_POST, false, false, true, handle_sessions, false,
-     0, HTTP_BODY_JSON},
+     0, HTTP_BODY_JSON, false},
     {"/v1/sessions/", EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_DELETE, false, false, true,
-     handle_session, true, 0, HTTP_BODY_JSON},
+     handle_session, true, 0, HTTP_BODY_JSON, false},
     /* The E2B SDK's (api/e2b.h): the control plane, then the sandbox's. */
     {"/v2/sandboxes", EVHTTP_REQ_GET | EVHTTP_REQ_POST, false, false, false, e2b_handle_sandboxes,
-     false, E2B_ROUTE_API, HTTP_BODY_JSON},
+     false, E2B_ROUTE_API, HTTP_BODY_JSON, false},
     {"/v2/sandboxes/", EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_DELETE, false, false, false,
-     e2b_handle_sandbox, true, E2B_ROUTE_API, HTTP_BODY_JSON},
+     e2b_handle_sandbox, true, E2B_ROUTE_API, HTTP_BODY_JSON, false},
     {"/sandboxes", EVHTTP_REQ_GET | EVHTTP_REQ_POST, false, false, false, e2b_handle_sandboxes,
-     false, E2B_ROUTE_API, HTTP_BODY_JSON},
+     false, E2B_ROUTE_API, HTTP_BODY_JSON, false},
     {"/sandboxes/", EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_DELETE, false, false, false,
-     e2b_handle_sandbox, true, E2B_ROUTE_API, HTTP_BODY_JSON},
+     e2b_handle_sandbox, true, E2B_ROUTE_API, HTTP_BODY_JSON, false},
     {"/snapshots", EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_DELETE, false, false, false,
-     e2b_handle_unsupported, true, E2B_ROUTE_API, HTTP_BODY_NONE},
+     e2b_handle_unsupported, true, E2B_ROUTE_API, HTTP_BODY_NONE, false},
     {"/templates", EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_DELETE, false, false, false,
-     e2b_handle_unsupported, true, E2B_ROUTE_API, HTTP_BODY_NONE},
+     e2b_handle_unsupported, true, E2B_ROUTE_API, HTTP_BODY_NONE, false},
     {"/volumes", EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_DELETE, false, false, false,
-     e2b_handle_unsupported, true, E2B_ROUTE_API, HTTP_BODY_NONE},
+     e2b_handle_unsupported, true, E2B_ROUTE_API, HTTP_BODY_NONE, false},
     {"/execute", EVHTTP_REQ_POST, true, false, false, e2b_handle_execute, false, E2B_ROUTE_SANDBOX,
-     HTTP_BODY_JSON},
+     HTTP_BODY_JSON, false},
     {"/contexts", EVHTTP_REQ_GET | EVHTTP_REQ_POST, true, false, false, e2b_handle_contexts, false,
-     E2B_ROUTE_SANDBOX, HTTP_BODY_JSON},
+     E2B_ROUTE_SANDBOX, HTTP_BODY_JSON, false},
     {"/contexts/", EVHTTP_REQ_POST | EVHTTP_REQ_DELETE, true, false, false, e2b_handle_contexts,
-     true, E2B_ROUTE_SANDBOX, HTTP_BODY_JSON},
+     true, E2B_ROUTE_SANDBOX, HTTP_BODY_JSON, false},
     {"/health", EVHTTP_REQ_GET, true, false, false, e2b_handle_health, false, E2B_ROUTE_SANDBOX,
-     HTTP_BODY_NONE},
+     HTTP_BODY_NONE, false},
     {"/envs", EVHTTP_REQ_GET, true, false, false, e2b_handle_envs, false, E2B_ROUTE_SANDBOX,
-     HTTP_BODY_NONE},
+     HTTP_BODY_NONE, false},
     {"/files", EVHTTP_REQ_GET | EVHTTP_REQ_POST, true, false, false, e2b_handle_files, false,
-     E2B_ROUTE_SANDBOX, HTTP_BODY_UPLOAD},
+     E2B_ROUTE_SANDBOX, HTTP_BODY_UPLOAD, false},
     {"/filesystem.Filesystem/", EVHTTP_REQ_POST, true, false, false, e2b_handle_filesystem, true,
-     E2B_ROUTE_SANDBOX, HTTP_BODY_CONNECT},
+     E2B_ROUTE_SANDBOX, HTTP_BODY_CONNECT, false},
     {"/process.Process/", EVHTTP_REQ_POST, true, false, false, e2b_handle_process, true,
-     E2B_ROUTE_SANDBOX, HTTP_BODY_CONNECT},
+     E2B_ROUTE_SANDBOX, HTTP_BODY_CONNECT, false},
 };
 
 const http_route_t *
@@ -1514,20 +1519,11 @@ reply_refused (struct evhttp_request *req, const http_route_t *r, const char *pa
  * media type: 0, or -1 with err (421, 403, 415). */
 static int
 guard_request (const api_config_t *cfg, struct evhttp_request *req, const http_route_t *r,
-               uint16_t method, wb_err_t *err)
+               uint16_t method, const struct sockaddr *local, socklen_t local_len, wb_err_t *err)
 {
   struct evkeyvalq *in = evhttp_request_get_input_headers (req);
-  struct evhttp_connection *evcon = evhttp_request_get_connection (req);
-  struct bufferevent *bev = evcon ? evhttp_connection_get_bufferevent (evcon) : NULL;
-  evutil_socket_t fd = bev ? bufferevent_getfd (bev) : -1;
-  struct sockaddr_storage local;
-  socklen_t local_len = sizeof local;
 
-  if (fd < 0 || getsockname (fd, (struct sockaddr *) &local, &local_len) < 0)
-    local_len = 0; /* not known: only the configured names pass */
-  if (http_guard_host (cfg, (struct sockaddr *) &local, local_len, evhttp_find_header (in, "Host"),
-                       err)
-          < 0
+  if (http_guard_host (cfg, local, local_len, evhttp_find_header (in, "Host"), err) < 0
       || http_guard_origin (cfg, evhttp_find_header (in, "Origin"), err) < 0)
     return -1;
   if (r && method == EVHTTP_REQ_POST && (r->methods & EVHTTP_REQ_POST)
@@ -1536,6 +1532,20 @@ guard_request (const api_config_t *cfg, struct evhttp_request *req, const http_r
              < 0)
     return -1;
   return 0;
+}
+
+/* The listener's side of the request's connection: its address into
+ * local (*len 0 when it cannot be known). */
+static void
+request_local_address (struct evhttp_request *req, struct sockaddr_storage *local, socklen_t *len)
+{
+  struct evhttp_connection *evcon = evhttp_request_get_connection (req);
+  struct bufferevent *bev = evcon ? evhttp_connection_get_bufferevent (evcon) : NULL;
+  evutil_socket_t fd = bev ? bufferevent_getfd (bev) : -1;
+
+  *len = sizeof *local;
+  if (fd < 0 || getsockname (fd, (struct sockaddr *) local, len) < 0)
+    *len = 0;
 }
 
 /* Every request of both evhttps: its connection's record, its route, the
@@ -1571,9 +1581,13 @@ route (struct evhttp_request *req, void *arg)
     path = "/";
   who.cert_name = has_cert ? cert_name : NULL;
   who.route = http_route_find (path);
+  struct sockaddr_storage local;
+  socklen_t local_len;
+  request_local_address (req, &local, &local_len);
   /* A browser's request (a page the operator visits, DNS rebinding) is
    * refused before anything runs or is read (api/guard.h). */
-  if (guard_request (&ctx->cfg, req, who.route, method, &err) < 0)
+  if (guard_request (&ctx->cfg, req, who.route, method, (struct sockaddr *) &local, local_len, &err)
+      < 0)
     {
       reply_refused (req, who.route, path, &err);
       return;
@@ -1608,6 +1622,19 @@ route (struct evhttp_request *req, void *arg)
     {
       wb_error (&err, WB_E_INVALID, "use %s on %s", method_name (who.route->methods), path);
       reply_error_as (req, &err, who.route->piston);
+      return;
+    }
+  /* The routes about the whole daemon (other tenants' pools, the engines'
+   * endpoints and errors) are the operators'. */
+  if (who.route->operators
+      && sched_auth_role (&ctx->cfg, who.token, local_len && local.ss_family == AF_UNIX,
+                          who.cert_name)
+             != SCHED_ROLE_OPERATOR)
+    {
+      wb_error (&err, WB_E_FORBIDDEN,
+                "%s is for operators: this caller's role is tenant (docs/operators.md, roles)",
+                path);
+      reply_refused (req, who.route, path, &err);
       return;
     }
   who.route->handler (req, &who);

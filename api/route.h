@@ -31,6 +31,7 @@ typedef struct http_route
    * route() (its handler checks the sandbox's access token). */
   uint8_t e2b;
   http_body_t body; /* what its POST reads: a body of another media type gets 415 */
+  bool operators;   /* for operators only (api.h's sched_role_t): a tenant gets 403 */
 } http_route_t;
 
 /* The route of path, whatever the method, or NULL when there is none.

@@ -7,7 +7,9 @@
 #include <openssl/evp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -680,4 +682,18 @@ wb_mkdir_p (const char *path, unsigned mode)
         *p = '/';
       }
   return mkdir (tmp, (mode_t) mode) < 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* ---- the process ------------------------------------------------------ */
+
+int
+wb_no_core_dumps (wb_err_t *err)
+{
+  struct rlimit none = {0, 0};
+
+  if (setrlimit (RLIMIT_CORE, &none) < 0)
+    return wb_error_errno (err, WB_E_IO, errno, "setrlimit RLIMIT_CORE 0");
+  if (prctl (PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+    return wb_error_errno (err, WB_E_IO, errno, "prctl PR_SET_DUMPABLE 0");
+  return 0;
 }

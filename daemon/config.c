@@ -27,7 +27,9 @@
  *    "store": {"path": "/var/lib/warmbox/history.db", "retention_days": 30,
  *              "max_backlog": 10000},
  *    "tokens": [{"name": "agents", "sha256": "<hex of the token>", "rate": 10,
- *                "burst": 20, "max_concurrent": 8}],
+ *                "burst": 20, "max_concurrent": 8, "role": "tenant"}],
+ *    "roles": {"unix": "operator", "tcp": "tenant",   (callers without a token)
+ *              "certificates": {"monitor": "operator", "*": "tenant"}},
  *    "sessions": {"max_sessions": 256, "max_per_owner": 64, "max_bytes": 2147483648,
  *                 "state_max_bytes": 134217728, "files_max_bytes": 16777216, "files_max": 32,
  *                 "idle_ttl_s": 900, "idle_ttl_max_s": 86400, "max_life_s": 86400,
@@ -72,6 +74,10 @@ sched_config_defaults (sched_config_t *cfg, wb_err_t *err)
   memset (cfg, 0, sizeof *cfg);
   cfg->profiles_dir = strdup (WB_DEFAULT_PROFILES_DIR);
   cfg->max_concurrent = 64;
+  /* Only who can reach the Unix socket (its owner and group) sees the
+   * whole daemon by default. */
+  cfg->role_unix = SCHED_ROLE_OPERATOR;
+  cfg->role_tcp = SCHED_ROLE_TENANT;
   cfg->admission_queue_max = 1024;
   cfg->max_wait_ms = 60000;
   cfg->shutdown_grace_ms = 190000;
@@ -172,6 +178,10 @@ sched_config_api (const sched_config_t *cfg, api_config_t *out)
   out->n_hosts = cfg->n_hosts;
   out->origins = cfg->origins;
   out->n_origins = cfg->n_origins;
+  out->role_unix = cfg->role_unix;
+  out->role_tcp = cfg->role_tcp;
+  out->cert_roles = cfg->cert_roles;
+  out->n_cert_roles = cfg->n_cert_roles;
 }
 
 const sched_pool_config_t *
@@ -549,6 +559,61 @@ parse_engines_key (sched_config_t *cfg, cJSON *item, wb_err_t *err)
   return parse_engines (cfg, item, false, err);
 }
 
+/* A role's name: "tenant" or "operator". */
+static int
+parse_role (cJSON *item, const char *key, sched_role_t *role, wb_err_t *err)
+{
+  const char *v = cJSON_GetStringValue (item);
+
+  if (v && strcmp (v, "tenant") == 0)
+    *role = SCHED_ROLE_TENANT;
+  else if (v && strcmp (v, "operator") == 0)
+    *role = SCHED_ROLE_OPERATOR;
+  else
+    return wb_error (err, WB_E_INVALID, "\"%s\" must be \"tenant\" or \"operator\"", key);
+  return 0;
+}
+
+static int
+parse_role_unix (sched_config_t *cfg, cJSON *item, wb_err_t *err)
+{
+  return parse_role (item, "roles.unix", &cfg->role_unix, err);
+}
+
+static int
+parse_role_tcp (sched_config_t *cfg, cJSON *item, wb_err_t *err)
+{
+  return parse_role (item, "roles.tcp", &cfg->role_tcp, err);
+}
+
+/* "roles.certificates": {"NAME": role, "*": role}; replaces the list. */
+static int
+parse_cert_roles (sched_config_t *cfg, cJSON *item, wb_err_t *err)
+{
+  cJSON *e;
+
+  if (!cJSON_IsObject (item))
+    return wb_error (err, WB_E_INVALID,
+                     "\"roles.certificates\" must be an object: {\"NAME\": \"operator\"}");
+  cfg->n_cert_roles = 0;
+  cJSON_ArrayForEach (e, item)
+  {
+    sched_cert_role_t *r = &cfg->cert_roles[cfg->n_cert_roles];
+    if (cfg->n_cert_roles == SCHED_MAX_CERT_ROLES)
+      return wb_error (err, WB_E_INVALID, "\"roles.certificates\": at most %d names",
+                       SCHED_MAX_CERT_ROLES);
+    if (e->string == NULL || e->string[0] == '\0' || strlen (e->string) >= sizeof r->name)
+      return wb_error (err, WB_E_INVALID,
+                       "\"roles.certificates\": a name of 1 to %zu characters, or \"*\"",
+                       sizeof r->name - 1);
+    if (parse_role (e, "roles.certificates.*", &r->role, err) < 0)
+      return -1;
+    snprintf (r->name, sizeof r->name, "%s", e->string);
+    cfg->n_cert_roles++;
+  }
+  return 0;
+}
+
 /* "tokens": replaces the list. */
 static int
 parse_tokens (sched_config_t *cfg, cJSON *item, wb_err_t *err)
@@ -565,6 +630,7 @@ parse_tokens (sched_config_t *cfg, cJSON *item, wb_err_t *err)
     const char *hash = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (tok, "sha256"));
     double rate = 10, burst = 20;
     uint64_t conc = 8;
+    sched_role_t role = SCHED_ROLE_TENANT;
     cJSON_ArrayForEach (f, tok)
     {
       const char *tk = f->string ? f->string : "";
@@ -579,11 +645,17 @@ parse_tokens (sched_config_t *cfg, cJSON *item, wb_err_t *err)
           if (set_uint (&conc, f, "tokens[].max_concurrent", 1, 100000, err) < 0)
             return -1;
         }
+      else if (strcmp (tk, "role") == 0)
+        {
+          if (parse_role (f, "tokens[].role", &role, err) < 0)
+            return -1;
+        }
       else if (strcmp (tk, "name") != 0 && strcmp (tk, "sha256") != 0)
         return wb_error (err, WB_E_INVALID, "unknown key \"tokens[].%.32s\"", tk);
     }
     if (sched_token_add (cfg, name, hash, rate, burst, (uint32_t) conc, err) < 0)
       return -1;
+    cfg->tokens[cfg->n_tokens - 1].role = role;
   }
   return 0;
 }
@@ -686,6 +758,9 @@ static const config_key_t config_keys[] = {
     STR ("sessions.node", session_node),
     CUSTOM ("pools", parse_pools, apply_pools),
     CUSTOM ("tokens", parse_tokens, apply_tokens),
+    CUSTOM ("roles.unix", parse_role_unix, NULL),
+    CUSTOM ("roles.tcp", parse_role_tcp, NULL),
+    CUSTOM ("roles.certificates", parse_cert_roles, NULL),
 };
 
 #undef U32

@@ -139,6 +139,13 @@ main (int argc, char **argv)
   wb_err_t err;
   int c, status = 1;
 
+  /* Sessions' state and users' code live in this memory: no crash may
+   * write it to a core file. */
+  if (wb_no_core_dumps (&err) < 0)
+    {
+      fprintf (stderr, "warmboxd: %s\n", err.msg);
+      return 1;
+    }
   while ((c = getopt_long (argc, argv, "c:l:vh", opts, NULL)) != -1)
     switch (c)
       {

@@ -701,3 +701,17 @@ eng_decoded_clear (eng_decoded_t *own)
   free (own->values);
   memset (own, 0, sizeof *own);
 }
+
+const char *const eng_masked_paths[] = {"/proc/asound",
+                                        "/proc/acpi",
+                                        "/proc/interrupts",
+                                        "/proc/kcore",
+                                        "/proc/keys",
+                                        "/proc/latency_stats",
+                                        "/proc/timer_list",
+                                        "/proc/timer_stats",
+                                        "/proc/sched_debug",
+                                        "/proc/scsi",
+                                        "/sys/firmware",
+                                        "/sys/devices/virtual/powercap",
+                                        NULL};

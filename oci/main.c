@@ -84,7 +84,14 @@ main (int argc, char **argv)
   oci_paths_t paths = {.images = DEFAULT_IMAGES, .root = DEFAULT_ROOT};
   const char *socket_path = NULL, *archive = NULL;
   bool die_with_parent = false, userns_if_possible = false;
+  wb_err_t err;
 
+  /* The frames it passes hold users' code: never in a core file. */
+  if (wb_no_core_dumps (&err) < 0)
+    {
+      fprintf (stderr, "warmbox-oci: %s\n", err.msg);
+      return 1;
+    }
   if (argc < 2)
     usage ();
   for (int i = 2; i < argc; i++)
@@ -143,7 +150,6 @@ main (int argc, char **argv)
   if (strcmp (argv[1], "load") == 0)
     {
       char id[80];
-      wb_err_t err;
       int fd;
       if (archive == NULL)
         usage ();

@@ -10,6 +10,7 @@
  * allowlist and no-new-privileges. */
 #define _GNU_SOURCE
 #include "oci/oci.h"
+#include "warmbox/engine.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -257,7 +258,8 @@ oom:
 static const char *const hostconfig_known[]
     = {"NetworkMode", "ReadonlyRootfs", "Tmpfs",   "CapDrop",    "CapAdd",  "SecurityOpt",
        "PidsLimit",   "Memory",         "MemorySwap", "NanoCpus", "Ulimits", "Init",
-       "LogConfig",   "Runtime",        "IpcMode",    "AutoRemove", "PidMode", "UTSMode"};
+       "LogConfig",   "Runtime",        "IpcMode",    "AutoRemove", "PidMode", "UTSMode",
+       "MaskedPaths"};
 
 static bool
 empty_value (const cJSON *v)
@@ -322,6 +324,18 @@ oci_spec_from_body (const char *json, size_t len, const oci_spec_opts_t *opts, o
    * of the image (no overlay): it is never writable. */
   if (!cJSON_IsTrue (get (hc, "ReadonlyRootfs")))
     REFUSE ("ReadonlyRootfs must be true (the image's root is shared)");
+  {
+    /* Every spec masks eng_masked_paths: a body may name those, no other. */
+    const cJSON *p;
+    cJSON_ArrayForEach (p, get (hc, "MaskedPaths"))
+    {
+      bool ours = false;
+      for (size_t i = 0; cJSON_IsString (p) && eng_masked_paths[i] && !ours; i++)
+        ours = strcmp (p->valuestring, eng_masked_paths[i]) == 0;
+      if (!ours)
+        REFUSE ("MaskedPaths: only the engine's own list is masked");
+    }
+  }
   {
     static const char *const modes[] = {"IpcMode", "PidMode", "UTSMode"};
     for (size_t i = 0; i < WB_ARRAY_SIZE (modes); i++)
@@ -557,16 +571,12 @@ oci_spec_from_body (const char *json, size_t len, const oci_spec_opts_t *opts, o
   TRY (put (lnx, "seccomp", sec));
   {
     /* Docker's defaults (oci/defaults.go). */
-    static const char *const masked[]
-        = {"/proc/asound",        "/proc/acpi",       "/proc/kcore",      "/proc/keys",
-           "/proc/latency_stats", "/proc/timer_list", "/proc/timer_stats", "/proc/sched_debug",
-           "/proc/scsi",          "/sys/firmware"};
     static const char *const ro[]
         = {"/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys", "/proc/sysrq-trigger"};
     cJSON *m, *r;
     TRYP (m = put_obj (lnx, "maskedPaths", true));
-    for (size_t i = 0; i < WB_ARRAY_SIZE (masked); i++)
-      TRY (put (m, NULL, cJSON_CreateString (masked[i])));
+    for (size_t i = 0; eng_masked_paths[i]; i++)
+      TRY (put (m, NULL, cJSON_CreateString (eng_masked_paths[i])));
     TRYP (r = put_obj (lnx, "readonlyPaths", true));
     for (size_t i = 0; i < WB_ARRAY_SIZE (ro); i++)
       TRY (put (r, NULL, cJSON_CreateString (ro[i])));

@@ -200,6 +200,15 @@ build (const prof_t *p, const prof_limits_t *lim, const sbx_identity_t *id)
   TRY (add_str (tmpfs, "/tmp", tmpfs_opts));
   if (p->compile_argv && lim->build_mb > 0)
     TRY (add_str (tmpfs, "/build", build_opts));
+  if (!(id->dialect && id->dialect->podman))
+    {
+      /* Docker masks its own list, which an older dockerd keeps shorter. */
+      cJSON *masked = add_container (hc, "MaskedPaths", true);
+      if (masked == NULL)
+        goto oom;
+      for (size_t i = 0; eng_masked_paths[i]; i++)
+        TRY (push_str (masked, eng_masked_paths[i]));
+    }
   if (id->dialect && id->dialect->podman)
     {
       /* Podman would mount these writable over the read-only root. */

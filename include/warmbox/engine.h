@@ -39,6 +39,12 @@ typedef struct eng_config
   long request_timeout_ms; /* per request except wait; 0: 30 s */
 } eng_config_t;
 
+/* The paths every sandbox masks (Docker's list, moby oci/defaults.go,
+ * which Debian's dockerd 20.10 predates in part), NULL-terminated: the
+ * OCI helper writes them into its specs, the Docker body sends them as
+ * HostConfig.MaskedPaths. */
+extern const char *const eng_masked_paths[];
+
 /* Resolve the endpoint: cfg_endpoint if not NULL/empty, else $DOCKER_HOST,
  * else unix:///var/run/docker.sock.  Never fails; the string is static or
  * belongs to the environment / caller. */

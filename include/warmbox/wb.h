@@ -182,6 +182,12 @@ WB_MUST_CHECK int wb_base64_decode (wb_buf_t *out, const char *s, size_t len);
 /* Append the bytes of hex digits s[0..len) (either case); -1 when len is
  * odd, a character is not a hex digit, or memory runs out. */
 WB_MUST_CHECK int wb_hex_decode (wb_buf_t *out, const char *s, size_t len);
+/* Keep this process's memory off the disk: no core file (RLIMIT_CORE 0,
+ * soft and hard) and not dumpable (PR_SET_DUMPABLE 0: no core, no ptrace
+ * or /proc/PID/mem from other users).  For warmboxd and warmbox-oci,
+ * which hold sessions' state and users' code.  -1 with err when the
+ * kernel refuses either. */
+WB_MUST_CHECK int wb_no_core_dumps (wb_err_t *err);
 /* Lower-case hex SHA-256 of data into out[65].  Can't fail. */
 void wb_sha256_hex (const void *data, size_t len, char out[65]);
 /* Random lower-case hex of 2*nbytes chars into out (NUL-terminated);

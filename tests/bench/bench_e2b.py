@@ -40,7 +40,7 @@ def main():
     args = ap.parse_args()
     token = os.urandom(16).hex()
     cfg = bp.write_config({"tokens": [{"name": "bench", "sha256": hashlib.sha256(token.encode()).hexdigest(),
-                                       "rate": 10000, "burst": 10000}],
+                                       "rate": 10000, "burst": 10000, "role": "operator"}],
                            "pools": {"default": {"min_ready": 0, "max_ready": 0},
                                      "python": {"min_ready": 3, "max_ready": 3}}})
     port = free_port()

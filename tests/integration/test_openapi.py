@@ -37,7 +37,7 @@ with open(cfg_path, "w") as f:
                "tls": {"cert": os.path.join(work, "cert.pem"), "key": os.path.join(work, "key.pem")},
                "tokens": [
         {"name": "main", "sha256": hashlib.sha256(tok["main"].encode()).hexdigest(), "rate": 1000, "burst": 1000,
-         "max_concurrent": 16},
+         "max_concurrent": 16, "role": "operator"},
         {"name": "slow", "sha256": hashlib.sha256(tok["slow"].encode()).hexdigest(), "rate": 0.01, "burst": 1}]}, f)
 d = Daemon(extra_args=["--config", cfg_path, "--listen", "https://127.0.0.1:%d" % HTTPS_PORT], wait_ready=False)
 exchanges = []

@@ -8,13 +8,23 @@
   403/421/415 before anything runs (no history row, no container started),
   while the same request with what curl or an SDK sends runs; the names
   and origins an operator lists in http.hosts / http.origins are served.
+- operator routes for operators: /v1/pools, /v1/engines and /metrics
+  answer 403 to a tenant's token and to the anonymous TCP caller, 200 to
+  an operator's token and to the Unix socket's anonymous caller.
+- nothing recoverable on disk: warmboxd and warmbox-oci started with
+  `ulimit -c unlimited` show a core-size limit of 0 and are not dumpable;
+  /proc/interrupts and /sys/devices/virtual/powercap are masked in the
+  sandbox (Docker's list) on both engines.
 
 Each refusal is first shown to matter: the same request without the one
 offending header runs code."""
+import hashlib
 import http.client
 import json
 import os
+import resource
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from wbtest import Daemon, EngineEvents, Tap, rows, wait_until  # noqa: E402
@@ -118,5 +128,76 @@ t.is_eq(st, 421, "even the probe answers only its own names")
 st, b = d.request("GET", "/v1/languages")
 t.is_eq(st, 200, "the Unix socket serves (its Host is never checked)")
 
+OPERATOR_ROUTES = ("/v1/pools", "/v1/engines", "/metrics")
+for path in OPERATOR_ROUTES:
+    st, b = tcp("GET", path)
+    t.ok(st == 403 and b.get("error", {}).get("code") == "forbidden" and "docker" not in json.dumps(b)
+         and "unix:" not in json.dumps(b),
+         "%s for the anonymous TCP caller (a tenant by default): 403, nothing of the engines" % path, (st, b))
+    st, b = d.request("GET", path)
+    t.is_eq(st, 200, "%s for the Unix socket's anonymous caller (an operator by default): 200" % path)
 d.stop()
+
+# ---- 6. operator routes: roles of tokens --------------------------------
+keys = {"alice": os.urandom(16).hex(), "ops": os.urandom(16).hex()}
+cfg_path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "warmbox-tenants-roles-%d.json" % os.getpid())
+with open(cfg_path, "w") as f:
+    json.dump({"tokens": [
+        {"name": "alice", "sha256": hashlib.sha256(keys["alice"].encode()).hexdigest()},
+        {"name": "ops", "sha256": hashlib.sha256(keys["ops"].encode()).hexdigest(), "role": "operator"}]}, f)
+port = d.port
+rd = Daemon(extra_args=["--config", cfg_path, "--listen", "127.0.0.1:%d" % port], wait_ready=False)
+os.unlink(cfg_path)
+rd.port = port
+d = rd
+for path in OPERATOR_ROUTES:
+    st, b = tcp("GET", path, headers={"Authorization": "Bearer " + keys["alice"]})
+    t.ok(st == 403 and b.get("error", {}).get("code") == "forbidden" and "unix:" not in json.dumps(b),
+         "%s with a tenant's token: 403" % path, (st, b))
+    st, b = tcp("GET", path, headers={"Authorization": "Bearer " + keys["ops"]})
+    t.is_eq(st, 200, "%s with an operator's token: 200" % path)
+st, b = tcp("GET", "/v1/languages", headers={"Authorization": "Bearer " + keys["alice"]})
+t.is_eq(st, 200, "the tenant still reads /v1/languages")
+rd.stop()
+
+# ---- 8. nothing recoverable on disk: no core files, masked paths ----------
+def core_limit(pid):
+    """The soft and hard core-size limits of a process, as /proc shows them."""
+    with open("/proc/%d/limits" % pid) as f:
+        return [line.split()[4:6] for line in f if line.startswith("Max core file size")][0]
+
+
+resource.setrlimit(resource.RLIMIT_CORE, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+PROBE = r"""
+import os
+out = {}
+for p in ('/proc/interrupts', '/sys/devices/virtual/powercap', '/proc/kcore'):
+    try:
+        if os.path.isdir(p):
+            out[p] = 'listed %d' % len(os.listdir(p))
+        else:
+            out[p] = 'read %d' % len(open(p, 'rb').read(4096))
+    except OSError as e:
+        out[p] = 'refused'
+print(sorted(out.items()))
+"""
+work = tempfile.mkdtemp(prefix="warmbox-tenants-oci-")
+for kind, engine in (("Docker", "unix:///var/run/docker.sock"), ("OCI", "oci:" + os.path.join(work, "root"))):
+    dd = Daemon(engine=engine, wait_ready=True)
+    core = core_limit(dd.proc.pid)
+    t.ok(core == ["0", "0"], "%s engine: warmboxd started with ulimit -c unlimited has a core limit of 0 (soft, hard)"
+         % kind, core)
+    if kind == "OCI":
+        helper = dd.helper_pid()
+        server = dd.oci_server_pid()
+        got = [core_limit(p) for p in (helper, server) if p]
+        t.ok(len(got) == 2 and all(c == ["0", "0"] for c in got),
+             "warmbox-oci (its keeper and its server) too", got)
+    st, b = dd.run("python", PROBE)
+    out = b.get("stdout", "")
+    t.ok(st == 200 and ("'/proc/interrupts', 'read 0'" in out or "'/proc/interrupts', 'refused'" in out),
+         "%s engine: /proc/interrupts is masked in the sandbox (reads empty)" % kind, (st, out))
+    t.ok("powercap', 'listed" not in out or "powercap', 'listed 0'" in out,
+         "%s engine: /sys/devices/virtual/powercap shows nothing" % kind, out)
+    dd.stop()
 t.done()

@@ -3,6 +3,9 @@
 #include "daemon/config.h"
 #include "tap.h"
 
+#define HEX64 "0000000000000000000000000000000000000000000000000000000000000001"
+#define HEX64B "0000000000000000000000000000000000000000000000000000000000000002"
+
 /* What the API is given of a config (a copy, as the daemon makes it). */
 static const api_config_t *
 view (const sched_config_t *c)
@@ -92,5 +95,52 @@ main (void)
       "both tokens are found at their new places");
   sched_config_clear (&fresh);
   sched_config_clear (&cfg);
+
+  /* Roles: who may read the operators' routes. */
+  sched_config_t rc;
+  api_config_t api;
+  static const char roles_json[]
+      = "{\"tokens\":[{\"name\":\"ops\",\"sha256\":\"" HEX64 "\",\"role\":\"operator\"},"
+        "{\"name\":\"agents\",\"sha256\":\"" HEX64B "\"}],"
+        "\"roles\":{\"certificates\":{\"monitor\":\"operator\",\"*\":\"tenant\"}}}";
+  must (sched_config_defaults (&rc, &err));
+  sched_config_api (&rc, &api);
+  ok (sched_auth_role (&api, NULL, true, NULL) == SCHED_ROLE_OPERATOR
+          && sched_auth_role (&api, NULL, false, NULL) == SCHED_ROLE_TENANT
+          && sched_auth_role (&api, NULL, false, "box1") == SCHED_ROLE_TENANT,
+      "by default only the Unix socket's anonymous caller is an operator");
+  ok (sched_config_parse (&rc, roles_json, sizeof roles_json - 1, &err) == 0, "roles parse: %s",
+      err.msg);
+  sched_config_api (&rc, &api);
+  ok (rc.tokens[0].role == SCHED_ROLE_OPERATOR && rc.tokens[1].role == SCHED_ROLE_TENANT
+          && sched_auth_role (&api, &rc.tokens[0], false, NULL) == SCHED_ROLE_OPERATOR
+          && sched_auth_role (&api, &rc.tokens[1], true, NULL) == SCHED_ROLE_TENANT,
+      "a token's role is its own, on any listener (tenant unless it says operator)");
+  ok (sched_auth_role (&api, NULL, false, "monitor") == SCHED_ROLE_OPERATOR
+          && sched_auth_role (&api, NULL, false, "other") == SCHED_ROLE_TENANT,
+      "a certificate's role by its name, else \"*\"'s");
+  static const char *const bad_roles[] = {
+      "{\"roles\":{\"unix\":\"admin\"}}",
+      "{\"roles\":{\"tcp\":true}}",
+      "{\"roles\":{\"certificates\":[\"monitor\"]}}",
+      "{\"roles\":{\"certificates\":{\"monitor\":\"root\"}}}",
+      "{\"roles\":{\"everyone\":\"operator\"}}",
+      "{\"tokens\":[{\"name\":\"x\",\"sha256\":\"" HEX64 "\",\"role\":\"Operator\"}]}",
+  };
+  for (size_t i = 0; i < WB_ARRAY_SIZE (bad_roles); i++)
+    {
+      sched_config_t b;
+      must (sched_config_defaults (&b, &err));
+      ok (sched_config_parse (&b, bad_roles[i], strlen (bad_roles[i]), &err) < 0 && err.msg[0],
+          "refused: %s (%s)", bad_roles[i], err.msg);
+      sched_config_clear (&b);
+    }
+  static const char swapped[] = "{\"roles\":{\"unix\":\"tenant\",\"tcp\":\"operator\"}}";
+  must (sched_config_parse (&rc, swapped, sizeof swapped - 1, &err));
+  sched_config_api (&rc, &api);
+  ok (sched_auth_role (&api, NULL, true, NULL) == SCHED_ROLE_TENANT
+          && sched_auth_role (&api, NULL, false, NULL) == SCHED_ROLE_OPERATOR,
+      "roles.unix and roles.tcp set the anonymous callers' roles");
+  sched_config_clear (&rc);
   return tap_done ();
 }

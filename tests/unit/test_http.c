@@ -503,7 +503,8 @@ test_with_tokens (void)
   wb_sha256_hex ("bob-secret", 10, hex_b);
   snprintf (cfg, sizeof cfg,
             "\"tokens\":[{\"name\":\"alice\",\"sha256\":\"%s\",\"rate\":100,\"burst\":100,"
-            "\"max_concurrent\":8},{\"name\":\"bob\",\"sha256\":\"%s\",\"rate\":0.001,\"burst\":1,"
+            "\"max_concurrent\":8,\"role\":\"operator\"},{\"name\":\"bob\",\"sha256\":\"%s\","
+            "\"rate\":0.001,\"burst\":1,"
             "\"max_concurrent\":1}]",
             hex_a, hex_b);
   if (!ok (setup (cfg), "set up, with two tokens"))
@@ -578,6 +579,15 @@ test_with_tokens (void)
           && strstr (r.body, "\nwarmbox_engine_up{engine=\"default\"} 1\n"),
       "GET /metrics: 200 text/plain, the engine up");
   reply_clear (&r);
+  /* bob is a tenant (the default): the operators' routes are not his. */
+  static const char *const operators[] = {"/v1/pools", "/v1/engines", "/metrics"};
+  for (size_t i = 0; i < WB_ARRAY_SIZE (operators); i++)
+    {
+      ok (get (operators[i], bob, &r) == 0 && r.status == 403 && strstr (r.body, "\"forbidden\"")
+              && strstr (r.body, "operators") && !strstr (r.body, "default"),
+          "GET %s with a tenant's token: 403 forbidden, nothing of the engine", operators[i]);
+      reply_clear (&r);
+    }
 
   /* Unknown paths and wrong methods, past the credentials. */
   static const char *const unknown[]

@@ -219,6 +219,8 @@ check_profile (const prof_t *p)
     cJSON_ArrayForEach (r, at (spec, "linux.seccomp.syscalls")) names
         += cJSON_GetArraySize (at (r, "names"));
     ok (names > 40 && has_string (at (spec, "linux.maskedPaths"), "/proc/kcore")
+            && has_string (at (spec, "linux.maskedPaths"), "/proc/interrupts")
+            && has_string (at (spec, "linux.maskedPaths"), "/sys/devices/virtual/powercap")
             && has_string (at (spec, "linux.readonlyPaths"), "/proc/sys"),
         "%s: the allowlist's rules (%d names), Docker's masked and read-only paths", lang, names);
   }

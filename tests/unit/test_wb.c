@@ -1,6 +1,8 @@
 /* Shared helpers: buffers, JSON strings, UTF-8, base64, SHA-256, errors. */
 #include "tap.h"
 #include "warmbox/wb.h"
+#include <sys/prctl.h>
+#include <sys/resource.h>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -211,6 +213,27 @@ test_dir_trusted (void)
   rmdir (base);
 }
 
+/* warmboxd and warmbox-oci call it first thing: a process started with
+ * `ulimit -c unlimited` ends with no core limit and not dumpable. */
+static void
+test_no_core_dumps (void)
+{
+  struct rlimit lim;
+  wb_err_t err;
+
+  if (getrlimit (RLIMIT_CORE, &lim) == 0)
+    {
+      lim.rlim_cur = lim.rlim_max; /* as high as this test may go */
+      (void) setrlimit (RLIMIT_CORE, &lim);
+    }
+  ok (prctl (PR_SET_DUMPABLE, 1, 0, 0, 0) == 0 && prctl (PR_GET_DUMPABLE, 0, 0, 0, 0) == 1,
+      "before: dumpable");
+  ok (wb_no_core_dumps (&err) == 0, "wb_no_core_dumps succeeds");
+  ok (prctl (PR_GET_DUMPABLE, 0, 0, 0, 0) == 0, "after: not dumpable (PR_GET_DUMPABLE 0)");
+  ok (getrlimit (RLIMIT_CORE, &lim) == 0 && lim.rlim_cur == 0 && lim.rlim_max == 0,
+      "after: RLIMIT_CORE 0, soft and hard (a child cannot raise it)");
+}
+
 int
 main (void)
 {
@@ -222,5 +245,6 @@ main (void)
   test_base64 ();
   test_sha_err ();
   test_dir_trusted ();
+  test_no_core_dumps ();
   return tap_done ();
 }
