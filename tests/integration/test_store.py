@@ -179,20 +179,25 @@ d = Daemon()
 locker = sqlite3.connect(d.db, timeout=10, isolation_level=None)
 
 
-def impatient(code):
+def impatient(code, patience):
     try:
-        return d.request("POST", "/v1/executions", {"language": "python", "code": code}, timeout=2)
+        return d.request("POST", "/v1/executions", {"language": "python", "code": code}, timeout=patience)
     except (TimeoutError, OSError):
         return None, {"gave up": True}
 
 
 with cf.ThreadPoolExecutor(6) as ex:
-    ran = [ex.submit(impatient, "import time\ntime.sleep(1.2)\nprint('ran')") for _ in range(3)]
-    time.sleep(0.6)  # they are running now
+    # Their programs run 4 s and their clients wait 8: the file is locked
+    # once all three containers are seen started (their rows are written
+    # by then), so each ends while its finished row cannot be written, and
+    # its client gives up on it there.
+    ran = [ex.submit(impatient, "import time\ntime.sleep(4)\nprint('ran')", 8) for _ in range(3)]
+    t.ok(wait_until(lambda: len(d.our_running()) == 3, timeout=60), "the three are running",
+         d.our_running())
     locker.execute("BEGIN EXCLUSIVE")
-    queued = [ex.submit(impatient, "print('never')") for _ in range(3)]
+    queued = [ex.submit(impatient, "print('never')", 2) for _ in range(3)]
     outcomes = [f.result() for f in ran + queued]
-t.ok(all(st is None for st, _ in outcomes), "all six clients gave up after 2 s", outcomes)
+t.ok(all(st is None for st, _ in outcomes), "all six clients gave up (after 8 s and 2 s)", outcomes)
 time.sleep(1)
 locker.execute("COMMIT")
 locker.close()
