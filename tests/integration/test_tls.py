@@ -91,7 +91,8 @@ BODY = json.dumps({"language": "python", "code": "print(6*7)"})
 
 def curl(*args, body=BODY, url=None):
     url = url or URL + "/v1/executions"
-    p = subprocess.run(["curl", "-sS", "--max-time", "60"] + list(args) + ["-d", body, url],
+    p = subprocess.run(["curl", "-sS", "--max-time", "60", "-H", "Content-Type: application/json"] + list(args)
+                       + ["-d", body, url],
                        cwd=D, capture_output=True, text=True)
     return p.returncode, p.stdout, p.stderr
 
