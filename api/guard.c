@@ -117,14 +117,32 @@ http_guard_host (const api_config_t *cfg, const struct sockaddr *local, socklen_
                    name);
 }
 
-int
-http_guard_origin (const api_config_t *cfg, const char *origin, wb_err_t *err)
+bool
+http_guard_origin_listed (const api_config_t *cfg, const char *origin)
 {
-  if (origin == NULL)
-    return 0;
   for (size_t i = 0; i < cfg->n_origins; i++)
     if (strcasecmp (cfg->origins[i], origin) == 0)
+      return true;
+  return false;
+}
+
+int
+http_guard_origin (const api_config_t *cfg, const char *origin, const char *fetch_site,
+                   wb_err_t *err)
+{
+  if (origin == NULL)
+    {
+      if (fetch_site
+          && (strcasecmp (fetch_site, "cross-site") == 0
+              || strcasecmp (fetch_site, "same-site") == 0))
+        return wb_error (err, WB_E_FORBIDDEN,
+                         "requests from web pages are refused: this one is another site's "
+                         "(Sec-Fetch-Site: %.20s)",
+                         fetch_site);
       return 0;
+    }
+  if (http_guard_origin_listed (cfg, origin))
+    return 0;
   return wb_error (err, WB_E_FORBIDDEN,
                    "requests from web pages are refused: the origin %.200s is not in http.origins",
                    origin);

@@ -35,10 +35,17 @@ typedef enum http_body
  * served.  0, or -1 with err (WB_E_MISDIRECTED, 421). */
 WB_MUST_CHECK int http_guard_host (const api_config_t *cfg, const struct sockaddr *local,
                                    socklen_t local_len, const char *host, wb_err_t *err);
-/* May a request carrying Origin origin (NULL: none) be served?  Only an
- * origin listed in cfg->origins ("scheme://host[:port]", compared without
- * case); "null" never.  0, or -1 with err (WB_E_FORBIDDEN, 403). */
-WB_MUST_CHECK int http_guard_origin (const api_config_t *cfg, const char *origin, wb_err_t *err);
+/* May a request carrying Origin origin and Sec-Fetch-Site fetch_site
+ * (each NULL when not sent) be served?  With an Origin: only one listed in
+ * cfg->origins ("scheme://host[:port]", compared without case; "null"
+ * never).  Without one: not when the browser says the request is another
+ * site's (Sec-Fetch-Site "cross-site" or "same-site": a browser that left
+ * Origin off a form's POST still says that).  0, or -1 with err
+ * (WB_E_FORBIDDEN, 403). */
+WB_MUST_CHECK int http_guard_origin (const api_config_t *cfg, const char *origin,
+                                     const char *fetch_site, wb_err_t *err);
+/* Is origin (not NULL) one cfg->origins lists?  Can't fail. */
+bool http_guard_origin_listed (const api_config_t *cfg, const char *origin);
 /* May a POST body of body_len bytes with Content-Type ctype (NULL: none)
  * go to a route that reads kind?  The media type (before any ';'
  * parameter) must be one the route reads; without a Content-Type only an

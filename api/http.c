@@ -697,7 +697,9 @@ http_session_done (void *arg, const sched_result_t *res, const session_outcome_t
 
 /* Who owns the caller's sessions: "token:NAME", "cert:NAME" (a client
  * certificate's name: never the same owner as a token of that name), or
- * "" (no credentials configured).  In buf (80 bytes). */
+ * without credentials (none configured) the listener's kind, "anon:unix"
+ * or "anon:tcp": whoever reaches the loopback port is not the Unix
+ * socket's owner.  In buf (80 bytes). */
 const char *
 caller_name_in (const http_caller_t *who, char *buf)
 {
@@ -706,7 +708,7 @@ caller_name_in (const http_caller_t *who, char *buf)
   else if (who->cert_name)
     snprintf (buf, 80, "cert:%s", who->cert_name);
   else
-    buf[0] = '\0';
+    snprintf (buf, 80, "anon:%s", who->on_unix ? "unix" : "tcp");
   return buf;
 }
 #define caller_name(who) caller_name_in ((who), (char[80]){0})
@@ -1507,8 +1509,14 @@ reply_refused (struct evhttp_request *req, const http_route_t *r, const char *pa
                const wb_err_t *err)
 {
   struct evbuffer *in = evhttp_request_get_input_buffer (req);
+  size_t len = evbuffer_get_length (in);
+  char *body = len ? (char *) evbuffer_pullup (in, -1) : NULL;
 
-  evbuffer_drain (in, evbuffer_get_length (in));
+  /* It may hold code: wiped before its memory is given back (without
+   * memory to make it one piece, it is only dropped). */
+  if (body)
+    explicit_bzero (body, len);
+  evbuffer_drain (in, len);
   if (r && r->e2b)
     e2b_reply_error (req, err);
   else
@@ -1524,7 +1532,9 @@ guard_request (const api_config_t *cfg, struct evhttp_request *req, const http_r
   struct evkeyvalq *in = evhttp_request_get_input_headers (req);
 
   if (http_guard_host (cfg, local, local_len, evhttp_find_header (in, "Host"), err) < 0
-      || http_guard_origin (cfg, evhttp_find_header (in, "Origin"), err) < 0)
+      || http_guard_origin (cfg, evhttp_find_header (in, "Origin"),
+                            evhttp_find_header (in, "Sec-Fetch-Site"), err)
+             < 0)
     return -1;
   if (r && method == EVHTTP_REQ_POST && (r->methods & EVHTTP_REQ_POST)
       && http_guard_body (r->body, evhttp_find_header (in, "Content-Type"),
@@ -1546,6 +1556,43 @@ request_local_address (struct evhttp_request *req, struct sockaddr_storage *loca
   *len = sizeof *local;
   if (fd < 0 || getsockname (fd, (struct sockaddr *) local, len) < 0)
     *len = 0;
+}
+
+/* A request from a page of an origin in http.origins (the guard let no
+ * other Origin through): its answer may be read there.  Its preflight
+ * (OPTIONS, before credentials: a browser sends none on it) is answered
+ * here, and true returned: replied.  Can't fail (without memory for the
+ * headers the browser only refuses to read). */
+static bool
+cors (struct evhttp_request *req, uint16_t method)
+{
+  struct evkeyvalq *in = evhttp_request_get_input_headers (req);
+  struct evkeyvalq *out = evhttp_request_get_output_headers (req);
+  const char *origin = evhttp_find_header (in, "Origin");
+  wb_err_t err;
+
+  if (origin)
+    {
+      evhttp_add_header (out, "Access-Control-Allow-Origin", origin);
+      evhttp_add_header (out, "Vary", "Origin");
+      evhttp_add_header (out, "Access-Control-Expose-Headers", "Retry-After");
+    }
+  if (method != EVHTTP_REQ_OPTIONS)
+    return false;
+  if (origin == NULL || evhttp_find_header (in, "Access-Control-Request-Method") == NULL)
+    {
+      wb_error (&err, WB_E_NOT_FOUND, "OPTIONS answers only a browser's preflight");
+      reply_error (req, &err);
+      return true;
+    }
+  evhttp_add_header (out, "Access-Control-Allow-Methods", "GET, POST, DELETE");
+  evhttp_add_header (out, "Access-Control-Allow-Headers",
+                     "Authorization, Content-Type, Accept, X-API-Key, E2b-Sandbox-Id, "
+                     "X-Access-Token, E2B-Traffic-Access-Token, Connect-Protocol-Version, "
+                     "Connect-Timeout-Ms");
+  evhttp_add_header (out, "Access-Control-Max-Age", "600");
+  evhttp_send_reply (req, 204, "No Content", NULL);
+  return true;
 }
 
 /* Every request of both evhttps: its connection's record, its route, the
@@ -1584,6 +1631,7 @@ route (struct evhttp_request *req, void *arg)
   struct sockaddr_storage local;
   socklen_t local_len;
   request_local_address (req, &local, &local_len);
+  who.on_unix = local_len && local.ss_family == AF_UNIX;
   /* A browser's request (a page the operator visits, DNS rebinding) is
    * refused before anything runs or is read (api/guard.h). */
   if (guard_request (&ctx->cfg, req, who.route, method, (struct sockaddr *) &local, local_len, &err)
@@ -1592,6 +1640,8 @@ route (struct evhttp_request *req, void *arg)
       reply_refused (req, who.route, path, &err);
       return;
     }
+  if (cors (req, method))
+    return;
   caller = (sched_caller_t){
       .open = who.route && who.route->open,
       .cert_required = h->verify_clients && request_ssl (req) != NULL,
@@ -1627,9 +1677,7 @@ route (struct evhttp_request *req, void *arg)
   /* The routes about the whole daemon (other tenants' pools, the engines'
    * endpoints and errors) are the operators'. */
   if (who.route->operators
-      && sched_auth_role (&ctx->cfg, who.token, local_len && local.ss_family == AF_UNIX,
-                          who.cert_name)
-             != SCHED_ROLE_OPERATOR)
+      && sched_auth_role (&ctx->cfg, who.token, who.on_unix, who.cert_name) != SCHED_ROLE_OPERATOR)
     {
       wb_error (&err, WB_E_FORBIDDEN,
                 "%s is for operators: this caller's role is tenant (docs/operators.md, roles)",
@@ -1987,7 +2035,7 @@ new_evhttp (api_ctx_t *ctx, void (*cb) (struct evhttp_request *, void *), void *
   evhttp_set_max_headers_size (e, 64 * 1024);
   evhttp_set_timeout (e, 120);
   evhttp_set_allowed_methods (e, EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_HEAD
-                                     | EVHTTP_REQ_DELETE);
+                                     | EVHTTP_REQ_DELETE | EVHTTP_REQ_OPTIONS);
   evhttp_set_gencb (e, cb, arg);
   return e;
 }

@@ -20,6 +20,7 @@ struct http_caller
   const sched_token_t *token; /* NULL without tokens configured (or on an open route) */
   size_t token_index;
   const char *cert_name; /* a verified client certificate's common name, or NULL */
+  bool on_unix;          /* it came on a Unix socket (else TCP, TLS or not) */
 };
 typedef struct http_caller http_caller_t;
 
@@ -29,7 +30,8 @@ void http_reply (struct evhttp_request *req, int status, const char *content_typ
                  size_t len);
 /* What a client may read of err (never the engine's words). */
 const char *http_client_message (const wb_err_t *err);
-/* Who owns the caller's sessions: "token:NAME", "cert:NAME" or "" (in buf, 80 bytes). */
+/* Who owns the caller's sessions: "token:NAME", "cert:NAME", or without
+ * credentials "anon:unix" or "anon:tcp" (in buf, 80 bytes). */
 const char *caller_name_in (const http_caller_t *who, char *buf);
 /* The token that owner ("token:NAME") is, within its limits: *token and
  * *index (NULL: not a token's, no limits).  -1 with err: 429 (Retry-After

@@ -636,6 +636,12 @@ oci_spec_hostconfig (const cJSON *spec, const char *seccomp_opt, const char *run
   TRY (put (hc, "UTSMode", cJSON_CreateString (has_namespace (spec, "uts") ? "" : "host")));
   TRY (put (hc, "UsernsMode", cJSON_CreateString (has_namespace (spec, "user") ? "private" : "")));
   TRY (put (hc, "ReadonlyRootfs", cJSON_CreateBool (cJSON_IsTrue (get (get (spec, "root"), "readonly")))));
+  {
+    cJSON *masked;
+    TRYP (masked = put_obj (hc, "MaskedPaths", true));
+    cJSON_ArrayForEach (item, get (lnx, "maskedPaths")) if (cJSON_IsString (item))
+        TRY (put (masked, NULL, cJSON_CreateString (item->valuestring)));
+  }
   TRY (put (hc, "Memory", cJSON_CreateNumber (num_at (lnx, "resources", "memory", "limit"))));
   TRY (put (hc, "MemorySwap", cJSON_CreateNumber (num_at (lnx, "resources", "memory", "swap"))));
   TRY (put (hc, "PidsLimit", cJSON_CreateNumber (num_at (lnx, "resources", "pids", "limit"))));

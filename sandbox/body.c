@@ -509,6 +509,16 @@ sbx_verify_created (const sbx_tmpl_t *t, const char *json, size_t len, wb_err_t 
       wb_error (err, WB_E_ENGINE, "its root file system is not read-only");
       goto out;
     }
+  cJSON_ArrayForEach (item, cJSON_GetObjectItemCaseSensitive (want, "MaskedPaths"))
+  {
+    /* An engine that ignores MaskedPaths would leave /proc/kcore, keys... */
+    if (cJSON_IsString (item)
+        && !str_in (cJSON_GetObjectItemCaseSensitive (hc, "MaskedPaths"), item->valuestring, 0))
+      {
+        wb_error (err, WB_E_ENGINE, "it does not mask %s", item->valuestring);
+        goto out;
+      }
+  }
   if (cJSON_GetArraySize (cJSON_GetObjectItemCaseSensitive (hc, "CapAdd")) > 0
       || !drops_all (cJSON_GetObjectItemCaseSensitive (hc, "CapDrop")))
     {

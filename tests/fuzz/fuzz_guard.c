@@ -50,7 +50,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
         abort ();
       break;
     case 2:
-      rc = http_guard_origin (&cfg, value, &err);
+      rc = http_guard_origin (&cfg, value, NULL, &err);
       if ((rc == 0) != (strcasecmp (value, origins[0]) == 0))
         abort ();
       if (rc < 0 && err.code != WB_E_FORBIDDEN)

@@ -38,21 +38,27 @@ os.unlink(cfg_path)
 events = EngineEvents(sock=d.engine_sock, label="warmbox.instance=" + d.instance)
 
 
-def tcp(method, path, body=b"", headers=None):
+def tcp_full(method, path, body=b"", headers=None):
     """One request over TCP with exactly these headers (Host included when
-    given: http.client then sends no Host of its own)."""
+    given: http.client then sends no Host of its own): status, parsed
+    body, headers (lower-case names)."""
     c = http.client.HTTPConnection("127.0.0.1", d.port, timeout=120)
     try:
-        c.request(method, path, body=body if method != "GET" else None, headers=headers or {})
+        c.request(method, path, body=body if method not in ("GET", "OPTIONS") else None,
+                  headers=headers or {})
         r = c.getresponse()
         raw = r.read()
         try:
             parsed = json.loads(raw)
         except ValueError:
             parsed = {"_raw": raw}
-        return r.status, parsed
+        return r.status, parsed, {k.lower(): v for k, v in r.getheaders()}
     finally:
         c.close()
+
+
+def tcp(method, path, body=b"", headers=None):
+    return tcp_full(method, path, body, headers)[:2]
 
 
 def history_count():
@@ -86,6 +92,8 @@ attacks = [
      "unsupported_media_type"),
     ("text/plain without Origin", {"Content-Type": "text/plain"}, 415, "unsupported_media_type"),
     ("a body without any Content-Type", {}, 415, "unsupported_media_type"),
+    ("no Origin but Sec-Fetch-Site: cross-site (a browser that leaves Origin off a form's POST)",
+     {"Content-Type": "application/json", "Sec-Fetch-Site": "cross-site"}, 403, "forbidden"),
 ]
 for name, headers, want, want_code in attacks:
     st, b = tcp("POST", "/v1/executions", code, headers)
@@ -122,6 +130,40 @@ t.ok(st == 200, "a name in http.hosts is served", (st, b))
 st, b = tcp("POST", "/v1/executions", code, {"Content-Type": "application/json",
                                                  "Origin": "http://console.test:3000"})
 t.ok(st == 200, "an origin in http.origins is served", (st, b))
+# A listed origin's page may read its answers (CORS), no other's.
+st, b, h = tcp_full("OPTIONS", "/v1/executions", headers={
+    "Origin": "http://console.test:3000", "Access-Control-Request-Method": "POST",
+    "Access-Control-Request-Headers": "content-type, authorization"})
+t.ok(st == 204 and h.get("access-control-allow-origin") == "http://console.test:3000"
+     and "POST" in h.get("access-control-allow-methods", "")
+     and "Content-Type" in h.get("access-control-allow-headers", ""),
+     "a listed origin's preflight: 204 with what it may send", (st, h))
+st, b, h = tcp_full("OPTIONS", "/v1/executions", headers={
+    "Origin": "http://evil.example", "Access-Control-Request-Method": "POST"})
+t.ok(st == 403 and "access-control-allow-origin" not in h, "a foreign origin's preflight: 403, no CORS header",
+     (st, h))
+st, b, h = tcp_full("POST", "/v1/executions", code, {"Content-Type": "application/json",
+                                                        "Origin": "http://console.test:3000"})
+t.ok(st == 200 and b.get("stdout") == "42\n" and h.get("access-control-allow-origin") == "http://console.test:3000",
+     "its POST runs and says the page may read it", (st, h))
+st, b, h = tcp_full("OPTIONS", "/v1/executions")
+t.is_eq(st, 404, "OPTIONS that is no preflight: 404")
+
+# Callers without credentials: the Unix socket's and the loopback port's
+# are different owners (a local user on the port is not the socket's owner).
+st, ses = d.request("POST", "/v1/sessions", {"language": "python"})
+t.is_eq(st, 201, "a session made on the Unix socket")
+st, b = tcp("GET", "/v1/sessions")
+t.ok(st == 200 and all(x["id"] != ses["id"] for x in b.get("sessions", [])),
+     "the TCP caller does not see it in its list", (st, b))
+for method, path in (("GET", "/v1/sessions/" + ses["id"]), ("DELETE", "/v1/sessions/" + ses["id"])):
+    st, b = tcp(method, path)
+    t.ok(st in (404, 410), "nor %s it (%d)" % (method, st), (st, b))
+st, b = tcp("POST", "/v1/sessions/%s/executions" % ses["id"], json.dumps({"code": "print(1)"}).encode(), json_ct)
+t.ok(st in (404, 410), "nor run code in it (%d)" % st, (st, b))
+st, b = d.request("GET", "/v1/sessions/" + ses["id"])
+t.is_eq(st, 200, "it is still the Unix socket caller's")
+
 st, b = tcp("GET", "/healthz", headers={"Host": "evil.example"})
 t.is_eq(st, 421, "even the probe answers only its own names")
 # The Unix socket: no browser reaches it, any Host is served.

@@ -111,20 +111,29 @@ test_origin (void)
   api_config_t none = {0}, listed = {.origins = origins, .n_origins = 2};
   wb_err_t err;
 
-  ok (http_guard_origin (&none, NULL, &err) == 0, "no Origin (curl, the SDKs): served");
-  ok (http_guard_origin (&none, "http://evil.example", &err) < 0 && err.code == WB_E_FORBIDDEN
+  ok (http_guard_origin (&none, NULL, NULL, &err) == 0, "no Origin (curl, the SDKs): served");
+  ok (http_guard_origin (&none, "http://evil.example", NULL, &err) < 0 && err.code == WB_E_FORBIDDEN
           && wb_code_http_status (err.code) == 403 && strstr (err.msg, "http.origins"),
       "a foreign Origin: 403 that names http.origins");
-  ok (http_guard_origin (&none, "http://127.0.0.1:8080", &err) < 0,
+  ok (http_guard_origin (&none, "http://127.0.0.1:8080", NULL, &err) < 0,
       "even the listener's own address as Origin: warmboxd serves no page of its own");
-  ok (http_guard_origin (&none, "null", &err) < 0, "Origin: null (a sandboxed frame, a file): 403");
-  ok (http_guard_origin (&listed, "https://console.corp.example", &err) == 0
-          && http_guard_origin (&listed, "HTTPS://Console.corp.example", &err) == 0
-          && http_guard_origin (&listed, "http://127.0.0.1:3000", &err) == 0,
+  ok (http_guard_origin (&none, "null", NULL, &err) < 0,
+      "Origin: null (a sandboxed frame, a file): 403");
+  ok (http_guard_origin (&listed, "https://console.corp.example", NULL, &err) == 0
+          && http_guard_origin (&listed, "HTTPS://Console.corp.example", NULL, &err) == 0
+          && http_guard_origin (&listed, "http://127.0.0.1:3000", NULL, &err) == 0,
       "a listed origin is served (without case)");
-  ok (http_guard_origin (&listed, "https://console.corp.example.evil", &err) < 0
-          && http_guard_origin (&listed, "http://console.corp.example", &err) < 0
-          && http_guard_origin (&listed, "http://127.0.0.1:3001", &err) < 0,
+  ok (http_guard_origin (&none, NULL, "cross-site", &err) < 0 && err.code == WB_E_FORBIDDEN
+          && http_guard_origin (&none, NULL, "same-site", &err) < 0
+          && http_guard_origin (&none, NULL, "same-origin", &err) == 0
+          && http_guard_origin (&none, NULL, "none", &err) == 0,
+      "no Origin but Sec-Fetch-Site cross-site or same-site (a form's POST in a browser that "
+      "leaves Origin off): 403; same-origin or none (typed in the address bar): served");
+  ok (http_guard_origin (&listed, "https://console.corp.example", "cross-site", &err) == 0,
+      "a listed origin's cross-site request is served (its console's fetch)");
+  ok (http_guard_origin (&listed, "https://console.corp.example.evil", NULL, &err) < 0
+          && http_guard_origin (&listed, "http://console.corp.example", NULL, &err) < 0
+          && http_guard_origin (&listed, "http://127.0.0.1:3001", NULL, &err) < 0,
       "another scheme, port or a longer name is not the listed origin");
 }
 

@@ -446,6 +446,19 @@ host_pid (cJSON *hc)
   cJSON_AddStringToObject (hc, "PidMode", "host");
 }
 
+static void
+kcore_unmasked (cJSON *hc)
+{
+  const char *m[] = {"/proc/acpi", "/sys/firmware"};
+  cJSON_DeleteItemFromObject (hc, "MaskedPaths");
+  cJSON_AddItemToObject (hc, "MaskedPaths", cJSON_CreateStringArray (m, 2));
+}
+static void
+nothing_masked (cJSON *hc)
+{
+  cJSON_DeleteItemFromObject (hc, "MaskedPaths");
+}
+
 /* Issue 12: an engine is used only when a container created there holds
  * every setting; Podman gets its dialect. */
 static void
@@ -470,6 +483,8 @@ test_verify (const prof_t *p)
       {privileged, "privileged", "privileged"},
       {bind_mount, "a bind mount of the host", "host files"},
       {host_pid, "the host's pid namespace", "PidMode"},
+      {kcore_unmasked, "a shorter masked list (an engine's own)", "mask /proc/asound"},
+      {nothing_masked, "MaskedPaths ignored", "mask"},
   };
   sbx_dialect_t d = {true, "/srv/seccomp/python.json"};
   sbx_tmpl_t *t = sbx_tmpl_new (p, &p->def, "sha256:0", NULL, NULL);
