@@ -30,15 +30,8 @@ typedef enum sched_role
   SCHED_ROLE_OPERATOR,
 } sched_role_t;
 
-#define SCHED_MAX_CERT_ROLES 64
-
-/* roles.certificates in the config: the role of a client certificate's
- * common name ("*": any other name). */
-typedef struct sched_cert_role
-{
-  char name[65];
-  sched_role_t role;
-} sched_cert_role_t;
+/* callers.certificates' names, "*" included. */
+#define SCHED_MAX_CERT_CALLERS 64
 
 /* tokens[] in the config: an API client.  The token itself is never
  * stored. */
@@ -73,11 +66,15 @@ typedef struct api_config
   size_t n_hosts;
   char *const *origins;
   size_t n_origins;
-  /* The roles of callers without a token: anonymous ones on a Unix socket
-   * (operator by default) and on TCP (tenant), and client certificates. */
-  sched_role_t role_unix, role_tcp;
-  const sched_cert_role_t *cert_roles;
-  size_t n_cert_roles;
+  /* Callers without a token: their role and limits (name, role, rate,
+   * burst, max_concurrent of a sched_token_t; no hash).  Anonymous ones
+   * on a Unix socket (callers.unix: an operator by default) and on TCP
+   * (callers.tcp: a tenant), and client certificates that are no token's
+   * (callers.certificates: named by the certificate's name, "*" for the
+   * others). */
+  const sched_token_t *caller_unix, *caller_tcp;
+  const sched_token_t *cert_callers;
+  size_t n_cert_callers;
 } api_config_t;
 
 typedef struct api_ctx

@@ -748,8 +748,6 @@ e2b_handle_execute (struct evhttp_request *req, const http_caller_t *who)
 {
   api_ctx_t *ctx = who->ctx;
   char id[SESSION_ID_LEN + 1], owner[80];
-  const sched_token_t *token;
-  size_t token_index;
   sched_request_t parsed;
   wb_err_t err;
 
@@ -852,7 +850,7 @@ e2b_handle_execute (struct evhttp_request *req, const http_caller_t *who)
         parsed.notebook_len = strlen (parsed.notebook);
     }
   cJSON_Delete (env);
-  if (rc == 0 && http_owner_admit (req, ctx, owner, &token, &token_index, &err) < 0)
+  if (rc == 0 && http_owner_admit (req, ctx, owner, &err) < 0)
     {
       sched_request_clear (&parsed);
       rc = -1;
@@ -862,10 +860,10 @@ e2b_handle_execute (struct evhttp_request *req, const http_caller_t *who)
       text_error (req, wb_code_http_status (err.code), http_client_message (&err));
       return;
     }
-  if (token)
-    snprintf (parsed.client, sizeof parsed.client, "%s", token->name);
+  if (strncmp (owner, "token:", 6) == 0)
+    snprintf (parsed.client, sizeof parsed.client, "%.64s", owner + 6);
   e2b_stream_t st = {.kind = E2B_EXECUTE, .notebook = notebook};
-  if (http_call_start (req, who, id, owner, token, token_index, &parsed, false, &st, &err) < 0)
+  if (http_call_start (req, who, id, owner, owner, &parsed, false, &st, &err) < 0)
     text_error (req,
                 err.code == WB_E_SESSION_EXPIRED || err.code == WB_E_NOT_FOUND
                     ? 502
@@ -1309,8 +1307,6 @@ e2b_handle_process (struct evhttp_request *req, const http_caller_t *who)
   const char *path = evhttp_uri_get_path (evhttp_request_get_evhttp_uri (req));
   const char *method = path + strlen ("/process.Process/");
   char id[SESSION_ID_LEN + 1], owner[80];
-  const sched_token_t *token;
-  size_t token_index;
   sched_request_t parsed;
   wb_err_t err;
 
@@ -1382,7 +1378,7 @@ e2b_handle_process (struct evhttp_request *req, const http_caller_t *who)
     rc = call_request (ctx, bash, script.data, timeout_ms, &parsed, &err);
   if (script.data)
     explicit_bzero (script.data, script.cap);
-  if (rc == 0 && http_owner_admit (req, ctx, owner, &token, &token_index, &err) < 0)
+  if (rc == 0 && http_owner_admit (req, ctx, owner, &err) < 0)
     {
       sched_request_clear (&parsed);
       rc = -1;
@@ -1399,13 +1395,13 @@ e2b_handle_process (struct evhttp_request *req, const http_caller_t *who)
                             http_client_message (&err));
       return;
     }
-  if (token)
-    snprintf (parsed.client, sizeof parsed.client, "%s", token->name);
+  if (strncmp (owner, "token:", 6) == 0)
+    snprintf (parsed.client, sizeof parsed.client, "%.64s", owner + 6);
   session_info_t info;
   e2b_stream_t st = {.kind = E2B_PROCESS, .pid = 1};
   if (session_get (ctx->sessions, id, owner, &info, &err) == 0)
     st.pid = info.calls + 1;
-  if (http_call_start (req, who, id, owner, token, token_index, &parsed, false, &st, &err) < 0)
+  if (http_call_start (req, who, id, owner, owner, &parsed, false, &st, &err) < 0)
     connect_stream_error (
         req,
         err.code == WB_E_SESSION_EXPIRED || err.code == WB_E_NOT_FOUND ? "not_found"

@@ -80,9 +80,9 @@ static bool client_cert_name (const sched_http_t *h, struct evhttp_request *req,
 typedef struct http_call
 {
   api_ctx_t *ctx;
-  bool has_token;
-  char token_name[65]; /* by name: a reload may reorder the tokens */
-  bool piston;         /* answer in Piston's shape (/api/v2/execute) */
+  bool held;             /* counted in flight against limits_owner's limits */
+  char limits_owner[80]; /* by name: a reload may reorder the tokens */
+  bool piston;           /* answer in Piston's shape (/api/v2/execute) */
   char piston_version[64];
   struct evhttp_request *req;
   struct evhttp_connection *conn;
@@ -340,8 +340,8 @@ call_free (http_call_t *call)
 {
   if (call->watch)
     event_free (call->watch);
-  if (call->has_token)
-    sched_auth_release (call->ctx->auth, &call->ctx->cfg, call->token_name);
+  if (call->held)
+    sched_auth_release (call->ctx->auth, &call->ctx->cfg, call->limits_owner);
   free (call);
 }
 
@@ -599,66 +599,20 @@ exec_done_cb (void *arg, const sched_result_t *res, const wb_err_t *err)
   call_answer (arg, res, NULL, err);
 }
 
-/* The token's own limits: its bucket, then its executions in flight. */
-static bool
-within_limits (struct evhttp_request *req, api_ctx_t *ctx, const sched_token_t *t, size_t i,
-               bool piston)
+int
+http_owner_admit (struct evhttp_request *req, api_ctx_t *ctx, const char *owner, wb_err_t *err)
 {
-  wb_err_t err;
-  double wait;
+  double retry;
   char secs[32];
 
-  if (ctx->auth->state[i].in_flight >= t->max_concurrent)
-    {
-      wb_error (&err, WB_E_RATE_LIMITED, "this token already has %u executions running",
-                t->max_concurrent);
-      reply_error_as (req, &err, piston);
-      return false;
-    }
-  wait = sched_auth_take (ctx->auth, t, i);
-  if (wait > 0)
-    {
-      snprintf (secs, sizeof secs, "%.0f", ceil (wait));
-      evhttp_add_header (evhttp_request_get_output_headers (req), "Retry-After", secs);
-      wb_error (&err, WB_E_RATE_LIMITED,
-                "this token's rate of %.3g executions per second is used up", t->rate);
-      reply_error_as (req, &err, piston);
-      return false;
-    }
-  return true;
-}
-
-int
-http_owner_admit (struct evhttp_request *req, api_ctx_t *ctx, const char *owner,
-                  const sched_token_t **token, size_t *index, wb_err_t *err)
-{
-  *token = NULL;
-  *index = 0;
-  if (strncmp (owner, "token:", 6) != 0)
+  if (sched_auth_admit (ctx->auth, &ctx->cfg, owner, &retry, err) == 0)
     return 0;
-  for (size_t i = 0; i < ctx->cfg.n_tokens; i++)
-    if (strcmp (ctx->cfg.tokens[i].name, owner + 6) == 0)
-      {
-        const sched_token_t *t = &ctx->cfg.tokens[i];
-        double wait;
-        char secs[32];
-        if (ctx->auth->state[i].in_flight >= t->max_concurrent)
-          return wb_error (err, WB_E_RATE_LIMITED, "this token already has %u executions running",
-                           t->max_concurrent);
-        wait = sched_auth_take (ctx->auth, t, i);
-        if (wait > 0)
-          {
-            snprintf (secs, sizeof secs, "%.0f", ceil (wait));
-            evhttp_add_header (evhttp_request_get_output_headers (req), "Retry-After", secs);
-            return wb_error (err, WB_E_RATE_LIMITED,
-                             "this token's rate of %.3g executions per second is used up", t->rate);
-          }
-        *token = t;
-        *index = i;
-        return 0;
-      }
-  /* The token was dropped by a reload: its sandboxes are nobody's now. */
-  return wb_error (err, WB_E_UNAUTHORIZED, "the API key of this sandbox is no longer valid");
+  if (err->code == WB_E_RATE_LIMITED)
+    {
+      snprintf (secs, sizeof secs, "%.0f", ceil (retry > 1 ? retry : 1));
+      evhttp_add_header (evhttp_request_get_output_headers (req), "Retry-After", secs);
+    }
+  return -1;
 }
 
 /* What a session's call adds to its result: "session" (what was carried)
@@ -721,7 +675,6 @@ execute_in (struct evhttp_request *req, const http_caller_t *who, const char *se
 {
   api_ctx_t *ctx = who->ctx;
   const sched_token_t *token = who->token;
-  size_t token_index = who->token_index;
   bool piston = who->route->piston;
   struct evbuffer *in = evhttp_request_get_input_buffer (req);
   size_t len = evbuffer_get_length (in);
@@ -731,8 +684,14 @@ execute_in (struct evhttp_request *req, const http_caller_t *who, const char *se
   wb_err_t err;
   int rc;
 
-  if (token && !within_limits (req, ctx, token, token_index, piston))
-    return;
+  if (http_owner_admit (req, ctx, caller_name (who), &err) < 0)
+    {
+      if (body)
+        explicit_bzero ((void *) body, len);
+      evbuffer_drain (in, len);
+      reply_error_as (req, &err, piston);
+      return;
+    }
   if (len > 0 && body == NULL)
     {
       /* Not made contiguous: the pieces are dropped unread. */
@@ -773,7 +732,7 @@ execute_in (struct evhttp_request *req, const http_caller_t *who, const char *se
     snprintf (parsed.client, sizeof parsed.client, "%s", token->name);
   else if (who->cert_name)
     snprintf (parsed.client, sizeof parsed.client, "%s", who->cert_name);
-  if (http_call_start (req, who, session, session ? caller_name (who) : NULL, token, token_index,
+  if (http_call_start (req, who, session, session ? caller_name (who) : NULL, caller_name (who),
                        &parsed, piston, NULL, &err)
       < 0)
     reply_error_as (req, &err, piston);
@@ -781,8 +740,8 @@ execute_in (struct evhttp_request *req, const http_caller_t *who, const char *se
 
 int
 http_call_start (struct evhttp_request *req, const http_caller_t *who, const char *session,
-                 const char *owner, const sched_token_t *token, size_t token_index,
-                 sched_request_t *parsed, bool piston, const e2b_stream_t *e2b, wb_err_t *err)
+                 const char *owner, const char *limits_owner, sched_request_t *parsed, bool piston,
+                 const e2b_stream_t *e2b, wb_err_t *err)
 {
   api_ctx_t *ctx = who->ctx;
   http_call_t *call = calloc (1, sizeof *call);
@@ -820,12 +779,9 @@ http_call_start (struct evhttp_request *req, const http_caller_t *who, const cha
       free (call);
       return -1;
     }
-  if (token)
-    {
-      call->has_token = true;
-      snprintf (call->token_name, sizeof call->token_name, "%s", token->name);
-      ctx->auth->state[token_index].in_flight++;
-    }
+  call->held = true;
+  snprintf (call->limits_owner, sizeof call->limits_owner, "%s", limits_owner);
+  sched_auth_hold (ctx->auth, &ctx->cfg, limits_owner);
   who->hconn->call = call;
   /* The SDK's timers run until the headers come: they go now, before the
    * container is even asked for. */

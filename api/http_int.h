@@ -33,18 +33,18 @@ const char *http_client_message (const wb_err_t *err);
 /* Who owns the caller's sessions: "token:NAME", "cert:NAME", or without
  * credentials "anon:unix" or "anon:tcp" (in buf, 80 bytes). */
 const char *caller_name_in (const http_caller_t *who, char *buf);
-/* The token that owner ("token:NAME") is, within its limits: *token and
- * *index (NULL: not a token's, no limits).  -1 with err: 429 (Retry-After
- * set on req), 401 a token gone since. */
+/* May owner (caller_name_in's) start one more execution, within its
+ * limits (api/auth.h)?  0, or -1 with err: 429 (Retry-After set on req),
+ * 401 a token gone since, 503 no room for another certificate's bucket. */
 WB_MUST_CHECK int http_owner_admit (struct evhttp_request *req, api_ctx_t *ctx, const char *owner,
-                                    const sched_token_t **token, size_t *index, wb_err_t *err);
+                                    wb_err_t *err);
 /* Start parsed (taken: cleared whatever comes) for req: in session (of
- * owner), or alone when NULL; counted against token (NULL: none).  With
- * e2b, the reply is that stream (begun at once, before the container).
- * -1 with err when refused: the caller replies. */
+ * owner), or alone when NULL; counted in flight against limits_owner
+ * (admitted by http_owner_admit) until its answer is sent.  With e2b,
+ * the reply is that stream (begun at once, before the container).  -1
+ * with err when refused: the caller replies. */
 WB_MUST_CHECK int http_call_start (struct evhttp_request *req, const http_caller_t *who,
-                                   const char *session, const char *owner,
-                                   const sched_token_t *token, size_t token_index,
+                                   const char *session, const char *owner, const char *limits_owner,
                                    sched_request_t *parsed, bool piston, const e2b_stream_t *e2b,
                                    wb_err_t *err);
 

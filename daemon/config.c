@@ -28,8 +28,12 @@
  *              "max_backlog": 10000},
  *    "tokens": [{"name": "agents", "sha256": "<hex of the token>", "rate": 10,
  *                "burst": 20, "max_concurrent": 8, "role": "tenant"}],
- *    "roles": {"unix": "operator", "tcp": "tenant",   (callers without a token)
- *              "certificates": {"monitor": "operator", "*": "tenant"}},
+ *    "callers": {"unix": {"role": "operator", "rate": 1000, "burst": 2000,
+ *                         "max_concurrent": 512},             (callers without a token)
+ *                "tcp": {"role": "tenant", "rate": 100, "burst": 200, "max_concurrent": 64},
+ *                "certificates": {"monitor": {"role": "operator"},
+ *                                 "*": {"role": "tenant", "rate": 10, "burst": 20,
+ *                                       "max_concurrent": 8}}},
  *    "sessions": {"max_sessions": 256, "max_per_owner": 64, "max_bytes": 2147483648,
  *                 "state_max_bytes": 134217728, "files_max_bytes": 16777216, "files_max": 32,
  *                 "idle_ttl_s": 900, "idle_ttl_max_s": 86400, "max_life_s": 86400,
@@ -75,9 +79,20 @@ sched_config_defaults (sched_config_t *cfg, wb_err_t *err)
   cfg->profiles_dir = strdup (WB_DEFAULT_PROFILES_DIR);
   cfg->max_concurrent = 64;
   /* Only who can reach the Unix socket (its owner and group) sees the
-   * whole daemon by default. */
-  cfg->role_unix = SCHED_ROLE_OPERATOR;
-  cfg->role_tcp = SCHED_ROLE_TENANT;
+   * whole daemon by default; every caller has limits (docs/operators.md). */
+  cfg->caller_unix = (sched_token_t){.name = "anon:unix",
+                                     .role = SCHED_ROLE_OPERATOR,
+                                     .rate = 1000,
+                                     .burst = 2000,
+                                     .max_concurrent = 512};
+  cfg->caller_tcp = (sched_token_t){.name = "anon:tcp",
+                                    .role = SCHED_ROLE_TENANT,
+                                    .rate = 100,
+                                    .burst = 200,
+                                    .max_concurrent = 64};
+  cfg->cert_callers[0] = (sched_token_t){
+      .name = "*", .role = SCHED_ROLE_TENANT, .rate = 10, .burst = 20, .max_concurrent = 8};
+  cfg->n_cert_callers = 1;
   cfg->admission_queue_max = 1024;
   cfg->max_wait_ms = 60000;
   cfg->shutdown_grace_ms = 190000;
@@ -178,10 +193,10 @@ sched_config_api (const sched_config_t *cfg, api_config_t *out)
   out->n_hosts = cfg->n_hosts;
   out->origins = cfg->origins;
   out->n_origins = cfg->n_origins;
-  out->role_unix = cfg->role_unix;
-  out->role_tcp = cfg->role_tcp;
-  out->cert_roles = cfg->cert_roles;
-  out->n_cert_roles = cfg->n_cert_roles;
+  out->caller_unix = &cfg->caller_unix;
+  out->caller_tcp = &cfg->caller_tcp;
+  out->cert_callers = cfg->cert_callers;
+  out->n_cert_callers = cfg->n_cert_callers;
 }
 
 const sched_pool_config_t *
@@ -574,42 +589,101 @@ parse_role (cJSON *item, const char *key, sched_role_t *role, wb_err_t *err)
   return 0;
 }
 
+/* A caller's entry: {"role", "rate", "burst", "max_concurrent"}, each
+ * optional (what c holds stays). */
 static int
-parse_role_unix (sched_config_t *cfg, cJSON *item, wb_err_t *err)
+parse_caller (cJSON *item, const char *key, sched_token_t *c, wb_err_t *err)
 {
-  return parse_role (item, "roles.unix", &cfg->role_unix, err);
-}
-
-static int
-parse_role_tcp (sched_config_t *cfg, cJSON *item, wb_err_t *err)
-{
-  return parse_role (item, "roles.tcp", &cfg->role_tcp, err);
-}
-
-/* "roles.certificates": {"NAME": role, "*": role}; replaces the list. */
-static int
-parse_cert_roles (sched_config_t *cfg, cJSON *item, wb_err_t *err)
-{
-  cJSON *e;
+  cJSON *f;
+  uint64_t conc;
 
   if (!cJSON_IsObject (item))
     return wb_error (err, WB_E_INVALID,
-                     "\"roles.certificates\" must be an object: {\"NAME\": \"operator\"}");
-  cfg->n_cert_roles = 0;
+                     "\"%s\" must be an object: {\"role\", \"rate\", \"burst\", "
+                     "\"max_concurrent\"}",
+                     key);
+  cJSON_ArrayForEach (f, item)
+  {
+    const char *k = f->string ? f->string : "";
+    if (strcmp (k, "role") == 0)
+      {
+        if (parse_role (f, key, &c->role, err) < 0)
+          return -1;
+      }
+    else if (strcmp (k, "rate") == 0 || strcmp (k, "burst") == 0)
+      {
+        if (!cJSON_IsNumber (f) || !(f->valuedouble > 0) || f->valuedouble > 1e6
+            || (strcmp (k, "burst") == 0 && f->valuedouble < 1))
+          return wb_error (err, WB_E_INVALID, "\"%s.%s\" must be a number > 0 (burst >= 1)", key,
+                           k);
+        *(strcmp (k, "rate") == 0 ? &c->rate : &c->burst) = f->valuedouble;
+      }
+    else if (strcmp (k, "max_concurrent") == 0)
+      {
+        if (set_uint (&conc, f, "max_concurrent", 1, 100000, err) < 0)
+          return -1;
+        c->max_concurrent = (uint32_t) conc;
+      }
+    else
+      return wb_error (err, WB_E_INVALID, "unknown key \"%s.%.32s\"", key, k);
+  }
+  return 0;
+}
+
+static int
+parse_caller_unix (sched_config_t *cfg, cJSON *item, wb_err_t *err)
+{
+  return parse_caller (item, "callers.unix", &cfg->caller_unix, err);
+}
+
+static int
+parse_caller_tcp (sched_config_t *cfg, cJSON *item, wb_err_t *err)
+{
+  return parse_caller (item, "callers.tcp", &cfg->caller_tcp, err);
+}
+
+/* "callers.certificates": {"NAME": {...}, "*": {...}}; replaces the list
+ * but for "*", which keeps what it holds unless it is given. */
+static int
+parse_cert_callers (sched_config_t *cfg, cJSON *item, wb_err_t *err)
+{
+  cJSON *e;
+  sched_token_t any = cfg->cert_callers[0];
+
+  if (!cJSON_IsObject (item))
+    return wb_error (err, WB_E_INVALID,
+                     "\"callers.certificates\" must be an object: {\"NAME\": {\"role\": ...}}");
+  cfg->n_cert_callers = 1;
+  /* "*" first: a name listed takes its limits for what it does not say. */
+  e = cJSON_GetObjectItemCaseSensitive (item, "*");
+  if (e && parse_caller (e, "callers.certificates.*", &any, err) < 0)
+    return -1;
+  snprintf (any.name, sizeof any.name, "*");
+  cfg->cert_callers[0] = any;
   cJSON_ArrayForEach (e, item)
   {
-    sched_cert_role_t *r = &cfg->cert_roles[cfg->n_cert_roles];
-    if (cfg->n_cert_roles == SCHED_MAX_CERT_ROLES)
-      return wb_error (err, WB_E_INVALID, "\"roles.certificates\": at most %d names",
-                       SCHED_MAX_CERT_ROLES);
-    if (e->string == NULL || e->string[0] == '\0' || strlen (e->string) >= sizeof r->name)
+    sched_token_t *c;
+    if (e->string == NULL || e->string[0] == '\0' || strlen (e->string) > 64)
       return wb_error (err, WB_E_INVALID,
-                       "\"roles.certificates\": a name of 1 to %zu characters, or \"*\"",
-                       sizeof r->name - 1);
-    if (parse_role (e, "roles.certificates.*", &r->role, err) < 0)
+                       "\"callers.certificates\": a name of 1 to 64 characters, or \"*\"");
+    if (strcmp (e->string, "*") == 0)
+      continue;
+    else
+      {
+        for (size_t i = 1; i < cfg->n_cert_callers; i++)
+          if (strcmp (cfg->cert_callers[i].name, e->string) == 0)
+            return wb_error (err, WB_E_INVALID, "\"callers.certificates\": %.64s is given twice",
+                             e->string);
+        if (cfg->n_cert_callers == SCHED_MAX_CERT_CALLERS)
+          return wb_error (err, WB_E_INVALID, "\"callers.certificates\": at most %d names",
+                           SCHED_MAX_CERT_CALLERS - 1);
+        c = &cfg->cert_callers[cfg->n_cert_callers++];
+        /* A name listed takes "*"'s limits for what it does not say. */
+        *c = cfg->cert_callers[0];
+        snprintf (c->name, sizeof c->name, "%s", e->string);
+      }
+    if (parse_caller (e, "callers.certificates.NAME", c, err) < 0)
       return -1;
-    snprintf (r->name, sizeof r->name, "%s", e->string);
-    cfg->n_cert_roles++;
   }
   return 0;
 }
@@ -758,9 +832,9 @@ static const config_key_t config_keys[] = {
     STR ("sessions.node", session_node),
     CUSTOM ("pools", parse_pools, apply_pools),
     CUSTOM ("tokens", parse_tokens, apply_tokens),
-    CUSTOM ("roles.unix", parse_role_unix, NULL),
-    CUSTOM ("roles.tcp", parse_role_tcp, NULL),
-    CUSTOM ("roles.certificates", parse_cert_roles, NULL),
+    CUSTOM ("callers.unix", parse_caller_unix, NULL),
+    CUSTOM ("callers.tcp", parse_caller_tcp, NULL),
+    CUSTOM ("callers.certificates", parse_cert_callers, NULL),
 };
 
 #undef U32

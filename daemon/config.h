@@ -67,9 +67,9 @@ typedef struct sched_config
   size_t n_pools;
   sched_token_t tokens[SCHED_MAX_TOKENS];
   size_t n_tokens;
-  sched_role_t role_unix, role_tcp; /* "roles.unix", "roles.tcp": anonymous callers */
-  sched_cert_role_t cert_roles[SCHED_MAX_CERT_ROLES]; /* "roles.certificates" */
-  size_t n_cert_roles;
+  sched_token_t caller_unix, caller_tcp; /* "callers.unix", "callers.tcp": anonymous callers */
+  sched_token_t cert_callers[SCHED_MAX_CERT_CALLERS]; /* "callers.certificates" */
+  size_t n_cert_callers;
   /* Not in the file: timings the unit tests shorten (0: the defaults). */
   uint32_t pool_tick_ms;     /* pool sizing and retry tick */
   uint32_t pool_backoff_ms;  /* first pause after a failed create */

@@ -8,6 +8,9 @@
   403/421/415 before anything runs (no history row, no container started),
   while the same request with what curl or an SDK sends runs; the names
   and origins an operator lists in http.hosts / http.origins are served.
+- limits for every caller: the anonymous TCP caller, with callers.tcp's
+  rate, burst and max_concurrent, gets 429 (Retry-After) past them, while
+  the Unix socket's caller, another owner, is still served.
 - operator routes for operators: /v1/pools, /v1/engines and /metrics
   answer 403 to a tenant's token and to the anonymous TCP caller, 200 to
   an operator's token and to the Unix socket's anonymous caller.
@@ -179,6 +182,33 @@ for path in OPERATOR_ROUTES:
     st, b = d.request("GET", path)
     t.is_eq(st, 200, "%s for the Unix socket's anonymous caller (an operator by default): 200" % path)
 d.stop()
+
+# ---- 5. limits for every caller ---------------------------------------------
+cfg_path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "warmbox-tenants-limits-%d.json" % os.getpid())
+with open(cfg_path, "w") as f:
+    json.dump({"callers": {"tcp": {"rate": 0.05, "burst": 2, "max_concurrent": 1}}}, f)
+ld = Daemon(extra_args=["--config", cfg_path], tcp=True)
+os.unlink(cfg_path)
+d = ld
+slow = json.dumps({"language": "python", "code": "import time\ntime.sleep(3)\nprint('slow')"}).encode()
+import concurrent.futures as cf  # noqa: E402
+with cf.ThreadPoolExecutor(1) as ex:
+    first = ex.submit(tcp, "POST", "/v1/executions", slow, json_ct)
+    t.ok(wait_until(lambda: len(ld.our_running()) == 1, timeout=60), "the TCP caller's first execution runs")
+    st, b, h = tcp_full("POST", "/v1/executions", code, json_ct)
+    t.ok(st == 429 and b.get("error", {}).get("code") == "rate_limited" and "running" in b["error"]["message"]
+         and int(h.get("retry-after", "0")) >= 1,
+         "its second at once: 429, max_concurrent 1 (callers.tcp)", (st, b, h))
+    st, b = ld.run("python", "print('unix')")
+    t.ok(st == 200 and b.get("stdout") == "unix\n", "meanwhile the Unix socket's caller is served", (st, b))
+    st, b = first.result()
+    t.ok(st == 200 and b.get("stdout") == "slow\n", "the first one ends as it should", (st, b))
+st, b = tcp("POST", "/v1/executions", code, json_ct)
+t.ok(st == 200, "the burst of 2 holds one more (the refusal above took none from it)", (st, b))
+st, b, h = tcp_full("POST", "/v1/executions", code, json_ct)
+t.ok(st == 429 and "rate" in b.get("error", {}).get("message", "") and int(h.get("retry-after", "0")) >= 1,
+     "the next is refused by the rate (0.05/s), Retry-After %s s" % h.get("retry-after"), (st, b, h))
+ld.stop()
 
 # ---- 6. operator routes: roles of tokens --------------------------------
 keys = {"alice": os.urandom(16).hex(), "ops": os.urandom(16).hex()}

@@ -2,6 +2,7 @@
 #include "api/auth.h"
 #include "daemon/config.h"
 #include "tap.h"
+#include <stdlib.h>
 
 #define HEX64 "0000000000000000000000000000000000000000000000000000000000000001"
 #define HEX64B "0000000000000000000000000000000000000000000000000000000000000002"
@@ -82,11 +83,11 @@ main (void)
       "a new token starts with a full bucket");
   ok (auth.state[1].in_flight == 1 && auth.state[1].tokens == 0.5,
       "a kept token keeps its bucket and executions in flight across a reorder");
-  sched_auth_release (&auth, view (&fresh), "alice");
+  sched_auth_release (&auth, view (&fresh), "token:alice");
   ok (auth.state[1].in_flight == 0 && auth.state[0].in_flight == 0,
-      "release finds the token by name");
-  sched_auth_release (&auth, view (&fresh), "alice");
-  sched_auth_release (&auth, view (&fresh), "gone");
+      "release finds the token by its owner's name");
+  sched_auth_release (&auth, view (&fresh), "token:alice");
+  sched_auth_release (&auth, view (&fresh), "token:gone");
   ok (auth.state[1].in_flight == 0, "release of a dropped token or below zero changes nothing");
   auth.state[1].tokens = 1;
   ok (sched_auth_check (view (&fresh), "Bearer bob-token", &idx, &err) != NULL && idx == 0
@@ -102,14 +103,19 @@ main (void)
   static const char roles_json[]
       = "{\"tokens\":[{\"name\":\"ops\",\"sha256\":\"" HEX64 "\",\"role\":\"operator\"},"
         "{\"name\":\"agents\",\"sha256\":\"" HEX64B "\"}],"
-        "\"roles\":{\"certificates\":{\"monitor\":\"operator\",\"*\":\"tenant\"}}}";
+        "\"callers\":{\"certificates\":{\"monitor\":{\"role\":\"operator\"},"
+        "\"*\":{\"rate\":1,\"burst\":2,\"max_concurrent\":1}},"
+        "\"tcp\":{\"rate\":0.5,\"burst\":1,\"max_concurrent\":3}}}";
   must (sched_config_defaults (&rc, &err));
   sched_config_api (&rc, &api);
   ok (sched_auth_role (&api, NULL, true, NULL) == SCHED_ROLE_OPERATOR
           && sched_auth_role (&api, NULL, false, NULL) == SCHED_ROLE_TENANT
           && sched_auth_role (&api, NULL, false, "box1") == SCHED_ROLE_TENANT,
       "by default only the Unix socket's anonymous caller is an operator");
-  ok (sched_config_parse (&rc, roles_json, sizeof roles_json - 1, &err) == 0, "roles parse: %s",
+  ok (api.caller_unix->max_concurrent > 0 && api.caller_tcp->max_concurrent > 0
+          && api.cert_callers[0].max_concurrent > 0 && api.caller_tcp->rate > 0,
+      "callers without a token have limits by default");
+  ok (sched_config_parse (&rc, roles_json, sizeof roles_json - 1, &err) == 0, "callers parse: %s",
       err.msg);
   sched_config_api (&rc, &api);
   ok (rc.tokens[0].role == SCHED_ROLE_OPERATOR && rc.tokens[1].role == SCHED_ROLE_TENANT
@@ -119,12 +125,60 @@ main (void)
   ok (sched_auth_role (&api, NULL, false, "monitor") == SCHED_ROLE_OPERATOR
           && sched_auth_role (&api, NULL, false, "other") == SCHED_ROLE_TENANT,
       "a certificate's role by its name, else \"*\"'s");
+  ok (rc.n_cert_callers == 2 && rc.cert_callers[1].rate == 1 && rc.cert_callers[1].burst == 2
+          && rc.cert_callers[1].max_concurrent == 1,
+      "a listed name takes \"*\"'s limits for what it does not say");
+
+  /* Limits for every owner. */
+  sched_auth_t *la = calloc (1, sizeof *la);
+  double retry;
+  sched_auth_init (la, &api);
+  ok (sched_auth_admit (la, &api, "anon:tcp", &retry, &err) == 0
+          && sched_auth_admit (la, &api, "anon:tcp", &retry, &err) < 0
+          && err.code == WB_E_RATE_LIMITED && retry > 1.9 && retry <= 2.0,
+      "the anonymous TCP caller: a burst of 1 at 0.5/s, the next told to wait 2 s (%.2f)", retry);
+  sched_auth_hold (la, &api, "anon:unix");
+  ok (la->anon_unix.in_flight == 1 && la->anon_tcp.in_flight == 0,
+      "the Unix socket's caller is another owner, with its own count");
+  sched_auth_release (la, &api, "anon:unix");
+  ok (sched_auth_admit (la, &api, "cert:box1", &retry, &err) == 0
+          && sched_auth_admit (la, &api, "cert:box2", &retry, &err) == 0,
+      "two certificates' names: a bucket each");
+  sched_auth_hold (la, &api, "cert:box1");
+  ok (sched_auth_admit (la, &api, "cert:box1", &retry, &err) < 0 && err.code == WB_E_RATE_LIMITED
+          && strstr (err.msg, "running")
+          && sched_auth_admit (la, &api, "cert:box2", &retry, &err) == 0,
+      "box1 at its max_concurrent of 1 is refused; box2 is not held back by it");
+  sched_auth_release (la, &api, "cert:box1");
+  for (int i = 0; i < SCHED_MAX_CERT_OWNERS + 10; i++)
+    {
+      char name[32];
+      snprintf (name, sizeof name, "cert:c%d", i);
+      if (sched_auth_admit (la, &api, name, &retry, &err) < 0)
+        break;
+    }
+  ok (sched_auth_admit (la, &api, "cert:new", &retry, &err) == 0,
+      "more certificate names than places: the idle longest gives its place up");
+  for (int i = 0; i < SCHED_MAX_CERT_OWNERS; i++)
+    la->certs[i].s.in_flight = 1;
+  ok (sched_auth_admit (la, &api, "cert:another", &retry, &err) < 0 && err.code == WB_E_BUSY,
+      "every place busy: 503, never another's bucket");
+  ok (sched_auth_admit (la, &api, "token:gone", &retry, &err) < 0 && err.code == WB_E_UNAUTHORIZED
+          && sched_auth_admit (la, &api, "nobody", &retry, &err) < 0,
+      "a dropped token's owner, or no owner's name: refused");
+  free (la);
+
   static const char *const bad_roles[] = {
-      "{\"roles\":{\"unix\":\"admin\"}}",
-      "{\"roles\":{\"tcp\":true}}",
-      "{\"roles\":{\"certificates\":[\"monitor\"]}}",
-      "{\"roles\":{\"certificates\":{\"monitor\":\"root\"}}}",
-      "{\"roles\":{\"everyone\":\"operator\"}}",
+      "{\"callers\":{\"unix\":{\"role\":\"admin\"}}}",
+      "{\"callers\":{\"tcp\":\"operator\"}}",
+      "{\"callers\":{\"tcp\":{\"rate\":0}}}",
+      "{\"callers\":{\"tcp\":{\"burst\":0.5}}}",
+      "{\"callers\":{\"tcp\":{\"max_concurrent\":0}}}",
+      "{\"callers\":{\"tcp\":{\"limit\":1}}}",
+      "{\"callers\":{\"certificates\":[\"monitor\"]}}",
+      "{\"callers\":{\"certificates\":{\"m\":{\"role\":\"a\"}}}}",
+      "{\"callers\":{\"certificates\":{\"m\":{},\"m\":{}}}}",
+      "{\"callers\":{\"everyone\":{}}}",
       "{\"tokens\":[{\"name\":\"x\",\"sha256\":\"" HEX64 "\",\"role\":\"Operator\"}]}",
   };
   for (size_t i = 0; i < WB_ARRAY_SIZE (bad_roles); i++)
@@ -135,12 +189,13 @@ main (void)
           "refused: %s (%s)", bad_roles[i], err.msg);
       sched_config_clear (&b);
     }
-  static const char swapped[] = "{\"roles\":{\"unix\":\"tenant\",\"tcp\":\"operator\"}}";
+  static const char swapped[]
+      = "{\"callers\":{\"unix\":{\"role\":\"tenant\"},\"tcp\":{\"role\":\"operator\"}}}";
   must (sched_config_parse (&rc, swapped, sizeof swapped - 1, &err));
   sched_config_api (&rc, &api);
   ok (sched_auth_role (&api, NULL, true, NULL) == SCHED_ROLE_TENANT
           && sched_auth_role (&api, NULL, false, NULL) == SCHED_ROLE_OPERATOR,
-      "roles.unix and roles.tcp set the anonymous callers' roles");
+      "callers.unix and callers.tcp set the anonymous callers' roles");
   sched_config_clear (&rc);
   return tap_done ();
 }
