@@ -1636,7 +1636,7 @@ route (struct evhttp_request *req, void *arg)
       && sched_auth_role (&ctx->cfg, who.token, who.on_unix, who.cert_name) != SCHED_ROLE_OPERATOR)
     {
       wb_error (&err, WB_E_FORBIDDEN,
-                "%s is for operators: this caller's role is tenant (docs/operators.md, roles)",
+                "%s is for operators: this caller's role is tenant (docs/operators.md, \"Roles\")",
                 path);
       reply_refused (req, who.route, path, &err);
       return;
