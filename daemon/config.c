@@ -35,6 +35,7 @@
  *                                 "*": {"role": "tenant", "rate": 10, "burst": 20,
  *                                       "max_concurrent": 8}}},
  *    "sessions": {"max_sessions": 256, "max_per_owner": 64, "max_bytes": 2147483648,
+ *                 "owner_max_bytes": 536870912,
  *                 "state_max_bytes": 134217728, "files_max_bytes": 16777216, "files_max": 32,
  *                 "idle_ttl_s": 900, "idle_ttl_max_s": 86400, "max_life_s": 86400,
  *                 "queue_max": 8, "node": "a"},  (node: in the ids, for HAProxy)
@@ -109,6 +110,7 @@ sched_config_defaults (sched_config_t *cfg, wb_err_t *err)
   cfg->sessions.max_sessions = 256;
   cfg->sessions.max_per_owner = 64;
   cfg->sessions.max_bytes = 2ull << 30;
+  cfg->sessions.owner_max_bytes = 512ull << 20;
   cfg->sessions.state_max_bytes = 128u << 20;
   cfg->sessions.files_max_bytes = 16u << 20;
   cfg->sessions.files_max = 32;
@@ -822,6 +824,7 @@ static const config_key_t config_keys[] = {
     U32 ("sessions.max_sessions", sessions.max_sessions, 1, 1000000, false),
     U32 ("sessions.max_per_owner", sessions.max_per_owner, 1, 1000000, false),
     U64 ("sessions.max_bytes", sessions.max_bytes, 1048576, 1099511627776.0),
+    U64 ("sessions.owner_max_bytes", sessions.owner_max_bytes, 1048576, 1099511627776.0),
     U64 ("sessions.state_max_bytes", sessions.state_max_bytes, 4096, 1073741824.0),
     U64 ("sessions.files_max_bytes", sessions.files_max_bytes, 0, 16777216.0),
     U32 ("sessions.files_max", sessions.files_max, 0, 62, false),

@@ -355,15 +355,42 @@ evictable (const session_t *s)
   return s->running == NULL && s->queue == NULL;
 }
 
-/* The least recently used idle session other than keep, or NULL. */
+/* The least recently used idle session of owner other than keep, or
+ * NULL.  Only an owner's own sessions ever go to make room for it: one
+ * tenant's calls never end another's sessions. */
 static session_t *
-lru (sessions_t *set, const session_t *keep)
+lru_of (sessions_t *set, const char *owner, const session_t *keep)
 {
   session_t *last = NULL;
   for (session_t *s = set->list; s; s = s->next)
-    if (s != keep && evictable (s))
+    if (s != keep && evictable (s) && strcmp (s->owner, owner) == 0)
       last = s;
   return last;
+}
+
+/* What owner's sessions hold, and of it what could go (idle), keep
+ * aside. */
+static uint64_t
+owner_bytes (const sessions_t *set, const char *owner, const session_t *keep, uint64_t *idle)
+{
+  uint64_t all = 0;
+
+  *idle = 0;
+  for (const session_t *s = set->list; s; s = s->next)
+    if (s != keep && strcmp (s->owner, owner) == 0)
+      {
+        all += session_bytes (s);
+        *idle += evictable (s) ? session_bytes (s) : 0;
+      }
+  return all;
+}
+
+static uint64_t
+owner_cap (const sessions_t *set)
+{
+  return set->cfg.owner_max_bytes && set->cfg.owner_max_bytes < set->cfg.max_bytes
+             ? set->cfg.owner_max_bytes
+             : set->cfg.max_bytes;
 }
 
 static void
@@ -515,11 +542,20 @@ session_create (sessions_t *set, const session_spec_t *spec, char id[SESSION_ID_
   if (mine >= set->cfg.max_per_owner)
     return wb_error (err, WB_E_RATE_LIMITED,
                      "this token already has %u sessions, its most; delete one first", mine);
-  if (set->n >= set->cfg.max_sessions && lru (set, NULL) == NULL)
-    return wb_error (err, WB_E_BUSY, "all %u sessions are busy; try again later",
+  if (set->n >= set->cfg.max_sessions && lru_of (set, spec->owner, NULL) == NULL)
+    return wb_error (err, WB_E_BUSY,
+                     "all %u sessions are in use and none of this caller's is idle to make room; "
+                     "try again later",
                      set->cfg.max_sessions);
   if (spec->attrs && strlen (spec->attrs) > ATTRS_MAX)
     return wb_error (err, WB_E_TOO_LARGE, "a session's attributes are at most %d bytes", ATTRS_MAX);
+  uint64_t idle, attrs_len = spec->attrs ? strlen (spec->attrs) : 0;
+  if (owner_bytes (set, spec->owner, NULL, &idle) + attrs_len > owner_cap (set)
+      || set->bytes + attrs_len > set->cfg.max_bytes)
+    return wb_error (err, WB_E_TOO_LARGE,
+                     "this caller's sessions are at their memory quota "
+                     "(sessions.owner_max_bytes, or the daemon's sessions.max_bytes): "
+                     "delete one first");
   if ((s = calloc (1, sizeof *s)) == NULL
       || (spec->attrs && (s->attrs = strdup (spec->attrs)) == NULL))
     {
@@ -537,7 +573,7 @@ session_create (sessions_t *set, const session_spec_t *spec, char id[SESSION_ID_
   id_mac (set, s->id + 4, at - 4, spec->owner, mac);
   memcpy (s->id + at, mac, 17);
   if (set->n >= set->cfg.max_sessions)
-    session_end (set, lru (set, NULL), END_EVICTED);
+    session_end (set, lru_of (set, spec->owner, NULL), END_EVICTED);
   snprintf (s->owner, sizeof s->owner, "%s", spec->owner);
   snprintf (s->language, sizeof s->language, "%s", spec->language);
   s->any_language = spec->any_language;
@@ -765,13 +801,18 @@ session_files_write (sessions_t *set, const char *id, const char *owner, const c
                      "at most %u files of %llu bytes",
                      s->id, (unsigned long long) count, (unsigned long long) bytes,
                      set->cfg.files_max, (unsigned long long) set->cfg.files_max_bytes);
-  /* Within the daemon's total, without evicting anyone's session: a
-   * write costs no container, so it must not push others out. */
-  uint64_t after = set->bytes - s->files_bytes + bytes;
-  if (bytes > s->files_bytes && after > set->cfg.max_bytes)
+  /* Within the owner's quota and the daemon's total, without evicting
+   * anyone's session: a write costs no container, so it must not push
+   * others out. */
+  uint64_t idle, after = set->bytes - s->files_bytes + bytes;
+  uint64_t mine = owner_bytes (set, s->owner, NULL, &idle) - s->files_bytes + bytes;
+  if (bytes > s->files_bytes && (after > set->cfg.max_bytes || mine > owner_cap (set)))
     return wb_error (err, WB_E_TOO_LARGE,
-                     "the daemon's sessions are at their memory cap (sessions.max_bytes): "
-                     "nothing was written");
+                     after > set->cfg.max_bytes
+                         ? "the daemon's sessions are at their memory cap (sessions.max_bytes): "
+                           "nothing was written"
+                         : "this caller's sessions are at their memory quota "
+                           "(sessions.owner_max_bytes): nothing was written");
   sched_file_t *fresh = calloc (n ? n : 1, sizeof *fresh);
   sched_file_t *grown = realloc (s->files, (size_t) (count ? count : 1) * sizeof *s->files);
   if (grown)
@@ -1344,22 +1385,29 @@ carry (sessions_t *set, session_t *s, session_call_t *c, const sched_result_t *r
                              "from before this call");
       goto keep;
     }
-  /* Within the daemon's total: others go, least recently used first, but
-   * only when that is enough. */
-  uint64_t after = bytes + (take_state ? res->session_state.len : s->state.len);
-  uint64_t others = set->bytes - session_bytes (s), evictable_bytes = 0;
-  for (session_t *t = set->list; t; t = t->next)
-    if (t != s && evictable (t))
-      evictable_bytes += session_bytes (t);
-  if (others + after > set->cfg.max_bytes && others - evictable_bytes + after > set->cfg.max_bytes)
+  /* Within the owner's quota and the daemon's total: the owner's own
+   * other sessions go, least recently used first, but only when that is
+   * enough; never another owner's. */
+  uint64_t after = bytes + (take_state ? res->session_state.len : s->state.len) + s->attrs_len;
+  uint64_t idle_mine, mine = owner_bytes (set, s->owner, s, &idle_mine);
+  uint64_t others = set->bytes - session_bytes (s);
+  uint64_t over_quota = mine + after > owner_cap (set) ? mine + after - owner_cap (set) : 0;
+  uint64_t over_total
+      = others + after > set->cfg.max_bytes ? others + after - set->cfg.max_bytes : 0;
+  if (over_quota > idle_mine || over_total > idle_mine)
     {
-      so->error = "session_memory_full";
-      (void) warn (so, "the daemon's sessions are at their memory cap: the session keeps its "
-                       "files and state from before this call");
+      bool quota = over_quota > idle_mine;
+      so->error = quota ? "session_quota" : "session_memory_full";
+      (void) warn (so, quota ? "this caller's sessions are at their memory quota "
+                               "(sessions.owner_max_bytes): the session keeps its files and state "
+                               "from before this call"
+                             : "the daemon's sessions are at their memory cap: the session keeps "
+                               "its files and state from before this call");
       goto keep;
     }
-  while (set->bytes - session_bytes (s) + after > set->cfg.max_bytes)
-    session_end (set, lru (set, s), END_EVICTED);
+  while (owner_bytes (set, s->owner, s, &idle_mine) + after > owner_cap (set)
+         || set->bytes - session_bytes (s) + after > set->cfg.max_bytes)
+    session_end (set, lru_of (set, s->owner, s), END_EVICTED);
   if (take_state
       && wb_buf_append (&fresh, res->session_state.data ? res->session_state.data : "",
                         res->session_state.len)

@@ -41,9 +41,11 @@
 
 typedef struct session_config
 {
-  uint32_t max_sessions;    /* in all; past it the least recently used idle one goes */
+  uint32_t max_sessions;    /* in all; past it the creator's least recently used idle one goes */
   uint32_t max_per_owner;   /* one token's; past it 429 */
   uint64_t max_bytes;       /* states and files of all sessions together */
+  uint64_t owner_max_bytes; /* one owner's sessions together (0: max_bytes); past it the
+                               owner's own idle ones go, never another's */
   uint64_t state_max_bytes; /* one session's state */
   uint64_t files_max_bytes; /* one session's files together (<= SCHED_MAX_FILES_BYTES) */
   uint32_t files_max;       /* one session's files (<= SCHED_MAX_FILES - 2) */
@@ -94,7 +96,7 @@ typedef struct session_outcome
   bool ended;   /* the session ended while the call ran: nothing carried */
   bool carried; /* the session now holds what this call left */
   /* Why not all of it was taken ("session_state_too_large",
-   * "session_files_too_large", "session_memory_full"), or NULL. */
+   * "session_files_too_large", "session_memory_full", "session_quota"), or NULL. */
   const char *error;
   uint32_t files; /* what the next call gets */
   uint64_t files_bytes, state_bytes;

@@ -11,6 +11,9 @@
 - limits for every caller: the anonymous TCP caller, with callers.tcp's
   rate, burst and max_concurrent, gets 429 (Retry-After) past them, while
   the Unix socket's caller, another owner, is still served.
+- sessions of one owner cannot evict another's: with a 1 MiB total,
+  alice's third 350 kB session ends her own least recently used one (and
+  a state past her quota is refused, kept as it was); bob's stays.
 - operator routes for operators: /v1/pools, /v1/engines and /metrics
   answer 403 to a tenant's token and to the anonymous TCP caller, 200 to
   an operator's token and to the Unix socket's anonymous caller.
@@ -30,7 +33,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wbtest import Daemon, EngineEvents, Tap, rows, wait_until  # noqa: E402
+from wbtest import Daemon, EngineEvents, Tap, UnixHTTPConnection, rows, wait_until  # noqa: E402
 
 t = Tap()
 cfg_path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "warmbox-tenants-%d.json" % os.getpid())
@@ -231,6 +234,61 @@ for path in OPERATOR_ROUTES:
 st, b = tcp("GET", "/v1/languages", headers={"Authorization": "Bearer " + keys["alice"]})
 t.is_eq(st, 200, "the tenant still reads /v1/languages")
 rd.stop()
+
+# ---- 3. sessions of one owner cannot evict another's ------------------------
+keys = {"alice": os.urandom(16).hex(), "bob": os.urandom(16).hex()}
+cfg_path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "warmbox-tenants-quota-%d.json" % os.getpid())
+with open(cfg_path, "w") as f:
+    json.dump({"tokens": [{"name": n, "sha256": hashlib.sha256(k.encode()).hexdigest(), "rate": 100, "burst": 100}
+                          for n, k in keys.items()],
+               "sessions": {"max_bytes": 1048576, "owner_max_bytes": 1048576, "state_max_bytes": 1048576}}, f)
+qd = Daemon(extra_args=["--config", cfg_path], wait_ready=True)
+os.unlink(cfg_path)
+
+
+def as_(who, method, path, body=None):
+    c = UnixHTTPConnection(qd.sock, timeout=120)
+    try:
+        c.request(method, path, body=json.dumps(body) if body is not None else None,
+                  headers={"Content-Type": "application/json", "Authorization": "Bearer " + keys[who]})
+        r = c.getresponse()
+        raw = r.read()
+        return r.status, json.loads(raw) if raw else {}
+    finally:
+        c.close()
+
+
+def session_of(who):
+    st, b = as_(who, "POST", "/v1/sessions", {"language": "python"})
+    return b.get("id")
+
+
+def hold(who, sid, n):
+    return as_(who, "POST", "/v1/sessions/%s/executions" % sid,
+               {"code": "import os\nblob = os.urandom(%d)\nprint(len(blob))" % n})
+
+
+bob_s = session_of("bob")
+st, r = hold("bob", bob_s, 350000)
+t.ok(st == 200 and r.get("session", {}).get("carried"), "bob's session holds 350 kB", r)
+alice_s = []
+for i in range(3):
+    alice_s.append(session_of("alice"))
+    st, r = hold("alice", alice_s[-1], 350000)
+    t.ok(st == 200 and r.get("session", {}).get("carried"), "alice's session %d holds 350 kB" % i, r)
+st, b = as_("bob", "GET", "/v1/sessions/" + bob_s)
+t.ok(st == 200, "past the 1 MiB total, bob's session is still there (alice cannot evict bob)", (st, b))
+st, b = as_("alice", "GET", "/v1/sessions/" + alice_s[0])
+t.ok(st == 410 and "evicted" in b.get("error", {}).get("message", ""),
+     "alice's own least recently used session went instead", (st, b))
+st, r = hold("alice", alice_s[2], 700000)
+t.ok(st == 200 and r.get("session", {}).get("error") in ("session_memory_full", "session_quota")
+     and not r["session"]["carried"],
+     "a state the total could hold only with bob's: refused (%s), her session kept as it was"
+     % r.get("session", {}).get("error"), r)
+st, b = as_("bob", "POST", "/v1/sessions/%s/executions" % bob_s, {"code": "print(len(blob))"})
+t.ok(st == 200 and b.get("stdout") == "350000\n", "bob's state is whole", (st, b))
+qd.stop()
 
 # ---- 8. nothing recoverable on disk: no core files, masked paths ----------
 def core_limit(pid):

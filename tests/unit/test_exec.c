@@ -1250,6 +1250,105 @@ ssubmit_as (scall_t *c, const char *id, const char *owner, const char *code)
   wb_buf_free (&body);
 }
 
+/* A call of owner in session id that adds n bytes to the session's state
+ * (the fake init's "state TEXT": what the call got, then TEXT). */
+static void
+state_call (scall_t *c, const char *id, const char *owner, size_t n)
+{
+  char *code = malloc (n + 7);
+  if (code == NULL)
+    {
+      memset (c, 0, sizeof *c);
+      c->refused = true;
+      return;
+    }
+  memcpy (code, "state ", 6);
+  memset (code + 6, 'x', n);
+  code[n + 6] = '\0';
+  ssubmit_as (c, id, owner, code);
+  free (code);
+}
+
+static void
+new_session_of (char id[SESSION_ID_LEN + 1], const char *owner)
+{
+  session_spec_t spec = {.owner = owner, .language = "python"};
+  wb_err_t err;
+  if (session_create (ctx.sessions, &spec, id, &err) < 0)
+    {
+      printf ("# session_create: %s\n", err.msg);
+      id[0] = '\0';
+    }
+}
+
+static bool
+session_alive (const char *id, const char *owner)
+{
+  session_info_t i;
+  return session_get (ctx.sessions, id, owner, &i, NULL) == 0;
+}
+
+/* Issue 34, item 3: one owner's calls never end another owner's sessions.
+ * Past its quota (sessions.owner_max_bytes), or past the daemon's total,
+ * an owner's own least recently used idle session goes; when that is not
+ * enough, its call keeps what the session held (session_quota,
+ * session_memory_full) and nobody else's session goes. */
+static void
+test_session_owner_quota (void)
+{
+  char bob[SESSION_ID_LEN + 1], a[3][SESSION_ID_LEN + 1];
+  scall_t c;
+
+  if (!setup ("{\"sessions\": {\"max_bytes\": 4194304, \"owner_max_bytes\": 1048576, "
+              "\"state_max_bytes\": 2097152}}"))
+    return;
+  new_session_of (bob, "token:bob");
+  state_call (&c, bob, "token:bob", 300000);
+  ok ((!c.refused && run_until (sanswered, &c, 5000)) && c.carried, "bob's session holds 300 kB");
+  for (int i = 0; i < 3; i++)
+    {
+      new_session_of (a[i], "token:alice");
+      state_call (&c, a[i], "token:alice", 400000);
+      ok ((!c.refused && run_until (sanswered, &c, 5000)) && c.carried && c.error[0] == '\0',
+          "alice's session %d holds 400 kB (%s)", i, c.error);
+    }
+  ok (!session_alive (a[0], "token:alice") && session_alive (a[1], "token:alice")
+          && session_alive (a[2], "token:alice"),
+      "past alice's quota of 1 MiB her own least recently used session went");
+  ok (session_alive (bob, "token:bob"), "bob's session is still there");
+  state_call (&c, a[2], "token:alice", 800000);
+  ok ((!c.refused && run_until (sanswered, &c, 5000)) && !c.carried
+          && strcmp (c.error, "session_quota") == 0 && strstr (c.warnings, "quota"),
+      "1.2 MB of state, which alice's quota cannot hold even without her others: "
+      "session_quota, kept as it was (%s)",
+      c.error);
+  ok (session_alive (bob, "token:bob") && session_alive (a[1], "token:alice"),
+      "and nothing went for it, bob's least of all");
+  is_int (teardown ("owner quota"), 0, "nothing left");
+
+  /* The daemon's total (1 MiB, the owner's quota as large): bob holds 500 kB. */
+  if (!setup ("{\"sessions\": {\"max_bytes\": 1048576, \"state_max_bytes\": 1048576}}"))
+    return;
+  new_session_of (bob, "token:bob");
+  state_call (&c, bob, "token:bob", 500000);
+  ok ((!c.refused && run_until (sanswered, &c, 5000)) && c.carried,
+      "bob's session holds 500 kB of a 1 MiB total");
+  new_session_of (a[0], "token:alice");
+  new_session_of (a[1], "token:alice");
+  state_call (&c, a[0], "token:alice", 400000);
+  ok ((!c.refused && run_until (sanswered, &c, 5000)) && c.carried, "alice's first holds 400 kB");
+  state_call (&c, a[1], "token:alice", 400000);
+  ok ((!c.refused && run_until (sanswered, &c, 5000)) && c.carried
+          && !session_alive (a[0], "token:alice"),
+      "her second's 400 kB pass the total: her own first went for it");
+  state_call (&c, a[1], "token:alice", 600000);
+  ok ((!c.refused && run_until (sanswered, &c, 5000)) && !c.carried
+          && strcmp (c.error, "session_memory_full") == 0,
+      "600 kB more would need bob's: session_memory_full, alice's kept as it was (%s)", c.error);
+  ok (session_alive (bob, "token:bob"), "bob's session is still there");
+  is_int (teardown ("total"), 0, "nothing left");
+}
+
 /* The E2B API's use of sessions: files between calls (caps, names,
  * refused while a call runs), access tokens, a session of any language. */
 static void
@@ -2504,6 +2603,7 @@ main (void)
       TIMED (test_sessions ());
       TIMED (test_session_nodes ());
       TIMED (test_session_files ());
+      TIMED (test_session_owner_quota ());
       TIMED (test_streaming ());
     }
   is_int (invariant_breaks, 0,
