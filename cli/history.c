@@ -98,16 +98,16 @@ print_row (void *arg, const store_execution_t *e)
       cJSON_AddNumberToObject (o, "queue_ms", e->queue_ms);
       cJSON_AddNumberToObject (o, "run_ms", e->run_ms);
       cJSON_AddBoolToObject (o, "pool_hit", e->pool_hit);
-      cJSON_AddStringToObject (o, "code_sha256", e->code_sha256);
+      cJSON_AddStringToObject (o, "code_hmac", e->code_sha256);
       cJSON_AddNumberToObject (o, "code_bytes", (double) e->code_bytes);
-      cJSON_AddStringToObject (o, "stdin_sha256", e->stdin_sha256);
+      cJSON_AddStringToObject (o, "stdin_hmac", e->stdin_sha256);
       cJSON_AddNumberToObject (o, "stdin_bytes", (double) e->stdin_bytes);
       cJSON_AddNumberToObject (o, "files_in", e->files_in);
       cJSON_AddNumberToObject (o, "files_in_bytes", (double) e->files_in_bytes);
-      cJSON_AddStringToObject (o, "files_in_sha256", e->files_in_sha256);
+      cJSON_AddStringToObject (o, "files_in_hmac", e->files_in_sha256);
       cJSON_AddNumberToObject (o, "files_out", e->files_out);
       cJSON_AddNumberToObject (o, "files_out_bytes", (double) e->files_out_bytes);
-      cJSON_AddStringToObject (o, "files_out_sha256", e->files_out_sha256);
+      cJSON_AddStringToObject (o, "files_out_hmac", e->files_out_sha256);
       if (e->compile_status[0])
         {
           cJSON_AddStringToObject (o, "compile_status", e->compile_status);
@@ -181,6 +181,8 @@ cli_history (int argc, char **argv)
         f.status = argv[++i];
       else if (strcmp (a, "--sha256") == 0 && v)
         f.sha256 = argv[++i];
+      else if (strcmp (a, "--key") == 0 && v)
+        f.key_path = argv[++i];
       else if (strcmp (a, "--limit") == 0 && v)
         f.limit = (uint32_t) strtoul (argv[++i], NULL, 10);
       else if (strcmp (a, "--db") == 0 && v)
@@ -200,7 +202,7 @@ cli_history (int argc, char **argv)
     pc.array = cJSON_CreateArray ();
   else
     printf ("%-19s  %-8s  %-10s  %-13s  %4s  %8s  %-3s  %-12s  %9s  %8s  %8s\n", "RECEIVED (UTC)",
-            "ID", "LANGUAGE", "STATUS", "EXIT", "TOTAL_MS", "HIT", "CODE_SHA256", "STDIN_B",
+            "ID", "LANGUAGE", "STATUS", "EXIT", "TOTAL_MS", "HIT", "CODE_HMAC", "STDIN_B",
             "PEAK_MB", "CPU_MS");
   rc = store_history (db, &f, print_row, &pc, &err);
   if (rc < 0)

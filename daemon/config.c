@@ -25,6 +25,7 @@
  *    "max_containers": 64, "create_concurrency": 2, "queue_max": 256,
  *    "image_refresh_ms": 10000, "engine_recheck_ms": 30000,
  *    "store": {"path": "/var/lib/warmbox/history.db", "retention_days": 30,
+ *              "key_path": "/var/lib/warmbox/history.db.key",  (the input hashes' key)
  *              "max_backlog": 10000},
  *    "tokens": [{"name": "agents", "sha256": "<hex of the token>", "rate": 10,
  *                "burst": 20, "max_concurrent": 8, "role": "tenant"}],
@@ -819,6 +820,7 @@ static const config_key_t config_keys[] = {
     U32 ("start_limit.min", start_limit.min, 1, 4096, false),
     U32 ("start_limit.max", start_limit.max, 1, 4096, false),
     STR ("store.path", store_path),
+    STR ("store.key_path", store_key_path),
     U32 ("store.retention_days", store_retention_days, 0, 36500, false),
     U32 ("store.max_backlog", store_max_backlog, 1, 10000000, false),
     U32 ("sessions.max_sessions", sessions.max_sessions, 1, 1000000, false),

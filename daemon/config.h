@@ -58,6 +58,7 @@ typedef struct sched_config
   uint32_t image_refresh_ms;      /* how often image tags are re-resolved */
   uint32_t engine_recheck_ms;     /* how often an engine up is asked /info again (daemon.h) */
   char *store_path;               /* NULL: store_default_path () */
+  char *store_key_path;           /* "store.key_path"; NULL: store_path + ".key" */
   uint32_t store_retention_days;
   uint32_t store_max_backlog;
   session_config_t sessions; /* "sessions": {...} (exec/session.h); its node is session_node */

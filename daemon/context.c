@@ -86,6 +86,7 @@ sched_ctx_init (sched_ctx_t *ctx, wb_err_t *err)
   memset (&stcfg, 0, sizeof stcfg);
   stcfg.path
       = ctx->cfg.store_path ? ctx->cfg.store_path : store_default_path (defpath, sizeof defpath);
+  stcfg.key_path = ctx->cfg.store_key_path;
   stcfg.retention_days = ctx->cfg.store_retention_days;
   stcfg.max_backlog = ctx->cfg.store_max_backlog;
   stcfg.daemon_alive = daemon_alive;

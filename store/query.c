@@ -5,6 +5,7 @@
 #include "warmbox/store.h"
 
 #include <math.h>
+#include <openssl/crypto.h>
 #include <sqlite3.h>
 #include <string.h>
 
@@ -37,22 +38,34 @@ store_history (const char *path, const store_history_filter_t *f, store_row_cb c
 {
   static const char sql[]
       = "SELECT id, received_at, coalesce(started_at, 0), finished_at, client, language, image_id,"
-        " profile_hash, code_sha256, code_bytes, stdin_sha256, stdin_bytes, arg_count, status,"
+        " profile_hash, code_hmac, code_bytes, stdin_hmac, stdin_bytes, arg_count, status,"
         " coalesce(exit_code, -1), timed_out, oom_killed, stdout_truncated, stderr_truncated,"
         " stdout_bytes, stderr_bytes, coalesce(queue_ms, -1), coalesce(start_ms, -1),"
         " coalesce(run_ms, -1), coalesce(total_ms, -1), pool_hit, container_id, engine, error,"
-        " files_in, files_in_bytes, files_in_sha256, coalesce(peak_memory_kib, -1),"
+        " files_in, files_in_bytes, files_in_hmac, coalesce(peak_memory_kib, -1),"
         " coalesce(cpu_user_ms, -1), coalesce(cpu_system_ms, -1), files_out, files_out_bytes,"
-        " files_out_sha256, coalesce(compile_status, ''), coalesce(compile_ms, -1)"
+        " files_out_hmac, coalesce(compile_status, ''), coalesce(compile_ms, -1)"
         " FROM executions"
         " WHERE received_at >= ?1 AND (?2 IS NULL OR language = ?2) AND (?3 IS NULL OR status = ?3)"
-        " AND (?4 IS NULL OR code_sha256 = ?4 OR stdin_sha256 = ?4 OR files_in_sha256 = ?4"
-        "      OR files_out_sha256 = ?4)"
+        " AND (?4 IS NULL OR code_hmac = ?4 OR stdin_hmac = ?4 OR files_in_hmac = ?4"
+        "      OR files_out_hmac = ?4)"
         " ORDER BY received_at DESC LIMIT ?5";
   sqlite3 *db = NULL;
   sqlite3_stmt *s = NULL;
+  char keyed[65], keybuf[4096 + 8];
+  unsigned char key[32];
   int rc;
 
+  /* The file holds keyed hashes only: a plain one is looked for keyed. */
+  if (f->sha256)
+    {
+      if (store_key_load (f->key_path ? f->key_path : store_key_path (path, keybuf, sizeof keybuf),
+                          false, key, err)
+          < 0)
+        return wb_err_wrap (err, "looking for a hash needs the history's key");
+      store_keyed_hex (key, f->sha256, keyed);
+      OPENSSL_cleanse (key, sizeof key);
+    }
   if (open_ro (path, &db, err) < 0)
     return -1;
   if (sqlite3_prepare_v2 (db, sql, -1, &s, NULL) != SQLITE_OK)
@@ -67,7 +80,7 @@ store_history (const char *path, const store_history_filter_t *f, store_row_cb c
   if (f->status)
     sqlite3_bind_text (s, 3, f->status, -1, SQLITE_STATIC);
   if (f->sha256)
-    sqlite3_bind_text (s, 4, f->sha256, -1, SQLITE_STATIC);
+    sqlite3_bind_text (s, 4, keyed, -1, SQLITE_STATIC);
   sqlite3_bind_int (s, 5, (int) (f->limit ? f->limit : 50));
   while ((rc = sqlite3_step (s)) == SQLITE_ROW)
     {

@@ -10,12 +10,16 @@
 #include <errno.h>
 #include <event2/event.h>
 #include <fcntl.h>
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
 #include <openssl/rand.h>
 #include <pthread.h>
 #include <sqlite3.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #define BATCH_MAX 256
 #define DEFAULT_BACKLOG 10000
@@ -175,6 +179,20 @@ static const char *const migrations[] = {
      "ALTER TABLE executions ADD COLUMN session_seq INTEGER;"
      "CREATE INDEX executions_session ON executions (session_id) WHERE session_id IS NOT NULL;"
      "CREATE TABLE secrets (name TEXT PRIMARY KEY, value BLOB NOT NULL);"),
+
+    /* 8 -> 9: input hashes keyed (store_keyed_hex, with the key of a file
+     * beside the history): renamed, and every older row's rewritten
+     * (secure_delete zeroes what they held; the views follow the names). */
+    ("ALTER TABLE executions RENAME COLUMN code_sha256 TO code_hmac;"
+     "ALTER TABLE executions RENAME COLUMN stdin_sha256 TO stdin_hmac;"
+     "ALTER TABLE executions RENAME COLUMN files_in_sha256 TO files_in_hmac;"
+     "ALTER TABLE executions RENAME COLUMN files_out_sha256 TO files_out_hmac;"
+     "DROP INDEX executions_code_sha256;"
+     "DROP INDEX executions_stdin_sha256;"
+     "CREATE INDEX executions_code_hmac ON executions (code_hmac);"
+     "CREATE INDEX executions_stdin_hmac ON executions (stdin_hmac);"
+     "UPDATE executions SET code_hmac = wb_keyed (code_hmac), stdin_hmac = wb_keyed (stdin_hmac),"
+     " files_in_hmac = wb_keyed (files_in_hmac), files_out_hmac = wb_keyed (files_out_hmac);"),
 };
 
 int
@@ -211,14 +229,29 @@ user_version (sqlite3 *db, int *out, wb_err_t *err)
   return wb_error (err, WB_E_IO, "sqlite: reading user_version: %s", sqlite3_errmsg (db));
 }
 
+/* wb_keyed (TEXT): store_keyed_hex under the migration's key. */
+static void
+keyed_fn (sqlite3_context *c, int argc, sqlite3_value **argv)
+{
+  const unsigned char *in = argc == 1 ? sqlite3_value_text (argv[0]) : NULL;
+  char out[65];
+
+  store_keyed_hex (sqlite3_user_data (c), in ? (const char *) in : "", out);
+  sqlite3_result_text (c, out, -1, SQLITE_TRANSIENT);
+}
+
 int
-store_migrate (sqlite3 *db, wb_err_t *err)
+store_migrate (sqlite3 *db, const unsigned char key[32], wb_err_t *err)
 {
   int v = 0;
   char pragma[64];
 
   if (user_version (db, &v, err) < 0)
     return -1;
+  if (sqlite3_create_function (db, "wb_keyed", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, (void *) key,
+                               keyed_fn, NULL, NULL)
+      != SQLITE_OK)
+    return wb_error (err, WB_E_IO, "sqlite: %s", sqlite3_errmsg (db));
   if (v > store_schema_version ())
     return wb_error (err, WB_E_INVALID,
                      "the history file has schema version %d, newer than this build's %d", v,
@@ -258,6 +291,98 @@ store_default_path (char *buf, size_t len)
   return buf;
 }
 
+/* ---- the hash key ------------------------------------------------------ */
+
+const char *
+store_key_path (const char *db_path, char *buf, size_t len)
+{
+  snprintf (buf, len, "%s.key", db_path);
+  return buf;
+}
+
+int
+store_key_load (const char *path, bool create, unsigned char key[32], wb_err_t *err)
+{
+  cleanup_buf wb_buf_t raw = WB_BUF_INIT;
+  unsigned char fresh[32];
+  char text[130];
+  struct stat sb;
+  ssize_t n;
+  int fd;
+
+  fd = open (path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0 && errno == ENOENT && create)
+    {
+      char hex[66];
+      if (RAND_bytes (fresh, sizeof fresh) != 1)
+        return wb_error (err, WB_E_INTERNAL, "history key %s: no random source", path);
+      for (size_t i = 0; i < sizeof fresh; i++)
+        snprintf (hex + 2 * i, 3, "%02x", fresh[i]);
+      hex[64] = '\n';
+      OPENSSL_cleanse (fresh, sizeof fresh);
+      /* Never over a file that is there: another process made it first. */
+      int w = open (path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+      if (w < 0 && errno != EEXIST)
+        return wb_error_errno (err, WB_E_IO, errno, "history key: creating %s", path);
+      if (w >= 0)
+        {
+          bool whole = write (w, hex, 65) == 65 && fsync (w) == 0;
+          close (w);
+          OPENSSL_cleanse (hex, sizeof hex);
+          if (!whole)
+            {
+              unlink (path);
+              return wb_error_errno (err, WB_E_IO, errno, "history key: writing %s", path);
+            }
+          wb_info ("history key %s made (keep it with the history, readable by warmboxd only)",
+                   path);
+        }
+      fd = open (path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    }
+  if (fd < 0)
+    return wb_error_errno (err, WB_E_IO, errno, "history key %s", path);
+  if (fstat (fd, &sb) < 0 || !S_ISREG (sb.st_mode) || sb.st_uid != geteuid ()
+      || (sb.st_mode & 077) != 0)
+    {
+      close (fd);
+      return wb_error (err, WB_E_INVALID,
+                       "history key %s must be a regular file of this user's that nobody else "
+                       "may read or write (chmod 600)",
+                       path);
+    }
+  n = read (fd, text, sizeof text - 1);
+  close (fd);
+  if (n < 64)
+    return wb_error (err, WB_E_INVALID, "history key %s: not 64 hex digits", path);
+  int bad = wb_hex_decode (&raw, text, 64) < 0 || raw.len != 32
+            || (n > 64 && !(n == 65 && text[64] == '\n'));
+  OPENSSL_cleanse (text, sizeof text);
+  if (bad)
+    {
+      if (raw.data)
+        OPENSSL_cleanse (raw.data, raw.len);
+      return wb_error (err, WB_E_INVALID, "history key %s: not 64 hex digits", path);
+    }
+  memcpy (key, raw.data, 32);
+  OPENSSL_cleanse (raw.data, raw.len);
+  return 0;
+}
+
+void
+store_keyed_hex (const unsigned char key[32], const char *hex, char out[65])
+{
+  unsigned char mac[32];
+  unsigned int len = 0;
+
+  out[0] = '\0';
+  if (hex == NULL || hex[0] == '\0'
+      || HMAC (EVP_sha256 (), key, 32, (const unsigned char *) hex, strlen (hex), mac, &len) == NULL
+      || len != 32)
+    return;
+  for (size_t i = 0; i < 32; i++)
+    snprintf (out + 2 * i, 3, "%02x", mac[i]);
+}
+
 /* ---- records --------------------------------------------------------- */
 
 enum
@@ -290,6 +415,7 @@ struct store
   sqlite3_stmt *ins_exec, *ins_event;
   char *path;
   unsigned char session_key[32]; /* load_secret's "session_ids" */
+  unsigned char hash_key[32];    /* store_key_load's: the input hashes' */
   uint32_t retention_days, max_backlog;
 
   pthread_t thread;
@@ -532,9 +658,16 @@ bind_ms (sqlite3_stmt *s, int i, double ms)
 }
 
 static int
-bind_exec (sqlite3_stmt *s, const store_execution_t *e)
+bind_exec (sqlite3_stmt *s, const store_execution_t *plain, const unsigned char key[32])
 {
+  store_execution_t keyed = *plain, *e = &keyed;
   int i = 1;
+
+  /* What reaches the file is keyed, never the plain hash. */
+  store_keyed_hex (key, plain->code_sha256, keyed.code_sha256);
+  store_keyed_hex (key, plain->stdin_sha256, keyed.stdin_sha256);
+  store_keyed_hex (key, plain->files_in_sha256, keyed.files_in_sha256);
+  store_keyed_hex (key, plain->files_out_sha256, keyed.files_out_sha256);
   sqlite3_reset (s);
   sqlite3_clear_bindings (s);
   sqlite3_bind_text (s, i++, e->id, -1, SQLITE_STATIC);
@@ -641,7 +774,7 @@ write_batch (store_t *st, item_t *batch, char *msg, size_t msglen)
 
   for (item_t *it = batch; rc == SQLITE_OK && it; it = it->next)
     {
-      int step = it->kind == ITEM_EXEC ? bind_exec (st->ins_exec, &it->e)
+      int step = it->kind == ITEM_EXEC ? bind_exec (st->ins_exec, &it->e, st->hash_key)
                                        : bind_event (st->ins_event, it);
       /* A duplicate id would be our bug; keep the first row, lose nothing. */
       if (step != SQLITE_DONE && sqlite3_extended_errcode (st->db) != SQLITE_CONSTRAINT_PRIMARYKEY)
@@ -857,11 +990,11 @@ done_cb (evutil_socket_t fd, short what, void *arg)
 
 static const char insert_exec_sql[]
     = "INSERT INTO executions (id, received_at, started_at, finished_at, client, language, "
-      "image_id, profile_hash, code_sha256, code_bytes, stdin_sha256, stdin_bytes, arg_count, "
+      "image_id, profile_hash, code_hmac, code_bytes, stdin_hmac, stdin_bytes, arg_count, "
       "status, exit_code, timed_out, oom_killed, stdout_truncated, stderr_truncated, "
       "stdout_bytes, stderr_bytes, queue_ms, start_ms, run_ms, total_ms, pool_hit, "
-      "container_id, engine, error, daemon, pool, files_in, files_in_bytes, files_in_sha256, "
-      "peak_memory_kib, cpu_user_ms, cpu_system_ms, files_out, files_out_bytes, files_out_sha256, "
+      "container_id, engine, error, daemon, pool, files_in, files_in_bytes, files_in_hmac, "
+      "peak_memory_kib, cpu_user_ms, cpu_system_ms, files_out, files_out_bytes, files_out_hmac, "
       "compile_status, compile_ms, session_id, session_seq) "
       "VALUES "
       "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) "
@@ -877,7 +1010,7 @@ static const char insert_exec_sql[]
       "engine = excluded.engine, error = excluded.error, pool = excluded.pool, "
       "peak_memory_kib = excluded.peak_memory_kib, cpu_user_ms = excluded.cpu_user_ms, "
       "cpu_system_ms = excluded.cpu_system_ms, files_out = excluded.files_out, "
-      "files_out_bytes = excluded.files_out_bytes, files_out_sha256 = excluded.files_out_sha256, "
+      "files_out_bytes = excluded.files_out_bytes, files_out_hmac = excluded.files_out_hmac, "
       "compile_status = excluded.compile_status, compile_ms = excluded.compile_ms";
 static const char insert_event_sql[]
     = "INSERT INTO pool_events (at, event, language, pool_key, container_id, duration_ms, detail) "
@@ -981,6 +1114,7 @@ int
 store_open (struct event_base *base, const store_config_t *cfg, store_t **out, wb_err_t *err)
 {
   store_t *st = calloc (1, sizeof *st);
+  char keybuf[4096 + 8];
   int fds[2];
 
   if (st == NULL)
@@ -1016,7 +1150,11 @@ store_open (struct event_base *base, const store_config_t *cfg, store_t **out, w
                 "PRAGMA foreign_keys = ON; PRAGMA secure_delete = ON;",
                 err)
           < 0
-      || store_migrate (st->db, err) < 0 || mark_interrupted (st, cfg, err) < 0
+      || store_key_load (cfg->key_path ? cfg->key_path
+                                       : store_key_path (st->path, keybuf, sizeof keybuf),
+                         true, st->hash_key, err)
+             < 0
+      || store_migrate (st->db, st->hash_key, err) < 0 || mark_interrupted (st, cfg, err) < 0
       || load_secret (st->db, "session_ids", st->session_key, err) < 0)
     {
       wb_err_wrap (err, "history %s", st->path);

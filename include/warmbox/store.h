@@ -30,7 +30,9 @@
 struct event_base;
 typedef struct store store_t;
 
-/* One execution, as recorded.  Strings are copied on submit. */
+/* One execution, as recorded.  Strings are copied on submit.  Its
+ * *_sha256 are plain SHA-256 when submitted (the store keys them before
+ * they reach the file: store_keyed_hex) and keyed when read back. */
 typedef struct store_execution
 {
   const char *id;
@@ -83,6 +85,7 @@ typedef struct store_config
    * "interrupted".  NULL: no row is touched. */
   bool (*daemon_alive) (const char *daemon, void *arg);
   void *daemon_alive_arg;
+  const char *key_path; /* the input hashes' key (store_key_load); NULL: path + ".key" */
 } store_config_t;
 
 /* Open (creating and migrating as needed) and start the writer.  Blocking
@@ -137,7 +140,30 @@ int store_schema_version (void);
 /* Migrate an open database to the current schema.  Used by store_open and
  * by tests on old files. */
 struct sqlite3;
-WB_MUST_CHECK int store_migrate (struct sqlite3 *db, wb_err_t *err);
+WB_MUST_CHECK int store_migrate (struct sqlite3 *db, const unsigned char key[32], wb_err_t *err);
+
+/* ---- keyed input hashes ------------------------------------------------
+ * The history never holds a plain hash of what a client sent: a short
+ * stdin (a password, a key) would be recovered from its SHA-256 by a
+ * dictionary.  Its code_hmac, stdin_hmac, files_in_hmac and files_out_hmac
+ * are HMAC-SHA-256, under a key kept outside the history file, of the
+ * lower-case hex SHA-256 (what results and clients call code_sha256), so
+ * that an operator with the key correlates a client's SHA-256 with its
+ * rows (warmbox history --sha256), and the file alone gives a dictionary
+ * nothing.  The key file holds 64 hex digits; it must be a regular file of
+ * this user's, readable by nobody else (mode 0600). */
+
+/* The key file of the history at db_path (db_path + ".key") into buf. */
+const char *store_key_path (const char *db_path, char *buf, size_t len);
+/* Read the key at path into key; with create, a missing one is made (32
+ * random bytes, mode 0600, never replacing a file).  -1 with err: missing
+ * (without create), not a regular file of this user's, readable or
+ * writable by others, or not 64 hex digits. */
+WB_MUST_CHECK int store_key_load (const char *path, bool create, unsigned char key[32],
+                                  wb_err_t *err);
+/* The keyed form of a hex hash: HMAC-SHA-256 under key, lower-case hex,
+ * into out[65]; "" stays "".  Can't fail. */
+void store_keyed_hex (const unsigned char key[32], const char *hex, char out[65]);
 
 /* ---- reading (warmbox history, warmbox plan): no daemon needed --------- */
 
@@ -146,7 +172,8 @@ typedef struct store_history_filter
   double since;         /* Unix seconds; 0: all */
   const char *language; /* NULL: any */
   const char *status;   /* NULL: any */
-  const char *sha256;   /* code or stdin hash, NULL: any */
+  const char *sha256;   /* a plain SHA-256 of code, stdin or files (keyed here), NULL: any */
+  const char *key_path; /* with sha256: the history's key file; NULL: path + ".key" */
   uint32_t limit;       /* 0: 50 */
 } store_history_filter_t;
 

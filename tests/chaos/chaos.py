@@ -356,13 +356,23 @@ def brief(o):
 
 
 def db_rows(db):
+    """The history's rows; "code_hmac" is the code's SHA-256 keyed under
+    the history's key (what rows_keyer gives for a job's code_sha)."""
     c = sqlite3.connect("file:%s?mode=ro" % db, uri=True, timeout=30)
     try:
         c.row_factory = sqlite3.Row
-        return [dict(r) for r in c.execute("SELECT id, status, container_id, started_at, code_sha256, daemon, "
+        rows = [dict(r) for r in c.execute("SELECT id, status, container_id, started_at, code_hmac, daemon, "
                                            "error FROM executions")]
     finally:
         c.close()
+    for r in rows:
+        r["_db"] = db
+    return rows
+
+
+def rows_keyer(rows):
+    """How rows' history keys a plain SHA-256 (identity when there are none)."""
+    return wbtest.history_keyer(rows[0]["_db"]) if rows else (lambda sha: sha)
 
 
 class Figures:
@@ -455,9 +465,10 @@ def count_rows(fig, rows, outcomes, starts):
     twice = {c[:12]: n for c, n in starts.items() if n > 1}
     t.ok(not twice, "%s: no container was started twice" % fig.name, twice)
     by_code = {}
+    kh = rows_keyer(rows)
     for r in rows:
-        by_code[r["code_sha256"]] = by_code.get(r["code_sha256"], 0) + 1
-    dup = [o.job.code_sha[:12] for o in outcomes if by_code.get(o.job.code_sha, 0) > 1]
+        by_code[r["code_hmac"]] = by_code.get(r["code_hmac"], 0) + 1
+    dup = [o.job.code_sha[:12] for o in outcomes if by_code.get(kh(o.job.code_sha), 0) > 1]
     t.ok(not dup, "%s: no request has two rows (nothing ran twice)" % fig.name, dup)
     hist = {}
     for r in rows:
@@ -627,16 +638,17 @@ def s_kill9(quick, rng):
     # the engine's starts are checked against the rows below); refused
     # connects: none.
     by_code = {}
+    kh = rows_keyer(rows)
     for r in rows:
-        by_code.setdefault(r["code_sha256"], []).append(r["status"])
+        by_code.setdefault(r["code_hmac"], []).append(r["status"])
     cut = [o for o in outcomes if o.err == "dropped"]
-    odd = ["%s: rows %s" % (brief(o), by_code.get(o.job.code_sha)) for o in cut
-           if len(by_code.get(o.job.code_sha, [])) > 1]
-    odd += ["%s: rows %s" % (brief(o), by_code.get(o.job.code_sha)) for o in outcomes
-            if o.err == "connect" and by_code.get(o.job.code_sha)]
+    odd = ["%s: rows %s" % (brief(o), by_code.get(kh(o.job.code_sha))) for o in cut
+           if len(by_code.get(kh(o.job.code_sha), [])) > 1]
+    odd += ["%s: rows %s" % (brief(o), by_code.get(kh(o.job.code_sha))) for o in outcomes
+            if o.err == "connect" and by_code.get(kh(o.job.code_sha))]
     cut_rows = {}
     for o in cut:
-        for st in by_code.get(o.job.code_sha, ["no row"]):
+        for st in by_code.get(kh(o.job.code_sha), ["no row"]):
             cut_rows[st] = cut_rows.get(st, 0) + 1
     t.ok(not odd, "kill9: each of the %d requests cut off by the kill has at most one row (%s), each refused "
          "connect none" % (len(cut), json.dumps(cut_rows, sort_keys=True)), "\n".join(odd[:8]))
@@ -1079,13 +1091,14 @@ def s_disconnect(quick, rng):
     count_answers(fig, outcomes + leavers, explained=lambda o: o.tag.startswith("leaves") and o.err == "timeout")
     rows = db_rows(d.db)
     by_code = {}
+    kh = rows_keyer(rows)
     for r in rows:
-        by_code.setdefault(r["code_sha256"], []).append(
+        by_code.setdefault(r["code_hmac"], []).append(
             r["status"] + ("" if r["status"] == "running" else " (started)" if r["started_at"] else " (not started)"))
     per = {}
     wrong = []
     for o in leavers:
-        st = by_code.get(o.job.code_sha, [])
+        st = by_code.get(kh(o.job.code_sha), [])
         key = "%gs" % float(o.tag.split()[-1][:-1])
         per.setdefault(key, {})
         per[key][st[0] if len(st) == 1 else "%d rows" % len(st)] = per[key].get(

@@ -455,9 +455,9 @@ p = subprocess.run([WARMBOX, "history", "--db", d.db, "--json", "--limit", "200"
 heavy = [e for e in json.loads(p.stdout or b"[]") if e.get("id") == heavy_id]
 t.ok(heavy and heavy[0].get("peak_memory_bytes", 0) >= 100 * 2 ** 20 and heavy[0].get("cpu_user_ms") is not None,
      "warmbox history shows them", p.stderr)
-got = rows(d.db, "SELECT files_in, files_in_bytes, length(files_in_sha256) FROM executions WHERE id = ?", files_id)
+got = rows(d.db, "SELECT files_in, files_in_bytes, length(files_in_hmac) FROM executions WHERE id = ?", files_id)
 t.is_eq(got, [(3, len(csv_text) + 3, 64)], "the history keeps the files' count, bytes and one hash")
-got = rows(d.db, "SELECT files_out, files_out_bytes, length(files_out_sha256) FROM executions WHERE id = ?", files_id)
+got = rows(d.db, "SELECT files_out, files_out_bytes, length(files_out_hmac) FROM executions WHERE id = ?", files_id)
 t.is_eq(got, [(1, len(csv_text) + 5, 64)], "and the files out's count, bytes and one hash")
 got = rows(d.db, "SELECT status, exit_code, error != '' FROM executions WHERE id = ?", killed_init_id)
 t.is_eq(got, [("sandbox_error", None, 1)], "the history's row agrees: sandbox_error, exit_code NULL, the sentence")

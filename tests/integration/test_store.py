@@ -55,7 +55,7 @@ for p in files:
     if marker.encode() in blob or marker[::-1].encode() in blob:
         found.append(p)
 t.is_eq(found, [], "the marker is in none of %s" % ", ".join(os.path.basename(p) for p in files))
-r0 = rows(d.db, "SELECT code_sha256, code_bytes, stdin_sha256, stdin_bytes, arg_count, pool_hit, status "
+r0 = rows(d.db, "SELECT code_hmac, code_bytes, stdin_hmac, stdin_bytes, arg_count, pool_hit, status "
                 "FROM executions WHERE arg_count = 1")[0]
 t.ok(len(r0[0]) == 64 and r0[1] > 0 and r0[4] == 1 and r0[6] == "ok", "hashes, sizes and counts are recorded", r0)
 
@@ -267,8 +267,8 @@ while at < 1800000000.0 + 3600:
     at += rng.expovariate(rate)
     arrivals.append(at)
 c = sqlite3.connect(db)
-c.executemany("INSERT INTO executions (id, received_at, finished_at, language, code_sha256, code_bytes, "
-              "stdin_sha256, stdin_bytes, status, exit_code, total_ms, pool_hit, pool) "
+c.executemany("INSERT INTO executions (id, received_at, finished_at, language, code_hmac, code_bytes, "
+              "stdin_hmac, stdin_bytes, status, exit_code, total_ms, pool_hit, pool) "
               "VALUES (?, ?, ?, 'python', 'x', 1, 'y', 0, 'ok', 0, 300, 1, 'python/k')",
               [("s%d" % i, a, a + 0.3) for i, a in enumerate(arrivals)])
 c.executemany("INSERT INTO pool_events (at, event, language, pool_key, duration_ms) "

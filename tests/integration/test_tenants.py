@@ -17,7 +17,11 @@
 - operator routes for operators: /v1/pools, /v1/engines and /metrics
   answer 403 to a tenant's token and to the anonymous TCP caller, 200 to
   an operator's token and to the Unix socket's anonymous caller.
-- nothing recoverable on disk: warmboxd and warmbox-oci started with
+- nothing recoverable on disk: the history holds no plain hash of a
+  known stdin (SHA-256, SHA-1, MD5, hex or raw), nor one keyed with
+  anything the file itself holds; its rows are keyed with the key file
+  beside it (0600), by which `warmbox history --sha256` still finds them;
+  warmboxd and warmbox-oci started with
   `ulimit -c unlimited` show a core-size limit of 0 and are not dumpable;
   /proc/interrupts and /sys/devices/virtual/powercap are masked in the
   sandbox (Docker's list) on both engines.
@@ -33,6 +37,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import wbtest  # noqa: E402
 from wbtest import Daemon, EngineEvents, Tap, UnixHTTPConnection, rows, wait_until  # noqa: E402
 
 t = Tap()
@@ -289,6 +294,53 @@ t.ok(st == 200 and r.get("session", {}).get("error") in ("session_memory_full", 
 st, b = as_("bob", "POST", "/v1/sessions/%s/executions" % bob_s, {"code": "print(len(blob))"})
 t.ok(st == 200 and b.get("stdout") == "350000\n", "bob's state is whole", (st, b))
 qd.stop()
+
+# ---- 8. nothing recoverable on disk: keyed hashes ---------------------------
+import hmac  # noqa: E402
+import sqlite3  # noqa: E402
+import subprocess  # noqa: E402
+from wbtest import WARMBOX  # noqa: E402
+hd = Daemon()
+secret = "hunter2"
+st, r = hd.run("python", "import sys; print(len(sys.stdin.read()))", stdin=secret)
+t.ok(st == 200 and r.get("stdout") == "7\n", "a call with a short secret on stdin", (st, r))
+hd.stop()
+blob = b""
+for p in (hd.db, hd.db + "-wal"):
+    if os.path.exists(p):
+        with open(p, "rb") as f:
+            blob += f.read()
+candidates = {}
+for name, fn in (("sha256", hashlib.sha256), ("sha1", hashlib.sha1), ("md5", hashlib.md5)):
+    for what, data in (("stdin", secret), ("code", "import sys; print(len(sys.stdin.read()))")):
+        d_ = fn(data.encode())
+        candidates["%s of the %s (hex)" % (name, what)] = d_.hexdigest().encode()
+        candidates["%s of the %s (raw)" % (name, what)] = d_.digest()
+# Keys the history file itself holds (its secrets table): no hash keyed
+# with them either.
+c = sqlite3.connect("file:%s?mode=ro" % hd.db, uri=True)
+file_keys = [bytes(v) for (v,) in c.execute("SELECT value FROM secrets")]
+c.close()
+for i, k in enumerate(file_keys):
+    for what, data in (("stdin", secret),):
+        plain = hashlib.sha256(data.encode()).hexdigest()
+        candidates["HMAC of the %s under the file's secret %d" % (what, i)] = \
+            hmac.new(k, plain.encode(), hashlib.sha256).hexdigest().encode()
+        candidates["HMAC of the raw %s under the file's secret %d" % (what, i)] = \
+            hmac.new(k, data.encode(), hashlib.sha256).hexdigest().encode()
+found = [n for n, v in candidates.items() if v in blob]
+t.ok(not found and len(candidates) >= 12,
+     "the history file holds none of %d hashes computable from a known stdin or code and the "
+     "file alone" % len(candidates), found)
+keyed = wbtest.history_keyer(hd.db)(hashlib.sha256(secret.encode()).hexdigest()).encode()
+t.ok(keyed in blob, "it holds the stdin's hash keyed under the key file beside it")
+mode = os.stat(hd.db + ".key").st_mode & 0o777
+t.is_eq(mode, 0o600, "the key file is the daemon's alone (0600)")
+p = subprocess.run([WARMBOX, "history", "--db", hd.db, "--sha256", hashlib.sha256(secret.encode()).hexdigest(),
+                    "--json"], capture_output=True, timeout=30)
+got = json.loads(p.stdout or b"[]")
+t.ok(p.returncode == 0 and len(got) == 1 and got[0]["id"] == r["id"],
+     "warmbox history --sha256 of the stdin finds its row with the key", p.stderr)
 
 # ---- 8. nothing recoverable on disk: no core files, masked paths ----------
 def core_limit(pid):

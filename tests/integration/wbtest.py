@@ -445,6 +445,16 @@ def rows(db, sql, *args):
         c.close()
 
 
+def history_keyer(db):
+    """How the history at db keys a plain SHA-256 (hex) into what its
+    *_hmac columns hold: HMAC-SHA-256 under the key file beside it."""
+    import hmac
+    import hashlib
+    with open(db + ".key") as f:
+        key = bytes.fromhex(f.read().strip())
+    return lambda sha: hmac.new(key, sha.encode(), hashlib.sha256).hexdigest()
+
+
 def wait_until(pred, timeout=20, step=0.2):
     deadline = time.time() + timeout
     while time.time() < deadline:

@@ -372,7 +372,7 @@ static void
 test_history (struct event_base *base, const char *dir)
 {
   char path[300], wal[310];
-  store_config_t cfg = {path, 30, 1, NULL, NULL};
+  store_config_t cfg = {path, 30, 1, NULL, NULL, NULL};
   store_t *st = NULL;
   wb_err_t err = {0};
   struct stat sb;

@@ -126,18 +126,39 @@ test_migrate (const char *dir)
   sqlite3_open (path, &db);
   ok (sqlite3_exec (db, sql, NULL, NULL, NULL) == SQLITE_OK, "a version 1 file is made");
   free (sql);
-  ok (store_migrate (db, &err) == 0, "it migrates: %s", err.msg);
+  unsigned char key[32];
+  char keyed[65], want[160];
+  memset (key, 7, sizeof key);
+  ok (store_migrate (db, key, &err) == 0, "it migrates: %s", err.msg);
   sqlite3_close (db);
   is_int (count (path, "PRAGMA user_version"), store_schema_version (),
           "now at the current version");
   is_int (count (path, "SELECT count(*) FROM executions WHERE id = 'old-row-1' AND engine = ''"), 1,
           "the old row is kept, new columns defaulted");
+  /* Its plain SHA-256 of "abc" is gone: keyed under the key, as new rows are. */
+  store_keyed_hex (key, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad", keyed);
+  snprintf (want, sizeof want, "SELECT count(*) FROM executions WHERE code_hmac = '%s'", keyed);
+  is_int (count (path, want), 1, "the old row's code hash is keyed now");
+  is_int (count (path, "SELECT count(*) FROM executions WHERE code_hmac LIKE 'ba7816bf%' "
+                       "OR stdin_hmac LIKE 'e3b0c442%'"),
+          0, "its plain hashes are nowhere in the table");
   is_int (count (path, "SELECT count(*) FROM pool_hit_rate"), 1, "views answer on migrated data");
   sqlite3_open (path, &db);
   sqlite3_exec (db, "PRAGMA user_version = 99", NULL, NULL, NULL);
-  ok (store_migrate (db, &err) < 0 && strstr (err.msg, "newer"),
+  ok (store_migrate (db, key, &err) < 0 && strstr (err.msg, "newer"),
       "a file from a newer build is refused");
   sqlite3_close (db);
+}
+
+static int history_rows;
+
+static int
+count_row (void *arg, const store_execution_t *row)
+{
+  (void) arg;
+  (void) row;
+  history_rows++;
+  return 0;
 }
 
 static void
@@ -146,7 +167,7 @@ test_write_path (const char *dir, struct event_base *base)
   char path[512], ids[120][16], mode[16];
   store_t *st = NULL;
   wb_err_t err;
-  store_config_t cfg = {path, 30, 1000, NULL, NULL};
+  store_config_t cfg = {path, 30, 1000, NULL, NULL, NULL};
 
   snprintf (path, sizeof path, "%s/sub/dir/history.db", dir);
   ok (store_open (base, &cfg, &st, &err) == 0, "open creates folders and the file");
@@ -171,6 +192,46 @@ test_write_path (const char *dir, struct event_base *base)
   store_close (st, 1000);
   is_int (count (path, "SELECT count(*) FROM pool_events WHERE event = 'created'"), 1,
           "the pool event is written");
+  {
+    /* The file holds the code's hash keyed, never plain; the key is the
+     * file beside it, 0600; store_history finds a row by the plain one. */
+    char plain[65], keyed[65], q[200], keypath[600];
+    unsigned char key[32];
+    struct stat ks;
+    wb_sha256_hex ("print(1)", 8, plain);
+    snprintf (q, sizeof q, "SELECT count(*) FROM executions WHERE code_hmac = '%s'", plain);
+    is_int (count (path, q), 0, "no row holds the plain SHA-256 of its code");
+    store_key_path (path, keypath, sizeof keypath);
+    ok (stat (keypath, &ks) == 0 && S_ISREG (ks.st_mode) && (ks.st_mode & 0777) == 0600,
+        "the key was made beside the history, mode 0600");
+    ok (store_key_load (keypath, false, key, &err) == 0, "and loads");
+    store_keyed_hex (key, plain, keyed);
+    snprintf (q, sizeof q, "SELECT count(*) FROM executions WHERE code_hmac = '%s'", keyed);
+    is_int (count (path, q), 100, "every row holds it keyed");
+    store_history_filter_t hf = {.sha256 = plain, .limit = 200};
+    history_rows = 0;
+    ok (store_history (path, &hf, count_row, NULL, &err) == 0 && history_rows == 100,
+        "warmbox history's lookup by the plain hash finds them (%d)", history_rows);
+    chmod (keypath, 0640);
+    ok (store_key_load (keypath, false, key, &err) < 0 && strstr (err.msg, "chmod 600")
+            && store_history (path, &hf, count_row, NULL, &err) < 0,
+        "a key others may read is refused: %s", err.msg);
+    chmod (keypath, 0600);
+    FILE *kf = fopen (keypath, "w");
+    if (kf)
+      {
+        fputs ("not a key\n", kf);
+        fclose (kf);
+      }
+    ok (store_key_load (keypath, false, key, &err) < 0 && strstr (err.msg, "64 hex"),
+        "a key file that is no key is refused");
+    unlink (keypath);
+    ok (store_key_load (keypath, false, key, &err) < 0 && store_open (base, &cfg, &st, &err) == 0,
+        "missing: refused to a reader; the daemon makes a new one");
+    if (st)
+      store_close (st, 1000);
+    st = NULL;
+  }
   struct stat sb;
   stat (path, &sb);
   is_int (sb.st_mode & 0777, 0640, "the file is 0640");
@@ -183,7 +244,7 @@ test_locked_backlog (const char *dir, struct event_base *base)
   store_t *st = NULL;
   sqlite3 *locker = NULL;
   wb_err_t err;
-  store_config_t cfg = {path, 0, 3, NULL, NULL};
+  store_config_t cfg = {path, 0, 3, NULL, NULL, NULL};
   store_stats_t ss;
 
   snprintf (path, sizeof path, "%s/locked.db", dir);
@@ -226,7 +287,7 @@ test_retention (const char *dir, struct event_base *base)
   char path[512], ids[20][16];
   store_t *st = NULL;
   wb_err_t err;
-  store_config_t cfg = {path, 1, 100, NULL, NULL};
+  store_config_t cfg = {path, 1, 100, NULL, NULL, NULL};
   store_stats_t ss;
 
   snprintf (path, sizeof path, "%s/retention.db", dir);
