@@ -22,6 +22,7 @@
  *    "admission": {"queue_max": 1024, "max_wait_ms": 60000},
  *    "start_limit": {"initial": 64, "min": 1, "max": 64},  (initial: max)
  *    "max_body_bytes": 50331648,
+ *    "uid_lease_dir": "/run/warmbox/uids",  (every daemon of a host: unique sandbox uids)
  *    "max_containers": 64, "create_concurrency": 2, "queue_max": 256,
  *    "image_refresh_ms": 10000, "engine_recheck_ms": 30000,
  *    "store": {"path": "/var/lib/warmbox/history.db", "retention_days": 30,
@@ -821,6 +822,7 @@ static const config_key_t config_keys[] = {
     U32 ("start_limit.max", start_limit.max, 1, 4096, false),
     STR ("store.path", store_path),
     STR ("store.key_path", store_key_path),
+    STR ("uid_lease_dir", uid_lease_dir),
     U32 ("store.retention_days", store_retention_days, 0, 36500, false),
     U32 ("store.max_backlog", store_max_backlog, 1, 10000000, false),
     U32 ("sessions.max_sessions", sessions.max_sessions, 1, 1000000, false),

@@ -59,6 +59,8 @@ typedef struct sched_config
   uint32_t engine_recheck_ms;     /* how often an engine up is asked /info again (daemon.h) */
   char *store_path;               /* NULL: store_default_path () */
   char *store_key_path;           /* "store.key_path"; NULL: store_path + ".key" */
+  char *uid_lease_dir;            /* "uid_lease_dir": the host's sandboxes' uid leases (NULL:
+                                     none, the unit tests' own rotation); main sets the default */
   uint32_t store_retention_days;
   uint32_t store_max_backlog;
   session_config_t sessions; /* "sessions": {...} (exec/session.h); its node is session_node */

@@ -19,6 +19,7 @@ sched_ctx_nodes_config (const sched_ctx_t *ctx, nodes_config_t *out)
   out->start_limit = c->start_limit;
   out->ready_pool_grace_ms = c->ready_pool_grace_ms;
   out->engine_recheck_ms = c->engine_recheck_ms;
+  out->uid_lease_dir = c->uid_lease_dir;
   out->pool_default = &c->pool_default;
   out->pools = c->pools;
   out->n_pools = c->n_pools;

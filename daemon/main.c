@@ -236,6 +236,26 @@ main (int argc, char **argv)
         goto nomem;
     }
 
+  /* Every daemon of the host leases its sandboxes' uids from one folder
+   * (sandbox/uids.c); "none" keeps each engine's own rotation. */
+  if (ctx.cfg.uid_lease_dir == NULL)
+    {
+      const char *xdg = getenv ("XDG_RUNTIME_DIR");
+      char dir[512];
+      if (geteuid () == 0)
+        snprintf (dir, sizeof dir, "/run/warmbox/uids");
+      else if (xdg && *xdg)
+        snprintf (dir, sizeof dir, "%s/warmbox-uids", xdg);
+      else
+        snprintf (dir, sizeof dir, "/tmp/warmbox-uids-%u", (unsigned) geteuid ());
+      if ((ctx.cfg.uid_lease_dir = strdup (dir)) == NULL)
+        goto nomem;
+    }
+  else if (strcmp (ctx.cfg.uid_lease_dir, "none") == 0)
+    {
+      free (ctx.cfg.uid_lease_dir);
+      ctx.cfg.uid_lease_dir = NULL;
+    }
   if (prof_load_dir (ctx.cfg.profiles_dir, &ctx.profiles, &err) < 0)
     goto fatal;
   if (!print_spec)

@@ -408,6 +408,7 @@ node_init (nodes_t *ns, sched_node_t *n, size_t index, wb_err_t *err)
   scfg.on_event = pool_event_cb;
   scfg.on_gone = container_gone_cb;
   scfg.arg = n;
+  scfg.uid_dir = ns->cfg.uid_lease_dir;
   scfg.retry_ms = ns->cfg.removal_retry_ms;
   scfg.reconcile_ms = ns->cfg.removal_retry_ms;
   if (sbx_new (ns->base, n->eng, &scfg, &n->sbx, err) < 0)

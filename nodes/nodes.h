@@ -75,6 +75,7 @@ typedef struct nodes_config
   startgate_config_t start_limit;
   uint32_t ready_pool_grace_ms; /* nodes_pools_healthy */
   uint32_t engine_recheck_ms;   /* how often an engine up is asked /info again */
+  const char *uid_lease_dir;    /* sandbox/uids.c's folder; NULL: each engine's own rotation */
   const sched_pool_config_t *pool_default;
   const sched_pool_config_t *pools;
   size_t n_pools;

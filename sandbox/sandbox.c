@@ -35,6 +35,7 @@ typedef struct known
   struct known *next;
   char id[80];
   uint64_t since_us; /* suspects: first seen unknown */
+  int uid_fd;        /* its uid's lease (uids.c) until it is gone; -1: none */
 } known_t;
 
 struct sbx_op
@@ -55,6 +56,7 @@ struct sbx_op
   char language[33];
   char key[SBX_KEY_MAX];
   uint64_t started_us;
+  int uid_fd; /* a create's uid lease, handed to its known entry; -1: none */
 };
 
 typedef struct remove_op
@@ -215,22 +217,48 @@ known_slot (sbx_t *s, const char *id)
   return kp;
 }
 
+static void
+lease_close (int *fd)
+{
+  if (*fd >= 0)
+    close (*fd);
+  *fd = -1;
+}
+
+/* Known from now on, holding *uid_fd (taken: -1 after, whatever comes;
+ * closed when it cannot be kept). */
 static int
-known_add (sbx_t *s, const char *id)
+known_add (sbx_t *s, const char *id, int *uid_fd)
 {
   known_t **kp = known_slot (s, id);
   known_t *k;
 
   if (*kp)
-    return 0;
+    {
+      lease_close (uid_fd);
+      return 0;
+    }
   k = calloc (1, sizeof *k);
   if (k == NULL)
-    return -1;
+    {
+      lease_close (uid_fd);
+      return -1;
+    }
   snprintf (k->id, sizeof k->id, "%s", id);
+  k->uid_fd = *uid_fd;
+  *uid_fd = -1;
   *kp = k;
   return 0;
 }
 
+static void
+known_free (known_t *k)
+{
+  lease_close (&k->uid_fd);
+  free (k);
+}
+
+/* Gone (or given up): its uid is free for another sandbox of the host. */
 static void
 known_del (sbx_t *s, const char *id)
 {
@@ -240,7 +268,7 @@ known_del (sbx_t *s, const char *id)
   if (k)
     {
       *kp = k->next;
-      free (k);
+      known_free (k);
     }
 }
 
@@ -275,6 +303,7 @@ op_new (sbx_t *s, op_kind_t kind, void *arg)
   op->s = s;
   op->kind = kind;
   op->arg = arg;
+  op->uid_fd = -1;
   op->started_us = wb_now_us ();
   WB_LIST_PUSH (s->ops, op);
   return op;
@@ -284,6 +313,7 @@ static void
 op_free (sbx_op_t *op)
 {
   WB_LIST_UNLINK (op->s->ops, op);
+  lease_close (&op->uid_fd);
   free (op);
 }
 
@@ -452,14 +482,17 @@ created_cb (void *arg, const eng_result_t *res)
   void *cb_arg = op->arg;
   bool detached = op->detached;
   char language[33], key[SBX_KEY_MAX];
+  int uid_fd = op->uid_fd;
   wb_err_t err;
 
   s->n_creates--;
   memcpy (language, op->language, sizeof language);
   memcpy (key, op->key, sizeof key);
+  op->uid_fd = -1; /* the container's now, or given back below */
   op_free (op);
   if (res->rc < 0)
     {
+      lease_close (&uid_fd);
       emit (s, "create_failed", language, key, NULL, ms, res->err.msg);
       gone (s);
       /* The engine may have made it anyway (a reply lost on the way): look
@@ -471,7 +504,7 @@ created_cb (void *arg, const eng_result_t *res)
       return;
     }
   emit (s, "created", language, key, res->id, ms, NULL);
-  if (known_add (s, res->id) < 0)
+  if (known_add (s, res->id, &uid_fd) < 0)
     {
       /* Untracked, the reconciler could take it for an orphan: give it up
        * rather than hand it out. */
@@ -494,16 +527,32 @@ sbx_create (sbx_t *s, const sbx_tmpl_t *t, sbx_created_cb cb, void *arg, wb_err_
 {
   wb_buf_t body = WB_BUF_INIT;
   sbx_op_t *op;
+  uint32_t uid;
+  int uid_fd = -1;
 
-  if (sbx_tmpl_render (t, s->instance_id, s->owner, sbx_next_uid (s), &body, err) < 0)
-    return NULL;
+  /* A uid no other live sandbox of the host has, held from before the
+   * create to the container's removal. */
+  if (s->cfg.uid_dir)
+    {
+      if (sbx_uid_lease (s->cfg.uid_dir, &s->next_uid, &uid, &uid_fd, err) < 0)
+        return NULL;
+    }
+  else
+    uid = sbx_next_uid (s);
+  if (sbx_tmpl_render (t, s->instance_id, s->owner, uid, &body, err) < 0)
+    {
+      lease_close (&uid_fd);
+      return NULL;
+    }
   op = op_new (s, OP_CREATE, arg);
   if (op == NULL)
     {
+      lease_close (&uid_fd);
       wb_buf_free (&body);
       wb_error (err, WB_E_NOMEM, "container create: out of memory");
       return NULL;
     }
+  op->uid_fd = uid_fd;
   op->cb.created = cb;
   snprintf (op->language, sizeof op->language, "%s", sbx_tmpl_language (t));
   snprintf (op->key, sizeof op->key, "%s", sbx_tmpl_key (t));
@@ -657,6 +706,7 @@ reconciled_cb (void *arg, const eng_result_t *res)
         {
           snprintf (k->id, sizeof k->id, "%s", res->ids[i]);
           k->since_us = now;
+          k->uid_fd = -1; /* a suspect holds no lease */
         }
       if (k)
         {
@@ -737,6 +787,14 @@ sbx_new (struct event_base *base, eng_t *eng, const sbx_config_t *cfg, sbx_t **o
   process_start_time ((long) getpid (), &start);
   snprintf (s->owner, sizeof s->owner, "%s/%s/%ld/%llu", s->hostname, s->boot_id, (long) getpid (),
             start);
+  if (cfg->uid_dir && sbx_uid_dir_make (cfg->uid_dir, err) < 0)
+    {
+      free (s);
+      return -1;
+    }
+  /* Daemons start at different places of the range: fewer files tried. */
+  if (cfg->uid_dir)
+    s->next_uid = (uint32_t) ((uint32_t) getpid () * 2654435761u) % SBX_UID_COUNT;
   s->reconcile = evtimer_new (base, reconcile_cb, s);
   if (s->reconcile == NULL)
     {
@@ -769,14 +827,14 @@ sbx_free (sbx_t *s)
     {
       known_t *k = s->suspects;
       s->suspects = k->next;
-      free (k);
+      known_free (k);
     }
   for (size_t i = 0; i < KNOWN_BUCKETS; i++)
     while (s->known[i])
       {
         known_t *k = s->known[i];
         s->known[i] = k->next;
-        free (k);
+        known_free (k);
       }
   if (s->reconcile)
     event_free (s->reconcile);

@@ -142,6 +142,9 @@ typedef struct sbx_config
    * under a cap.  May be NULL.  Must not free the sandbox. */
   void (*on_gone) (void *arg);
   void *arg;
+  /* The host-wide uid leases' folder (sandbox/uids.c), shared by every
+   * daemon of the host; NULL: uids rotate by this sandbox alone. */
+  const char *uid_dir;
   uint32_t retry_ms;     /* first retry of a failed removal; 0: 1000 */
   uint32_t reconcile_ms; /* reconcile pass after a failed create or removal; 0: 1000 */
 } sbx_config_t;
@@ -156,8 +159,9 @@ void sbx_free (sbx_t *s);
 
 /* This daemon's warmbox.owner label value.  Never NULL. */
 const char *sbx_owner (const sbx_t *s);
-/* The next uid of the rotation every container of this sandbox shares.
- * Can't fail. */
+/* The next uid of the rotation every container of this sandbox shares
+ * (without a uid_dir: with one, sbx_create leases a uid no other live
+ * sandbox of the host has).  Can't fail. */
 uint32_t sbx_next_uid (sbx_t *s);
 
 /* Create one container from t.  cb(arg, id, NULL) with the new id (valid

@@ -17,6 +17,11 @@
 - operator routes for operators: /v1/pools, /v1/engines and /metrics
   answer 403 to a tenant's token and to the anonymous TCP caller, 200 to
   an operator's token and to the Unix socket's anonymous caller.
+- a host uid is never shared by two live sandboxes: four daemons at once
+  (Docker; OCI with a user namespace, twice; OCI without) run sandboxes
+  that each report their host uid (its uid through /proc/self/uid_map):
+  all different; and while a fork bomb in one holds its 64 processes, a
+  sandbox of another daemon still forks.
 - nothing recoverable on disk: the history holds no plain hash of a
   known stdin (SHA-256, SHA-1, MD5, hex or raw), nor one keyed with
   anything the file itself holds; its rows are keyed with the key file
@@ -28,11 +33,13 @@
 
 Each refusal is first shown to matter: the same request without the one
 offending header runs code."""
+import concurrent.futures as cf
 import hashlib
 import http.client
 import json
 import os
 import resource
+import shutil
 import sys
 import tempfile
 
@@ -199,7 +206,6 @@ ld = Daemon(extra_args=["--config", cfg_path], tcp=True)
 os.unlink(cfg_path)
 d = ld
 slow = json.dumps({"language": "python", "code": "import time\ntime.sleep(3)\nprint('slow')"}).encode()
-import concurrent.futures as cf  # noqa: E402
 with cf.ThreadPoolExecutor(1) as ex:
     first = ex.submit(tcp, "POST", "/v1/executions", slow, json_ct)
     t.ok(wait_until(lambda: len(ld.our_running()) == 1, timeout=60), "the TCP caller's first execution runs")
@@ -294,6 +300,90 @@ t.ok(st == 200 and r.get("session", {}).get("error") in ("session_memory_full", 
 st, b = as_("bob", "POST", "/v1/sessions/%s/executions" % bob_s, {"code": "print(len(blob))"})
 t.ok(st == 200 and b.get("stdout") == "350000\n", "bob's state is whole", (st, b))
 qd.stop()
+
+# ---- 7. a host uid is never shared by two live sandboxes --------------------
+HOST_UID = r"""
+import os, time
+u = os.getuid()
+host = None
+for line in open('/proc/self/uid_map'):
+    inside, outside, count = map(int, line.split())
+    if inside <= u < inside + count:
+        host = outside + (u - inside)
+print(host, flush=True)
+time.sleep(3)
+"""
+uid_work = tempfile.mkdtemp(prefix="warmbox-tenants-uids-")
+small_pools = {"default": {"min_ready": 0, "max_ready": 0}, "python": {"min_ready": 1, "max_ready": 4}}
+fleet = {}
+for name, entry in (("docker", None),
+                    ("oci-userns-1", {"userns": True}),
+                    ("oci-userns-2", {"userns": True}),
+                    ("oci-plain", {"userns": False})):
+    cfg = {"pools": small_pools}
+    if entry is not None:
+        entry = dict(entry, name="oci", kind="oci", root=os.path.join(uid_work, name))
+        cfg["engines"] = [entry]
+    path = os.path.join(uid_work, name + ".json")
+    with open(path, "w") as f:
+        json.dump(cfg, f)
+    fleet[name] = Daemon(extra_args=["--config", path],
+                         engine="unix:///var/run/docker.sock" if entry is None else "", wait_ready=True)
+with cf.ThreadPoolExecutor(12) as ex:
+    futures = [(name, ex.submit(dd.run, "python", HOST_UID)) for name, dd in fleet.items() for _ in range(3)]
+    got = [(name, f.result()) for name, f in futures]
+uids = [(name, r.get("stdout", "").strip()) for name, (st, r) in got]
+ok_runs = all(st == 200 and r.get("status") == "ok" for _, (st, r) in got)
+values = [u for _, u in uids]
+t.ok(ok_runs and len(values) == 12 and len(set(values)) == 12 and "None" not in values,
+     "12 sandboxes of 4 daemons (Docker, OCI with a user namespace twice, OCI without), live at "
+     "once: 12 different host uids", uids)
+by_kind = {name: sorted(int(u) for n, u in uids if n == name and u.isdigit()) for name in fleet}
+t.ok(all(u >= 1000000 for u in by_kind["oci-userns-1"] + by_kind["oci-userns-2"])
+     and all(u < 1000000 for u in by_kind["docker"] + by_kind["oci-plain"]),
+     "user namespaces map into their own host range, and still never share a uid", by_kind)
+
+BOMB = r"""
+import os, time
+n = 0
+try:
+    while True:
+        if os.fork() == 0:
+            time.sleep(60)
+            os._exit(0)
+        n += 1
+except OSError as e:
+    print('full', n, flush=True)
+time.sleep(60)
+"""
+FORKS = r"""
+import os
+kids = []
+for i in range(20):
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0)
+    kids.append(pid)
+for k in kids:
+    os.waitpid(k, 0)
+print('forked', len(kids))
+"""
+bc = UnixHTTPConnection(fleet["docker"].sock, timeout=120)
+bc.request("POST", "/v1/executions", body=json.dumps({"language": "python", "code": BOMB, "timeout_ms": 60000}),
+           headers={"Content-Type": "application/json", "Accept": "application/x-ndjson"})
+br = bc.getresponse()
+first = json.loads(br.readline() or b"{}")
+t.ok(first.get("type") == "stdout" and first.get("data", "").startswith("full"),
+     "a fork bomb in the Docker daemon's sandbox filled its limit (%s)" % first.get("data", "").strip(), first)
+for name in ("oci-plain", "docker"):
+    st, r = fleet[name].run("python", FORKS)
+    t.ok(st == 200 and r.get("stdout") == "forked 20\n",
+         "meanwhile a sandbox of %s still forks 20 children" % ("another daemon" if name != "docker"
+                                                                 else "the same daemon"), (st, r))
+bc.close()  # the bomb's client leaves: its container is stopped
+for dd in fleet.values():
+    dd.stop()
+shutil.rmtree(uid_work, ignore_errors=True)
 
 # ---- 8. nothing recoverable on disk: keyed hashes ---------------------------
 import hmac  # noqa: E402

@@ -5,6 +5,8 @@
  * in test_exec.c.) */
 #define _GNU_SOURCE
 #include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "failmalloc.h"
@@ -540,6 +542,63 @@ test_verify (const prof_t *p)
   sbx_tmpl_free (pt);
 }
 
+/* Issue 34, item 7: every live sandbox of the host has a uid of its own,
+ * whichever daemon or engine made it (sandbox/uids.c). */
+static void
+test_uid_leases (void)
+{
+  char tmpl[] = "/tmp/warmbox-uids-test.XXXXXX", dir[64];
+  uint32_t a_cursor = 5, b_cursor = 5, uid, seen[100];
+  int fds[100], n = 0, status;
+  wb_err_t err;
+  bool distinct = true;
+
+  if (!ok (mkdtemp (tmpl) != NULL, "a private folder"))
+    return;
+  snprintf (dir, sizeof dir, "%s/run/uids", tmpl);
+  ok (sbx_uid_dir_make (dir, &err) == 0, "the lease folder is made, parents too");
+  /* Two "daemons" from the same place of the range: no uid twice. */
+  for (int i = 0; i < 50; i++)
+    {
+      if (sbx_uid_lease (dir, &a_cursor, &uid, &fds[n], &err) == 0)
+        seen[n++] = uid;
+      if (sbx_uid_lease (dir, &b_cursor, &uid, &fds[n], &err) == 0)
+        seen[n++] = uid;
+    }
+  for (int i = 0; i < n; i++)
+    for (int k = 0; k < i; k++)
+      distinct = distinct && seen[i] != seen[k];
+  ok (n == 100 && distinct && seen[0] >= SBX_UID_FIRST && seen[0] < SBX_UID_FIRST + SBX_UID_COUNT,
+      "two holders from one cursor: 100 uids, all different (%d)", n);
+  /* One given back is another's again. */
+  uint32_t back = seen[0], c = 5;
+  close (fds[0]);
+  ok (sbx_uid_lease (dir, &c, &uid, &fds[0], &err) == 0 && uid == back,
+      "a lease given back is taken again (%u)", uid);
+  /* A process that dies gives its leases back without a word. */
+  pid_t pid = fork ();
+  if (pid == 0)
+    {
+      uint32_t cc = 1000, u;
+      int f;
+      _exit (sbx_uid_lease (dir, &cc, &u, &f, &err) == 0 && u == SBX_UID_FIRST + 1000 ? 0 : 1);
+    }
+  waitpid (pid, &status, 0);
+  c = 1000;
+  int f = -1;
+  ok (WIFEXITED (status) && WEXITSTATUS (status) == 0
+          && sbx_uid_lease (dir, &c, &uid, &f, &err) == 0 && uid == SBX_UID_FIRST + 1000,
+      "a dead process's lease is free again (%u)", uid);
+  if (f >= 0)
+    close (f);
+  for (int i = 0; i < n; i++)
+    close (fds[i]);
+  char cmd[128];
+  snprintf (cmd, sizeof cmd, "rm -rf '%s'", tmpl);
+  if (system (cmd) != 0)
+    printf ("# could not remove %s\n", tmpl);
+}
+
 int
 main (void)
 {
@@ -547,6 +606,7 @@ main (void)
   wb_err_t err;
   const prof_t *p;
 
+  test_uid_leases ();
   failmalloc_install ();
   if (!ok (prof_load_dir (WB_DEFAULT_PROFILES_DIR, &set, &err) == 0, "shipped profiles load")
       || (p = prof_find (set, "python")) == NULL)
