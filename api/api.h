@@ -55,8 +55,10 @@ typedef struct api_config
   const char *tls_client_ca;      /* NULL, or the CA client certificates must chain to */
   bool insecure_no_auth;
   uint64_t max_body_bytes;
-  uint32_t request_read_timeout_ms; /* a request must arrive whole within this */
-  uint32_t max_concurrent;          /* the agent's weight is the share of it free */
+  uint32_t request_read_timeout_ms;     /* a request must arrive whole within this */
+  uint32_t max_concurrent;              /* the agent's weight is the share of it free */
+  uint32_t max_connections;             /* http.max_connections: with a request, in all */
+  uint32_t max_connections_per_address; /* http.max_connections_per_address: of one TCP client */
   const sched_token_t *tokens;
   size_t n_tokens;
   /* http.hosts: the names TCP listeners answer for besides their own

@@ -1118,6 +1118,34 @@ files_write (struct evhttp_request *req, api_ctx_t *ctx, const char *id, const c
   http_reply (req, 200, "application/json", out.data, out.len);
 }
 
+/* A GET /files reply in progress: which file, as it was when it began. */
+typedef struct file_reader
+{
+  sessions_t *sessions;
+  char id[SESSION_ID_LEN + 1], owner[80], name[256];
+  size_t len;
+  uint64_t gen;
+} file_reader_t;
+
+/* The file's bytes from off on, from the session's copy, while it is
+ * still the file the reply began with (else -1: the reply stops short). */
+static int
+file_slice (void *arg, uint64_t off, const char **data, size_t *len, wb_err_t *err)
+{
+  file_reader_t *fr = arg;
+  const char *d;
+  size_t l;
+  uint64_t gen;
+
+  if (session_file_read (fr->sessions, fr->id, fr->owner, fr->name, &d, &l, &gen, err) < 0)
+    return -1;
+  if (gen != fr->gen || l != fr->len || off > l)
+    return wb_error (err, WB_E_BUSY, "the file changed while it was being read");
+  *data = d + off;
+  *len = l - (size_t) off;
+  return 0;
+}
+
 /* GET /files?path= (the bytes), POST /files[?path=] (an upload). */
 void
 e2b_handle_files (struct evhttp_request *req, const http_caller_t *who)
@@ -1140,11 +1168,12 @@ e2b_handle_files (struct evhttp_request *req, const http_caller_t *who)
   body_done (req);
   const char *data;
   size_t len;
+  uint64_t gen;
   if (path == NULL)
     wb_error (&err, WB_E_INVALID, "GET /files names its file in ?path");
   if (path == NULL || e2b_path_name (path, name, &home, &err) < 0
       || (home && wb_error (&err, WB_E_INVALID, "%s is a folder, not a file", E2B_HOME) < 0)
-      || session_file_read (ctx->sessions, id, owner, name, &data, &len, &err) < 0)
+      || session_file_read (ctx->sessions, id, owner, name, &data, &len, &gen, &err) < 0)
     {
       evhttp_clear_headers (&q);
       files_error (req, &err);
@@ -1157,8 +1186,23 @@ e2b_handle_files (struct evhttp_request *req, const http_caller_t *who)
       REPLY_LITERAL (req, 200, "application/octet-stream", "");
       return;
     }
+  /* Sent as the client reads, a slice at a time from the session's own
+   * copy: a reader that stalls holds one slice, never the file. */
+  file_reader_t *fr = calloc (1, sizeof *fr);
+  if (fr == NULL)
+    {
+      wb_error (&err, WB_E_NOMEM, "out of memory");
+      files_error (req, &err);
+      return;
+    }
+  fr->sessions = ctx->sessions;
+  snprintf (fr->id, sizeof fr->id, "%s", id);
+  snprintf (fr->owner, sizeof fr->owner, "%s", owner);
+  snprintf (fr->name, sizeof fr->name, "%s", name);
+  fr->len = len;
+  fr->gen = gen;
   evhttp_add_header (h, "Content-Disposition", "attachment");
-  http_reply (req, 200, "application/octet-stream", data, len);
+  http_reply_sliced (req, who, "application/octet-stream", len, file_slice, free, fr);
 }
 
 /* One of envd's filesystem RPCs: the message's "path" as a name. */
@@ -1208,7 +1252,7 @@ e2b_handle_filesystem (struct evhttp_request *req, const http_caller_t *who)
       size_t len;
       rc = rpc_path (m, "path", name, &home, &err);
       if (rc == 0 && !home)
-        rc = session_file_read (ctx->sessions, id, owner, name, &data, &len, &err);
+        rc = session_file_read (ctx->sessions, id, owner, name, &data, &len, NULL, &err);
       if (rc == 0)
         rc = wb_buf_append_str (&out, "{\"entry\":") < 0
                      || entry_json (&out, name, home ? 0 : len, home, mtime) < 0
@@ -1223,7 +1267,7 @@ e2b_handle_filesystem (struct evhttp_request *req, const http_caller_t *who)
         {
           const char *data;
           size_t len;
-          rc = session_file_read (ctx->sessions, id, owner, name, &data, &len, &err) == 0
+          rc = session_file_read (ctx->sessions, id, owner, name, &data, &len, NULL, &err) == 0
                    ? wb_error (&err, WB_E_INVALID, "%s is a file, not a folder", name)
                    : -1;
         }
@@ -1273,7 +1317,7 @@ e2b_handle_filesystem (struct evhttp_request *req, const http_caller_t *who)
       const char *data;
       size_t len;
       if (rc == 0)
-        rc = session_file_read (ctx->sessions, id, owner, to, &data, &len, &err);
+        rc = session_file_read (ctx->sessions, id, owner, to, &data, &len, NULL, &err);
       if (rc == 0)
         rc = wb_buf_append_str (&out, "{\"entry\":") < 0
                      || entry_json (&out, to, len, false, mtime) < 0

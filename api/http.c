@@ -130,7 +130,37 @@ typedef struct http_conn
   uint64_t deadline_ms;            /* 0: a request is being handled */
   bool cut;                        /* its deadline passed: shut down */
   http_call_t *call;               /* the execution its request waits for */
+  struct http_sliced *sliced;      /* the body it is being sent a slice at a time */
+  /* An answered call's owner, still counted in flight until its answer
+   * is written (or the connection ends): a reader that stalls holds its
+   * owner's slot, not the daemon's memory for nothing. */
+  char release_owner[80];
+  /* Its client's address (TCP), known from its first request on; "" on a
+   * Unix socket.  refused: over a connection cap, closed after its answer. */
+  char peer[INET6_ADDRSTRLEN];
+  bool counted, refused;
 } http_conn_t;
+
+/* http_reply_sliced's reply in progress; its connection's record owns it
+ * until it ends (sliced_end: the one way). */
+typedef struct http_sliced
+{
+  struct evhttp_request *req;
+  struct evhttp_connection *evcon;
+  http_conn_t *hconn;
+  http_slice_fn *next;
+  void (*done) (void *arg);
+  void *arg;
+  uint64_t off, total;
+} http_sliced_t;
+
+static void
+sliced_end (http_sliced_t *sl)
+{
+  sl->hconn->sliced = NULL;
+  sl->done (sl->arg);
+  free (sl);
+}
 
 #define SWEEP_MS 250
 
@@ -345,6 +375,8 @@ call_free (http_call_t *call)
   free (call);
 }
 
+static void conn_release_owner (http_conn_t *c);
+
 /* evhttp noticed the connection end (error, timeout, a cut): an
  * execution still waiting for it is cancelled; the record goes. */
 static void
@@ -361,6 +393,9 @@ conn_closed_cb (struct evhttp_connection *evcon, void *arg)
       call_cancel (call);
       call_free (call);
     }
+  if (c->sliced)
+    sliced_end (c->sliced);
+  conn_release_owner (c);
   WB_LIST_UNLINK (c->h->conns, c);
   if (c->bev)
     bufferevent_decref (c->bev);
@@ -399,6 +434,103 @@ watch_client (http_call_t *call)
       event_free (call->watch);
       call->watch = NULL;
     }
+}
+
+/* ---- bodies sent as they are read ------------------------------------ */
+
+static void sliced_send (http_sliced_t *sl);
+
+static void
+slice_written_cb (struct evhttp_connection *evcon, void *arg)
+{
+  (void) evcon;
+  sliced_send (arg);
+}
+
+/* The headers are out: no error can be said.  The socket is shut down,
+ * so the client sees a body shorter than its Content-Length and the
+ * connection ends its usual way (evhttp reads its end); sl ends now. */
+static void
+sliced_abort (http_sliced_t *sl, const char *why)
+{
+  struct bufferevent *bev = evhttp_connection_get_bufferevent (sl->evcon);
+  evutil_socket_t fd = bev ? bufferevent_getfd (bev) : -1;
+
+  wb_info ("a body sent in slices stopped at %llu of %llu bytes: %s", (unsigned long long) sl->off,
+           (unsigned long long) sl->total, why);
+  if (fd >= 0)
+    shutdown (fd, SHUT_RDWR);
+  evhttp_send_reply_end (sl->req);
+  sliced_end (sl);
+}
+
+/* The next slice, once the last one is written; the end after the last. */
+static void
+sliced_send (http_sliced_t *sl)
+{
+  const char *data = NULL;
+  size_t len = 0;
+  struct evbuffer *chunk;
+  wb_err_t err;
+
+  if (sl->off >= sl->total)
+    {
+      evhttp_send_reply_end (sl->req);
+      sliced_end (sl);
+      return;
+    }
+  wb_error (&err, WB_E_NOMEM, "out of memory");
+  if (sl->next (sl->arg, sl->off, &data, &len, &err) < 0 || len == 0
+      || (chunk = evbuffer_new ()) == NULL)
+    {
+      sliced_abort (sl, len == 0 ? "nothing more to send" : err.msg);
+      return;
+    }
+  if (len > HTTP_SLICE_BYTES)
+    len = HTTP_SLICE_BYTES;
+  if (len > sl->total - sl->off)
+    len = (size_t) (sl->total - sl->off);
+  if (evbuffer_add (chunk, data, len) < 0)
+    {
+      evbuffer_free (chunk);
+      sliced_abort (sl, "out of memory");
+      return;
+    }
+  sl->off += len;
+  evhttp_send_reply_chunk_with_cb (sl->req, chunk, slice_written_cb, sl);
+  evbuffer_free (chunk);
+}
+
+void
+http_reply_sliced (struct evhttp_request *req, const http_caller_t *who, const char *content_type,
+                   uint64_t total, http_slice_fn *next, void (*done) (void *arg), void *arg)
+{
+  http_sliced_t *sl = calloc (1, sizeof *sl);
+  struct evkeyvalq *h = evhttp_request_get_output_headers (req);
+  char length[32];
+
+  snprintf (length, sizeof length, "%llu", (unsigned long long) total);
+  if (sl == NULL || who->hconn->sliced != NULL
+      || evhttp_add_header (h, "Content-Type", content_type) < 0
+      || evhttp_add_header (h, "Cache-Control", "no-store") < 0
+      /* With its length said, the body goes as it is (not chunked). */
+      || evhttp_add_header (h, "Content-Length", length) < 0)
+    {
+      free (sl);
+      done (arg);
+      reply_nomem (req, false);
+      return;
+    }
+  sl->req = req;
+  sl->evcon = evhttp_request_get_connection (req);
+  sl->hconn = who->hconn;
+  sl->next = next;
+  sl->done = done;
+  sl->arg = arg;
+  sl->total = total;
+  who->hconn->sliced = sl;
+  evhttp_send_reply_start (req, 200, "OK");
+  sliced_send (sl);
 }
 
 /* ---- streamed output (Accept: application/x-ndjson) ----------------- */
@@ -551,6 +683,13 @@ call_answer (http_call_t *call, const sched_result_t *res, const session_outcome
     {
       event_free (call->watch);
       call->watch = NULL;
+    }
+  /* The slot is given back once the answer is written, not queued. */
+  if (call->held && call->hconn->release_owner[0] == '\0')
+    {
+      snprintf (call->hconn->release_owner, sizeof call->hconn->release_owner, "%s",
+                call->limits_owner);
+      call->held = false;
     }
   if (call->is_e2b)
     {
@@ -1245,6 +1384,16 @@ conn_track (sched_http_t *h, struct bufferevent *bev)
 
 /* The reply is out: the next request on a kept-alive connection has a
  * deadline of its own. */
+/* The answered call's owner has its slot back (its answer is out, or the
+ * connection is gone). */
+static void
+conn_release_owner (http_conn_t *c)
+{
+  if (c->release_owner[0])
+    sched_auth_release (c->h->ctx->auth, &c->h->ctx->cfg, c->release_owner);
+  c->release_owner[0] = '\0';
+}
+
 static void
 request_done_cb (struct evhttp_request *req, void *arg)
 {
@@ -1252,6 +1401,45 @@ request_done_cb (struct evhttp_request *req, void *arg)
 
   (void) req;
   c->deadline_ms = read_deadline (c->h);
+  conn_release_owner (c);
+}
+
+/* A connection's first request: is there room for it?  At most
+ * max_connections with a request in all, and max_connections_per_address
+ * of one TCP client address (a Unix socket's count in all only); one past
+ * either is answered 503 and closed (c->refused). */
+static void
+conn_admit (sched_http_t *h, http_conn_t *c, evutil_socket_t fd)
+{
+  struct sockaddr_storage peer;
+  socklen_t len = sizeof peer;
+  uint32_t all = 0, mine = 0;
+
+  c->peer[0] = '\0';
+  if (fd >= 0 && getpeername (fd, (struct sockaddr *) &peer, &len) == 0)
+    {
+      if (peer.ss_family == AF_INET)
+        inet_ntop (AF_INET, &((struct sockaddr_in *) (void *) &peer)->sin_addr, c->peer,
+                   sizeof c->peer);
+      else if (peer.ss_family == AF_INET6)
+        inet_ntop (AF_INET6, &((struct sockaddr_in6 *) (void *) &peer)->sin6_addr, c->peer,
+                   sizeof c->peer);
+    }
+  for (const http_conn_t *o = h->conns; o; o = o->next)
+    if (o != c && o->counted)
+      {
+        all++;
+        mine += c->peer[0] && strcmp (o->peer, c->peer) == 0;
+      }
+  c->counted = true;
+  c->refused = all >= h->ctx->cfg.max_connections
+               || (c->peer[0] && mine >= h->ctx->cfg.max_connections_per_address);
+  if (c->refused)
+    wb_warn ("a connection%s%s refused: %u open%s", c->peer[0] ? " from " : "", c->peer,
+             c->peer[0] && mine >= h->ctx->cfg.max_connections_per_address ? mine : all,
+             c->peer[0] && mine >= h->ctx->cfg.max_connections_per_address
+                 ? " from that address (http.max_connections_per_address)"
+                 : " in all (http.max_connections)");
 }
 
 /* The record of the connection a request arrived on, its deadline paused
@@ -1280,6 +1468,7 @@ conn_of_request (sched_http_t *h, struct evhttp_request *req)
       if (c->bev)
         bufferevent_decref (c->bev);
       c->bev = NULL;
+      conn_admit (h, c, bufferevent_getfd (bev));
     }
   c->deadline_ms = 0;
   evhttp_request_set_on_complete_cb (req, request_done_cb, c);
@@ -1571,6 +1760,14 @@ route (struct evhttp_request *req, void *arg)
     {
       wb_error (&err, WB_E_NOMEM, "out of memory recording a connection");
       reply_error_as (req, &err, path && strncmp (path, "/api/", 5) == 0);
+      return;
+    }
+  if (who.hconn->refused)
+    {
+      wb_error (&err, WB_E_BUSY, "too many connections%s; close some and try again",
+                who.hconn->peer[0] ? " from this address" : "");
+      evhttp_add_header (evhttp_request_get_output_headers (req), "Connection", "close");
+      reply_refused (req, path ? http_route_find (path) : NULL, path ? path : "/", &err);
       return;
     }
   /* Cut at its deadline, with the request already buffered: not served

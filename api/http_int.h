@@ -48,4 +48,19 @@ WB_MUST_CHECK int http_call_start (struct evhttp_request *req, const http_caller
                                    sched_request_t *parsed, bool piston, const e2b_stream_t *e2b,
                                    wb_err_t *err);
 
+/* A body sent a slice at a time, as its client reads (backpressure from
+ * its owner): next (arg, off, &data, &len, err) gives the bytes from off
+ * on (data borrowed until the next call into the owner; at most what it
+ * holds, never past total); a slice waits in the connection until it is
+ * written, so a client that reads nothing holds one slice, never the
+ * body.  done (arg) is called once: the body is out, the client is gone,
+ * or next failed (-1: the connection is closed and the client sees a
+ * body shorter than its Content-Length).  Without memory to begin: done
+ * at once and a 500. */
+#define HTTP_SLICE_BYTES (64 * 1024)
+typedef int http_slice_fn (void *arg, uint64_t off, const char **data, size_t *len, wb_err_t *err);
+void http_reply_sliced (struct evhttp_request *req, const http_caller_t *who,
+                        const char *content_type, uint64_t total, http_slice_fn *next,
+                        void (*done) (void *arg), void *arg);
+
 #endif

@@ -2,7 +2,8 @@
  * then command-line flags (applied by main.c).
  *
  *   {"listen": ["unix:/run/warmbox/warmbox.sock", "127.0.0.1:8080"],
- *    "http": {"hosts": ["warmbox.example"], "origins": ["https://console.example"]},
+ *    "http": {"hosts": ["warmbox.example"], "origins": ["https://console.example"],
+ *             "max_connections": 2048, "max_connections_per_address": 256},
  *           (names TCP listeners answer for; browser origins served: none by default)
  *    "tls": {"cert": "server.pem", "key": "server.key", "client_ca": "ca.pem"},
  *           (for "https://host:port" listeners; client_ca: certificates required)
@@ -102,6 +103,8 @@ sched_config_defaults (sched_config_t *cfg, wb_err_t *err)
   cfg->request_read_timeout_ms = 30000;
   cfg->ready_pool_grace_ms = 30000;
   cfg->max_body_bytes = 48u * 1024 * 1024;
+  cfg->max_connections = 2048;
+  cfg->max_connections_per_address = 256;
   cfg->max_containers = 64;
   cfg->create_concurrency = 2;
   cfg->queue_max = 256;
@@ -191,6 +194,8 @@ sched_config_api (const sched_config_t *cfg, api_config_t *out)
   out->max_body_bytes = cfg->max_body_bytes;
   out->request_read_timeout_ms = cfg->request_read_timeout_ms;
   out->max_concurrent = cfg->max_concurrent;
+  out->max_connections = cfg->max_connections;
+  out->max_connections_per_address = cfg->max_connections_per_address;
   out->tokens = cfg->tokens;
   out->n_tokens = cfg->n_tokens;
   out->hosts = cfg->hosts;
@@ -796,6 +801,8 @@ typedef struct config_key
 static const config_key_t config_keys[] = {
     CUSTOM ("listen", parse_listen, NULL),
     CUSTOM ("http.hosts", parse_hosts, NULL),
+    U32 ("http.max_connections", max_connections, 1, 1000000, false),
+    U32 ("http.max_connections_per_address", max_connections_per_address, 1, 1000000, false),
     CUSTOM ("http.origins", parse_origins, NULL),
     CUSTOM ("engine", parse_engine_key, NULL),
     CUSTOM ("engines", parse_engines_key, NULL),

@@ -247,8 +247,8 @@ main (int argc, char **argv)
       else if (xdg && *xdg)
         snprintf (dir, sizeof dir, "%s/warmbox-uids", xdg);
       else
-        snprintf (dir, sizeof dir, "/tmp/warmbox-uids-%u", (unsigned) geteuid ());
-      if ((ctx.cfg.uid_lease_dir = strdup (dir)) == NULL)
+        dir[0] = '\0'; /* no private place: set uid_lease_dir to share one */
+      if (dir[0] && (ctx.cfg.uid_lease_dir = strdup (dir)) == NULL)
         goto nomem;
     }
   else if (strcmp (ctx.cfg.uid_lease_dir, "none") == 0)

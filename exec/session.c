@@ -68,7 +68,8 @@ struct session
   sched_file_t *files;
   size_t n_files;
   uint64_t files_bytes;
-  wb_buf_t state; /* opaque */
+  uint64_t files_gen; /* changes with every change of the files (a reader's check) */
+  wb_buf_t state;     /* opaque */
   session_call_t *running;
   session_call_t *queue; /* oldest first */
   uint32_t waiting;
@@ -844,6 +845,7 @@ session_files_write (sessions_t *set, const char *id, const char *owner, const c
   free (fresh);
   set->bytes = set->bytes - s->files_bytes + bytes;
   s->files_bytes = bytes;
+  s->files_gen++;
   touch (set, s);
   return 0;
 }
@@ -871,6 +873,7 @@ session_file_remove (sessions_t *set, const char *id, const char *owner, const c
   free (s->files[at].name);
   free (s->files[at].data);
   s->files[at] = s->files[--s->n_files];
+  s->files_gen++;
   touch (set, s);
   return 0;
 }
@@ -901,13 +904,14 @@ session_file_rename (sessions_t *set, const char *id, const char *owner, const c
       free (s->files[there].data);
       s->files[there] = s->files[--s->n_files];
     }
+  s->files_gen++;
   touch (set, s);
   return 0;
 }
 
 int
 session_file_read (sessions_t *set, const char *id, const char *owner, const char *name,
-                   const char **data, size_t *len, wb_err_t *err)
+                   const char **data, size_t *len, uint64_t *gen, wb_err_t *err)
 {
   session_t *s = find (set, id, owner, err);
   if (s == NULL)
@@ -917,6 +921,8 @@ session_file_read (sessions_t *set, const char *id, const char *owner, const cha
     return wb_error (err, WB_E_NOT_FOUND, "no file %s in session %s", name, s->id);
   *data = s->files[at].data;
   *len = s->files[at].len;
+  if (gen)
+    *gen = s->files_gen;
   return 0;
 }
 
@@ -1417,6 +1423,7 @@ carry (sessions_t *set, session_t *s, session_call_t *c, const sched_result_t *r
   files_free (s->files, s->n_files);
   s->files = files;
   s->n_files = n;
+  s->files_gen++;
   s->files_bytes = bytes;
   if (take_state)
     {

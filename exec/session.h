@@ -194,10 +194,12 @@ WB_MUST_CHECK int session_file_remove (sessions_t *set, const char *id, const ch
 /* to replaces a file of that name. */
 WB_MUST_CHECK int session_file_rename (sessions_t *set, const char *id, const char *owner,
                                        const char *from, const char *to, wb_err_t *err);
-/* *data (the session's: valid until the next call into the set) and *len. */
+/* *data (the session's: valid until the next call into the set) and *len;
+ * *gen (gen may be NULL) changes whenever any file of the session does, so
+ * a reader that comes back for more can tell it is still the same file. */
 WB_MUST_CHECK int session_file_read (sessions_t *set, const char *id, const char *owner,
                                      const char *name, const char **data, size_t *len,
-                                     wb_err_t *err);
+                                     uint64_t *gen, wb_err_t *err);
 WB_MUST_CHECK int session_file_each (sessions_t *set, const char *id, const char *owner,
                                      void (*cb) (void *arg, const char *name, size_t len),
                                      void *arg, wb_err_t *err);

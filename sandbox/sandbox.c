@@ -19,6 +19,8 @@
 /* A container still unknown after this long cannot belong to a create in
  * flight (creates time out well before): an orphan even under load. */
 #define SUSPECT_AGE_MS 45000
+/* Leases kept for containers that may still exist, at most (lease_park). */
+#define PARKED_MAX 256
 
 typedef enum op_kind
 {
@@ -83,6 +85,12 @@ struct sbx
   char hostname[128];
   char boot_id[64];
   uint32_t next_uid;
+  int uid_dirfd; /* the uid leases' folder (cfg.uid_dir), or -1 */
+  /* Leases of containers that may still exist though this sandbox let go
+   * of them (a removal given up, a create whose answer was lost): kept
+   * until the sandbox ends, so their uids go to no one else meanwhile. */
+  int *parked;
+  size_t n_parked;
   uint32_t count;      /* creating + live + being removed */
   uint32_t n_creates;  /* in flight */
   uint32_t n_removals; /* in flight (not waiting for a retry) */
@@ -225,6 +233,26 @@ lease_close (int *fd)
   *fd = -1;
 }
 
+/* Keep a lease whose container may still be there (taken: -1 after); if
+ * it cannot be kept, it is closed, and the uid may serve another. */
+static void
+lease_park (sbx_t *s, int *fd)
+{
+  int *grown;
+
+  if (*fd < 0)
+    return;
+  grown = s->n_parked < PARKED_MAX ? realloc (s->parked, (s->n_parked + 1) * sizeof *grown) : NULL;
+  if (grown == NULL)
+    {
+      lease_close (fd);
+      return;
+    }
+  s->parked = grown;
+  s->parked[s->n_parked++] = *fd;
+  *fd = -1;
+}
+
 /* Known from now on, holding *uid_fd (taken: -1 after, whatever comes;
  * closed when it cannot be kept). */
 static int
@@ -363,7 +391,13 @@ removal_end (remove_op_t *r, bool done)
   bool counted = r->counted;
 
   if (!done)
-    reconcile_in (s, RECONCILE_SOON_MS);
+    {
+      /* Given up, the container may still be there: its uid stays out. */
+      known_t *k = *known_slot (s, r->id);
+      if (k)
+        lease_park (s, &k->uid_fd);
+      reconcile_in (s, RECONCILE_SOON_MS);
+    }
   known_del (s, r->id);
   removal_free (r);
   if (counted)
@@ -492,7 +526,11 @@ created_cb (void *arg, const eng_result_t *res)
   op_free (op);
   if (res->rc < 0)
     {
-      lease_close (&uid_fd);
+      /* Refused, the container is not there; a lost answer may have made it. */
+      if (res->err.code == WB_E_ENGINE_DOWN)
+        lease_park (s, &uid_fd);
+      else
+        lease_close (&uid_fd);
       emit (s, "create_failed", language, key, NULL, ms, res->err.msg);
       gone (s);
       /* The engine may have made it anyway (a reply lost on the way): look
@@ -534,7 +572,7 @@ sbx_create (sbx_t *s, const sbx_tmpl_t *t, sbx_created_cb cb, void *arg, wb_err_
    * create to the container's removal. */
   if (s->cfg.uid_dir)
     {
-      if (sbx_uid_lease (s->cfg.uid_dir, &s->next_uid, &uid, &uid_fd, err) < 0)
+      if (sbx_uid_lease (s->uid_dirfd, &s->next_uid, &uid, &uid_fd, err) < 0)
         return NULL;
     }
   else
@@ -787,7 +825,8 @@ sbx_new (struct event_base *base, eng_t *eng, const sbx_config_t *cfg, sbx_t **o
   process_start_time ((long) getpid (), &start);
   snprintf (s->owner, sizeof s->owner, "%s/%s/%ld/%llu", s->hostname, s->boot_id, (long) getpid (),
             start);
-  if (cfg->uid_dir && sbx_uid_dir_make (cfg->uid_dir, err) < 0)
+  s->uid_dirfd = -1;
+  if (cfg->uid_dir && (s->uid_dirfd = sbx_uid_dir_open (cfg->uid_dir, err)) < 0)
     {
       free (s);
       return -1;
@@ -798,6 +837,8 @@ sbx_new (struct event_base *base, eng_t *eng, const sbx_config_t *cfg, sbx_t **o
   s->reconcile = evtimer_new (base, reconcile_cb, s);
   if (s->reconcile == NULL)
     {
+      if (s->uid_dirfd >= 0)
+        close (s->uid_dirfd);
       free (s);
       return wb_error (err, WB_E_NOMEM, "sandbox: out of memory");
     }
@@ -838,5 +879,10 @@ sbx_free (sbx_t *s)
       }
   if (s->reconcile)
     event_free (s->reconcile);
+  for (size_t i = 0; i < s->n_parked; i++)
+    close (s->parked[i]);
+  free (s->parked);
+  if (s->uid_dirfd >= 0)
+    close (s->uid_dirfd);
   free (s);
 }

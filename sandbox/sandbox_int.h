@@ -10,13 +10,14 @@
 WB_MUST_CHECK int sbx_tmpl_render (const sbx_tmpl_t *t, const char *instance_id, const char *owner,
                                    uint32_t uid, wb_buf_t *out, wb_err_t *err);
 
-/* Host-wide uid leases (uids.c).  Make the lease folder dir (and its
- * parents).  -1 with err when it cannot be made or is no folder. */
-WB_MUST_CHECK int sbx_uid_dir_make (const char *dir, wb_err_t *err);
+/* Host-wide uid leases (uids.c).  Open the lease folder dir (made, with
+ * its parents, when missing): a descriptor, or -1 with err when it cannot
+ * be made, is no folder, or is not this user's alone to write. */
+WB_MUST_CHECK int sbx_uid_dir_open (const char *dir, wb_err_t *err);
 /* A uid no other live sandbox on the host holds, tried from *cursor on
- * (which moves past it): *uid, and *fd, the lease, held until closed.
- * -1 with err: WB_E_BUSY (every uid held), WB_E_IO. */
-WB_MUST_CHECK int sbx_uid_lease (const char *dir, uint32_t *cursor, uint32_t *uid, int *fd,
+ * (which moves past it) in the folder dirfd: *uid, and *fd, the lease,
+ * held until closed.  -1 with err: WB_E_BUSY (every uid held), WB_E_IO. */
+WB_MUST_CHECK int sbx_uid_lease (int dirfd, uint32_t *cursor, uint32_t *uid, int *fd,
                                  wb_err_t *err);
 
 #endif

@@ -24,10 +24,11 @@
 #include <unistd.h>
 
 int
-sbx_uid_dir_make (const char *dir, wb_err_t *err)
+sbx_uid_dir_open (const char *dir, wb_err_t *err)
 {
   char path[4096];
   struct stat sb;
+  int fd;
 
   if (snprintf (path, sizeof path, "%s", dir) >= (int) sizeof path)
     return wb_error (err, WB_E_INVALID, "uid leases: the folder's name is too long");
@@ -42,24 +43,35 @@ sbx_uid_dir_make (const char *dir, wb_err_t *err)
       }
   if (mkdir (path, 0700) < 0 && errno != EEXIST)
     return wb_error_errno (err, WB_E_IO, errno, "uid leases: creating %s", path);
-  if (lstat (path, &sb) < 0 || !S_ISDIR (sb.st_mode))
-    return wb_error (err, WB_E_IO, "uid leases: %s is not a folder", path);
-  return 0;
+  fd = open (path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0)
+    return wb_error_errno (err, WB_E_IO, errno, "uid leases: %s", path);
+  /* Another user who could write there could hold, plant or remove the
+   * leases: the folder must be this user's, writable by it alone. */
+  if (fstat (fd, &sb) < 0 || sb.st_uid != geteuid () || (sb.st_mode & 022) != 0)
+    {
+      close (fd);
+      return wb_error (err, WB_E_INVALID,
+                       "uid leases: %s must be a folder of this user's that no one else may "
+                       "write to",
+                       path);
+    }
+  return fd;
 }
 
 int
-sbx_uid_lease (const char *dir, uint32_t *cursor, uint32_t *uid, int *fd, wb_err_t *err)
+sbx_uid_lease (int dirfd, uint32_t *cursor, uint32_t *uid, int *fd, wb_err_t *err)
 {
-  char path[4200];
+  char name[16];
 
   for (uint32_t tried = 0; tried < SBX_UID_COUNT; tried++)
     {
       uint32_t u = SBX_UID_FIRST + (*cursor)++ % SBX_UID_COUNT;
       int f;
-      snprintf (path, sizeof path, "%s/%u", dir, u);
-      f = open (path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+      snprintf (name, sizeof name, "%u", u);
+      f = openat (dirfd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
       if (f < 0)
-        return wb_error_errno (err, WB_E_IO, errno, "uid leases: %s", path);
+        return wb_error_errno (err, WB_E_IO, errno, "uid leases: %s", name);
       if (flock (f, LOCK_EX | LOCK_NB) == 0)
         {
           *uid = u;
@@ -69,7 +81,7 @@ sbx_uid_lease (const char *dir, uint32_t *cursor, uint32_t *uid, int *fd, wb_err
       int e = errno;
       close (f);
       if (e != EWOULDBLOCK)
-        return wb_error_errno (err, WB_E_IO, e, "uid leases: locking %s", path);
+        return wb_error_errno (err, WB_E_IO, e, "uid leases: locking %s", name);
     }
   return wb_error (err, WB_E_BUSY, "uid leases: all %u uids are held by live sandboxes",
                    SBX_UID_COUNT);

@@ -59,6 +59,11 @@ store_history (const char *path, const store_history_filter_t *f, store_row_cb c
   /* The file holds keyed hashes only: a plain one is looked for keyed. */
   if (f->sha256)
     {
+      bool hex = strlen (f->sha256) == 64;
+      for (const char *c = f->sha256; hex && *c; c++)
+        hex = (*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'f');
+      if (!hex)
+        return wb_error (err, WB_E_INVALID, "a SHA-256 is 64 lower-case hex digits");
       if (store_key_load (f->key_path ? f->key_path : store_key_path (path, keybuf, sizeof keybuf),
                           false, key, err)
           < 0)

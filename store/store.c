@@ -300,11 +300,50 @@ store_key_path (const char *db_path, char *buf, size_t len)
   return buf;
 }
 
+/* Make the key file at path, whole or not at all: written under a name
+ * of its own, then linked to path (a process that made it first wins: its
+ * file is the key).  0, or -1 with err. */
+static int
+key_make (const char *path, wb_err_t *err)
+{
+  unsigned char fresh[32];
+  char hex[66], tmp[4200];
+  int w;
+
+  if (snprintf (tmp, sizeof tmp, "%s.%ld.new", path, (long) getpid ()) >= (int) sizeof tmp)
+    return wb_error (err, WB_E_INVALID, "history key %s: the name is too long", path);
+  if (RAND_bytes (fresh, sizeof fresh) != 1)
+    return wb_error (err, WB_E_INTERNAL, "history key %s: no random source", path);
+  for (size_t i = 0; i < sizeof fresh; i++)
+    snprintf (hex + 2 * i, 3, "%02x", fresh[i]);
+  hex[64] = '\n';
+  OPENSSL_cleanse (fresh, sizeof fresh);
+  unlink (tmp);
+  w = open (tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (w < 0)
+    {
+      OPENSSL_cleanse (hex, sizeof hex);
+      return wb_error_errno (err, WB_E_IO, errno, "history key: creating %s", tmp);
+    }
+  bool whole = write (w, hex, 65) == 65 && fsync (w) == 0;
+  int e = errno;
+  close (w);
+  OPENSSL_cleanse (hex, sizeof hex);
+  if (!whole || (link (tmp, path) < 0 && errno != EEXIST))
+    {
+      e = whole ? errno : e;
+      unlink (tmp);
+      return wb_error_errno (err, WB_E_IO, e, "history key: writing %s", path);
+    }
+  unlink (tmp);
+  wb_info ("history key %s made (keep it with the history, readable by warmboxd only)", path);
+  return 0;
+}
+
 int
 store_key_load (const char *path, bool create, unsigned char key[32], wb_err_t *err)
 {
   cleanup_buf wb_buf_t raw = WB_BUF_INIT;
-  unsigned char fresh[32];
   char text[130];
   struct stat sb;
   ssize_t n;
@@ -313,36 +352,16 @@ store_key_load (const char *path, bool create, unsigned char key[32], wb_err_t *
   fd = open (path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0 && errno == ENOENT && create)
     {
-      char hex[66];
-      if (RAND_bytes (fresh, sizeof fresh) != 1)
-        return wb_error (err, WB_E_INTERNAL, "history key %s: no random source", path);
-      for (size_t i = 0; i < sizeof fresh; i++)
-        snprintf (hex + 2 * i, 3, "%02x", fresh[i]);
-      hex[64] = '\n';
-      OPENSSL_cleanse (fresh, sizeof fresh);
-      /* Never over a file that is there: another process made it first. */
-      int w = open (path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-      if (w < 0 && errno != EEXIST)
-        return wb_error_errno (err, WB_E_IO, errno, "history key: creating %s", path);
-      if (w >= 0)
-        {
-          bool whole = write (w, hex, 65) == 65 && fsync (w) == 0;
-          close (w);
-          OPENSSL_cleanse (hex, sizeof hex);
-          if (!whole)
-            {
-              unlink (path);
-              return wb_error_errno (err, WB_E_IO, errno, "history key: writing %s", path);
-            }
-          wb_info ("history key %s made (keep it with the history, readable by warmboxd only)",
-                   path);
-        }
+      if (key_make (path, err) < 0)
+        return -1;
       fd = open (path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     }
   if (fd < 0)
     return wb_error_errno (err, WB_E_IO, errno, "history key %s", path);
-  if (fstat (fd, &sb) < 0 || !S_ISREG (sb.st_mode) || sb.st_uid != geteuid ()
-      || (sb.st_mode & 077) != 0)
+  /* The daemon's user's own, nobody else's; root may read it (an
+   * operator's warmbox history --sha256), never make it. */
+  if (fstat (fd, &sb) < 0 || !S_ISREG (sb.st_mode)
+      || (sb.st_uid != geteuid () && !(geteuid () == 0 && !create)) || (sb.st_mode & 077) != 0)
     {
       close (fd);
       return wb_error (err, WB_E_INVALID,
@@ -381,6 +400,87 @@ store_keyed_hex (const unsigned char key[32], const char *hex, char out[65])
     return;
   for (size_t i = 0; i < 32; i++)
     snprintf (out + 2 * i, 3, "%02x", mac[i]);
+}
+
+/* The key's fingerprint in the history: HMAC of a fixed text under it. */
+static void
+key_fingerprint (const unsigned char key[32], unsigned char out[32])
+{
+  static const char what[] = "warmbox history key check";
+  unsigned int len = 0;
+
+  if (HMAC (EVP_sha256 (), key, 32, (const unsigned char *) what, sizeof what - 1, out, &len)
+          == NULL
+      || len != 32)
+    memset (out, 0, 32);
+}
+
+/* Does the history hold a key fingerprint (it has keyed rows)?  False on
+ * a file older than the secrets table. */
+static bool
+key_fingerprint_held (sqlite3 *db, unsigned char out[32])
+{
+  sqlite3_stmt *q = NULL;
+  bool found = false;
+
+  if (sqlite3_prepare_v2 (db, "SELECT value FROM secrets WHERE name = 'hash_key_check'", -1, &q,
+                          NULL)
+      != SQLITE_OK)
+    return false;
+  if (sqlite3_step (q) == SQLITE_ROW && sqlite3_column_bytes (q, 0) == 32)
+    {
+      memcpy (out, sqlite3_column_blob (q, 0), 32);
+      found = true;
+    }
+  sqlite3_finalize (q);
+  return found;
+}
+
+/* The key at key_path, the one the history's rows were keyed with: made
+ * only for a history that has none yet; a key file that is missing, or
+ * another one, while the history holds keyed rows is refused (its rows
+ * would never be found again, or two keys would mix in one file). */
+static int
+key_open (sqlite3 *db, const char *key_path, unsigned char key[32], wb_err_t *err)
+{
+  unsigned char held[32], mine[32];
+  bool had = key_fingerprint_held (db, held);
+
+  if (store_key_load (key_path, !had, key, err) < 0)
+    return had && access (key_path, F_OK) != 0
+               ? wb_error (err, WB_E_INVALID,
+                           "history key %s is missing, and the history's rows were keyed with it: "
+                           "put it back (or move the history aside to start a new one)",
+                           key_path)
+               : -1;
+  key_fingerprint (key, mine);
+  if (had && CRYPTO_memcmp (held, mine, 32) != 0)
+    return wb_error (err, WB_E_INVALID,
+                     "history key %s is not the key the history's rows were keyed with", key_path);
+  return 0;
+}
+
+/* After the migrations: the fingerprint is the history's (kept once). */
+static int
+key_remember (sqlite3 *db, const unsigned char key[32], wb_err_t *err)
+{
+  unsigned char held[32], mine[32];
+  sqlite3_stmt *q = NULL;
+  int rc;
+
+  if (key_fingerprint_held (db, held))
+    return 0;
+  key_fingerprint (key, mine);
+  if (sqlite3_prepare_v2 (db, "INSERT INTO secrets (name, value) VALUES ('hash_key_check', ?)", -1,
+                          &q, NULL)
+      != SQLITE_OK)
+    return wb_error (err, WB_E_IO, "writing its secrets: %s", sqlite3_errmsg (db));
+  sqlite3_bind_blob (q, 1, mine, 32, SQLITE_STATIC);
+  rc = sqlite3_step (q);
+  sqlite3_finalize (q);
+  return rc == SQLITE_DONE
+             ? 0
+             : wb_error (err, WB_E_IO, "writing its secrets: %s", sqlite3_errmsg (db));
 }
 
 /* ---- records --------------------------------------------------------- */
@@ -1150,11 +1250,15 @@ store_open (struct event_base *base, const store_config_t *cfg, store_t **out, w
                 "PRAGMA foreign_keys = ON; PRAGMA secure_delete = ON;",
                 err)
           < 0
-      || store_key_load (cfg->key_path ? cfg->key_path
-                                       : store_key_path (st->path, keybuf, sizeof keybuf),
-                         true, st->hash_key, err)
+      || key_open (st->db,
+                   cfg->key_path ? cfg->key_path : store_key_path (st->path, keybuf, sizeof keybuf),
+                   st->hash_key, err)
              < 0
-      || store_migrate (st->db, st->hash_key, err) < 0 || mark_interrupted (st, cfg, err) < 0
+      || store_migrate (st->db, st->hash_key, err) < 0
+      || key_remember (st->db, st->hash_key, err) < 0
+      /* What a migration rewrote (plain hashes) leaves the file now. */
+      || exec_sql (st->db, "PRAGMA wal_checkpoint(TRUNCATE);", err) < 0
+      || mark_interrupted (st, cfg, err) < 0
       || load_secret (st->db, "session_ids", st->session_key, err) < 0)
     {
       wb_err_wrap (err, "history %s", st->path);
@@ -1230,6 +1334,8 @@ store_close (store_t *st, uint32_t timeout_ms)
     close (st->pipe_wr);
   pthread_mutex_destroy (&st->mu);
   pthread_cond_destroy (&st->cv);
+  OPENSSL_cleanse (st->hash_key, sizeof st->hash_key);
+  OPENSSL_cleanse (st->session_key, sizeof st->session_key);
   free (st->path);
   free (st);
 }

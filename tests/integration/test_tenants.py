@@ -8,6 +8,10 @@
   403/421/415 before anything runs (no history row, no container started),
   while the same request with what curl or an SDK sends runs; the names
   and origins an operator lists in http.hosts / http.origins are served.
+- memory per slow reader: 200 clients that ask for a sandbox's 16 MiB
+  file and never read raise the daemon's RSS by at most 64 MiB (each holds
+  one 64 KiB slice), while another client is answered; past
+  http.max_connections_per_address a new connection gets 503.
 - limits for every caller: the anonymous TCP caller, with callers.tcp's
   rate, burst and max_concurrent, gets 429 (Retry-After) past them, while
   the Unix socket's caller, another owner, is still served.
@@ -197,6 +201,93 @@ for path in OPERATOR_ROUTES:
     st, b = d.request("GET", path)
     t.is_eq(st, 200, "%s for the Unix socket's anonymous caller (an operator by default): 200" % path)
 d.stop()
+
+# ---- 2. memory per slow reader ------------------------------------------------
+import socket  # noqa: E402
+import time  # noqa: E402
+READERS = 200
+cfg_path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "warmbox-tenants-readers-%d.json" % os.getpid())
+with open(cfg_path, "w") as f:
+    json.dump({"http": {"max_connections_per_address": READERS + 5}}, f)
+sd = Daemon(extra_args=["--config", cfg_path], tcp=True, wait_ready=True)
+os.unlink(cfg_path)
+d = sd
+st, b = tcp("POST", "/v2/sandboxes", json.dumps({"templateID": "base", "timeout": 300}).encode(), json_ct)
+sid, stoken = b.get("sandboxID", ""), b.get("envdAccessToken", "")
+t.ok(st in (200, 201) and sid and stoken, "an E2B sandbox", (st, b))
+big = os.urandom(16 * 1024 * 1024)
+boundary = "----warmboxtenants"
+upload = (("--%s\r\nContent-Disposition: form-data; name=\"file\"; filename=\"big.bin\"\r\n"
+           "Content-Type: application/octet-stream\r\n\r\n" % boundary).encode() + big
+          + ("\r\n--%s--\r\n" % boundary).encode())
+st, b = tcp("POST", "/files?path=big.bin", upload, {"Content-Type": "multipart/form-data; boundary=" + boundary,
+                                                     "E2b-Sandbox-Id": sid, "X-Access-Token": stoken})
+t.ok(st == 200, "a 16 MiB file in it", (st, b))
+del upload
+
+
+def rss_kib(pid):
+    with open("/proc/%d/status" % pid) as f:
+        return int([line for line in f if line.startswith("VmRSS:")][0].split()[1])
+
+
+# One reader first: the whole file arrives, byte for byte.
+st, b, h = tcp_full("GET", "/files?path=big.bin", headers={"E2b-Sandbox-Id": sid, "X-Access-Token": stoken})
+t.ok(st == 200 and b.get("_raw") == big and h.get("content-length") == str(len(big)),
+     "a reader gets the 16 MiB whole (sent a slice at a time)", (st, h))
+before = rss_kib(sd.proc.pid)
+readers = []
+request_bytes = ("GET /files?path=big.bin HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nE2b-Sandbox-Id: %s\r\n"
+                 "X-Access-Token: %s\r\n\r\n" % (sd.port, sid, stoken)).encode()
+for i in range(READERS):
+    c = socket.socket()
+    c.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    c.connect(("127.0.0.1", sd.port))
+    c.sendall(request_bytes)
+    readers.append(c)
+
+
+def waiting_bytes(c):
+    """What the daemon sent c that c has not read (the kernel's count)."""
+    import fcntl
+    import struct
+    import termios
+    return struct.unpack("i", fcntl.ioctl(c.fileno(), termios.FIONREAD, b"\0\0\0\0"))[0]
+
+
+def answered_all():
+    return all(waiting_bytes(c) > 0 for c in readers)
+
+
+t.ok(wait_until(answered_all, timeout=120), "%d readers asked for it, and each has bytes waiting that it "
+     "does not read" % READERS)
+grown = (rss_kib(sd.proc.pid) - before) / 1024.0
+t.diag("daemon RSS: +%.1f MiB with %d stalled readers of a 16 MiB file (%.1f KiB each)"
+       % (grown, READERS, grown * 1024 / READERS))
+t.ok(grown <= 64, "%d stalled readers of a 16 MiB file raise the daemon's RSS by %.1f MiB (at most 64)"
+     % (READERS, grown))
+t0 = time.time()
+st, b = d.request("GET", "/v1/languages")
+t.ok(st == 200, "meanwhile another client is answered (in %.0f ms)" % ((time.time() - t0) * 1000))
+extra = []
+for i in range(5):
+    c = http.client.HTTPConnection("127.0.0.1", sd.port, timeout=60)
+    c.request("GET", "/healthz")
+    r = c.getresponse()
+    r.read()
+    extra.append((c, r.status))
+t.ok(all(s_ == 200 for _, s_ in extra), "up to http.max_connections_per_address (%d) connections are served"
+     % (READERS + 5))
+st, b, h = tcp_full("GET", "/healthz")
+t.ok(st == 503 and b.get("error", {}).get("code") == "busy" and h.get("connection") == "close",
+     "one more from that address: 503 busy, closed", (st, b, h))
+for c in readers:
+    c.close()
+for c, _ in extra:
+    c.close()
+# The closed readers' connections go; the address is served again.
+t.ok(wait_until(lambda: tcp("GET", "/healthz")[0] == 200, timeout=30), "once they close, it is served again")
+sd.stop()
 
 # ---- 5. limits for every caller ---------------------------------------------
 cfg_path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "warmbox-tenants-limits-%d.json" % os.getpid())

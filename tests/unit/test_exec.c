@@ -1376,7 +1376,8 @@ test_session_files (void)
       return;
     }
   ok (session_file_write (ctx.sessions, id, "token:alice", "a.txt", "hello", 5, &err) == 0
-          && session_file_read (ctx.sessions, id, "token:alice", "a.txt", &data, &len, &err) == 0
+          && session_file_read (ctx.sessions, id, "token:alice", "a.txt", &data, &len, NULL, &err)
+                 == 0
           && len == 5 && memcmp (data, "hello", 5) == 0,
       "session files: written, then read back");
   ok (session_file_write (ctx.sessions, id, "token:alice", "a.txt", "hey", 3, &err) == 0
@@ -1394,12 +1395,14 @@ test_session_files (void)
       "session files: a path and the sandbox's own names are refused (400)");
   ok (session_file_write (ctx.sessions, id, "token:bob", "c.txt", "1", 1, &err) < 0
           && err.code == WB_E_NOT_FOUND
-          && session_file_read (ctx.sessions, id, "token:bob", "a.txt", &data, &len, &err) < 0
+          && session_file_read (ctx.sessions, id, "token:bob", "a.txt", &data, &len, NULL, &err) < 0
           && err.code == WB_E_NOT_FOUND,
       "session files: another owner's write and read: 404");
   ok (session_file_rename (ctx.sessions, id, "token:alice", "a.txt", "c.txt", &err) == 0
-          && session_file_read (ctx.sessions, id, "token:alice", "a.txt", &data, &len, &err) < 0
-          && session_file_read (ctx.sessions, id, "token:alice", "c.txt", &data, &len, &err) == 0
+          && session_file_read (ctx.sessions, id, "token:alice", "a.txt", &data, &len, NULL, &err)
+                 < 0
+          && session_file_read (ctx.sessions, id, "token:alice", "c.txt", &data, &len, NULL, &err)
+                 == 0
           && len == 3,
       "session files: renamed");
   ok (session_file_remove (ctx.sessions, id, "token:alice", "c.txt", &err) == 0
@@ -1429,7 +1432,8 @@ test_session_files (void)
           && err.code == WB_E_BUSY
           && session_file_remove (ctx.sessions, id, "token:alice", "d.txt", &err) < 0
           && err.code == WB_E_BUSY
-          && session_file_read (ctx.sessions, id, "token:alice", "d.txt", &data, &len, &err) == 0,
+          && session_file_read (ctx.sessions, id, "token:alice", "d.txt", &data, &len, NULL, &err)
+                 == 0,
       "session files: a write or remove while a call runs: 503; a read still answers");
   run_until (sanswered, &a, 5000);
   ok (a.answers == 1
@@ -1440,7 +1444,8 @@ test_session_files (void)
     size_t lens[2] = {1, 9};
     ok (session_files_write (ctx.sessions, id, "token:alice", names, datas, lens, 2, &err) < 0
             && err.code == WB_E_TOO_LARGE
-            && session_file_read (ctx.sessions, id, "token:alice", "f.txt", &data, &len, &err) < 0,
+            && session_file_read (ctx.sessions, id, "token:alice", "f.txt", &data, &len, NULL, &err)
+                   < 0,
         "session files: several at once past a cap: none of them written");
   }
   /* A file named as the program's own steps aside for the call, and stays. */
@@ -1450,13 +1455,15 @@ test_session_files (void)
   ssubmit_as (&a, id, "token:alice", "out done");
   run_until (sanswered, &a, 5000);
   ok (a.answers == 1
-          && session_file_read (ctx.sessions, id, "token:alice", "main.py", &data, &len, &err) == 0
+          && session_file_read (ctx.sessions, id, "token:alice", "main.py", &data, &len, NULL, &err)
+                 == 0
           && len == 1,
       "session files: after a call, main.py is still the session's (carried %d: %s)", a.carried,
       a.warnings);
   ok (session_delete (ctx.sessions, id, "token:alice", &err) == 0
           && session_owner_by_token (ctx.sessions, id, token, owner, &err) < 0
-          && session_file_read (ctx.sessions, id, "token:alice", "e.txt", &data, &len, &err) < 0
+          && session_file_read (ctx.sessions, id, "token:alice", "e.txt", &data, &len, NULL, &err)
+                 < 0
           && err.code == WB_E_SESSION_EXPIRED,
       "session files: an ended session's files are gone (410)");
   teardown ("session files");

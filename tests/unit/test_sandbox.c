@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include <cjson/cJSON.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -556,13 +557,14 @@ test_uid_leases (void)
   if (!ok (mkdtemp (tmpl) != NULL, "a private folder"))
     return;
   snprintf (dir, sizeof dir, "%s/run/uids", tmpl);
-  ok (sbx_uid_dir_make (dir, &err) == 0, "the lease folder is made, parents too");
+  int dirfd = sbx_uid_dir_open (dir, &err);
+  ok (dirfd >= 0, "the lease folder is made, parents too");
   /* Two "daemons" from the same place of the range: no uid twice. */
   for (int i = 0; i < 50; i++)
     {
-      if (sbx_uid_lease (dir, &a_cursor, &uid, &fds[n], &err) == 0)
+      if (sbx_uid_lease (dirfd, &a_cursor, &uid, &fds[n], &err) == 0)
         seen[n++] = uid;
-      if (sbx_uid_lease (dir, &b_cursor, &uid, &fds[n], &err) == 0)
+      if (sbx_uid_lease (dirfd, &b_cursor, &uid, &fds[n], &err) == 0)
         seen[n++] = uid;
     }
   for (int i = 0; i < n; i++)
@@ -573,7 +575,7 @@ test_uid_leases (void)
   /* One given back is another's again. */
   uint32_t back = seen[0], c = 5;
   close (fds[0]);
-  ok (sbx_uid_lease (dir, &c, &uid, &fds[0], &err) == 0 && uid == back,
+  ok (sbx_uid_lease (dirfd, &c, &uid, &fds[0], &err) == 0 && uid == back,
       "a lease given back is taken again (%u)", uid);
   /* A process that dies gives its leases back without a word. */
   pid_t pid = fork ();
@@ -581,18 +583,22 @@ test_uid_leases (void)
     {
       uint32_t cc = 1000, u;
       int f;
-      _exit (sbx_uid_lease (dir, &cc, &u, &f, &err) == 0 && u == SBX_UID_FIRST + 1000 ? 0 : 1);
+      _exit (sbx_uid_lease (dirfd, &cc, &u, &f, &err) == 0 && u == SBX_UID_FIRST + 1000 ? 0 : 1);
     }
   waitpid (pid, &status, 0);
   c = 1000;
   int f = -1;
   ok (WIFEXITED (status) && WEXITSTATUS (status) == 0
-          && sbx_uid_lease (dir, &c, &uid, &f, &err) == 0 && uid == SBX_UID_FIRST + 1000,
+          && sbx_uid_lease (dirfd, &c, &uid, &f, &err) == 0 && uid == SBX_UID_FIRST + 1000,
       "a dead process's lease is free again (%u)", uid);
   if (f >= 0)
     close (f);
   for (int i = 0; i < n; i++)
     close (fds[i]);
+  close (dirfd);
+  chmod (dir, 0777);
+  ok (sbx_uid_dir_open (dir, &err) < 0 && strstr (err.msg, "no one else"),
+      "a lease folder others may write to is refused");
   char cmd[128];
   snprintf (cmd, sizeof cmd, "rm -rf '%s'", tmpl);
   if (system (cmd) != 0)

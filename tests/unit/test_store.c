@@ -226,11 +226,25 @@ test_write_path (const char *dir, struct event_base *base)
     ok (store_key_load (keypath, false, key, &err) < 0 && strstr (err.msg, "64 hex"),
         "a key file that is no key is refused");
     unlink (keypath);
-    ok (store_key_load (keypath, false, key, &err) < 0 && store_open (base, &cfg, &st, &err) == 0,
-        "missing: refused to a reader; the daemon makes a new one");
-    if (st)
-      store_close (st, 1000);
+    ok (store_key_load (keypath, false, key, &err) < 0 && store_open (base, &cfg, &st, &err) < 0
+            && strstr (err.msg, "missing") && access (keypath, F_OK) != 0,
+        "missing: refused, by a reader and by the daemon, which makes no new one for keyed rows "
+        "(%s)",
+        err.msg);
     st = NULL;
+    kf = fopen (keypath, "w");
+    if (kf)
+      {
+        fputs ("00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff\n", kf);
+        fclose (kf);
+      }
+    chmod (keypath, 0600);
+    ok (store_open (base, &cfg, &st, &err) < 0 && strstr (err.msg, "not the key"),
+        "another key: refused (%s)", err.msg);
+    st = NULL;
+    store_history_filter_t bad = {.sha256 = "ABC", .limit = 1};
+    ok (store_history (path, &bad, count_row, NULL, &err) < 0 && strstr (err.msg, "hex"),
+        "a hash that is no lower-case SHA-256 is refused");
   }
   struct stat sb;
   stat (path, &sb);
