@@ -66,7 +66,8 @@ t.ok(st3 == 429 and b3["error"]["code"] == "rate_limited" and int(h3.get("Retry-
 with cf.ThreadPoolExecutor(2) as ex:
     long_run = ex.submit(call, "POST", "/v1/executions",
                          {"language": "python", "code": "import time\ntime.sleep(3)"}, tokens["carol"])
-    time.sleep(1.0)
+    # Her first is in flight once its container runs: wait for that.
+    wait_until(lambda: len(d.our_running()) == 1, timeout=60, step=0.05)
     st, h, b = call("POST", "/v1/executions", {"language": "python", "code": "print(2)"}, token=tokens["carol"])
     t.ok(st == 429 and "running" in b["error"]["message"], "carol's second concurrent execution: 429", (st, b))
     t.is_eq(long_run.result()[0], 200, "her first one finishes")

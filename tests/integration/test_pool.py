@@ -271,7 +271,7 @@ t.ok(st == 200 and r.get("pool_hit") is True, "executions run from the reloaded 
 with open(os.path.join(prof_dir, "python", "profile.json"), "w") as f:
     f.write("{ not json")
 d.proc.send_signal(signal.SIGHUP)
-time.sleep(1)
+t.ok(wait_until(lambda: "reload refused" in d.read_log(), timeout=20), "the reload is refused (the log says)")
 st, r = d.run("python", "print('still')")
 t.ok(st == 200 and r.get("stdout") == "still\n" and "reload refused" in d.read_log(),
      "a broken profile on SIGHUP is refused and the running ones stay", (st, r))
@@ -332,7 +332,8 @@ else:
 
     with cf.ThreadPoolExecutor(4) as ex:
         inflight = [ex.submit(timed_run, "import time\ntime.sleep(4)\nprint('done')", 8000) for _ in range(3)]
-        time.sleep(2.5)
+        # The engine is lost while the three run: wait until they do.
+        wait_until(lambda: len(d.our_running()) == 3, timeout=30, step=0.05)
         os.killpg(proxy.pid, signal.SIGKILL)
         proxy.wait()
         os.unlink(proxy_sock) if os.path.exists(proxy_sock) else None
