@@ -1382,8 +1382,6 @@ conn_track (sched_http_t *h, struct bufferevent *bev)
   WB_LIST_PUSH (h->conns, c);
 }
 
-/* The reply is out: the next request on a kept-alive connection has a
- * deadline of its own. */
 /* The answered call's owner has its slot back (its answer is out, or the
  * connection is gone). */
 static void
@@ -1394,6 +1392,8 @@ conn_release_owner (http_conn_t *c)
   c->release_owner[0] = '\0';
 }
 
+/* The reply is out: the next request on a kept-alive connection has a
+ * deadline of its own, and the answered call's owner its slot back. */
 static void
 request_done_cb (struct evhttp_request *req, void *arg)
 {
