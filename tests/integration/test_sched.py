@@ -68,12 +68,13 @@ t.is_eq(d.stop(), 0, "exits 0")
 
 # ---- two tokens bursting together ---------------------------------------------
 
-tok = {"a": os.urandom(16).hex(), "b": os.urandom(16).hex()}
+tok = {"a": os.urandom(16).hex(), "b": os.urandom(16).hex(), "watch": os.urandom(16).hex()}
 cfg = os.path.join(d.dir, "fair.json")
 with open(cfg, "w") as f:
     json.dump({"max_concurrent": 4, "tokens": [
         {"name": name, "sha256": hashlib.sha256(v.encode()).hexdigest(), "rate": 1000, "burst": 1000,
-         "max_concurrent": 200} for name, v in tok.items()]}, f)
+         "max_concurrent": 200, "role": "operator" if name == "watch" else "tenant"}
+        for name, v in tok.items()]}, f)
 d = Daemon(extra_args=["--config", cfg])
 order, lock = [], threading.Lock()
 
@@ -87,7 +88,26 @@ def fire(i, who):
 threads = [threading.Thread(target=fire, args=(i, "a")) for i in range(60)]
 for th in threads:
     th.start()
-time.sleep(0.3)  # a's burst is queued first
+
+
+def admitted():
+    """Executions running or queued, as /metrics says (read by an operator's token)."""
+    c = UnixHTTPConnection(d.sock, timeout=30)
+    try:
+        c.request("GET", "/metrics", headers={"Authorization": "Bearer " + tok["watch"]})
+        text = c.getresponse().read().decode()
+    finally:
+        c.close()
+    n = 0
+    for line in text.splitlines():
+        if line.startswith(("warmbox_executions_running ", "warmbox_executions_queued ")):
+            n += int(float(line.split()[1]))
+    return n
+
+
+# a's burst is all in (running or queued) before b's begins.
+t.ok(wait_until(lambda: admitted() + sum(1 for w, _ in order if w == "a") >= 60, timeout=60, step=0.05),
+     "a's burst of 60 is in before b's")
 more = [threading.Thread(target=fire, args=(i, "b")) for i in range(20)]
 for th in more:
     th.start()
