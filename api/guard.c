@@ -25,8 +25,9 @@ host_name (const char *host, char *out, size_t size)
 {
   const char *end;
   size_t len;
+  bool bracketed = host[0] == '[';
 
-  if (host[0] == '[')
+  if (bracketed)
     {
       /* An IPv6 literal: "[::1]" or "[::1]:8080". */
       if ((end = strchr (host, ']')) == NULL || (end[1] != '\0' && end[1] != ':'))
@@ -54,6 +55,12 @@ host_name (const char *host, char *out, size_t size)
       out[i] = (char) (c >= 'A' && c <= 'Z' ? c + 32 : c);
     }
   out[len] = '\0';
+  /* Brackets hold an IPv6 address, nothing else ("[name]" is no Host). */
+  if (bracketed)
+    {
+      struct in6_addr a6;
+      return inet_pton (AF_INET6, out, &a6) == 1;
+    }
   return true;
 }
 

@@ -74,6 +74,8 @@ test_host (void)
       {"user@localhost", false, false, false},
       {"localhost:80:80", false, false, false},
       {"[::1", false, false, false},
+      {"[warmbox.corp.example]", false, false, false},
+      {"[127.0.0.1]:8080", false, false, false},
   };
   int code;
 
