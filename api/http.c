@@ -385,16 +385,22 @@ conn_closed_cb (struct evhttp_connection *evcon, void *arg)
   http_conn_t *c = arg;
   http_call_t *call = c->call;
 
+  struct evhttp_request *req = call ? call->req : c->sliced ? c->sliced->req : NULL;
+
   (void) evcon;
   if (call)
     {
-      /* The request object dies with the connection: never touch it again. */
       c->call = NULL;
       call_cancel (call);
       call_free (call);
     }
   if (c->sliced)
     sliced_end (c->sliced);
+  /* A reply begun (a stream, a sliced body) when evhttp found the
+   * connection failed: it let go of the request, which is ours to free;
+   * otherwise it frees it itself once this returns. */
+  if (req && evhttp_request_get_connection (req) == NULL)
+    evhttp_request_free (req);
   conn_release_owner (c);
   WB_LIST_UNLINK (c->h->conns, c);
   if (c->bev)
@@ -447,6 +453,17 @@ slice_written_cb (struct evhttp_connection *evcon, void *arg)
   sliced_send (arg);
 }
 
+/* The reply's end: sl first (ending the reply may free the connection,
+ * whose close would otherwise end sl a second time), then the reply. */
+static void
+sliced_finish (http_sliced_t *sl)
+{
+  struct evhttp_request *req = sl->req;
+
+  sliced_end (sl);
+  evhttp_send_reply_end (req);
+}
+
 /* The headers are out: no error can be said.  The socket is shut down,
  * so the client sees a body shorter than its Content-Length and the
  * connection ends its usual way (evhttp reads its end); sl ends now. */
@@ -460,8 +477,7 @@ sliced_abort (http_sliced_t *sl, const char *why)
            (unsigned long long) sl->total, why);
   if (fd >= 0)
     shutdown (fd, SHUT_RDWR);
-  evhttp_send_reply_end (sl->req);
-  sliced_end (sl);
+  sliced_finish (sl);
 }
 
 /* The next slice, once the last one is written; the end after the last. */
@@ -475,8 +491,7 @@ sliced_send (http_sliced_t *sl)
 
   if (sl->off >= sl->total)
     {
-      evhttp_send_reply_end (sl->req);
-      sliced_end (sl);
+      sliced_finish (sl);
       return;
     }
   wb_error (&err, WB_E_NOMEM, "out of memory");
@@ -1406,8 +1421,8 @@ request_done_cb (struct evhttp_request *req, void *arg)
 
 /* A connection's first request: is there room for it?  At most
  * max_connections with a request in all, and max_connections_per_address
- * of one TCP client address (a Unix socket's count in all only); one past
- * either is answered 503 and closed (c->refused). */
+ * of one TCP client address (an IPv6 client's /64); one past either is
+ * answered 503 and closed (c->refused).  A Unix socket's are not counted. */
 static void
 conn_admit (sched_http_t *h, http_conn_t *c, evutil_socket_t fd)
 {
@@ -1416,14 +1431,21 @@ conn_admit (sched_http_t *h, http_conn_t *c, evutil_socket_t fd)
   uint32_t all = 0, mine = 0;
 
   c->peer[0] = '\0';
-  if (fd >= 0 && getpeername (fd, (struct sockaddr *) &peer, &len) == 0)
+  if (fd < 0 || getpeername (fd, (struct sockaddr *) &peer, &len) < 0)
+    peer.ss_family = AF_UNSPEC;
+  /* The Unix socket's callers (the operator's own) are never turned away. */
+  if (peer.ss_family == AF_UNIX)
+    return;
+  if (peer.ss_family == AF_INET)
+    inet_ntop (AF_INET, &((struct sockaddr_in *) (void *) &peer)->sin_addr, c->peer,
+               sizeof c->peer);
+  else if (peer.ss_family == AF_INET6)
     {
-      if (peer.ss_family == AF_INET)
-        inet_ntop (AF_INET, &((struct sockaddr_in *) (void *) &peer)->sin_addr, c->peer,
-                   sizeof c->peer);
-      else if (peer.ss_family == AF_INET6)
-        inet_ntop (AF_INET6, &((struct sockaddr_in6 *) (void *) &peer)->sin6_addr, c->peer,
-                   sizeof c->peer);
+      /* One client holds a /64 at least: counted as one address. */
+      struct in6_addr net = ((struct sockaddr_in6 *) (void *) &peer)->sin6_addr;
+      if (!IN6_IS_ADDR_V4MAPPED (&net))
+        memset (net.s6_addr + 8, 0, 8);
+      inet_ntop (AF_INET6, &net, c->peer, sizeof c->peer);
     }
   for (const http_conn_t *o = h->conns; o; o = o->next)
     if (o != c && o->counted)
@@ -1431,9 +1453,9 @@ conn_admit (sched_http_t *h, http_conn_t *c, evutil_socket_t fd)
         all++;
         mine += c->peer[0] && strcmp (o->peer, c->peer) == 0;
       }
-  c->counted = true;
   c->refused = all >= h->ctx->cfg.max_connections
                || (c->peer[0] && mine >= h->ctx->cfg.max_connections_per_address);
+  c->counted = !c->refused;
   if (c->refused)
     wb_warn ("a connection%s%s refused: %u open%s", c->peer[0] ? " from " : "", c->peer,
              c->peer[0] && mine >= h->ctx->cfg.max_connections_per_address ? mine : all,

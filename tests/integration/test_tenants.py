@@ -235,6 +235,18 @@ def rss_kib(pid):
 st, b, h = tcp_full("GET", "/files?path=big.bin", headers={"E2b-Sandbox-Id": sid, "X-Access-Token": stoken})
 t.ok(st == 200 and b.get("_raw") == big and h.get("content-length") == str(len(big)),
      "a reader gets the 16 MiB whole (sent a slice at a time)", (st, h))
+st, b, h = tcp_full("GET", "/files?path=big.bin", headers={"E2b-Sandbox-Id": sid, "X-Access-Token": stoken,
+                                                          "Connection": "close"})
+t.ok(st == 200 and b.get("_raw") == big, "and with Connection: close (the reply's end closes it)", (st, h))
+for cut in range(3):
+    # A reader that takes part of it and leaves.
+    c = socket.create_connection(("127.0.0.1", sd.port))
+    c.sendall(("GET /files?path=big.bin HTTP/1.1\r\nHost: 127.0.0.1\r\nE2b-Sandbox-Id: %s\r\n"
+               "X-Access-Token: %s\r\n\r\n" % (sid, stoken)).encode())
+    c.recv(100000)
+    c.close()
+st, b = tcp("GET", "/healthz")
+t.ok(st == 200 and sd.proc.poll() is None, "readers that leave half-way leave the daemon serving", (st, b))
 before = rss_kib(sd.proc.pid)
 readers = []
 request_bytes = ("GET /files?path=big.bin HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nE2b-Sandbox-Id: %s\r\n"
