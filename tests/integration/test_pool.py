@@ -332,8 +332,16 @@ else:
 
     with cf.ThreadPoolExecutor(4) as ex:
         inflight = [ex.submit(timed_run, "import time\ntime.sleep(4)\nprint('done')", 8000) for _ in range(3)]
-        # The engine is lost while the three run: wait until they do.
-        wait_until(lambda: len(d.our_running()) == 3, timeout=30, step=0.05)
+        # The engine is lost while the three run: wait until they do, and
+        # until no start is in flight through the proxy (the daemon has
+        # heard every start's answer).
+        def all_started():
+            text = d.request("GET", "/metrics")[1].get("_raw", b"").decode()
+            starting = sum(float(line.split()[-1]) for line in text.splitlines()
+                           if line.startswith("warmbox_starts_in_flight"))
+            return len(d.our_running()) == 3 and starting == 0
+
+        wait_until(all_started, timeout=30, step=0.05)
         os.killpg(proxy.pid, signal.SIGKILL)
         proxy.wait()
         os.unlink(proxy_sock) if os.path.exists(proxy_sock) else None
