@@ -52,7 +52,9 @@ import wbtest  # noqa: E402
 from wbtest import Daemon, EngineEvents, Tap, UnixHTTPConnection, rows, wait_until  # noqa: E402
 
 t = Tap()
-cfg_path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "warmbox-tenants-%d.json" % os.getpid())
+# Every file of this test in a folder of its own.
+PRIVATE = tempfile.mkdtemp(prefix="warmbox-tenants-")
+cfg_path = os.path.join(PRIVATE, "warmbox-tenants-%d.json" % os.getpid())
 with open(cfg_path, "w") as f:
     json.dump({"http": {"hosts": ["warmbox.test"], "origins": ["http://console.test:3000"]}}, f)
 d = Daemon(extra_args=["--config", cfg_path], tcp=True)
@@ -206,7 +208,7 @@ d.stop()
 import socket  # noqa: E402
 import time  # noqa: E402
 READERS = 200
-cfg_path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "warmbox-tenants-readers-%d.json" % os.getpid())
+cfg_path = os.path.join(PRIVATE, "warmbox-tenants-readers-%d.json" % os.getpid())
 with open(cfg_path, "w") as f:
     json.dump({"http": {"max_connections_per_address": READERS + 5}}, f)
 sd = Daemon(extra_args=["--config", cfg_path], tcp=True, wait_ready=True)
@@ -302,7 +304,7 @@ t.ok(wait_until(lambda: tcp("GET", "/healthz")[0] == 200, timeout=30), "once the
 sd.stop()
 
 # ---- 5. limits for every caller ---------------------------------------------
-cfg_path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "warmbox-tenants-limits-%d.json" % os.getpid())
+cfg_path = os.path.join(PRIVATE, "warmbox-tenants-limits-%d.json" % os.getpid())
 with open(cfg_path, "w") as f:
     json.dump({"callers": {"tcp": {"rate": 0.05, "burst": 2, "max_concurrent": 1}}}, f)
 ld = Daemon(extra_args=["--config", cfg_path], tcp=True)
@@ -329,7 +331,7 @@ ld.stop()
 
 # ---- 6. operator routes: roles of tokens --------------------------------
 keys = {"alice": os.urandom(16).hex(), "ops": os.urandom(16).hex()}
-cfg_path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "warmbox-tenants-roles-%d.json" % os.getpid())
+cfg_path = os.path.join(PRIVATE, "warmbox-tenants-roles-%d.json" % os.getpid())
 with open(cfg_path, "w") as f:
     json.dump({"tokens": [
         {"name": "alice", "sha256": hashlib.sha256(keys["alice"].encode()).hexdigest()},
@@ -351,7 +353,7 @@ rd.stop()
 
 # ---- 3. sessions of one owner cannot evict another's ------------------------
 keys = {"alice": os.urandom(16).hex(), "bob": os.urandom(16).hex()}
-cfg_path = os.path.join(os.environ.get("TMPDIR", "/tmp"), "warmbox-tenants-quota-%d.json" % os.getpid())
+cfg_path = os.path.join(PRIVATE, "warmbox-tenants-quota-%d.json" % os.getpid())
 with open(cfg_path, "w") as f:
     json.dump({"tokens": [{"name": n, "sha256": hashlib.sha256(k.encode()).hexdigest(), "rate": 100, "burst": 100}
                           for n, k in keys.items()],
@@ -423,7 +425,9 @@ for name, entry in (("docker", None),
                     ("oci-userns-1", {"userns": True}),
                     ("oci-userns-2", {"userns": True}),
                     ("oci-plain", {"userns": False})):
-    cfg = {"pools": small_pools}
+    # The four share a lease folder of this test's own (as daemons of a
+    # host share /run/warmbox/uids).
+    cfg = {"pools": small_pools, "uid_lease_dir": os.path.join(uid_work, "uids")}
     if entry is not None:
         entry = dict(entry, name="oci", kind="oci", root=os.path.join(uid_work, name))
         cfg["engines"] = [entry]
@@ -575,4 +579,5 @@ for kind, engine in (("Docker", "unix:///var/run/docker.sock"), ("OCI", "oci:" +
     t.ok("powercap', 'listed" not in out or "powercap', 'listed 0'" in out,
          "%s engine: /sys/devices/virtual/powercap shows nothing" % kind, out)
     dd.stop()
+shutil.rmtree(PRIVATE, ignore_errors=True)
 t.done()
