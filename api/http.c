@@ -30,6 +30,7 @@
 #include "api/auth.h"
 #include "api/e2b.h"
 #include "api/guard.h"
+#include "api/head.h"
 #include "api/http_int.h"
 #include "api/piston.h"
 #include "api/request.h"
@@ -44,6 +45,7 @@
 #include <event2/event.h>
 #include <event2/http.h>
 #include <event2/keyvalq_struct.h>
+#include <inttypes.h>
 #include <math.h>
 #include <netinet/in.h>
 #include <openssl/err.h>
@@ -71,10 +73,9 @@ struct sched_http
   struct event *sweep;     /* read deadlines, and connections that closed unseen */
 };
 
-static SSL *request_ssl (struct evhttp_request *req);
+static SSL *bev_ssl (struct bufferevent *bev);
 static void tls_info_cb (const SSL *ssl, int where, int ret);
-static bool client_cert_name (const sched_http_t *h, struct evhttp_request *req, char *name,
-                              size_t size);
+static bool client_cert_name (const sched_http_t *h, SSL *tls, char *name, size_t size);
 
 /* One POST /v1/executions in flight. */
 typedef struct http_call
@@ -138,8 +139,52 @@ typedef struct http_conn
   /* Its client's address (TCP), known from its first request on; "" on a
    * Unix socket.  refused: over a connection cap, closed after its answer. */
   char peer[INET6_ADDRSTRLEN];
-  bool counted, refused;
+  bool admitted, counted, refused;
+  struct http_intake *intake; /* its filter (NULL: evhttp made the connection without one) */
 } http_conn_t;
+
+/* What a connection's intake filter is reading (api/head.h). */
+typedef enum intake_state
+{
+  INTAKE_HEAD,     /* a request's head */
+  INTAKE_BODY,     /* its body: passed on to evhttp, or dropped as it comes (pass false) */
+  INTAKE_DROP_ALL, /* after a head it could not read: all dropped until the connection ends */
+} intake_state_t;
+
+/* One connection's filter, between its socket's (or OpenSSL's)
+ * bufferevent and evhttp, which reads only what the filter passes: each
+ * head, checked by route_decide before any of its body, and the bodies of
+ * heads that would be served.  A refused head goes on with Content-Length
+ * 0 and X-Warmbox-Withheld (route() answers it, its body dropped as it
+ * arrives: never buffered); a head that cannot be read, as a request
+ * carrying X-Warmbox-Fault, after which all is dropped.
+ *
+ * Its output side writes evhttp's replies straight to the socket (TLS:
+ * SSL_write), so evhttp hears a reply is written only once the kernel has
+ * it: through libevent's filter it would hear so once the bytes were
+ * queued in the socket's bufferevent, and a Connection: close reply would
+ * be cut by the close.  And evhttp adds a reply before it enables writing,
+ * which a filter only notices on its next write event: wake starts it.
+ *
+ * Owned by the filter bufferevent (intake_free, its free_context); the
+ * connection's record and the filter point at each other, each clearing
+ * the other's pointer when it goes first. */
+typedef struct http_intake
+{
+  sched_http_t *h;
+  http_conn_t *c;
+  struct bufferevent *bev;   /* the filter: evhttp's */
+  struct bufferevent *under; /* the socket's, or OpenSSL's */
+  struct evbuffer_cb_entry *out_cb;
+  struct event *wake; /* the socket writable, or a reply to start: flush the output */
+  intake_state_t state;
+  bool pass;     /* INTAKE_BODY: the body goes to evhttp */
+  bool chunked;  /* ... in chunks */
+  uint64_t left; /* ... or this many bytes more */
+  http_chunks_t chunks;
+  size_t scanned; /* INTAKE_HEAD: http_head_end's resume point */
+  int tls_retry;  /* an SSL_write to repeat with this length (OpenSSL's rule), or 0 */
+} http_intake_t;
 
 /* http_reply_sliced's reply in progress; its connection's record owns it
  * until it ends (sliced_end: the one way). */
@@ -376,6 +421,7 @@ call_free (http_call_t *call)
 }
 
 static void conn_release_owner (http_conn_t *c);
+static void conn_free (http_conn_t *c);
 
 /* evhttp noticed the connection end (error, timeout, a cut): an
  * execution still waiting for it is cancelled; the record goes. */
@@ -403,9 +449,7 @@ conn_closed_cb (struct evhttp_connection *evcon, void *arg)
     evhttp_request_free (req);
   conn_release_owner (c);
   WB_LIST_UNLINK (c->h->conns, c);
-  if (c->bev)
-    bufferevent_decref (c->bev);
-  free (c);
+  conn_free (c);
 }
 
 /* The peer hung up while its execution runs.  evhttp reads nothing from a
@@ -1381,20 +1425,32 @@ read_deadline (const sched_http_t *h)
 }
 
 /* A record for a bufferevent evhttp is about to use for a new connection.
- * Without memory the connection goes unrecorded until its first request
- * (conn_of_request makes one then) and has no deadline before it. */
-static void
+ * NULL without memory: the connection goes unrecorded until its first
+ * request (conn_of_request makes one then, whose requests are refused). */
+static http_conn_t *
 conn_track (sched_http_t *h, struct bufferevent *bev)
 {
   http_conn_t *c = calloc (1, sizeof *c);
 
   if (c == NULL)
-    return;
+    return NULL;
   c->h = h;
   c->bev = bev;
   bufferevent_incref (bev);
   c->deadline_ms = read_deadline (h);
   WB_LIST_PUSH (h->conns, c);
+  return c;
+}
+
+/* The record goes (its connection ended): its filter forgets it. */
+static void
+conn_free (http_conn_t *c)
+{
+  if (c->intake)
+    c->intake->c = NULL;
+  if (c->bev)
+    bufferevent_decref (c->bev);
+  free (c);
 }
 
 /* The answered call's owner has its slot back (its answer is out, or the
@@ -1431,6 +1487,7 @@ conn_admit (sched_http_t *h, http_conn_t *c, evutil_socket_t fd)
   uint32_t all = 0, mine = 0;
 
   c->peer[0] = '\0';
+  c->admitted = true;
   if (fd < 0 || getpeername (fd, (struct sockaddr *) &peer, &len) < 0)
     peer.ss_family = AF_UNSPEC;
   /* The Unix socket's callers (the operator's own) are never turned away. */
@@ -1490,7 +1547,8 @@ conn_of_request (sched_http_t *h, struct evhttp_request *req)
       if (c->bev)
         bufferevent_decref (c->bev);
       c->bev = NULL;
-      conn_admit (h, c, bufferevent_getfd (bev));
+      if (!c->admitted)
+        conn_admit (h, c, bufferevent_getfd (bev));
     }
   c->deadline_ms = 0;
   evhttp_request_set_on_complete_cb (req, request_done_cb, c);
@@ -1518,8 +1576,7 @@ sweep_cb (evutil_socket_t fd, short what, void *arg)
           if (eventcb == NULL) /* evhttp let go of it: closed before any request */
             {
               WB_LIST_UNLINK (h->conns, c);
-              bufferevent_decref (c->bev);
-              free (c);
+              conn_free (c);
               continue;
             }
         }
@@ -1690,34 +1747,64 @@ reply_refused (struct evhttp_request *req, const http_route_t *r, const char *pa
     reply_error_as (req, err, http_path_is_piston (path));
 }
 
+/* A request's head as route_decide reads it: evhttp's request, or the
+ * intake filter's parsed head before its body (the same decision, from
+ * the same head, by the same function). */
+typedef struct route_head
+{
+  uint16_t method;
+  const char *path;
+  const char *(*find) (const void *src, const char *name); /* a header's value, or NULL */
+  const void *src;
+  uint64_t body_len;            /* its body's bytes; ROUTE_BODY_UNKNOWN: chunked, not read yet */
+  SSL *ssl;                     /* the connection's TLS session, or NULL */
+  const struct sockaddr *local; /* the listener's side of the connection */
+  socklen_t local_len;          /* 0: not known */
+} route_head_t;
+
+#define ROUTE_BODY_UNKNOWN UINT64_MAX
+
+/* What route() does with a request, decided on its head alone. */
+typedef enum route_verdict
+{
+  ROUTE_SERVE,     /* its route's handler runs */
+  ROUTE_GUARD,     /* a browser's request refused (421, 403, 415): reply_refused */
+  ROUTE_PREFLIGHT, /* OPTIONS: a browser's preflight (cors_preflight answers) */
+  ROUTE_REFUSE,    /* credentials, role or size refused: reply_refused */
+  ROUTE_ERROR,     /* no such endpoint, or not this method: reply_error_as (*piston) */
+} route_verdict_t;
+
+static const char *
+find_evhttp_header (const void *src, const char *name)
+{
+  return evhttp_find_header ((const struct evkeyvalq *) src, name);
+}
+
 /* The Host, the Origin, and (a POST to a route that reads one) the body's
  * media type: 0, or -1 with err (421, 403, 415). */
 static int
-guard_request (const api_config_t *cfg, struct evhttp_request *req, const http_route_t *r,
-               uint16_t method, const struct sockaddr *local, socklen_t local_len, wb_err_t *err)
+guard_head (const api_config_t *cfg, const route_head_t *in, const http_route_t *r, wb_err_t *err)
 {
-  struct evkeyvalq *in = evhttp_request_get_input_headers (req);
+  size_t body_len = in->body_len > SIZE_MAX ? SIZE_MAX : (size_t) in->body_len;
 
-  if (http_guard_host (cfg, local, local_len, evhttp_find_header (in, "Host"), err) < 0
-      || http_guard_origin (cfg, evhttp_find_header (in, "Origin"),
-                            evhttp_find_header (in, "Sec-Fetch-Site"), err)
+  if (http_guard_host (cfg, in->local_len ? in->local : NULL, in->local_len,
+                       in->find (in->src, "Host"), err)
+          < 0
+      || http_guard_origin (cfg, in->find (in->src, "Origin"), in->find (in->src, "Sec-Fetch-Site"),
+                            err)
              < 0)
     return -1;
-  if (r && method == EVHTTP_REQ_POST && (r->methods & EVHTTP_REQ_POST)
-      && http_guard_body (r->body, evhttp_find_header (in, "Content-Type"),
-                          evbuffer_get_length (evhttp_request_get_input_buffer (req)), err)
-             < 0)
+  if (r && in->method == EVHTTP_REQ_POST && (r->methods & EVHTTP_REQ_POST)
+      && http_guard_body (r->body, in->find (in->src, "Content-Type"), body_len, err) < 0)
     return -1;
   return 0;
 }
 
-/* The listener's side of the request's connection: its address into
- * local (*len 0 when it cannot be known). */
+/* The listener's side of the connection on bev: its address into local
+ * (*len 0 when it cannot be known). */
 static void
-request_local_address (struct evhttp_request *req, struct sockaddr_storage *local, socklen_t *len)
+bev_local_address (struct bufferevent *bev, struct sockaddr_storage *local, socklen_t *len)
 {
-  struct evhttp_connection *evcon = evhttp_request_get_connection (req);
-  struct bufferevent *bev = evcon ? evhttp_connection_get_bufferevent (evcon) : NULL;
   evutil_socket_t fd = bev ? bufferevent_getfd (bev) : -1;
 
   *len = sizeof *local;
@@ -1725,18 +1812,86 @@ request_local_address (struct evhttp_request *req, struct sockaddr_storage *loca
     *len = 0;
 }
 
-/* A request from a page of an origin in http.origins (the guard let no
- * other Origin through): its answer may be read there.  Its preflight
- * (OPTIONS, before credentials: a browser sends none on it) is answered
- * here, and true returned: replied.  Can't fail (without memory for the
- * headers the browser only refuses to read). */
-static bool
-cors (struct evhttp_request *req, uint16_t method)
+/* What route() does with the request whose head is in: who's route,
+ * certificate name (into cert_name, 65 bytes), Unix-ness and token
+ * filled in; err (and *piston, for ROUTE_ERROR) set for a refusal.  In
+ * route's order: the browser guard first (before credentials: nothing is
+ * read for a page), the preflight, credentials, the endpoint and its
+ * method, the operators' routes, and a declared body over max_body_bytes. */
+static route_verdict_t
+route_decide (sched_http_t *h, const route_head_t *in, http_caller_t *who, char *cert_name,
+              bool *piston, wb_err_t *err)
 {
-  struct evkeyvalq *in = evhttp_request_get_input_headers (req);
+  api_ctx_t *ctx = h->ctx;
+  sched_caller_t caller;
+  char bearer[300];
+  const char *api_key;
+
+  *piston = false;
+  who->cert_name = client_cert_name (h, in->ssl, cert_name, 65) ? cert_name : NULL;
+  who->route = http_route_find (in->path);
+  who->on_unix = in->local_len && in->local->sa_family == AF_UNIX;
+  /* A browser's request (a page the operator visits, DNS rebinding) is
+   * refused before anything runs or is read (api/guard.h). */
+  if (guard_head (&ctx->cfg, in, who->route, err) < 0)
+    return ROUTE_GUARD;
+  if (in->method == EVHTTP_REQ_OPTIONS)
+    return ROUTE_PREFLIGHT;
+  caller = (sched_caller_t){
+      .open = who->route && who->route->open,
+      .cert_required = h->verify_clients && in->ssl != NULL,
+      .cert_name = who->cert_name,
+      .authorization = in->find (in->src, "Authorization"),
+  };
+  /* The E2B SDK's key: a token, as a bearer's would be. */
+  api_key = in->find (in->src, "X-API-Key");
+  if (who->route && who->route->e2b == E2B_ROUTE_API && caller.authorization == NULL && api_key
+      && strlen (api_key) < sizeof bearer - 8)
+    {
+      snprintf (bearer, sizeof bearer, "Bearer %s", api_key);
+      caller.authorization = bearer;
+    }
+  if (sched_auth_decide (&ctx->cfg, &caller, &who->token, &who->token_index, err) < 0)
+    return ROUTE_REFUSE;
+  if (who->route == NULL || (!(who->route->methods & in->method) && !who->route->says_method))
+    {
+      wb_error (err, WB_E_NOT_FOUND, "no such endpoint");
+      return ROUTE_ERROR;
+    }
+  if (!(who->route->methods & in->method))
+    {
+      wb_error (err, WB_E_INVALID, "use %s on %s", method_name (who->route->methods), in->path);
+      *piston = who->route->piston;
+      return ROUTE_ERROR;
+    }
+  /* The routes about the whole daemon (other tenants' pools, the engines'
+   * endpoints and errors) are the operators'. */
+  if (who->route->operators
+      && sched_auth_role (&ctx->cfg, who->token, who->on_unix, who->cert_name)
+             != SCHED_ROLE_OPERATOR)
+    {
+      wb_error (err, WB_E_FORBIDDEN,
+                "%s is for operators: this caller's role is tenant (docs/operators.md, \"Roles\")",
+                in->path);
+      return ROUTE_REFUSE;
+    }
+  if (in->body_len != ROUTE_BODY_UNKNOWN && in->body_len > ctx->cfg.max_body_bytes)
+    {
+      wb_error (err, WB_E_TOO_LARGE, "the request body is over %zu bytes (max_body_bytes)",
+                (size_t) ctx->cfg.max_body_bytes);
+      return ROUTE_REFUSE;
+    }
+  return ROUTE_SERVE;
+}
+
+/* A request from a page of an origin in http.origins (the guard let no
+ * other Origin through): its answer may be read there.  Can't fail
+ * (without memory for the headers the browser only refuses to read). */
+static void
+cors_headers (struct evhttp_request *req)
+{
   struct evkeyvalq *out = evhttp_request_get_output_headers (req);
-  const char *origin = evhttp_find_header (in, "Origin");
-  wb_err_t err;
+  const char *origin = evhttp_find_header (evhttp_request_get_input_headers (req), "Origin");
 
   if (origin)
     {
@@ -1744,13 +1899,23 @@ cors (struct evhttp_request *req, uint16_t method)
       evhttp_add_header (out, "Vary", "Origin");
       evhttp_add_header (out, "Access-Control-Expose-Headers", "Retry-After");
     }
-  if (method != EVHTTP_REQ_OPTIONS)
-    return false;
-  if (origin == NULL || evhttp_find_header (in, "Access-Control-Request-Method") == NULL)
+}
+
+/* A browser's preflight (OPTIONS, before credentials: a browser sends
+ * none on it), answered. */
+static void
+cors_preflight (struct evhttp_request *req)
+{
+  struct evkeyvalq *in = evhttp_request_get_input_headers (req);
+  struct evkeyvalq *out = evhttp_request_get_output_headers (req);
+  wb_err_t err;
+
+  if (evhttp_find_header (in, "Origin") == NULL
+      || evhttp_find_header (in, "Access-Control-Request-Method") == NULL)
     {
       wb_error (&err, WB_E_NOT_FOUND, "OPTIONS answers only a browser's preflight");
       reply_error (req, &err);
-      return true;
+      return;
     }
   evhttp_add_header (out, "Access-Control-Allow-Methods", "GET, POST, DELETE");
   evhttp_add_header (out, "Access-Control-Allow-Headers",
@@ -1759,29 +1924,73 @@ cors (struct evhttp_request *req, uint16_t method)
                      "Connect-Timeout-Ms");
   evhttp_add_header (out, "Access-Control-Max-Age", "600");
   evhttp_send_reply (req, 204, "No Content", NULL);
-  return true;
 }
 
-/* Every request of both evhttps: its connection's record, its route, the
- * browser guard, its credentials, then the route's handler (which
- * replies) or one error. */
+/* A request the intake filter marked (its own headers: a client's
+ * X-Warmbox-* never pass it): a head it could not read (X-Warmbox-Fault:
+ * the fault's number) is answered with the fault; true then.  A body it
+ * withheld (X-Warmbox-Withheld: the length the head declared, or
+ * "chunked") is that length for route_decide, into *body_len. */
+static bool
+intake_marks (struct evhttp_request *req, uint64_t *body_len, bool *withheld)
+{
+  struct evkeyvalq *in = evhttp_request_get_input_headers (req);
+  const char *fault = evhttp_find_header (in, "X-Warmbox-Fault");
+  const char *held = evhttp_find_header (in, "X-Warmbox-Withheld");
+  wb_err_t err;
+
+  *withheld = held != NULL;
+  if (fault)
+    {
+      http_head_fault_t f = (http_head_fault_t) atoi (fault);
+      int status = http_head_fault_status (f);
+      wb_error (&err,
+                status == 413   ? WB_E_TOO_LARGE
+                : status == 501 ? WB_E_UNSUPPORTED
+                                : WB_E_INVALID,
+                "%s", http_head_fault_text (f));
+      reply_error (req, &err);
+      return true;
+    }
+  if (held)
+    *body_len = strcmp (held, "chunked") == 0 ? ROUTE_BODY_UNKNOWN : strtoull (held, NULL, 10);
+  return false;
+}
+
+/* Every request of both evhttps: its connection's record, then
+ * route_decide's verdict: the route's handler (which replies) or one
+ * error. */
 static void
 route (struct evhttp_request *req, void *arg)
 {
   sched_http_t *h = arg;
-  api_ctx_t *ctx = h->ctx;
   const char *path = evhttp_uri_get_path (evhttp_request_get_evhttp_uri (req));
+  struct evhttp_connection *evcon = evhttp_request_get_connection (req);
+  struct bufferevent *bev = evhttp_connection_get_bufferevent (evcon);
+  struct sockaddr_storage local;
   wb_err_t err;
   char cert_name[65];
-  bool has_cert = client_cert_name (h, req, cert_name, sizeof cert_name);
-  http_caller_t who = {.ctx = ctx, .hconn = conn_of_request (h, req)};
-  sched_caller_t caller;
-  uint16_t method = (uint16_t) evhttp_request_get_command (req);
+  bool piston, withheld;
+  http_caller_t who = {.ctx = h->ctx, .hconn = conn_of_request (h, req)};
+  route_head_t head = {
+      .method = (uint16_t) evhttp_request_get_command (req),
+      .find = find_evhttp_header,
+      .src = evhttp_request_get_input_headers (req),
+      .body_len = evbuffer_get_length (evhttp_request_get_input_buffer (req)),
+      .ssl = bev_ssl (bev),
+      .local = (struct sockaddr *) &local,
+  };
 
-  if (who.hconn == NULL)
+  if (path == NULL)
+    path = "/";
+  head.path = path;
+  if (who.hconn == NULL || who.hconn->intake == NULL)
     {
-      wb_error (&err, WB_E_NOMEM, "out of memory recording a connection");
-      reply_error_as (req, &err, path && strncmp (path, "/api/", 5) == 0);
+      /* No record, or a connection evhttp made without our filter (no
+       * memory for it): its body was read unchecked; nothing is served. */
+      wb_error (&err, WB_E_NOMEM, "out of memory setting up this connection");
+      evhttp_add_header (evhttp_request_get_output_headers (req), "Connection", "close");
+      reply_refused (req, http_route_find (path), path, &err);
       return;
     }
   if (who.hconn->refused)
@@ -1789,7 +1998,7 @@ route (struct evhttp_request *req, void *arg)
       wb_error (&err, WB_E_BUSY, "too many connections%s; close some and try again",
                 who.hconn->peer[0] ? " from this address" : "");
       evhttp_add_header (evhttp_request_get_output_headers (req), "Connection", "close");
-      reply_refused (req, path ? http_route_find (path) : NULL, path ? path : "/", &err);
+      reply_refused (req, http_route_find (path), path, &err);
       return;
     }
   /* Cut at its deadline, with the request already buffered: not served
@@ -1799,75 +2008,478 @@ route (struct evhttp_request *req, void *arg)
       evhttp_send_error (req, 408, "request read timeout");
       return;
     }
-  if (path == NULL)
-    path = "/";
-  who.cert_name = has_cert ? cert_name : NULL;
-  who.route = http_route_find (path);
-  struct sockaddr_storage local;
-  socklen_t local_len;
-  request_local_address (req, &local, &local_len);
-  who.on_unix = local_len && local.ss_family == AF_UNIX;
-  /* A browser's request (a page the operator visits, DNS rebinding) is
-   * refused before anything runs or is read (api/guard.h). */
-  if (guard_request (&ctx->cfg, req, who.route, method, (struct sockaddr *) &local, local_len, &err)
-      < 0)
-    {
-      reply_refused (req, who.route, path, &err);
-      return;
-    }
-  if (cors (req, method))
+  if (intake_marks (req, &head.body_len, &withheld))
     return;
-  caller = (sched_caller_t){
-      .open = who.route && who.route->open,
-      .cert_required = h->verify_clients && request_ssl (req) != NULL,
-      .cert_name = who.cert_name,
-      .authorization = evhttp_find_header (evhttp_request_get_input_headers (req), "Authorization"),
-  };
-  /* The E2B SDK's key: a token, as a bearer's would be. */
-  char bearer[300];
-  const char *api_key = evhttp_find_header (evhttp_request_get_input_headers (req), "X-API-Key");
-  if (who.route && who.route->e2b == E2B_ROUTE_API && caller.authorization == NULL && api_key
-      && strlen (api_key) < sizeof bearer - 8)
+  bev_local_address (bev, &local, &head.local_len);
+  switch (route_decide (h, &head, &who, cert_name, &piston, &err))
     {
-      snprintf (bearer, sizeof bearer, "Bearer %s", api_key);
-      caller.authorization = bearer;
-    }
-  if (sched_auth_decide (&ctx->cfg, &caller, &who.token, &who.token_index, &err) < 0)
-    {
+    case ROUTE_GUARD:
       reply_refused (req, who.route, path, &err);
       return;
-    }
-  if (who.route == NULL || (!(who.route->methods & method) && !who.route->says_method))
-    {
-      wb_error (&err, WB_E_NOT_FOUND, "no such endpoint");
-      reply_error (req, &err);
+    case ROUTE_PREFLIGHT:
+      cors_headers (req);
+      cors_preflight (req);
       return;
-    }
-  if (!(who.route->methods & method))
-    {
-      wb_error (&err, WB_E_INVALID, "use %s on %s", method_name (who.route->methods), path);
-      reply_error_as (req, &err, who.route->piston);
+    case ROUTE_REFUSE:
+      cors_headers (req);
+      reply_refused (req, who.route, path, &err);
       return;
+    case ROUTE_ERROR:
+      cors_headers (req);
+      reply_error_as (req, &err, piston);
+      return;
+    case ROUTE_SERVE:
+      break;
     }
-  /* The routes about the whole daemon (other tenants' pools, the engines'
-   * endpoints and errors) are the operators'. */
-  if (who.route->operators
-      && sched_auth_role (&ctx->cfg, who.token, who.on_unix, who.cert_name) != SCHED_ROLE_OPERATOR)
+  cors_headers (req);
+  /* The filter withheld the body of a head that would not have been
+   * served a moment ago (a reload gave its token since): not served
+   * without it. */
+  if (withheld)
     {
-      wb_error (&err, WB_E_FORBIDDEN,
-                "%s is for operators: this caller's role is tenant (docs/operators.md, \"Roles\")",
-                path);
+      wb_error (&err, WB_E_UNAUTHORIZED,
+                "the credentials changed while the request arrived; "
+                "send it again");
       reply_refused (req, who.route, path, &err);
       return;
     }
   who.route->handler (req, &who);
 }
 
+/* ---- intake: each request's head read before its body ------------------ */
+
+static const char *
+find_head_field (const void *src, const char *name)
+{
+  return http_head_find ((const http_head_t *) src, name);
+}
+
+/* Drop n bytes of b, wiped first: a refused body may hold code. */
+static void
+drop_wiped (struct evbuffer *b, size_t n)
+{
+  while (n > 0)
+    {
+      struct evbuffer_iovec v[8];
+      int k = evbuffer_peek (b, (ev_ssize_t) n, NULL, v, 8);
+      size_t done = 0;
+
+      for (int i = 0; i < k && i < 8 && done < n; i++)
+        {
+          size_t m = v[i].iov_len < n - done ? v[i].iov_len : n - done;
+          explicit_bzero (v[i].iov_base, m);
+          done += m;
+        }
+      if (done == 0)
+        break;
+      evbuffer_drain (b, done);
+      n -= done;
+    }
+}
+
+/* n bytes of the body from src: to evhttp, or dropped. */
+static void
+intake_take (http_intake_t *in, struct evbuffer *src, struct evbuffer *dst, size_t n)
+{
+  if (in->pass)
+    evbuffer_remove_buffer (src, dst, n);
+  else
+    drop_wiped (src, n);
+}
+
+/* A head that cannot be read: evhttp gets a request carrying the fault
+ * (route() answers it, then closes); the rest is dropped. */
+static void
+intake_fault (http_intake_t *in, struct evbuffer *src, struct evbuffer *dst,
+              http_head_fault_t fault)
+{
+  evbuffer_add_printf (dst, "GET / HTTP/1.1\r\nConnection: close\r\nX-Warmbox-Fault: %d\r\n\r\n",
+                       (int) fault);
+  in->state = INTAKE_DROP_ALL;
+  drop_wiped (src, evbuffer_get_length (src));
+}
+
+/* Would route() serve this head (so its body may be read)?  Its
+ * connection admitted first (the caps count connections from their first
+ * head). */
+static bool
+intake_would_serve (http_intake_t *in, const http_head_t *head, const char *path)
+{
+  struct sockaddr_storage local;
+  route_head_t rh = {
+      .method = head->method,
+      .path = path,
+      .find = find_head_field,
+      .src = head,
+      .body_len = head->chunked ? ROUTE_BODY_UNKNOWN : head->content_length,
+      .ssl = bev_ssl (in->bev),
+      .local = (struct sockaddr *) &local,
+  };
+  http_caller_t who = {.ctx = in->h->ctx, .hconn = in->c};
+  char cert_name[65];
+  bool piston;
+  wb_err_t err;
+
+  if (in->c == NULL)
+    return false;
+  if (!in->c->admitted)
+    conn_admit (in->h, in->c, bufferevent_getfd (in->bev));
+  if (in->c->refused || in->c->cut)
+    return false;
+  bev_local_address (in->bev, &local, &rh.local_len);
+  return route_decide (in->h, &rh, &who, cert_name, &piston, &err) == ROUTE_SERVE;
+}
+
+/* The head as evhttp reads it: one field a line, values as they were
+ * trimmed.  A withheld body's framing goes, for Content-Length 0 and the
+ * mark route() reads. */
+static void
+intake_put_head (struct evbuffer *dst, const http_head_t *head, bool withheld)
+{
+  evbuffer_add_printf (dst, "%s %s %s\r\n", head->method_name, head->target, head->version);
+  for (size_t i = 0; i < head->n_fields; i++)
+    {
+      const http_field_t *f = &head->fields[i];
+      if (withheld
+          && (strcasecmp (f->name, "Content-Length") == 0
+              || strcasecmp (f->name, "Transfer-Encoding") == 0
+              || strcasecmp (f->name, "Expect") == 0))
+        continue;
+      evbuffer_add_printf (dst, "%s: %s\r\n", f->name, f->value);
+    }
+  if (withheld && head->chunked)
+    evbuffer_add_printf (dst, "Content-Length: 0\r\nX-Warmbox-Withheld: chunked\r\n");
+  else if (withheld)
+    evbuffer_add_printf (dst, "Content-Length: 0\r\nX-Warmbox-Withheld: %" PRIu64 "\r\n",
+                         head->content_length);
+  evbuffer_add (dst, "\r\n", 2);
+}
+
+/* A whole head of len bytes at the start of src: parsed, decided,
+ * passed on (or its fault), and its body's reading set up. */
+static void
+intake_head (http_intake_t *in, struct evbuffer *src, struct evbuffer *dst, size_t len)
+{
+  http_head_t head;
+  http_head_fault_t fault = HTTP_HEAD_OK;
+  char *copy = malloc (len + 1);
+  struct evhttp_uri *uri = NULL;
+  bool serve;
+
+  if (copy == NULL || evbuffer_copyout (src, copy, len) != (ev_ssize_t) len)
+    {
+      free (copy);
+      intake_fault (in, src, dst, HTTP_HEAD_OK);
+      return;
+    }
+  copy[len] = '\0';
+  if (http_head_parse (copy, len, &head, &fault) < 0
+      || (uri = evhttp_uri_parse_with_flags (head.target, EVHTTP_URI_NONCONFORMANT)) == NULL)
+    {
+      explicit_bzero (copy, len);
+      free (copy);
+      intake_fault (in, src, dst, fault ? fault : HTTP_HEAD_BAD_LINE);
+      return;
+    }
+  const char *path = evhttp_uri_get_path (uri);
+  serve = intake_would_serve (in, &head, path && *path ? path : "/") || !http_head_has_body (&head);
+  evhttp_uri_free (uri);
+  intake_put_head (dst, &head, !serve);
+  drop_wiped (src, len);
+  if (http_head_has_body (&head))
+    {
+      in->state = INTAKE_BODY;
+      in->pass = serve;
+      in->chunked = head.chunked;
+      in->left = head.content_length;
+      in->chunks = (http_chunks_t){0};
+    }
+  /* It may hold a token. */
+  explicit_bzero (copy, len);
+  free (copy);
+}
+
+/* One step through src: true when something was taken (and another may
+ * follow), false when more bytes are needed. */
+static bool
+intake_step (http_intake_t *in, struct evbuffer *src, struct evbuffer *dst)
+{
+  size_t have = evbuffer_get_length (src), n;
+  http_head_fault_t fault = HTTP_HEAD_OK;
+  const char *p;
+  long end;
+
+  switch (in->state)
+    {
+    case INTAKE_HEAD:
+      /* Blank lines before a request line are skipped (RFC 9112 2.2:
+       * some clients end a body with one more CR LF than it declared). */
+      if (in->scanned == 0 && (p = (const char *) evbuffer_pullup (src, have < 2 ? 1 : 2)) != NULL
+          && (p[0] == '\n' || p[0] == '\r'))
+        {
+          if (p[0] == '\r' && have < 2)
+            return false;
+          if (p[0] == '\n' || p[1] == '\n')
+            {
+              evbuffer_drain (src, p[0] == '\n' ? 1 : 2);
+              return true;
+            }
+        }
+      n = have < HTTP_HEAD_MAX ? have : HTTP_HEAD_MAX;
+      if ((p = (const char *) evbuffer_pullup (src, (ev_ssize_t) n)) == NULL)
+        {
+          intake_fault (in, src, dst, HTTP_HEAD_OK);
+          return true;
+        }
+      if ((end = http_head_end (p, n, &in->scanned, &fault)) == 0)
+        return false;
+      in->scanned = 0;
+      if (end < 0)
+        intake_fault (in, src, dst, fault);
+      else
+        intake_head (in, src, dst, (size_t) end);
+      return true;
+    case INTAKE_BODY:
+      if (!in->chunked || in->chunks.state == HTTP_CHUNKS_DATA)
+        {
+          uint64_t *left = in->chunked ? &in->chunks.left : &in->left;
+          n = *left < have ? (size_t) *left : have;
+          intake_take (in, src, dst, n);
+          if ((*left -= n) == 0)
+            {
+              if (in->chunked)
+                in->chunks.state = HTTP_CHUNKS_SIZE;
+              else
+                in->state = INTAKE_HEAD;
+            }
+          return true;
+        }
+      n = have < HTTP_TRAILER_MAX + 2 ? have : HTTP_TRAILER_MAX + 2;
+      if ((p = (const char *) evbuffer_pullup (src, (ev_ssize_t) n)) == NULL)
+        end = -1;
+      else if ((end = http_chunks_line (&in->chunks, p, n, &fault)) == 0)
+        return false;
+      if (end < 0)
+        {
+          /* None of the bad line reached evhttp: this one it reads as a
+           * bad chunk size (or trailer), and closes the connection. */
+          if (in->pass)
+            evbuffer_add (dst, "!\r\n", 3);
+          in->state = INTAKE_DROP_ALL;
+          return true;
+        }
+      intake_take (in, src, dst, (size_t) end);
+      if (in->chunks.state == HTTP_CHUNKS_END)
+        in->state = INTAKE_HEAD;
+      return true;
+    case INTAKE_DROP_ALL:
+      drop_wiped (src, have);
+      return true;
+    }
+  return false;
+}
+
+/* The filter's input side (bufferevent_filter_cb): everything it can
+ * take now.  evhttp sets no read watermark, so there is no limit to keep. */
+static enum bufferevent_filter_result
+intake_read (struct evbuffer *src, struct evbuffer *dst, ev_ssize_t limit,
+             enum bufferevent_flush_mode mode, void *arg)
+{
+  http_intake_t *in = arg;
+  size_t before = evbuffer_get_length (src);
+
+  (void) limit;
+  (void) mode;
+  while (evbuffer_get_length (src) > 0 && intake_step (in, src, dst))
+    ;
+  return evbuffer_get_length (src) < before ? BEV_OK : BEV_NEED_MORE;
+}
+
+static void intake_wake_cb (evutil_socket_t fd, short what, void *arg);
+
+/* Flush the output once the loop comes round (now: a reply just added),
+ * or once the socket is writable (later: it was full). */
+static void
+intake_wake (http_intake_t *in, bool now)
+{
+  evutil_socket_t fd = bufferevent_getfd (in->under);
+
+  if (in->wake == NULL && fd >= 0)
+    in->wake = event_new (bufferevent_get_base (in->bev), fd, EV_WRITE, intake_wake_cb, in);
+  if (in->wake == NULL)
+    return;
+  if (now)
+    event_active (in->wake, EV_WRITE, 0);
+  else
+    event_add (in->wake, NULL);
+}
+
+/* The filter's output side: evhttp's bytes straight to the kernel, as
+ * many as it takes; what it does not take waits in the filter's output
+ * (evhttp's reply is written only when that is empty).  A socket that
+ * fails drops the rest and is shut down: the connection ends its usual
+ * way. */
+static enum bufferevent_filter_result
+intake_write (struct evbuffer *src, struct evbuffer *dst, ev_ssize_t limit,
+              enum bufferevent_flush_mode mode, void *arg)
+{
+  http_intake_t *in = arg;
+  SSL *ssl = bufferevent_openssl_get_ssl (in->under);
+  evutil_socket_t fd = bufferevent_getfd (in->under);
+  bool wrote = false;
+
+  (void) dst;
+  (void) limit;
+  (void) mode;
+  while (evbuffer_get_length (src) > 0)
+    {
+      size_t n = evbuffer_get_length (src);
+      const void *p;
+      ssize_t w;
+
+      n = in->tls_retry ? (size_t) in->tls_retry : n < 65536 ? n : 65536;
+      if (fd < 0 || (p = evbuffer_pullup (src, (ev_ssize_t) n)) == NULL)
+        goto broken;
+      if (ssl)
+        {
+          int r = SSL_write (ssl, p, (int) n);
+          if (r <= 0)
+            {
+              int e = SSL_get_error (ssl, r);
+              ERR_clear_error ();
+              if (e != SSL_ERROR_WANT_WRITE && e != SSL_ERROR_WANT_READ)
+                goto broken;
+              in->tls_retry = (int) n;
+              intake_wake (in, false);
+              break;
+            }
+          in->tls_retry = 0;
+          w = r;
+        }
+      else if ((w = send (fd, p, n, MSG_NOSIGNAL | MSG_DONTWAIT)) < 0)
+        {
+          if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+            goto broken;
+          intake_wake (in, false);
+          break;
+        }
+      evbuffer_drain (src, (size_t) w);
+      wrote = true;
+    }
+  return wrote ? BEV_OK : BEV_NEED_MORE;
+broken:
+  drop_wiped (src, evbuffer_get_length (src));
+  if (fd >= 0)
+    shutdown (fd, SHUT_RDWR);
+  return BEV_OK;
+}
+
+static void
+intake_wake_cb (evutil_socket_t fd, short what, void *arg)
+{
+  http_intake_t *in = arg;
+  bufferevent_event_cb eventcb = NULL;
+
+  (void) fd;
+  (void) what;
+  /* evhttp let go of the filter (it clears a freed one's callbacks). */
+  bufferevent_getcb (in->bev, NULL, NULL, &eventcb, NULL);
+  if (eventcb)
+    bufferevent_flush (in->bev, EV_WRITE, BEV_NORMAL);
+}
+
+/* evhttp added to its output: a reply begun before it enabled writing is
+ * started on the loop's next turn (see http_intake). */
+static void
+intake_output_cb (struct evbuffer *buf, const struct evbuffer_cb_info *info, void *arg)
+{
+  if (info->n_added && evbuffer_get_length (buf) > 0)
+    intake_wake (arg, true);
+}
+
+static void
+intake_free (void *arg)
+{
+  http_intake_t *in = arg;
+
+  if (in->c)
+    in->c->intake = NULL;
+  if (in->out_cb)
+    evbuffer_remove_cb_entry (bufferevent_get_output (in->bev), in->out_cb);
+  if (in->wake)
+    event_free (in->wake);
+  free (in);
+}
+
+/* The socket (or OpenSSL) can take more: flush the filter's output, under
+ * a reference.  libevent's own callback for this (be_filter_writecb)
+ * holds none: when evhttp frees the connection in the write callback it
+ * runs, the filter re-arms its write timeout after it was cancelled for
+ * finalizing, and the freed filter stays in the timer heap (found with
+ * valgrind; event_base_free then never returned).  bufferevent_flush
+ * holds one, so the filter is finalized only after. */
+static void
+intake_under_write_cb (struct bufferevent *under, void *arg)
+{
+  (void) under;
+  bufferevent_flush (arg, EV_WRITE, BEV_NORMAL);
+}
+
+/* The bufferevent evhttp gets for a new connection: the intake filter
+ * over under (taken: freed with it), and the connection's record.  NULL
+ * without memory (evhttp then makes a plain one, whose requests route()
+ * refuses). */
+static struct bufferevent *
+intake_wrap (sched_http_t *h, struct bufferevent *under)
+{
+  http_intake_t *in = calloc (1, sizeof *in);
+  struct bufferevent *bev;
+
+  if (in == NULL)
+    {
+      bufferevent_free (under);
+      return NULL;
+    }
+  bev = bufferevent_filter_new (under, intake_read, intake_write, BEV_OPT_CLOSE_ON_FREE,
+                                intake_free, in);
+  if (bev == NULL)
+    {
+      free (in);
+      bufferevent_free (under);
+      return NULL;
+    }
+  in->h = h;
+  in->bev = bev;
+  in->under = under;
+  /* The filter's callbacks on under, its writer's replaced (above); the
+   * argument they share is the filter itself. */
+  bufferevent_data_cb under_read = NULL;
+  bufferevent_event_cb under_event = NULL;
+  void *under_arg = NULL;
+  bufferevent_getcb (under, &under_read, NULL, &under_event, &under_arg);
+  if (under_arg != (void *) bev)
+    {
+      bufferevent_free (bev);
+      return NULL;
+    }
+  bufferevent_setcb (under, under_read, intake_under_write_cb, under_event, under_arg);
+  if ((in->out_cb = evbuffer_add_cb (bufferevent_get_output (bev), intake_output_cb, in)) == NULL)
+    {
+      bufferevent_free (bev);
+      return NULL;
+    }
+  if ((in->c = conn_track (h, bev)) != NULL)
+    in->c->intake = in;
+  return bev;
+}
+
 /* The TLS listeners' requests: only over TLS (see tls_bevcb). */
 static void
 route_tls (struct evhttp_request *req, void *arg)
 {
-  if (request_ssl (req) == NULL)
+  struct evhttp_connection *evcon = evhttp_request_get_connection (req);
+
+  if (bev_ssl (evhttp_connection_get_bufferevent (evcon)) == NULL)
     {
       wb_err_t err;
       wb_error (&err, WB_E_INVALID, "this port speaks HTTPS: use https://");
@@ -2055,11 +2667,16 @@ tls_bevcb (struct event_base *base, void *arg)
 
   if (ssl == NULL)
     return NULL;
+  /* The intake filter writes with SSL_write itself (intake_write). */
+  SSL_set_mode (ssl, SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER | SSL_MODE_ENABLE_PARTIAL_WRITE);
   bev = bufferevent_openssl_socket_new (base, -1, ssl, BUFFEREVENT_SSL_ACCEPTING,
                                         BEV_OPT_CLOSE_ON_FREE);
-  if (bev)
-    conn_track (h, bev);
-  return bev;
+  if (bev == NULL)
+    {
+      SSL_free (ssl);
+      return NULL;
+    }
+  return intake_wrap (h, bev);
 }
 
 /* Each plain connection: the bufferevent evhttp would make itself, recorded. */
@@ -2068,9 +2685,7 @@ plain_bevcb (struct event_base *base, void *arg)
 {
   struct bufferevent *bev = bufferevent_socket_new (base, -1, BEV_OPT_CLOSE_ON_FREE);
 
-  if (bev)
-    conn_track (arg, bev);
-  return bev;
+  return bev ? intake_wrap (arg, bev) : NULL;
 }
 
 /* A plain HTTP request on a TLS port: OpenSSL stops the handshake at its
@@ -2104,14 +2719,14 @@ tls_info_cb (const SSL *ssl, int where, int ret)
     wb_debug ("plain HTTP on a TLS port: the reply could not be sent: %s", strerror (errno));
 }
 
-/* The TLS session of the connection a request came on, or NULL. */
+/* The TLS session of a connection's bufferevent (the intake filter's,
+ * over OpenSSL's), or NULL. */
 static SSL *
-request_ssl (struct evhttp_request *req)
+bev_ssl (struct bufferevent *bev)
 {
-  struct evhttp_connection *conn = evhttp_request_get_connection (req);
-  struct bufferevent *bev = conn ? evhttp_connection_get_bufferevent (conn) : NULL;
+  struct bufferevent *under = bev ? bufferevent_get_underlying (bev) : NULL;
 
-  return bev ? bufferevent_openssl_get_ssl (bev) : NULL;
+  return bev ? bufferevent_openssl_get_ssl (under ? under : bev) : NULL;
 }
 
 /* The common name of a verified client certificate, as UTF-8, into name;
@@ -2119,9 +2734,9 @@ request_ssl (struct evhttp_request *req)
  * not one plain name that fits: several CNs, a NUL, SIZE bytes or more.
  * Never truncated: a long name must not become a shorter one (a token's). */
 static bool
-client_cert_name (const sched_http_t *h, struct evhttp_request *req, char *name, size_t size)
+client_cert_name (const sched_http_t *h, SSL *tls, char *name, size_t size)
 {
-  SSL *ssl = h->verify_clients ? request_ssl (req) : NULL;
+  SSL *ssl = h->verify_clients ? tls : NULL;
   X509 *peer;
   X509_NAME *subject;
   X509_NAME_ENTRY *entry;
@@ -2207,7 +2822,8 @@ new_evhttp (api_ctx_t *ctx, void (*cb) (struct evhttp_request *, void *), void *
   if (e == NULL)
     return NULL;
   evhttp_set_max_body_size (e, (ev_ssize_t) ctx->cfg.max_body_bytes);
-  evhttp_set_max_headers_size (e, 64 * 1024);
+  /* The intake filter's cap (head.h), and room for the lines it adds. */
+  evhttp_set_max_headers_size (e, HTTP_HEAD_MAX + 1024);
   evhttp_set_timeout (e, 120);
   evhttp_set_allowed_methods (e, EVHTTP_REQ_GET | EVHTTP_REQ_POST | EVHTTP_REQ_HEAD
                                      | EVHTTP_REQ_DELETE | EVHTTP_REQ_OPTIONS);
@@ -2368,9 +2984,7 @@ sched_http_free (sched_http_t *h)
     {
       http_conn_t *c = h->conns;
       h->conns = c->next;
-      if (c->bev)
-        bufferevent_decref (c->bev);
-      free (c);
+      conn_free (c);
     }
   if (h->ssl_ctx)
     SSL_CTX_free (h->ssl_ctx);

@@ -647,12 +647,10 @@ test_with_tokens (void)
     reply_clear (&r);
     free (big);
   }
-  ok (request ("POST", "/v1/executions", "Authorization: Bearer alice-secret\r\n", "{}", 2, 4194305,
-               &r)
-              == 0
-          && r.status == 413,
-      "a Content-Length past max_body_bytes: 413, from evhttp before any route (docs/api.md: its "
-      "body is libevent's HTML)");
+  request ("POST", "/v1/executions", "Authorization: Bearer alice-secret\r\n", "{}", 2, 4194305,
+           &r);
+  is_error (&r, 413, "too_large", false,
+            "a Content-Length past max_body_bytes, answered from its head");
   reply_clear (&r);
 
   /* Executions. */
@@ -715,6 +713,286 @@ test_without_tokens (void)
   teardown ();
 }
 
+/* ---- the intake filter: heads before bodies ------------------------------ */
+
+/* A raw connection kept open across several writes, its replies read as
+ * they come. */
+typedef struct raw
+{
+  struct bufferevent *bev;
+  struct evbuffer *in;
+  bool eof;
+} raw_t;
+
+static void
+raw_read_cb (struct bufferevent *bev, void *arg)
+{
+  evbuffer_add_buffer (((raw_t *) arg)->in, bufferevent_get_input (bev));
+}
+
+static void
+raw_event_cb (struct bufferevent *bev, short what, void *arg)
+{
+  (void) bev;
+  if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR))
+    ((raw_t *) arg)->eof = true;
+}
+
+static bool
+raw_open (raw_t *c)
+{
+  struct sockaddr_un sun = {.sun_family = AF_UNIX};
+  int fd = socket (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+  memset (c, 0, sizeof *c);
+  memcpy (sun.sun_path, sock_path, sizeof sock_path);
+  if (fd < 0 || connect (fd, (struct sockaddr *) &sun, sizeof sun) < 0
+      || evutil_make_socket_nonblocking (fd) < 0)
+    {
+      if (fd >= 0)
+        close (fd);
+      return false;
+    }
+  c->in = evbuffer_new ();
+  c->bev = bufferevent_socket_new (ctx.base, fd, BEV_OPT_CLOSE_ON_FREE);
+  bufferevent_setcb (c->bev, raw_read_cb, NULL, raw_event_cb, c);
+  bufferevent_enable (c->bev, EV_READ | EV_WRITE);
+  return true;
+}
+
+static void
+raw_send (raw_t *c, const void *bytes, size_t len)
+{
+  evbuffer_add (bufferevent_get_output (c->bev), bytes, len);
+}
+
+static void
+raw_close (raw_t *c)
+{
+  if (c->bev)
+    bufferevent_free (c->bev);
+  if (c->in)
+    evbuffer_free (c->in);
+  memset (c, 0, sizeof *c);
+}
+
+/* The whole replies at the start of text (each with a Content-Length, as
+ * evhttp sends them): their statuses into status[], and their count.
+ * body_of[i] points at reply i's body (within text). */
+static int
+raw_replies (const char *text, size_t len, int *status, const char **body_of, int max)
+{
+  int n = 0;
+  size_t at = 0;
+
+  while (n < max && at < len)
+    {
+      const char *p = text + at, *end = memmem (p, len - at, "\r\n\r\n", 4), *cl;
+      long body;
+
+      if (end == NULL || sscanf (p, "HTTP/1.%*d %d", &status[n]) != 1)
+        break;
+      cl = memmem (p, (size_t) (end - p), "Content-Length:", 15);
+      body = cl ? atol (cl + 15) : 0;
+      if ((size_t) (end + 4 - text) + (size_t) body > len)
+        break;
+      body_of[n++] = end + 4;
+      at = (size_t) (end + 4 - text) + (size_t) body;
+    }
+  return n;
+}
+
+typedef struct raw_wait
+{
+  raw_t *c;
+  int replies; /* this many whole replies, or the connection's end */
+} raw_wait_t;
+
+static bool
+raw_has (void *arg)
+{
+  raw_wait_t *w = arg;
+  int status[16];
+  const char *body[16];
+  size_t len = evbuffer_get_length (w->c->in);
+  const char *text = (const char *) evbuffer_pullup (w->c->in, -1);
+
+  return w->c->eof || raw_replies (text ? text : "", len, status, body, 16) >= w->replies;
+}
+
+/* Wait for n whole replies (or the end); their statuses, and their count.
+ * body[i] points into a copy of all received so far (kept until the
+ * next call). */
+static int
+raw_wait (raw_t *c, int n, int *status, const char **body)
+{
+  static char *text;
+  raw_wait_t w = {c, n};
+  size_t len;
+
+  run_until (raw_has, &w);
+  free (text);
+  len = evbuffer_get_length (c->in);
+  text = calloc (1, len + 1);
+  evbuffer_copyout (c->in, text, len);
+  return raw_replies (text, len, status, body, 16);
+}
+
+static bool
+raw_ended (void *arg)
+{
+  return ((raw_t *) arg)->eof;
+}
+
+#define HEAD_OF(method, path, more) method " " path " HTTP/1.1\r\nHost: warmbox\r\n" more "\r\n"
+
+static void
+test_intake (void)
+{
+  char hex_a[65], cfg[512];
+  raw_t c;
+  int status[16];
+  const char *body[16];
+
+  wb_sha256_hex ("alice-secret", 12, hex_a);
+  snprintf (cfg, sizeof cfg,
+            "\"tokens\":[{\"name\":\"alice\",\"sha256\":\"%s\",\"rate\":100,\"burst\":100,"
+            "\"max_concurrent\":8}]",
+            hex_a);
+  if (!ok (setup (cfg), "set up, intake"))
+    return;
+
+  /* A chunked body, the head authenticated: read and run. */
+  {
+    static const char req[]
+        = HEAD_OF ("POST", "/v1/executions",
+                   "Authorization: Bearer alice-secret\r\n"
+                   "Content-Type: application/json\r\n"
+                   "Transfer-Encoding: chunked\r\nConnection: close\r\n") "c\r\n{\"language\":\r\n"
+                                                                          "17\r\n\"python\","
+                                                                          "\"code\":\"out hi\r\n"
+                                                                          "3\r\n\"}\n\r\n"
+                                                                          "0\r\n\r\n";
+    raw_open (&c);
+    raw_send (&c, req, sizeof req - 1);
+    ok (raw_wait (&c, 1, status, body) == 1 && status[0] == 200
+            && strstr (body[0], "\"stdout\":\"hi\\n\""),
+        "a chunked POST with a token: read through the filter, 200, it ran");
+    raw_close (&c);
+  }
+
+  /* Two requests in one write: both answered, in order. */
+  {
+    static const char req[] = HEAD_OF (
+        "GET", "/v1/languages",
+        "Authorization: Bearer alice-secret\r\n") "\r\n" HEAD_OF ("GET", "/nope",
+                                                                  "Authorization: Bearer "
+                                                                  "alice-secret\r\nConnection: "
+                                                                  "close\r\n");
+    raw_open (&c);
+    raw_send (&c, req, sizeof req - 1);
+    ok (raw_wait (&c, 2, status, body) == 2 && status[0] == 200 && status[1] == 404,
+        "two pipelined requests, a blank line between: 200 then 404, each its own answer");
+    raw_close (&c);
+  }
+
+  /* A body declared without credentials: answered 401 from its head
+   * alone, the body never sent; the connection goes on once the body
+   * passes (dropped as it arrives). */
+  {
+    static const char req[] = HEAD_OF ("POST", "/v1/executions",
+                                       "Content-Type: application/json\r\n"
+                                       "Content-Length: 2097152\r\n");
+    static const char next[] = HEAD_OF ("GET", "/v1/languages",
+                                        "Authorization: Bearer alice-secret\r\n"
+                                        "Connection: close\r\n");
+    char *filler = malloc (2097152);
+    int n;
+
+    raw_open (&c);
+    raw_send (&c, req, sizeof req - 1);
+    n = raw_wait (&c, 1, status, body);
+    ok (n == 1 && status[0] == 401 && !c.eof,
+        "2 MiB declared, no token: 401 before a byte of the body was sent, the connection open");
+    memset (filler, '{', 2097152);
+    raw_send (&c, filler, 2097152);
+    raw_send (&c, next, sizeof next - 1);
+    free (filler);
+    ok (raw_wait (&c, 2, status, body) == 2 && status[1] == 200,
+        "... its 2 MiB dropped as they came, the next request on it answered 200");
+    raw_close (&c);
+  }
+
+  /* A body over max_body_bytes with a good token: 413 from its head. */
+  {
+    static const char req[] = HEAD_OF ("POST", "/v1/executions",
+                                       "Authorization: Bearer alice-secret\r\n"
+                                       "Content-Type: application/json\r\n"
+                                       "Content-Length: 41943040\r\n");
+    raw_open (&c);
+    raw_send (&c, req, sizeof req - 1);
+    ok (raw_wait (&c, 1, status, body) == 1 && status[0] == 413
+            && strstr (body[0], "\"too_large\""),
+        "40 MiB declared with a token: 413 too_large (JSON) before the body was sent");
+    raw_close (&c);
+  }
+
+  /* Framing the filter refuses: answered, then the connection closed. */
+  {
+    static const struct
+    {
+      const char *req, *what;
+      int status;
+    } bad[] = {
+        {HEAD_OF ("POST", "/v1/executions",
+                  "Authorization: Bearer alice-secret\r\nContent-Length: 5\r\n"
+                  "Transfer-Encoding: chunked\r\n") "0\r\n\r\n",
+         "Content-Length with Transfer-Encoding", 400},
+        {HEAD_OF (
+             "POST", "/v1/executions",
+             "Authorization: Bearer alice-secret\r\nContent-Length: 5\r\nContent-Length: 6\r\n"),
+         "two Content-Lengths", 400},
+        {HEAD_OF ("POST", "/v1/executions",
+                  "Authorization: Bearer alice-secret\r\nTransfer-Encoding: gzip, chunked\r\n"),
+         "a Transfer-Encoding other than chunked", 501},
+        {HEAD_OF ("GET", "/v1/languages",
+                  "Authorization: Bearer alice-secret\r\nX-Warmbox-Withheld: 0\r\n"),
+         "a client's X-Warmbox-* header", 400},
+        {HEAD_OF ("GET", "/v1/languages", "Authorization: Bearer alice-secret\r\n folded\r\n"),
+         "a folded header", 400},
+        {"GET /v1/languages HTTP/2.0\r\nHost: warmbox\r\n\r\n", "HTTP/2.0 in the request line",
+         400},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+      {
+        raw_open (&c);
+        raw_send (&c, bad[i].req, strlen (bad[i].req));
+        int n = raw_wait (&c, 1, status, body);
+        run_until (raw_ended, &c);
+        ok (n == 1 && status[0] == bad[i].status && c.eof, "%s: %d, then closed (got %d)",
+            bad[i].what, bad[i].status, n ? status[0] : 0);
+        raw_close (&c);
+      }
+  }
+
+  /* A chunk size line out of shape: nothing served, the connection ends. */
+  {
+    static const char req[]
+        = HEAD_OF ("POST", "/v1/executions",
+                   "Authorization: Bearer alice-secret\r\n"
+                   "Content-Type: application/json\r\n"
+                   "Transfer-Encoding: chunked\r\n") "c;ext=1\r\n{\"language\":\r\n0\r\n\r\n";
+    raw_open (&c);
+    raw_send (&c, req, sizeof req - 1);
+    int n = raw_wait (&c, 1, status, body);
+    run_until (raw_ended, &c);
+    ok (c.eof && (n == 0 || status[0] >= 400), "a chunk extension: not served, closed (%d)",
+        n ? status[0] : 0);
+    raw_close (&c);
+  }
+  teardown ();
+}
+
 int
 main (void)
 {
@@ -733,6 +1011,7 @@ main (void)
   test_decide ();
   test_with_tokens ();
   test_without_tokens ();
+  test_intake ();
   prof_set_free (profiles);
   char cmd[300];
   snprintf (cmd, sizeof cmd, "rm -rf '%s'", dir);
