@@ -163,8 +163,12 @@ typedef enum intake_state
  * SSL_write), so evhttp hears a reply is written only once the kernel has
  * it: through libevent's filter it would hear so once the bytes were
  * queued in the socket's bufferevent, and a Connection: close reply would
- * be cut by the close.  And evhttp adds a reply before it enables writing,
- * which a filter only notices on its next write event: wake starts it.
+ * be cut by the close.  It writes only from wake's callback, on the
+ * loop's turn after evhttp added to its output (or once the socket can
+ * take more), never inside evhttp's own call: evhttp adds a reply's bytes
+ * before it names the callback to run once they are written (a chunk's
+ * next, the reply's end), so bytes written at once would be reported to
+ * the callback before, or to none (a sliced reply stalled so).
  *
  * Owned by the filter bufferevent (intake_free, its free_context); the
  * connection's record and the filter point at each other, each clearing
@@ -184,6 +188,7 @@ typedef struct http_intake
   http_chunks_t chunks;
   size_t scanned; /* INTAKE_HEAD: http_head_end's resume point */
   int tls_retry;  /* an SSL_write to repeat with this length (OpenSSL's rule), or 0 */
+  bool flushing;  /* intake_wake_cb is flushing: the output side may write */
 } http_intake_t;
 
 /* http_reply_sliced's reply in progress; its connection's record owns it
@@ -2314,6 +2319,18 @@ intake_wake (http_intake_t *in, bool now)
     event_add (in->wake, NULL);
 }
 
+/* TLS wants to read before it writes again (a renegotiation): OpenSSL's
+ * bufferevent reads; try again shortly. */
+static void
+intake_wake_soon (http_intake_t *in)
+{
+  static const struct timeval soon = {0, 20000};
+
+  intake_wake (in, false);
+  if (in->wake)
+    event_add (in->wake, &soon);
+}
+
 /* The filter's output side: evhttp's bytes straight to the kernel, as
  * many as it takes; what it does not take waits in the filter's output
  * (evhttp's reply is written only when that is empty).  A socket that
@@ -2331,6 +2348,11 @@ intake_write (struct evbuffer *src, struct evbuffer *dst, ev_ssize_t limit,
   (void) dst;
   (void) limit;
   (void) mode;
+  if (!in->flushing)
+    {
+      intake_wake (in, true);
+      return BEV_NEED_MORE;
+    }
   while (evbuffer_get_length (src) > 0)
     {
       size_t n = evbuffer_get_length (src);
@@ -2350,7 +2372,10 @@ intake_write (struct evbuffer *src, struct evbuffer *dst, ev_ssize_t limit,
               if (e != SSL_ERROR_WANT_WRITE && e != SSL_ERROR_WANT_READ)
                 goto broken;
               in->tls_retry = (int) n;
-              intake_wake (in, false);
+              if (e == SSL_ERROR_WANT_READ)
+                intake_wake_soon (in);
+              else
+                intake_wake (in, false);
               break;
             }
           in->tls_retry = 0;
@@ -2384,8 +2409,14 @@ intake_wake_cb (evutil_socket_t fd, short what, void *arg)
   (void) what;
   /* evhttp let go of the filter (it clears a freed one's callbacks). */
   bufferevent_getcb (in->bev, NULL, NULL, &eventcb, NULL);
-  if (eventcb)
-    bufferevent_flush (in->bev, EV_WRITE, BEV_NORMAL);
+  if (eventcb == NULL || in->flushing)
+    return;
+  /* bufferevent_flush holds a reference: in outlives it even when evhttp
+   * frees the connection in the write callback this runs (the filter is
+   * finalized on a later turn of the loop). */
+  in->flushing = true;
+  bufferevent_flush (in->bev, EV_WRITE, BEV_NORMAL);
+  in->flushing = false;
 }
 
 /* evhttp added to its output: a reply begun before it enabled writing is
@@ -2409,20 +2440,6 @@ intake_free (void *arg)
   if (in->wake)
     event_free (in->wake);
   free (in);
-}
-
-/* The socket (or OpenSSL) can take more: flush the filter's output, under
- * a reference.  libevent's own callback for this (be_filter_writecb)
- * holds none: when evhttp frees the connection in the write callback it
- * runs, the filter re-arms its write timeout after it was cancelled for
- * finalizing, and the freed filter stays in the timer heap (found with
- * valgrind; event_base_free then never returned).  bufferevent_flush
- * holds one, so the filter is finalized only after. */
-static void
-intake_under_write_cb (struct bufferevent *under, void *arg)
-{
-  (void) under;
-  bufferevent_flush (arg, EV_WRITE, BEV_NORMAL);
 }
 
 /* The bufferevent evhttp gets for a new connection: the intake filter
@@ -2451,18 +2468,18 @@ intake_wrap (sched_http_t *h, struct bufferevent *under)
   in->h = h;
   in->bev = bev;
   in->under = under;
-  /* The filter's callbacks on under, its writer's replaced (above); the
-   * argument they share is the filter itself. */
+  /* The filter's callbacks on under, less its writer: nothing is ever
+   * written to under's output (intake_write writes to the socket, and
+   * wake watches it), and libevent's writer (be_filter_writecb) flushes
+   * without a reference: when evhttp freed the connection in the write
+   * callback it ran, the filter re-armed its write timeout after it was
+   * cancelled for finalizing, and the freed filter stayed in the timer
+   * heap (valgrind found it; event_base_free never returned). */
   bufferevent_data_cb under_read = NULL;
   bufferevent_event_cb under_event = NULL;
   void *under_arg = NULL;
   bufferevent_getcb (under, &under_read, NULL, &under_event, &under_arg);
-  if (under_arg != (void *) bev)
-    {
-      bufferevent_free (bev);
-      return NULL;
-    }
-  bufferevent_setcb (under, under_read, intake_under_write_cb, under_event, under_arg);
+  bufferevent_setcb (under, under_read, NULL, under_event, under_arg);
   if ((in->out_cb = evbuffer_add_cb (bufferevent_get_output (bev), intake_output_cb, in)) == NULL)
     {
       bufferevent_free (bev);

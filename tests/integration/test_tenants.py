@@ -12,6 +12,10 @@
   file and never read raise the daemon's RSS by at most 64 MiB (each holds
   one 64 KiB slice), while another client is answered; past
   http.max_connections_per_address a new connection gets 503.
+- credentials before the body: a request without a token that declares a
+  40 MiB body is answered 401 from its head alone; 50 of them sending
+  their bodies at once raise the daemon's RSS by at most 16 MiB, while a
+  client with a token is answered.
 - limits for every caller: the anonymous TCP caller, with callers.tcp's
   rate, burst and max_concurrent, gets 429 (Retry-After) past them, while
   the Unix socket's caller, another owner, is still served.
@@ -349,6 +353,84 @@ for path in OPERATOR_ROUTES:
     t.is_eq(st, 200, "%s with an operator's token: 200" % path)
 st, b = tcp("GET", "/v1/languages", headers={"Authorization": "Bearer " + keys["alice"]})
 t.is_eq(st, 200, "the tenant still reads /v1/languages")
+
+# ---- 4. credentials before the body -----------------------------------------
+# On the same daemon (tokens required): requests without one, each with a
+# 40 MiB body, are answered from their heads; their bodies are dropped as
+# they arrive, never buffered.
+BODIES, BODY_MIB = 50, 40
+unauth_head = ("POST /v1/executions HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Type: application/json\r\n"
+               "Content-Length: %d\r\n\r\n" % (port, BODY_MIB << 20)).encode()
+c = socket.create_connection(("127.0.0.1", port), timeout=60)
+c.sendall(unauth_head)
+first = c.recv(65536)
+t.ok(first.startswith(b"HTTP/1.1 401 ") and b"unauthorized" in first,
+     "a 40 MiB body declared without a token: 401 from its head, before a byte of the body is sent", first[:200])
+c.close()
+
+
+def usual_ms(n=5):
+    """The median time of n GET /v1/languages with a token, in ms."""
+    times = []
+    for _ in range(n):
+        t0 = time.time()
+        st_, _b = tcp("GET", "/v1/languages", headers={"Authorization": "Bearer " + keys["alice"]})
+        times.append(((time.time() - t0) * 1000, st_))
+    return sorted(times)[n // 2]
+
+
+baseline_ms, _ = usual_ms()
+piece = b"{" * (1 << 20)
+
+
+def send_unauthenticated(i):
+    s = socket.create_connection(("127.0.0.1", port), timeout=300)
+    try:
+        s.sendall(unauth_head)
+        for _ in range(BODY_MIB):
+            s.sendall(piece)
+        s.shutdown(socket.SHUT_WR)
+        got = b""
+        while True:
+            more = s.recv(65536)
+            if not more:
+                break
+            got += more
+        return got.split(b"\r\n", 1)[0]
+    finally:
+        s.close()
+
+
+def read_mib(pid):
+    """What the daemon has read so far (its rchar), in MiB."""
+    with open("/proc/%d/io" % pid) as f:
+        return int([line for line in f if line.startswith("rchar:")][0].split()[1]) / 1048576.0
+
+
+before, read_before = rss_kib(rd.proc.pid), read_mib(rd.proc.pid)
+peak = before
+with cf.ThreadPoolExecutor(BODIES) as ex:
+    sent = [ex.submit(send_unauthenticated, i) for i in range(BODIES)]
+    during = None
+    while not all(f.done() for f in sent):
+        peak = max(peak, rss_kib(rd.proc.pid))
+        # The GET once a fifth of the bodies has arrived (and is being dropped).
+        if during is None and read_mib(rd.proc.pid) - read_before >= BODIES * BODY_MIB / 5:
+            during = usual_ms(3)
+        time.sleep(0.02)  # the sampling's pace, not a wait for a state
+    statuses = [f.result() for f in sent]
+if during is None:
+    during = (float("nan"), 0)
+peak = max(peak, rss_kib(rd.proc.pid))
+grown = (peak - before) / 1024.0
+t.diag("daemon RSS: +%.1f MiB at most while %d clients sent %d MiB bodies without a token "
+       "(a GET meanwhile: %.0f ms, %.0f ms before)" % (grown, BODIES, BODY_MIB, during[0], baseline_ms))
+t.ok(all(s_.startswith(b"HTTP/1.1 401") for s_ in statuses),
+     "all %d answered 401, each connection read to its end" % BODIES, set(statuses))
+t.ok(grown <= 16, "%d unauthenticated %d MiB bodies raise the daemon's RSS by %.1f MiB (at most 16)"
+     % (BODIES, BODY_MIB, grown))
+t.ok(during[1] == 200, "meanwhile a client with a token is answered (%.0f ms; %.0f ms before)"
+     % (during[0], baseline_ms))
 rd.stop()
 
 # ---- 3. sessions of one owner cannot evict another's ------------------------

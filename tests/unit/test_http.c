@@ -815,9 +815,13 @@ raw_has (void *arg)
   int status[16];
   const char *body[16];
   size_t len = evbuffer_get_length (w->c->in);
-  const char *text = (const char *) evbuffer_pullup (w->c->in, -1);
+  char *text = calloc (1, len + 1); /* NUL-terminated for sscanf */
+  bool done;
 
-  return w->c->eof || raw_replies (text ? text : "", len, status, body, 16) >= w->replies;
+  evbuffer_copyout (w->c->in, text, len);
+  done = w->c->eof || raw_replies (text, len, status, body, 16) >= w->replies;
+  free (text);
+  return done;
 }
 
 /* Wait for n whole replies (or the end); their statuses, and their count.
