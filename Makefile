@@ -230,6 +230,7 @@ chaos: setup
 	WARMBOX_BIN=$(CURDIR)/$(BIN) python3 tests/chaos/chaos.py
 	if [ "$$(id -u)" = 0 ] && command -v runc >/dev/null; then \
 	  WARMBOX_ENGINE=oci WARMBOX_BIN=$(CURDIR)/$(BIN) python3 tests/chaos/chaos.py; fi
+	WARMBOX_BIN=$(CURDIR)/$(BIN) tests/chaos/under_load.sh 5 tests/integration/test_store.py
 
 BENCH_N        ?= 30
 BENCH_DURATION ?= 60

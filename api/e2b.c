@@ -594,6 +594,29 @@ owner_current (const api_ctx_t *ctx, const char *owner)
   return false;
 }
 
+/* The owner of the sandbox sid names by its access token, into owner;
+ * false when there is none (or its owner is no longer served). */
+static bool
+sandbox_owner (const api_ctx_t *ctx, const char *sid, const char *token, char owner[80])
+{
+  wb_err_t err;
+
+  return sid && strlen (sid) <= SESSION_ID_LEN && token
+         && session_owner_by_token (ctx->sessions, sid, token, owner, &err) == 0
+         && owner_current (ctx, owner);
+}
+
+bool
+e2b_head_names_sandbox (const api_ctx_t *ctx, const char *(*find) (const void *, const char *),
+                        const void *src)
+{
+  const char *token = find (src, "X-Access-Token");
+  char owner[80];
+
+  return sandbox_owner (ctx, find (src, "E2b-Sandbox-Id"),
+                        token ? token : find (src, "E2B-Traffic-Access-Token"), owner);
+}
+
 static bool
 sandbox_of (struct evhttp_request *req, const http_caller_t *who, shape_t shape,
             char id[SESSION_ID_LEN + 1], char owner[80])
@@ -604,9 +627,7 @@ sandbox_of (struct evhttp_request *req, const http_caller_t *who, shape_t shape,
 
   if (token == NULL)
     token = header (req, "E2B-Traffic-Access-Token");
-  if (sid && strlen (sid) <= SESSION_ID_LEN && token
-      && session_owner_by_token (who->ctx->sessions, sid, token, owner, &err) == 0
-      && owner_current (who->ctx, owner))
+  if (sandbox_owner (who->ctx, sid, token, owner))
     {
       snprintf (id, SESSION_ID_LEN + 1, "%s", sid);
       return true;

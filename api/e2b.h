@@ -46,6 +46,14 @@ http_handler_t e2b_handle_files;       /* GET, POST /files */
 http_handler_t e2b_handle_filesystem;  /* POST /filesystem.Filesystem/{method} */
 http_handler_t e2b_handle_process;     /* POST /process.Process/{method} */
 
+/* Does a request's head name a live sandbox by its access token
+ * (E2b-Sandbox-Id, with X-Access-Token or E2B-Traffic-Access-Token), of
+ * an owner still served?  find: the head's header lookup (route_decide
+ * asks before a sandbox plane's body is read).  Can't fail. */
+typedef struct api_ctx api_ctx_t;
+bool e2b_head_names_sandbox (const api_ctx_t *ctx, const char *(*find) (const void *, const char *),
+                             const void *src);
+
 /* An error of the control plane in its shape ({"code": N, "message"}),
  * for route()'s refusals of credentials. */
 struct evhttp_request;

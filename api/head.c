@@ -300,6 +300,10 @@ http_chunks_line (http_chunks_t *c, const char *buf, size_t len, http_head_fault
   for (const char *p = buf; p < colon; p++)
     if (!is_tchar ((unsigned char) *p))
       return fail (fault, HTTP_HEAD_BAD_CHUNK);
+  /* evhttp adds trailer fields to the request's headers: never the
+   * filter's own marks. */
+  if (colon - buf >= 10 && strncasecmp (buf, "X-Warmbox-", 10) == 0)
+    return fail (fault, HTTP_HEAD_BAD_CHUNK);
   for (const char *p = colon + 1; p < buf + n; p++)
     if (((unsigned char) *p < 0x20 && *p != '\t') || *p == 0x7f)
       return fail (fault, HTTP_HEAD_BAD_CHUNK);

@@ -116,7 +116,8 @@ typedef struct http_chunks
  * END); 0 when the line has not ended yet (and fits: more bytes are
  * needed); -1 with *fault when it is out of shape or too long.  Only
  * plain hex digits make a size (no extensions, no sign, at most 15), and
- * a trailer line must be a field; both are stricter than evhttp. */
+ * a trailer line must be a field, not named X-Warmbox-*; both are
+ * stricter than evhttp. */
 long http_chunks_line (http_chunks_t *c, const char *buf, size_t len, http_head_fault_t *fault);
 
 #endif

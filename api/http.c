@@ -69,8 +69,11 @@ struct sched_http
   char *unix_path[SCHED_MAX_LISTEN]; /* the socket file of bound[i], or NULL */
   ino_t unix_ino[SCHED_MAX_LISTEN];  /* ... and its inode, to unlink only ours */
   size_t n_bound;
-  struct http_conn *conns; /* every open connection of both evhttps */
-  struct event *sweep;     /* read deadlines, and connections that closed unseen */
+  struct http_conn *conns;     /* every open connection of both evhttps */
+  struct event *sweep;         /* read deadlines, and connections that closed unseen */
+  struct http_intake *intakes; /* every connection's filter, until it is finalized */
+  struct http_linger *lingers; /* sockets closing after a refusal (linger_start) */
+  unsigned n_lingers;
 };
 
 static SSL *bev_ssl (struct bufferevent *bev);
@@ -175,12 +178,18 @@ typedef enum intake_state
  * the other's pointer when it goes first. */
 typedef struct http_intake
 {
-  sched_http_t *h;
+  sched_http_t *h; /* NULL once sched_http_free let go of it */
   http_conn_t *c;
-  struct bufferevent *bev;   /* the filter: evhttp's */
-  struct bufferevent *under; /* the socket's, or OpenSSL's */
+  struct http_intake *prev, *next; /* in h->intakes */
+  struct bufferevent *bev;         /* the filter: evhttp's */
+  struct bufferevent *under;       /* the socket's, or OpenSSL's */
   struct evbuffer_cb_entry *out_cb;
-  struct event *wake; /* the socket writable, or a reply to start: flush the output */
+  struct event *wake;              /* the socket writable, or a reply to start: flush the output */
+  struct event *retry;             /* TLS wants a read before its write: wake again shortly */
+  struct event *more;              /* evhttp took the head it was given: read the next from under */
+  struct evbuffer_cb_entry *in_cb; /* on evhttp's input: when it empties, more */
+  bufferevent_data_cb under_read;  /* the filter's reader on under (be_filter_readcb) */
+  void *under_arg;
   intake_state_t state;
   bool pass;     /* INTAKE_BODY: the body goes to evhttp */
   bool chunked;  /* ... in chunks */
@@ -190,6 +199,22 @@ typedef struct http_intake
   int tls_retry;  /* an SSL_write to repeat with this length (OpenSSL's rule), or 0 */
   bool flushing;  /* intake_wake_cb is flushing: the output side may write */
 } http_intake_t;
+
+/* A socket closing after a refusal whose client is still sending (a body
+ * being dropped, a head that could not be read): its write side shut
+ * after the answer, what still comes read and dropped until its end or
+ * HTTP_LINGER_MS, then closed.  Closed at once, the kernel would answer
+ * the unread bytes with a reset, and the client would lose the answer.
+ * Owned by h->lingers (linger_end: the one way out). */
+typedef struct http_linger
+{
+  sched_http_t *h;
+  struct bufferevent *under; /* a reference of its own */
+  struct event *timer;
+  struct http_linger *prev, *next;
+} http_linger_t;
+
+#define HTTP_LINGER_MS 2000
 
 /* http_reply_sliced's reply in progress; its connection's record owns it
  * until it ends (sliced_end: the one way). */
@@ -1768,6 +1793,9 @@ typedef struct route_head
 } route_head_t;
 
 #define ROUTE_BODY_UNKNOWN UINT64_MAX
+/* A body evhttp may buffer for any request route_decide serves: past it,
+ * only for a caller its route lets send one (route_decide). */
+#define ROUTE_BODY_UNCHECKED (64u * 1024)
 
 /* What route() does with a request, decided on its head alone. */
 typedef enum route_verdict
@@ -1886,6 +1914,26 @@ route_decide (sched_http_t *h, const route_head_t *in, http_caller_t *who, char 
                 (size_t) ctx->cfg.max_body_bytes);
       return ROUTE_REFUSE;
     }
+  /* evhttp buffers a body whole before the handler sees it: past a small
+   * one, only for a route that reads it, and on the sandbox plane (open to
+   * route(): its handler checks the sandbox's access token) only for a
+   * head whose token names a live sandbox. */
+  if (in->body_len > ROUTE_BODY_UNCHECKED)
+    {
+      if (in->method != EVHTTP_REQ_POST || who->route->body == HTTP_BODY_NONE)
+        {
+          wb_error (err, WB_E_TOO_LARGE, "the request carries a body that %s does not read",
+                    in->path);
+          return ROUTE_REFUSE;
+        }
+      if (who->route->e2b == E2B_ROUTE_SANDBOX && !e2b_head_names_sandbox (ctx, in->find, in->src))
+        {
+          wb_error (err, WB_E_UNAUTHORIZED,
+                    "no such sandbox, or not this access token's (E2b-Sandbox-Id, "
+                    "X-Access-Token)");
+          return ROUTE_REFUSE;
+        }
+    }
   return ROUTE_SERVE;
 }
 
@@ -1986,7 +2034,7 @@ route (struct evhttp_request *req, void *arg)
       .local = (struct sockaddr *) &local,
   };
 
-  if (path == NULL)
+  if (path == NULL || *path == '\0')
     path = "/";
   head.path = path;
   if (who.hconn == NULL || who.hconn->intake == NULL)
@@ -2141,6 +2189,11 @@ intake_would_serve (http_intake_t *in, const http_head_t *head, const char *path
 static void
 intake_put_head (struct evbuffer *dst, const http_head_t *head, bool withheld)
 {
+  /* A client that waits for 100 Continue before its body may send none
+   * after the refusal: what it sends next would be dropped as that body.
+   * Its connection closes after the answer instead. */
+  bool close = withheld && http_head_find (head, "Expect") != NULL;
+
   evbuffer_add_printf (dst, "%s %s %s\r\n", head->method_name, head->target, head->version);
   for (size_t i = 0; i < head->n_fields; i++)
     {
@@ -2148,10 +2201,13 @@ intake_put_head (struct evbuffer *dst, const http_head_t *head, bool withheld)
       if (withheld
           && (strcasecmp (f->name, "Content-Length") == 0
               || strcasecmp (f->name, "Transfer-Encoding") == 0
-              || strcasecmp (f->name, "Expect") == 0))
+              || strcasecmp (f->name, "Expect") == 0
+              || (close && strcasecmp (f->name, "Connection") == 0)))
         continue;
       evbuffer_add_printf (dst, "%s: %s\r\n", f->name, f->value);
     }
+  if (close)
+    evbuffer_add_printf (dst, "Connection: close\r\n");
   if (withheld && head->chunked)
     evbuffer_add_printf (dst, "Content-Length: 0\r\nX-Warmbox-Withheld: chunked\r\n");
   else if (withheld)
@@ -2217,6 +2273,12 @@ intake_step (http_intake_t *in, struct evbuffer *src, struct evbuffer *dst)
   switch (in->state)
     {
     case INTAKE_HEAD:
+      /* One head at a time: the next waits in under's input (its read
+       * watermark stops the socket's reading there) until evhttp took
+       * this one (intake_input_cb).  So a client that sends heads and
+       * never reads its answers holds a few heads, not all it sent. */
+      if (evbuffer_get_length (dst) > 0)
+        return false;
       /* Blank lines before a request line are skipped (RFC 9112 2.2:
        * some clients end a body with one more CR LF than it declared). */
       if (in->scanned == 0 && (p = (const char *) evbuffer_pullup (src, have < 2 ? 1 : 2)) != NULL
@@ -2326,9 +2388,16 @@ intake_wake_soon (http_intake_t *in)
 {
   static const struct timeval soon = {0, 20000};
 
-  intake_wake (in, false);
-  if (in->wake)
-    event_add (in->wake, &soon);
+  if (in->retry)
+    event_add (in->retry, &soon);
+}
+
+static void
+intake_retry_cb (evutil_socket_t fd, short what, void *arg)
+{
+  (void) fd;
+  (void) what;
+  intake_wake (arg, true);
 }
 
 /* The filter's output side: evhttp's bytes straight to the kernel, as
@@ -2413,10 +2482,48 @@ intake_wake_cb (evutil_socket_t fd, short what, void *arg)
     return;
   /* bufferevent_flush holds a reference: in outlives it even when evhttp
    * frees the connection in the write callback this runs (the filter is
-   * finalized on a later turn of the loop). */
+   * finalized on a later turn of the loop).  That callback may add the
+   * next chunk with flushing still set: libevent's filter turns its own
+   * output callback off while it flushes and writes what was added on
+   * its next pass, after evhttp named that chunk's callback, so nothing
+   * is written inside evhttp's own call even then. */
   in->flushing = true;
   bufferevent_flush (in->bev, EV_WRITE, BEV_NORMAL);
   in->flushing = false;
+  /* A reply written ends with evhttp reading again: a head waiting in
+   * under's input is the next request (nothing else would start it: its
+   * bytes were read from the socket already). */
+  if (evbuffer_get_length (bufferevent_get_input (in->under)) > 0)
+    event_active (in->more, EV_READ, 0);
+}
+
+/* Read what waits in under's input, as its read callback would: when
+ * evhttp reads (it disables reading while a request is handled; the
+ * reply's wake comes back here once it is written). */
+static void
+intake_more_cb (evutil_socket_t fd, short what, void *arg)
+{
+  http_intake_t *in = arg;
+  bufferevent_event_cb eventcb = NULL;
+
+  (void) fd;
+  (void) what;
+  bufferevent_getcb (in->bev, NULL, NULL, &eventcb, NULL);
+  if (eventcb == NULL || !(bufferevent_get_enabled (in->bev) & EV_READ)
+      || evbuffer_get_length (bufferevent_get_input (in->under)) == 0)
+    return;
+  in->under_read (in->under, in->under_arg);
+}
+
+/* evhttp took bytes from its input: once it is empty, the next head. */
+static void
+intake_input_cb (struct evbuffer *buf, const struct evbuffer_cb_info *info, void *arg)
+{
+  http_intake_t *in = arg;
+
+  if (info->n_deleted && evbuffer_get_length (buf) == 0
+      && evbuffer_get_length (bufferevent_get_input (in->under)) > 0)
+    event_active (in->more, EV_READ, 0);
 }
 
 /* evhttp added to its output: a reply begun before it enabled writing is
@@ -2428,6 +2535,79 @@ intake_output_cb (struct evbuffer *buf, const struct evbuffer_cb_info *info, voi
     intake_wake (arg, true);
 }
 
+/* ---- lingering close ------------------------------------------------- */
+
+#define HTTP_LINGER_MAX 256 /* past it, a socket closes at once */
+
+/* The one way a linger ends: its socket closed (its last reference). */
+static void
+linger_end (http_linger_t *l)
+{
+  WB_LIST_UNLINK (l->h->lingers, l);
+  l->h->n_lingers--;
+  event_free (l->timer);
+  bufferevent_setcb (l->under, NULL, NULL, NULL, NULL);
+  bufferevent_decref (l->under);
+  free (l);
+}
+
+static void
+linger_read_cb (struct bufferevent *under, void *arg)
+{
+  struct evbuffer *b = bufferevent_get_input (under);
+
+  (void) arg;
+  drop_wiped (b, evbuffer_get_length (b));
+}
+
+static void
+linger_event_cb (struct bufferevent *under, short what, void *arg)
+{
+  (void) under;
+  if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR | BEV_EVENT_TIMEOUT))
+    linger_end (arg);
+}
+
+static void
+linger_timer_cb (evutil_socket_t fd, short what, void *arg)
+{
+  (void) fd;
+  (void) what;
+  linger_end (arg);
+}
+
+/* The filter goes while its client may still be sending what was being
+ * dropped: under (freed with the filter) is kept for a while instead, its
+ * write side shut (the answer is in the kernel already: intake_write). */
+static void
+linger_start (sched_http_t *h, struct bufferevent *under)
+{
+  static const struct timeval most = {HTTP_LINGER_MS / 1000, (HTTP_LINGER_MS % 1000) * 1000};
+  evutil_socket_t fd = bufferevent_getfd (under);
+  http_linger_t *l;
+
+  if (fd < 0 || h->n_lingers >= HTTP_LINGER_MAX || (l = calloc (1, sizeof *l)) == NULL)
+    return;
+  if ((l->timer = evtimer_new (bufferevent_get_base (under), linger_timer_cb, l)) == NULL
+      || evtimer_add (l->timer, &most) < 0)
+    {
+      if (l->timer)
+        event_free (l->timer);
+      free (l);
+      return;
+    }
+  shutdown (fd, SHUT_WR);
+  l->h = h;
+  l->under = under;
+  bufferevent_incref (under);
+  drop_wiped (bufferevent_get_input (under), evbuffer_get_length (bufferevent_get_input (under)));
+  bufferevent_setcb (under, linger_read_cb, NULL, linger_event_cb, l);
+  bufferevent_enable (under, EV_READ);
+  WB_LIST_PUSH (h->lingers, l);
+  h->n_lingers++;
+}
+
+/* The filter's end (its free_context, when libevent finalizes it). */
 static void
 intake_free (void *arg)
 {
@@ -2435,10 +2615,22 @@ intake_free (void *arg)
 
   if (in->c)
     in->c->intake = NULL;
+  if (in->h)
+    {
+      WB_LIST_UNLINK (in->h->intakes, in);
+      if (in->state == INTAKE_DROP_ALL || (in->state == INTAKE_BODY && !in->pass))
+        linger_start (in->h, in->under);
+    }
   if (in->out_cb)
     evbuffer_remove_cb_entry (bufferevent_get_output (in->bev), in->out_cb);
+  if (in->in_cb)
+    evbuffer_remove_cb_entry (bufferevent_get_input (in->bev), in->in_cb);
   if (in->wake)
     event_free (in->wake);
+  if (in->retry)
+    event_free (in->retry);
+  if (in->more)
+    event_free (in->more);
   free (in);
 }
 
@@ -2475,12 +2667,19 @@ intake_wrap (sched_http_t *h, struct bufferevent *under)
    * callback it ran, the filter re-armed its write timeout after it was
    * cancelled for finalizing, and the freed filter stayed in the timer
    * heap (valgrind found it; event_base_free never returned). */
-  bufferevent_data_cb under_read = NULL;
   bufferevent_event_cb under_event = NULL;
-  void *under_arg = NULL;
-  bufferevent_getcb (under, &under_read, NULL, &under_event, &under_arg);
-  bufferevent_setcb (under, under_read, NULL, under_event, under_arg);
-  if ((in->out_cb = evbuffer_add_cb (bufferevent_get_output (bev), intake_output_cb, in)) == NULL)
+  bufferevent_getcb (under, &in->under_read, NULL, &under_event, &in->under_arg);
+  bufferevent_setcb (under, in->under_read, NULL, under_event, in->under_arg);
+  /* What waits unread in under: a head being read, or the heads after
+   * the one evhttp has not taken yet (intake_step); the socket is not
+   * read past it. */
+  bufferevent_setwatermark (under, EV_READ, 0, HTTP_HEAD_MAX + 16 * 1024);
+  WB_LIST_PUSH (h->intakes, in);
+  struct event_base *base = bufferevent_get_base (bev);
+  if ((in->out_cb = evbuffer_add_cb (bufferevent_get_output (bev), intake_output_cb, in)) == NULL
+      || (in->in_cb = evbuffer_add_cb (bufferevent_get_input (bev), intake_input_cb, in)) == NULL
+      || (in->retry = evtimer_new (base, intake_retry_cb, in)) == NULL
+      || (in->more = event_new (base, -1, 0, intake_more_cb, in)) == NULL)
     {
       bufferevent_free (bev);
       return NULL;
@@ -2991,6 +3190,12 @@ sched_http_free (sched_http_t *h)
     return;
   if (h->sweep)
     event_free (h->sweep);
+  /* The filters are finalized after h is gone: they forget it. */
+  for (http_intake_t *in = h->intakes; in; in = in->next)
+    in->h = NULL;
+  h->intakes = NULL;
+  while (h->lingers)
+    linger_end (h->lingers);
   /* Freeing each evhttp closes its connections: their records go through
    * conn_closed_cb; those that never had a request are left to drop. */
   if (h->http)

@@ -145,7 +145,9 @@ pool = cf.ThreadPoolExecutor(2)
 waiting = [pool.submit(d.run, "python", "print(%d)" % i) for i in range(2)]
 t.ok(wait_until(lambda: metric(d, "warmbox_history_backlog") == 4, timeout=20),
      "two executions hold their rows' room in the backlog")
-time.sleep(1)
+# Once the daemon has tried to write their rows and failed, they still wait.
+t.ok(wait_until(lambda: metric(d, "warmbox_history_failing") == 1, timeout=10),
+     "/metrics says the history is failing")
 t.ok(not any(f.done() for f in waiting), "they wait: no code starts before its row is written")
 t.is_eq(len(d.our_running()), 0, "no container was started")
 st, body = d.run("python", "print('refused')")
@@ -154,8 +156,6 @@ st, body = d.run("python", "print('refused')")
 t.ok(st == 503 and body.get("error", {}).get("code") == "busy" and not any(f.done() for f in waiting)
      and "within" not in body.get("error", {}).get("message", ""),
      "with the backlog full a new execution gets 503 at once", (st, body))
-t.ok(wait_until(lambda: metric(d, "warmbox_history_failing") == 1, timeout=10),
-     "/metrics says the history is failing")
 t.ok(wait_until(lambda: "cannot write" in d.read_log(), timeout=10), "the log says why")
 locker.execute("COMMIT")
 locker.close()
@@ -198,7 +198,10 @@ with cf.ThreadPoolExecutor(6) as ex:
     queued = [ex.submit(impatient, "print('never')", 2) for _ in range(3)]
     outcomes = [f.result() for f in ran + queued]
 t.ok(all(st is None for st, _ in outcomes), "all six clients gave up (after 8 s and 2 s)", outcomes)
-time.sleep(1)
+# The file is made writable only once the daemon has seen the three that
+# waited to start go (each logs it).
+t.ok(wait_until(lambda: d.read_log().count("client went away") >= 3, timeout=30),
+     "the daemon saw the three waiting clients go", d.read_log()[-2000:])
 locker.execute("COMMIT")
 locker.close()
 t.ok(wait_until(lambda: rows(d.db, "SELECT count(*) FROM executions WHERE status != 'running'")[0][0] == 6,

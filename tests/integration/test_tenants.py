@@ -14,8 +14,12 @@
   http.max_connections_per_address a new connection gets 503.
 - credentials before the body: a request without a token that declares a
   40 MiB body is answered 401 from its head alone; 50 of them sending
-  their bodies at once raise the daemon's RSS by at most 16 MiB, while a
-  client with a token is answered.
+  their bodies at once (to /v1/executions, to GET /healthz, which reads
+  none, and to E2B's /files without a live sandbox's token) raise the
+  daemon's RSS by at most 16 MiB, while a client with a token is
+  answered; a client sending heads without reading its answers is not
+  read past a few; an unreadable head's 413 reaches a client still
+  sending.
 - limits for every caller: the anonymous TCP caller, with callers.tcp's
   rate, burst and max_concurrent, gets 429 (Retry-After) past them, while
   the Unix socket's caller, another owner, is still served.
@@ -359,8 +363,19 @@ t.is_eq(st, 200, "the tenant still reads /v1/languages")
 # 40 MiB body, are answered from their heads; their bodies are dropped as
 # they arrive, never buffered.
 BODIES, BODY_MIB = 50, 40
-unauth_head = ("POST /v1/executions HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Type: application/json\r\n"
-               "Content-Length: %d\r\n\r\n" % (port, BODY_MIB << 20)).encode()
+
+
+def head_of(method, path, ctype, more=""):
+    return ("%s %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Type: %s\r\n%sContent-Length: %d\r\n\r\n"
+            % (method, path, port, ctype, more, BODY_MIB << 20)).encode()
+
+
+unauth_head = head_of("POST", "/v1/executions", "application/json")
+# The routes open to route(): a probe (reads no body), and E2B's sandbox
+# plane (its access token names no live sandbox).
+open_heads = [(head_of("GET", "/healthz", "application/json"), b"HTTP/1.1 413"),
+              (head_of("POST", "/files?path=x", "application/octet-stream",
+                       "E2b-Sandbox-Id: nosuch\r\nX-Access-Token: nope\r\n"), b"HTTP/1.1 401")]
 c = socket.create_connection(("127.0.0.1", port), timeout=60)
 c.sendall(unauth_head)
 first = c.recv(65536)
@@ -384,9 +399,10 @@ piece = b"{" * (1 << 20)
 
 
 def send_unauthenticated(i):
+    head = unauth_head if i % 5 else open_heads[(i // 5) % 2][0]
     s = socket.create_connection(("127.0.0.1", port), timeout=300)
     try:
-        s.sendall(unauth_head)
+        s.sendall(head)
         for _ in range(BODY_MIB):
             s.sendall(piece)
         s.shutdown(socket.SHUT_WR)
@@ -396,7 +412,8 @@ def send_unauthenticated(i):
             if not more:
                 break
             got += more
-        return got.split(b"\r\n", 1)[0]
+        want = b"HTTP/1.1 401" if i % 5 else open_heads[(i // 5) % 2][1]
+        return got.startswith(want), got.split(b"\r\n", 1)[0]
     finally:
         s.close()
 
@@ -425,12 +442,52 @@ peak = max(peak, rss_kib(rd.proc.pid))
 grown = (peak - before) / 1024.0
 t.diag("daemon RSS: +%.1f MiB at most while %d clients sent %d MiB bodies without a token "
        "(a GET meanwhile: %.0f ms, %.0f ms before)" % (grown, BODIES, BODY_MIB, during[0], baseline_ms))
-t.ok(all(s_.startswith(b"HTTP/1.1 401") for s_ in statuses),
-     "all %d answered 401, each connection read to its end" % BODIES, set(statuses))
+t.ok(all(good for good, _ in statuses),
+     "all %d answered from their heads (POST /v1/executions 401; GET /healthz, which reads no body, "
+     "413; POST /files without a live sandbox's token 401), each connection read to its end" % BODIES,
+     set(line for _, line in statuses))
 t.ok(grown <= 16, "%d unauthenticated %d MiB bodies raise the daemon's RSS by %.1f MiB (at most 16)"
      % (BODIES, BODY_MIB, grown))
 t.ok(during[1] == 200, "meanwhile a client with a token is answered (%.0f ms; %.0f ms before)"
      % (during[0], baseline_ms))
+
+# Heads sent one after another without reading the answers: the daemon
+# reads the next head only once evhttp took the last, so it stops reading
+# the socket, rather than buffering what the client sends.
+flood_head = ("GET /v1/languages HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nX-Pad: %s\r\n\r\n"
+              % (port, "p" * 4000)).encode() * 256
+before = rss_kib(rd.proc.pid)
+c = socket.socket()
+c.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+c.connect(("127.0.0.1", port))
+c.settimeout(3)
+sent = 0
+try:
+    while sent < (256 << 20):
+        c.sendall(flood_head)
+        sent += len(flood_head)
+except socket.timeout:
+    pass
+grown = (rss_kib(rd.proc.pid) - before) / 1024.0
+t.ok(sent < (256 << 20) and grown <= 16,
+     "a client sending 4 KiB heads without reading its answers: the daemon stopped reading after "
+     "%.1f MiB of them, its RSS +%.1f MiB (at most 16)" % (sent / 1048576.0, grown))
+c.close()
+
+# A head the daemon will not read (over 64 KiB), its client still sending:
+# answered 413, and the answer is read before the connection closes (a
+# close with unread bytes would reset it first).
+read_413 = 0
+for i in range(20):
+    c = socket.create_connection(("127.0.0.1", port), timeout=30)
+    try:
+        c.sendall(b"POST /v1/executions HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * (70 << 10))
+        c.sendall(b"a" * (64 << 10))
+        read_413 += c.recv(4096).startswith(b"HTTP/1.1 413")
+    except OSError:
+        pass
+    c.close()
+t.is_eq(read_413, 20, "20 clients still sending after a head over 64 KiB: each reads its 413")
 rd.stop()
 
 # ---- 3. sessions of one owner cannot evict another's ------------------------

@@ -927,6 +927,59 @@ test_intake (void)
     raw_close (&c);
   }
 
+  /* Expect: 100-continue on a kept-alive connection's second request:
+   * evhttp's "100 Continue" is written on the loop's next turn, once
+   * evhttp has named what follows it (written at once, the first reply's
+   * end ran again and freed the second request). */
+  {
+    static const char first[] = HEAD_OF ("GET", "/healthz", "");
+    static const char second[] = HEAD_OF ("POST", "/v1/executions",
+                                          "Authorization: Bearer alice-secret\r\n"
+                                          "Content-Type: application/json\r\n"
+                                          "Expect: 100-continue\r\nContent-Length: 37\r\n");
+    static const char body2[] = "{\"language\":\"python\",\"code\":\"out hi\"}";
+    static const char third[] = HEAD_OF ("GET", "/healthz", "Connection: close\r\n");
+    raw_open (&c);
+    raw_send (&c, first, sizeof first - 1);
+    ok (raw_wait (&c, 1, status, body) == 1 && status[0] == 200, "kept alive: GET /healthz 200");
+    raw_send (&c, second, sizeof second - 1);
+    ok (raw_wait (&c, 2, status, body) >= 2 && status[1] == 100,
+        "then a POST with Expect: 100-continue: 100 Continue before its body");
+    raw_send (&c, body2, sizeof body2 - 1);
+    raw_send (&c, third, sizeof third - 1);
+    ok (raw_wait (&c, 4, status, body) == 4 && status[2] == 200
+            && strstr (body[2], "\"stdout\":\"hi\\n\"") && status[3] == 200,
+        "... its body read, it ran (200), and the next request is answered");
+    raw_close (&c);
+  }
+
+  /* A body on a route that reads none: 413 from its head. */
+  {
+    int n;
+    static const char req[] = HEAD_OF ("GET", "/healthz", "Content-Length: 1048576\r\n");
+    raw_open (&c);
+    raw_send (&c, req, sizeof req - 1);
+    n = raw_wait (&c, 1, status, body);
+    ok (n == 1 && status[0] == 413 && strstr (body[0], "does not read"),
+        "GET /healthz (open) declaring a 1 MiB body: 413 from its head");
+    raw_close (&c);
+  }
+
+  /* The sandbox plane is open to route(); its body only for a head whose
+   * access token names a live sandbox. */
+  {
+    static const char req[] = HEAD_OF ("POST", "/files?path=x",
+                                       "Content-Type: application/octet-stream\r\n"
+                                       "E2b-Sandbox-Id: nosuch\r\nX-Access-Token: nope\r\n"
+                                       "Content-Length: 1048576\r\n");
+    raw_open (&c);
+    raw_send (&c, req, sizeof req - 1);
+    ok (raw_wait (&c, 1, status, body) == 1 && status[0] == 401,
+        "POST /files (E2B's sandbox plane) of 1 MiB without a live sandbox's token: 401 from its "
+        "head");
+    raw_close (&c);
+  }
+
   /* A body over max_body_bytes with a good token: 413 from its head. */
   {
     static const char req[] = HEAD_OF ("POST", "/v1/executions",
