@@ -59,6 +59,7 @@ typedef struct api_config
   uint32_t max_concurrent;              /* the agent's weight is the share of it free */
   uint32_t max_connections;             /* http.max_connections: with a request, in all */
   uint32_t max_connections_per_address; /* http.max_connections_per_address: of one TCP client */
+  uint64_t max_reply_bytes; /* http.max_reply_bytes: answers not yet taken by the kernel, in all */
   const sched_token_t *tokens;
   size_t n_tokens;
   /* http.hosts: the names TCP listeners answer for besides their own

@@ -74,6 +74,7 @@ struct sched_http
   struct http_intake *intakes; /* every connection's filter, until it is finalized */
   struct http_linger *lingers; /* sockets closing after a refusal (linger_start) */
   unsigned n_lingers;
+  uint64_t reply_bytes; /* in the intakes' outputs: answers the kernel has not taken */
 };
 
 static SSL *bev_ssl (struct bufferevent *bev);
@@ -195,9 +196,12 @@ typedef struct http_intake
   bool chunked;  /* ... in chunks */
   uint64_t left; /* ... or this many bytes more */
   http_chunks_t chunks;
-  size_t scanned; /* INTAKE_HEAD: http_head_end's resume point */
-  int tls_retry;  /* an SSL_write to repeat with this length (OpenSSL's rule), or 0 */
-  bool flushing;  /* intake_wake_cb is flushing: the output side may write */
+  size_t scanned;      /* INTAKE_HEAD: http_head_end's resume point */
+  int tls_retry;       /* an SSL_write to repeat with this length (OpenSSL's rule), or 0 */
+  bool flushing;       /* intake_wake_cb is flushing: the output side may write */
+  uint64_t held;       /* its output's bytes, counted in h->reply_bytes */
+  uint64_t stalled_ms; /* when the socket last refused more (0: its output is empty) */
+  bool evicted;        /* cut for http.max_reply_bytes: its bytes no longer counted */
 } http_intake_t;
 
 /* A socket closing after a refusal whose client is still sending (a body
@@ -1383,6 +1387,22 @@ engines_up (const api_ctx_t *ctx)
   return n;
 }
 
+uint64_t
+sched_http_reply_bytes (const sched_http_t *h)
+{
+  return h->reply_bytes;
+}
+
+static unsigned
+http_connections (const sched_http_t *h)
+{
+  unsigned n = 0;
+
+  for (const struct http_intake *in = h->intakes; in; in = in->next)
+    n++;
+  return n;
+}
+
 static void
 handle_metrics (struct evhttp_request *req, const http_caller_t *who)
 {
@@ -1426,10 +1446,16 @@ handle_metrics (struct evhttp_request *req, const http_caller_t *who)
              "# HELP warmbox_engines_up Engines taking work (see warmbox_engine_up).\n"
              "# TYPE warmbox_engines_up gauge\nwarmbox_engines_up %d\n"
              "# HELP warmbox_draining 1 once SIGTERM was seen.\n"
-             "# TYPE warmbox_draining gauge\nwarmbox_draining %d\n",
+             "# TYPE warmbox_draining gauge\nwarmbox_draining %d\n"
+             "# HELP warmbox_http_connections Open connections (the Unix socket's included).\n"
+             "# TYPE warmbox_http_connections gauge\nwarmbox_http_connections %u\n"
+             "# HELP warmbox_http_reply_bytes Answers' bytes waiting for their readers "
+             "(http.max_reply_bytes).\n"
+             "# TYPE warmbox_http_reply_bytes gauge\nwarmbox_http_reply_bytes %llu\n",
              ss.backlog, ss.failing ? 1 : 0, (unsigned long long) ss.committed,
              (unsigned long long) ss.write_errors, (unsigned long long) ss.dropped_events,
-             engines_up (ctx), *ctx->leaving ? 1 : 0)
+             engines_up (ctx), *ctx->leaving ? 1 : 0, http_connections (who->hconn->h),
+             (unsigned long long) who->hconn->h->reply_bytes)
              < 0)
     {
       reply_nomem_err (req, "rendering the metrics", body.len);
@@ -2441,6 +2467,8 @@ intake_write (struct evbuffer *src, struct evbuffer *dst, ev_ssize_t limit,
               if (e != SSL_ERROR_WANT_WRITE && e != SSL_ERROR_WANT_READ)
                 goto broken;
               in->tls_retry = (int) n;
+              if (in->stalled_ms == 0)
+                in->stalled_ms = wb_now_ms ();
               if (e == SSL_ERROR_WANT_READ)
                 intake_wake_soon (in);
               else
@@ -2454,6 +2482,8 @@ intake_write (struct evbuffer *src, struct evbuffer *dst, ev_ssize_t limit,
         {
           if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
             goto broken;
+          if (in->stalled_ms == 0)
+            in->stalled_ms = wb_now_ms ();
           intake_wake (in, false);
           break;
         }
@@ -2528,11 +2558,56 @@ intake_input_cb (struct evbuffer *buf, const struct evbuffer_cb_info *info, void
 
 /* evhttp added to its output: a reply begun before it enabled writing is
  * started on the loop's next turn (see http_intake). */
+/* Past http.max_reply_bytes in all, the answers stalled longest are cut
+ * (their sockets shut: evhttp ends them its usual way) until the rest fit:
+ * a reader that stopped reading gives its memory up before any other
+ * client is refused.  One that is reading is never cut. */
+static void
+reply_evict (sched_http_t *h)
+{
+  while (h->reply_bytes > h->ctx->cfg.max_reply_bytes)
+    {
+      http_intake_t *oldest = NULL;
+
+      for (http_intake_t *in = h->intakes; in; in = in->next)
+        if (in->held && !in->evicted && in->stalled_ms
+            && (oldest == NULL || in->stalled_ms < oldest->stalled_ms))
+          oldest = in;
+      if (oldest == NULL)
+        return;
+      wb_warn ("an answer stalled for %llu ms cut with %llu bytes unsent: answers waiting held "
+               "%llu bytes (http.max_reply_bytes)",
+               (unsigned long long) (wb_now_ms () - oldest->stalled_ms),
+               (unsigned long long) oldest->held, (unsigned long long) h->reply_bytes);
+      h->reply_bytes -= oldest->held;
+      oldest->held = 0;
+      oldest->evicted = true;
+      evutil_socket_t fd = bufferevent_getfd (oldest->under);
+      if (fd >= 0)
+        shutdown (fd, SHUT_RDWR);
+      /* Its wake sees the socket fail, and drops the rest. */
+      intake_wake (oldest, true);
+    }
+}
+
 static void
 intake_output_cb (struct evbuffer *buf, const struct evbuffer_cb_info *info, void *arg)
 {
+  http_intake_t *in = arg;
+
+  if (in->h && !in->evicted)
+    {
+      in->h->reply_bytes += info->n_added;
+      in->held += info->n_added;
+      in->h->reply_bytes -= info->n_deleted;
+      in->held -= info->n_deleted;
+    }
+  if (evbuffer_get_length (buf) == 0)
+    in->stalled_ms = 0;
   if (info->n_added && evbuffer_get_length (buf) > 0)
-    intake_wake (arg, true);
+    intake_wake (in, true);
+  if (in->h && info->n_added && in->h->reply_bytes > in->h->ctx->cfg.max_reply_bytes)
+    reply_evict (in->h);
 }
 
 /* ---- lingering close ------------------------------------------------- */
@@ -2617,6 +2692,8 @@ intake_free (void *arg)
     in->c->intake = NULL;
   if (in->h)
     {
+      if (!in->evicted)
+        in->h->reply_bytes -= in->held;
       WB_LIST_UNLINK (in->h->intakes, in);
       if (in->state == INTAKE_DROP_ALL || (in->state == INTAKE_BODY && !in->pass))
         linger_start (in->h, in->under);

@@ -3,7 +3,8 @@
  *
  *   {"listen": ["unix:/run/warmbox/warmbox.sock", "127.0.0.1:8080"],
  *    "http": {"hosts": ["warmbox.example"], "origins": ["https://console.example"],
- *             "max_connections": 2048, "max_connections_per_address": 256},
+ *             "max_connections": 2048, "max_connections_per_address": 256,
+ *             "max_reply_bytes": 268435456},
  *           (names TCP listeners answer for; browser origins served: none by default)
  *    "tls": {"cert": "server.pem", "key": "server.key", "client_ca": "ca.pem"},
  *           (for "https://host:port" listeners; client_ca: certificates required)
@@ -105,6 +106,7 @@ sched_config_defaults (sched_config_t *cfg, wb_err_t *err)
   cfg->max_body_bytes = 48u * 1024 * 1024;
   cfg->max_connections = 2048;
   cfg->max_connections_per_address = 256;
+  cfg->max_reply_bytes = 256u * 1024 * 1024;
   cfg->max_containers = 64;
   cfg->create_concurrency = 2;
   cfg->queue_max = 256;
@@ -196,6 +198,7 @@ sched_config_api (const sched_config_t *cfg, api_config_t *out)
   out->max_concurrent = cfg->max_concurrent;
   out->max_connections = cfg->max_connections;
   out->max_connections_per_address = cfg->max_connections_per_address;
+  out->max_reply_bytes = cfg->max_reply_bytes;
   out->tokens = cfg->tokens;
   out->n_tokens = cfg->n_tokens;
   out->hosts = cfg->hosts;
@@ -803,6 +806,7 @@ static const config_key_t config_keys[] = {
     CUSTOM ("http.hosts", parse_hosts, NULL),
     U32 ("http.max_connections", max_connections, 1, 1000000, false),
     U32 ("http.max_connections_per_address", max_connections_per_address, 1, 1000000, false),
+    U64 ("http.max_reply_bytes", max_reply_bytes, 1048576, 1099511627776.0),
     CUSTOM ("http.origins", parse_origins, NULL),
     CUSTOM ("engine", parse_engine_key, NULL),
     CUSTOM ("engines", parse_engines_key, NULL),

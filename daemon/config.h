@@ -52,16 +52,17 @@ typedef struct sched_config
   char *agent_listen;               /* NULL, or "host:port" of the HAProxy agent-check port */
   uint64_t max_body_bytes;
   uint32_t max_connections, max_connections_per_address; /* "http.max_connections", ... */
-  uint32_t max_containers;                               /* global cap: created + running */
-  uint32_t create_concurrency;                           /* pool creates in flight */
-  uint32_t queue_max;                                    /* requests waiting per pool */
-  startgate_config_t start_limit;                        /* starts in flight: initial, min, max */
-  uint32_t image_refresh_ms;                             /* how often image tags are re-resolved */
-  uint32_t engine_recheck_ms; /* how often an engine up is asked /info again (daemon.h) */
-  char *store_path;           /* NULL: store_default_path () */
-  char *store_key_path;       /* "store.key_path"; NULL: store_path + ".key" */
-  char *uid_lease_dir;        /* "uid_lease_dir": the host's sandboxes' uid leases (NULL:
-                                 none, the unit tests' own rotation); main sets the default */
+  uint64_t max_reply_bytes; /* "http.max_reply_bytes": answers waiting for slow readers, in all */
+  uint32_t max_containers;  /* global cap: created + running */
+  uint32_t create_concurrency;    /* pool creates in flight */
+  uint32_t queue_max;             /* requests waiting per pool */
+  startgate_config_t start_limit; /* starts in flight: initial, min, max */
+  uint32_t image_refresh_ms;      /* how often image tags are re-resolved */
+  uint32_t engine_recheck_ms;     /* how often an engine up is asked /info again (daemon.h) */
+  char *store_path;               /* NULL: store_default_path () */
+  char *store_key_path;           /* "store.key_path"; NULL: store_path + ".key" */
+  char *uid_lease_dir;            /* "uid_lease_dir": the host's sandboxes' uid leases (NULL:
+                                     none, the unit tests' own rotation); main sets the default */
   uint32_t store_retention_days;
   uint32_t store_max_backlog;
   session_config_t sessions; /* "sessions": {...} (exec/session.h); its node is session_node */

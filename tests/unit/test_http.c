@@ -12,6 +12,7 @@
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
 #include <event2/event.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <strings.h>
 #include <sys/socket.h>
@@ -1050,6 +1051,76 @@ test_intake (void)
   teardown ();
 }
 
+/* http.max_reply_bytes: past it, the answer stalled longest is cut. */
+static bool
+reply_bytes_over (void *arg)
+{
+  return sched_http_reply_bytes (http) > *(uint64_t *) arg;
+}
+
+static bool
+reply_bytes_within (void *arg)
+{
+  return sched_http_reply_bytes (http) <= *(uint64_t *) arg;
+}
+
+/* The daemon shut the socket of raw connection arg (its unread answer
+ * still queued). */
+static bool
+peer_shut (void *arg)
+{
+  struct pollfd p = {.fd = bufferevent_getfd (((raw_t *) arg)->bev), .events = POLLRDHUP};
+
+  return poll (&p, 1, 0) == 1 && (p.revents & (POLLRDHUP | POLLHUP));
+}
+
+static void
+test_reply_bound (void)
+{
+  static const char req[]
+      = HEAD_OF ("POST", "/v1/executions",
+                 "Content-Type: application/json\r\nContent-Length: 43\r\n"
+                 "Connection: close\r\n") "{\"language\":\"python\",\"code\":\"flood 900000\"}";
+  raw_t a, b;
+  uint64_t some = 300000, cap = 1048576;
+  int status[16];
+  const char *body[16];
+
+  if (!ok (setup ("\"http\":{\"max_reply_bytes\":1048576}"), "set up, max_reply_bytes 1 MiB"))
+    return;
+  raw_open (&a);
+  bufferevent_disable (a.bev, EV_READ);
+  raw_send (&a, req, sizeof req - 1);
+  bool held = run_until (reply_bytes_over, &some) && run_until (no_execs, NULL);
+  uint64_t first = sched_http_reply_bytes (http);
+  ok (held, "a reader that stops: its answer held for it (%llu bytes waiting)",
+      (unsigned long long) first);
+  raw_open (&b);
+  bufferevent_disable (b.bev, EV_READ);
+  raw_send (&b, req, sizeof req - 1);
+  /* B's answer added (its execution over): A's and B's together were
+   * past 1 MiB. */
+  ok (run_until (peer_shut, &a) && run_until (no_execs, NULL)
+          && run_until (reply_bytes_within, &cap),
+      "a second: past 1 MiB in all, the first, stalled longest, is cut (%llu bytes waiting now)",
+      (unsigned long long) sched_http_reply_bytes (http));
+  bufferevent_enable (a.bev, EV_READ);
+  bufferevent_enable (b.bev, EV_READ);
+  run_until (raw_ended, &a);
+  run_until (raw_ended, &b);
+  int na = raw_wait (&a, 1, status, body);
+  ok (na == 0 && a.eof, "the first reader gets its answer cut short (%zu bytes)",
+      evbuffer_get_length (a.in));
+  int nb = raw_wait (&b, 1, status, body);
+  ok (nb == 1 && status[0] == 200 && strstr (body[0], "\"stdout\""),
+      "the second gets all of its own (%d, %zu bytes)", nb ? status[0] : 0,
+      evbuffer_get_length (b.in));
+  raw_close (&a);
+  raw_close (&b);
+  ok (run_until (reply_bytes_within, &(uint64_t){0}), "nothing waits once they are gone");
+  teardown ();
+}
+
 int
 main (void)
 {
@@ -1069,6 +1140,7 @@ main (void)
   test_with_tokens ();
   test_without_tokens ();
   test_intake ();
+  test_reply_bound ();
   prof_set_free (profiles);
   char cmd[300];
   snprintf (cmd, sizeof cmd, "rm -rf '%s'", dir);
