@@ -56,7 +56,7 @@ STORE_SRC   := store/store.c store/query.c store/replay.c
 NODES_SRC   := nodes/nodes.c nodes/startgate.c
 EXEC_SRC    := exec/exec.c exec/result.c exec/admission.c exec/order.c exec/metrics.c exec/request.c \
                exec/session.c
-API_SRC     := api/http.c api/result.c api/request.c api/piston.c api/auth.c api/agent.c \
+API_SRC     := api/http.c api/call.c api/reply.c api/result.c api/request.c api/piston.c api/auth.c api/agent.c \
                api/e2b.c api/e2b_wire.c api/guard.c api/head.c
 DAEMON_SRC  := daemon/config.c daemon/confine.c daemon/context.c daemon/reload.c daemon/shutdown.c \
                daemon/oci.c

@@ -3,7 +3,7 @@
  * (api_ctx_t.auth).
  *
  * Limits are per owner, the name a caller's sessions are kept under
- * (http_int.h's caller_name_in): "token:NAME" (its token's entry),
+ * (call.h's caller_name_in): "token:NAME" (its token's entry),
  * "cert:NAME" (callers.certificates' entry of that name, else "*"'s: each
  * name its own bucket), "anon:unix" and "anon:tcp" (callers.unix,
  * callers.tcp). */

@@ -6,8 +6,9 @@
  * the session, exec/session.c). */
 #define _GNU_SOURCE
 #include "api/e2b.h"
+#include "api/call.h"
 #include "api/e2b_wire.h"
-#include "api/http_int.h"
+#include "api/reply.h"
 #include "api/request.h"
 
 #include <cJSON.h>
@@ -737,31 +738,29 @@ context_language (const api_ctx_t *ctx, const char *id)
   return id ? prof_find (ctx->profiles, id) : NULL;
 }
 
-/* The request of one E2B call: language p, code (the script or the
- * cell), the longest run the profile allows (the SDK's own timers are
- * the client's; the sandbox still ends at this), into *out.  -1 with err. */
+/* The request of one E2B call: language p, the program (taken: its
+ * bytes wiped and freed whatever comes), the longest run the profile
+ * allows (the SDK's own timers are the client's; the sandbox still ends
+ * at this), into *out.  -1 with err. */
 static int
-call_request (const api_ctx_t *ctx, const prof_t *p, const char *code, uint32_t timeout_ms,
+call_request (const api_ctx_t *ctx, const prof_t *p, wb_buf_t *program, uint32_t timeout_ms,
               sched_request_t *out, wb_err_t *err)
 {
-  cJSON *b = cJSON_CreateObject ();
   uint32_t limit = p->max.timeout_ms;
+  sched_request_fields_t f = {.language = p->language};
+
   if (timeout_ms && timeout_ms < limit)
     limit = timeout_ms;
-  cJSON_AddStringToObject (b, "language", p->language);
-  cJSON_AddStringToObject (b, "code", code);
-  cJSON_AddNumberToObject (b, "timeout_ms", limit);
-  char *text = cJSON_PrintUnformatted (b);
-  cJSON *c = cJSON_GetObjectItemCaseSensitive (b, "code");
-  if (c && c->valuestring)
-    explicit_bzero (c->valuestring, strlen (c->valuestring));
-  cJSON_Delete (b);
-  if (text == NULL)
-    return wb_error (err, WB_E_NOMEM, "out of memory");
-  int rc = sched_request_parse (text, strlen (text), ctx->profiles, out, err);
-  explicit_bzero (text, strlen (text));
-  free (text);
-  return rc;
+  f.timeout_ms = (sched_request_limit_t){true, limit};
+  f.code_len = program->len;
+  if (wb_buf_append (program, "", 1) < 0)
+    {
+      explicit_bzero (program->data, program->cap);
+      wb_buf_free (program);
+      return wb_error (err, WB_E_NOMEM, "out of memory");
+    }
+  f.code = wb_buf_steal (program);
+  return sched_request_build (&f, ctx->profiles, NULL, out, err);
 }
 
 void
@@ -847,14 +846,15 @@ e2b_handle_execute (struct evhttp_request *req, const http_caller_t *who)
     rc = wb_buf_append_str (&program, code->valuestring);
   explicit_bzero (code->valuestring, strlen (code->valuestring));
   cJSON_Delete (j);
-  if (rc < 0 || wb_buf_append (&program, "", 1) < 0)
+  if (rc < 0)
     {
+      if (program.data)
+        explicit_bzero (program.data, program.cap);
       cJSON_Delete (env);
       text_error (req, 500, "out of memory");
       return;
     }
-  rc = call_request (ctx, p, program.data, 0, &parsed, &err);
-  explicit_bzero (program.data, program.cap);
+  rc = call_request (ctx, p, &program, 0, &parsed, &err);
   if (rc == 0 && notebook)
     {
       cJSON *nb = cJSON_CreateObject ();
@@ -884,7 +884,7 @@ e2b_handle_execute (struct evhttp_request *req, const http_caller_t *who)
   if (strncmp (owner, "token:", 6) == 0)
     snprintf (parsed.client, sizeof parsed.client, "%.64s", owner + 6);
   e2b_stream_t st = {.kind = E2B_EXECUTE, .notebook = notebook};
-  if (http_call_start (req, who, id, owner, owner, &parsed, false, &st, &err) < 0)
+  if (http_call_start (req, who, id, owner, owner, &parsed, CALL_E2B, &st, &err) < 0)
     text_error (req,
                 err.code == WB_E_SESSION_EXPIRED || err.code == WB_E_NOT_FOUND
                     ? 502
@@ -1223,7 +1223,7 @@ e2b_handle_files (struct evhttp_request *req, const http_caller_t *who)
   fr->len = len;
   fr->gen = gen;
   evhttp_add_header (h, "Content-Disposition", "attachment");
-  http_reply_sliced (req, who, "application/octet-stream", len, file_slice, free, fr);
+  http_reply_sliced (req, who->hconn, "application/octet-stream", len, file_slice, free, fr);
 }
 
 /* One of envd's filesystem RPCs: the message's "path" as a name. */
@@ -1437,10 +1437,8 @@ e2b_handle_process (struct evhttp_request *req, const http_caller_t *who)
   const prof_t *bash = prof_find (ctx->profiles, "bash");
   if (rc == 0 && bash == NULL)
     rc = wb_error (&err, WB_E_UNSUPPORTED, "this daemon serves no bash: commands cannot run");
-  if (rc == 0 && wb_buf_append (&script, "", 1) < 0)
-    rc = wb_error (&err, WB_E_NOMEM, "out of memory");
   if (rc == 0)
-    rc = call_request (ctx, bash, script.data, timeout_ms, &parsed, &err);
+    rc = call_request (ctx, bash, &script, timeout_ms, &parsed, &err);
   if (script.data)
     explicit_bzero (script.data, script.cap);
   if (rc == 0 && http_owner_admit (req, ctx, owner, &err) < 0)
@@ -1466,7 +1464,7 @@ e2b_handle_process (struct evhttp_request *req, const http_caller_t *who)
   e2b_stream_t st = {.kind = E2B_PROCESS, .pid = 1};
   if (session_get (ctx->sessions, id, owner, &info, &err) == 0)
     st.pid = info.calls + 1;
-  if (http_call_start (req, who, id, owner, owner, &parsed, false, &st, &err) < 0)
+  if (http_call_start (req, who, id, owner, owner, &parsed, CALL_E2B, &st, &err) < 0)
     connect_stream_error (
         req,
         err.code == WB_E_SESSION_EXPIRED || err.code == WB_E_NOT_FOUND ? "not_found"

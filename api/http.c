@@ -28,11 +28,13 @@
 #include "api/http.h"
 #include "api/api.h"
 #include "api/auth.h"
+#include "api/call.h"
+#include "api/conn.h"
 #include "api/e2b.h"
 #include "api/guard.h"
 #include "api/head.h"
-#include "api/http_int.h"
 #include "api/piston.h"
+#include "api/reply.h"
 #include "api/request.h"
 #include "api/result.h"
 #include "api/route.h"
@@ -77,75 +79,11 @@ struct sched_http
   uint64_t reply_bytes; /* in the intakes' outputs: answers the kernel has not taken */
 };
 
+#define caller_name(who) caller_name_in ((who), (char[80]){0})
+
 static SSL *bev_ssl (struct bufferevent *bev);
 static void tls_info_cb (const SSL *ssl, int where, int ret);
 static bool client_cert_name (const sched_http_t *h, SSL *tls, char *name, size_t size);
-
-/* One POST /v1/executions in flight. */
-typedef struct http_call
-{
-  api_ctx_t *ctx;
-  bool held;             /* counted in flight against limits_owner's limits */
-  char limits_owner[80]; /* by name: a reload may reorder the tokens */
-  bool piston;           /* answer in Piston's shape (/api/v2/execute) */
-  char piston_version[64];
-  struct evhttp_request *req;
-  struct evhttp_connection *conn;
-  struct http_conn *hconn; /* its connection's record */
-  struct event *watch;     /* EV_CLOSED on the client's socket while we run */
-  sched_exec_t *ex;        /* a plain execution's, or */
-  session_call_t *sc;      /* a session's call */
-  /* Accept: application/x-ndjson: the output as it comes, one JSON line a
-   * chunk, then the result's line (stream_*, below). */
-  bool streaming, stream_started;
-  uint64_t skipped_out, skipped_err; /* chunks left out for a reader behind */
-  /* An E2B call (api/e2b.c): its stream in the SDK's own shape. */
-  bool is_e2b;
-  e2b_stream_t e2b;
-} http_call_t;
-
-/* The client left: whichever it is, it ends without an answer. */
-static void
-call_cancel (http_call_t *call)
-{
-  if (call->sc)
-    session_exec_cancel (call->sc);
-  else
-    sched_exec_cancel (call->ex);
-}
-
-/* One connection, from its accept to its close.  It owns the connection's
- * close callback (an execution in flight hears of the close through it)
- * and the deadline by which the next request must have arrived whole: a
- * client that trickles its headers (slow loris) or never finishes its TLS
- * handshake is cut off, while one whose request is being handled is not.
- *
- * evhttp names the connection (evcon) only with its first request; until
- * then the record holds a reference on the bufferevent it made, so the
- * pointer stays ours.  evhttp clears a bufferevent's callbacks when it
- * frees it: the sweep drops the reference of such a record, closing the
- * socket (a connection that ended without a request lingers at most one
- * sweep). */
-typedef struct http_conn
-{
-  sched_http_t *h;
-  struct http_conn *prev, *next;
-  struct bufferevent *bev;         /* referenced, until evcon is known */
-  struct evhttp_connection *evcon; /* from its first request on */
-  uint64_t deadline_ms;            /* 0: a request is being handled */
-  bool cut;                        /* its deadline passed: shut down */
-  http_call_t *call;               /* the execution its request waits for */
-  struct http_sliced *sliced;      /* the body it is being sent a slice at a time */
-  /* An answered call's owner, still counted in flight until its answer
-   * is written (or the connection ends): a reader that stalls holds its
-   * owner's slot, not the daemon's memory for nothing. */
-  char release_owner[80];
-  /* Its client's address (TCP), known from its first request on; "" on a
-   * Unix socket.  refused: over a connection cap, closed after its answer. */
-  char peer[INET6_ADDRSTRLEN];
-  bool admitted, counted, refused;
-  struct http_intake *intake; /* its filter (NULL: evhttp made the connection without one) */
-} http_conn_t;
 
 /* What a connection's intake filter is reading (api/head.h). */
 typedef enum intake_state
@@ -220,239 +158,7 @@ typedef struct http_linger
 
 #define HTTP_LINGER_MS 2000
 
-/* http_reply_sliced's reply in progress; its connection's record owns it
- * until it ends (sliced_end: the one way). */
-typedef struct http_sliced
-{
-  struct evhttp_request *req;
-  struct evhttp_connection *evcon;
-  http_conn_t *hconn;
-  http_slice_fn *next;
-  void (*done) (void *arg);
-  void *arg;
-  uint64_t off, total;
-} http_sliced_t;
-
-static void
-sliced_end (http_sliced_t *sl)
-{
-  sl->hconn->sliced = NULL;
-  sl->done (sl->arg);
-  free (sl);
-}
-
 #define SWEEP_MS 250
-
-/* Memory ran out building a reply: a 500 whose body is static (referenced
- * by the request's output buffer, not copied), in the caller's API's
- * shape; without memory even for that, the status alone.  Never
- * evhttp_send_error: its body is HTML. */
-static void
-reply_nomem (struct evhttp_request *req, bool piston)
-{
-  static const char v1[]
-      = "{\"error\":{\"code\":\"out_of_memory\",\"message\":\"internal error\"}}\n";
-  static const char pi[] = "{\"message\":\"internal error\"}\n";
-  struct evbuffer *out = evhttp_request_get_output_buffer (req);
-  struct evkeyvalq *h = evhttp_request_get_output_headers (req);
-
-  wb_warn ("500 out_of_memory: the reply's own body could not be built");
-  evbuffer_drain (out, evbuffer_get_length (out));
-  evhttp_clear_headers (h);
-  if (evbuffer_add_reference (out, piston ? pi : v1, piston ? sizeof pi - 1 : sizeof v1 - 1, NULL,
-                              NULL)
-          < 0
-      || evhttp_add_header (h, "Content-Type", "application/json") < 0)
-    evbuffer_drain (out, evbuffer_get_length (out)); /* a body with no type would be guessed at */
-  evhttp_send_reply (req, 500, "Internal Server Error", NULL);
-}
-
-/* Send body as the reply, in the request's own output buffer (no buffer
- * of ours to allocate).  Without memory for its headers or its copy:
- * reply_nomem, in the shape of the caller's API. */
-static void
-reply_json_as (struct evhttp_request *req, int status, const char *body, size_t len, bool piston)
-{
-  struct evbuffer *out = evhttp_request_get_output_buffer (req);
-  struct evkeyvalq *h = evhttp_request_get_output_headers (req);
-
-  if (evhttp_add_header (h, "Content-Type", "application/json") < 0
-      || evhttp_add_header (h, "Cache-Control", "no-store") < 0
-      || ((status == 503 || status == 429) && evhttp_find_header (h, "Retry-After") == NULL
-          && evhttp_add_header (h, "Retry-After", "1") < 0)
-      || (status == 401
-          && evhttp_add_header (h, "WWW-Authenticate", "Bearer realm=\"warmbox\"") < 0)
-      || evbuffer_add (out, body, len) < 0)
-    {
-      reply_nomem (req, piston);
-      return;
-    }
-  evhttp_send_reply (req, status, status == 200 ? "OK" : "Error", NULL);
-}
-
-static void
-reply_json (struct evhttp_request *req, int status, const char *body, size_t len)
-{
-  reply_json_as (req, status, body, len, false);
-}
-
-void
-http_reply (struct evhttp_request *req, int status, const char *content_type, const char *body,
-            size_t len)
-{
-  struct evbuffer *out = evhttp_request_get_output_buffer (req);
-  struct evkeyvalq *h = evhttp_request_get_output_headers (req);
-
-  if (evhttp_add_header (h, "Content-Type", content_type) < 0
-      || evhttp_add_header (h, "Cache-Control", "no-store") < 0
-      || ((status == 503 || status == 429) && evhttp_find_header (h, "Retry-After") == NULL
-          && evhttp_add_header (h, "Retry-After", "1") < 0)
-      || (len && evbuffer_add (out, body, len) < 0))
-    {
-      reply_nomem (req, false);
-      return;
-    }
-  /* An empty success: no body for the SDK to parse (204, or a length of 0). */
-  if (len == 0 && status == 200)
-    evhttp_add_header (h, "Content-Length", "0");
-  evhttp_send_reply (req, status, status < 300 ? "OK" : "Error", NULL);
-}
-
-/* What the client may read about an error.  Errors from our own checks
- * (bad input, limits, capacity) are worded for clients already; anything
- * the engine or the host said is replaced by a fixed sentence. */
-const char *
-http_client_message (const wb_err_t *err)
-{
-  /* Anything the engine said (ids, names, versions) stays in the log. */
-  if (err->engine_status != 0)
-    return err->code == WB_E_ENGINE_DOWN ? "the container engine is unavailable; try again later"
-                                         : "the sandbox could not be prepared; try again later";
-  switch (err->code)
-    {
-    case WB_E_INVALID:
-    case WB_E_NOT_FOUND:
-    case WB_E_TOO_LARGE:
-    case WB_E_BUSY:
-    case WB_E_UNAUTHORIZED:
-    case WB_E_RATE_LIMITED:
-    case WB_E_SESSION_EXPIRED:
-    case WB_E_UNSUPPORTED:
-    case WB_E_FORBIDDEN:
-    case WB_E_MISDIRECTED:
-    case WB_E_MEDIA_TYPE:
-      return err->msg;
-    case WB_E_ENGINE_DOWN:
-      return "the container engine is unavailable; try again later";
-    case WB_E_ENGINE:
-      return "the sandbox could not be prepared; try again later";
-    case WB_E_CANCELLED:
-      return "the request was cancelled";
-    default:
-      return "internal error";
-    }
-}
-
-/* Errors in the caller's API: /v1 {"error":{"code","message"}}, Piston
- * {"message"}; the same statuses and words either way. */
-static void
-reply_error_as (struct evhttp_request *req, const wb_err_t *err, bool piston)
-{
-  cleanup_buf wb_buf_t body = WB_BUF_INIT;
-  const char *msg = http_client_message (err);
-  /* An engine's 404 is not the client's "no such thing". */
-  wb_code_t code = err->engine_status && err->code == WB_E_NOT_FOUND ? WB_E_ENGINE : err->code;
-  int status = wb_code_http_status (code);
-
-  if (status >= 500)
-    wb_warn ("%d %s: %s", status, wb_code_name (code), err->msg);
-  if ((piston
-           ? wb_buf_append_str (&body, "{\"message\":")
-           : wb_buf_printf (&body, "{\"error\":{\"code\":\"%s\",\"message\":", wb_code_name (code)))
-          < 0
-      || wb_json_append_string (&body, msg, strlen (msg)) < 0
-      || wb_buf_append_str (&body, piston ? "}\n" : "}}\n") < 0)
-    {
-      reply_nomem (req, piston);
-      return;
-    }
-  reply_json_as (req, status, body.data, body.len, piston);
-}
-
-static void
-reply_error (struct evhttp_request *req, const wb_err_t *err)
-{
-  reply_error_as (req, err, false);
-}
-
-/* A /v1 endpoint ran out of memory doing what: a 500 through reply_error. */
-static void
-reply_nomem_err (struct evhttp_request *req, const char *what, size_t built)
-{
-  wb_err_t err;
-
-  wb_error (&err, WB_E_NOMEM, "out of memory %s (%zu bytes built)", what, built);
-  reply_error (req, &err);
-}
-
-int
-sched_result_json (const sched_result_t *res, wb_buf_t *out, wb_err_t *err)
-{
-  if (wb_buf_printf (out, "{\"id\":\"%s\",\"language\":\"%s\",\"status\":\"%s\"", res->id,
-                     res->language, sched_status_name (res->status))
-      < 0)
-    goto nomem;
-  if ((res->exit_code >= 0 ? wb_buf_printf (out, ",\"exit_code\":%d", res->exit_code)
-                           : wb_buf_append_str (out, ",\"exit_code\":null"))
-      < 0)
-    goto nomem;
-  if (sched_append_stream (out, "stdout", &res->out) < 0
-      || sched_append_stream (out, "stderr", &res->err) < 0
-      || (res->combined_output && sched_result_output_json (res, out) < 0))
-    goto nomem;
-  if (wb_buf_printf (out,
-                     ",\"stdout_truncated\":%s,\"stderr_truncated\":%s,\"duration_ms\":%llu,"
-                     "\"total_ms\":%llu,\"code_sha256\":\"%s\",\"pool_hit\":%s",
-                     res->out_truncated ? "true" : "false", res->err_truncated ? "true" : "false",
-                     (unsigned long long) res->duration_ms, (unsigned long long) res->total_ms,
-                     res->code_sha256, res->pool_hit ? "true" : "false")
-      < 0)
-    goto nomem;
-  if ((res->has_usage ? wb_buf_printf (
-           out,
-           ",\"usage\":{\"peak_memory_bytes\":%llu,\"cpu_user_ms\":%.3f,"
-           "\"cpu_system_ms\":%.3f}",
-           (unsigned long long) res->peak_memory_kib * 1024, (double) res->cpu_user_us / 1000.0,
-           (double) res->cpu_system_us / 1000.0)
-                      : wb_buf_append_str (out, ",\"usage\":null"))
-      < 0)
-    goto nomem;
-  if (sched_result_files_json (res, out) < 0 || sched_result_compile_json (res, out) < 0)
-    goto nomem;
-  if (res->error
-      && (wb_buf_append_str (out, ",\"error\":") < 0
-          || wb_json_append_string (out, res->error, strlen (res->error)) < 0))
-    goto nomem;
-  if (wb_buf_append_str (out, "}\n") < 0)
-    goto nomem;
-  return 0;
-nomem:
-  /* Every step above only appends: memory is all it can run out of. */
-  return wb_error (err, WB_E_NOMEM, "out of memory encoding the result of %s (%zu bytes so far)",
-                   res->id, out->len);
-}
-
-/* ---- POST /v1/executions --------------------------------------------- */
-
-static void
-call_free (http_call_t *call)
-{
-  if (call->watch)
-    event_free (call->watch);
-  if (call->held)
-    sched_auth_release (call->ctx->auth, &call->ctx->cfg, call->limits_owner);
-  free (call);
-}
 
 static void conn_release_owner (http_conn_t *c);
 static void conn_free (http_conn_t *c);
@@ -463,19 +169,15 @@ static void
 conn_closed_cb (struct evhttp_connection *evcon, void *arg)
 {
   http_conn_t *c = arg;
-  http_call_t *call = c->call;
-
-  struct evhttp_request *req = call ? call->req : c->sliced ? c->sliced->req : NULL;
+  struct evhttp_request *req = c->call     ? http_call_request (c->call)
+                               : c->sliced ? http_sliced_request (c->sliced)
+                                           : NULL;
 
   (void) evcon;
-  if (call)
-    {
-      c->call = NULL;
-      call_cancel (call);
-      call_free (call);
-    }
+  if (c->call)
+    http_call_abandon (c->call);
   if (c->sliced)
-    sliced_end (c->sliced);
+    http_sliced_abandon (c->sliced);
   /* A reply begun (a stream, a sliced body) when evhttp found the
    * connection failed: it let go of the request, which is ours to free;
    * otherwise it frees it itself once this returns. */
@@ -486,421 +188,8 @@ conn_closed_cb (struct evhttp_connection *evcon, void *arg)
   conn_free (c);
 }
 
-/* The peer hung up while its execution runs.  evhttp reads nothing from a
- * connection whose request it is handling, so it would only find out when
- * the reply fails; by then the container would have run to its deadline.
- * (A client that half-closes its side counts as gone too.) */
-static void
-client_closed_cb (evutil_socket_t fd, short what, void *arg)
-{
-  http_call_t *call = arg;
-  struct evhttp_connection *conn = call->conn;
-
-  (void) fd;
-  (void) what;
-  call->hconn->call = NULL;
-  call_cancel (call);
-  call_free (call);
-  evhttp_connection_free (conn); /* frees the pending request and the record */
-}
-
-static void
-watch_client (http_call_t *call)
-{
-  struct bufferevent *bev = evhttp_connection_get_bufferevent (call->conn);
-  evutil_socket_t fd = bev ? bufferevent_getfd (bev) : -1;
-
-  if (fd < 0 || !(event_base_get_features (call->ctx->base) & EV_FEATURE_EARLY_CLOSE))
-    return;
-  call->watch = event_new (call->ctx->base, fd, EV_CLOSED, client_closed_cb, call);
-  if (call->watch && event_add (call->watch, NULL) < 0)
-    {
-      event_free (call->watch);
-      call->watch = NULL;
-    }
-}
-
-/* ---- bodies sent as they are read ------------------------------------ */
-
-static void sliced_send (http_sliced_t *sl);
-
-static void
-slice_written_cb (struct evhttp_connection *evcon, void *arg)
-{
-  (void) evcon;
-  sliced_send (arg);
-}
-
-/* The reply's end: sl first (ending the reply may free the connection,
- * whose close would otherwise end sl a second time), then the reply. */
-static void
-sliced_finish (http_sliced_t *sl)
-{
-  struct evhttp_request *req = sl->req;
-
-  sliced_end (sl);
-  evhttp_send_reply_end (req);
-}
-
-/* The headers are out: no error can be said.  The socket is shut down,
- * so the client sees a body shorter than its Content-Length and the
- * connection ends its usual way (evhttp reads its end); sl ends now. */
-static void
-sliced_abort (http_sliced_t *sl, const char *why)
-{
-  struct bufferevent *bev = evhttp_connection_get_bufferevent (sl->evcon);
-  evutil_socket_t fd = bev ? bufferevent_getfd (bev) : -1;
-
-  wb_info ("a body sent in slices stopped at %llu of %llu bytes: %s", (unsigned long long) sl->off,
-           (unsigned long long) sl->total, why);
-  if (fd >= 0)
-    shutdown (fd, SHUT_RDWR);
-  sliced_finish (sl);
-}
-
-/* The next slice, once the last one is written; the end after the last. */
-static void
-sliced_send (http_sliced_t *sl)
-{
-  const char *data = NULL;
-  size_t len = 0;
-  struct evbuffer *chunk;
-  wb_err_t err;
-
-  if (sl->off >= sl->total)
-    {
-      sliced_finish (sl);
-      return;
-    }
-  wb_error (&err, WB_E_NOMEM, "out of memory");
-  if (sl->next (sl->arg, sl->off, &data, &len, &err) < 0 || len == 0
-      || (chunk = evbuffer_new ()) == NULL)
-    {
-      sliced_abort (sl, len == 0 ? "nothing more to send" : err.msg);
-      return;
-    }
-  if (len > HTTP_SLICE_BYTES)
-    len = HTTP_SLICE_BYTES;
-  if (len > sl->total - sl->off)
-    len = (size_t) (sl->total - sl->off);
-  if (evbuffer_add (chunk, data, len) < 0)
-    {
-      evbuffer_free (chunk);
-      sliced_abort (sl, "out of memory");
-      return;
-    }
-  sl->off += len;
-  evhttp_send_reply_chunk_with_cb (sl->req, chunk, slice_written_cb, sl);
-  evbuffer_free (chunk);
-}
-
-void
-http_reply_sliced (struct evhttp_request *req, const http_caller_t *who, const char *content_type,
-                   uint64_t total, http_slice_fn *next, void (*done) (void *arg), void *arg)
-{
-  http_sliced_t *sl = calloc (1, sizeof *sl);
-  struct evkeyvalq *h = evhttp_request_get_output_headers (req);
-  char length[32];
-
-  snprintf (length, sizeof length, "%llu", (unsigned long long) total);
-  if (sl == NULL || who->hconn->sliced != NULL
-      || evhttp_add_header (h, "Content-Type", content_type) < 0
-      || evhttp_add_header (h, "Cache-Control", "no-store") < 0
-      /* With its length said, the body goes as it is (not chunked). */
-      || evhttp_add_header (h, "Content-Length", length) < 0)
-    {
-      free (sl);
-      done (arg);
-      reply_nomem (req, false);
-      return;
-    }
-  sl->req = req;
-  sl->evcon = evhttp_request_get_connection (req);
-  sl->hconn = who->hconn;
-  sl->next = next;
-  sl->done = done;
-  sl->arg = arg;
-  sl->total = total;
-  who->hconn->sliced = sl;
-  evhttp_send_reply_start (req, 200, "OK");
-  sliced_send (sl);
-}
-
-/* ---- streamed output (Accept: application/x-ndjson) ----------------- */
-
-/* What may wait in a streaming client's connection: past it, chunks are
- * left out (counted in a "skipped" line; the result's line still has all
- * the output within its caps), so a slow or stalled reader never grows
- * the daemon's memory. */
-#define STREAM_PENDING_MAX (1024 * 1024)
-
-static bool
-wants_ndjson (struct evhttp_request *req)
-{
-  const char *accept = evhttp_find_header (evhttp_request_get_input_headers (req), "Accept");
-  return accept && strstr (accept, "application/x-ndjson") != NULL;
-}
-
-static void
-stream_send (http_call_t *call, const wb_buf_t *line)
-{
-  struct evbuffer *chunk = evbuffer_new ();
-  if (chunk && evbuffer_add (chunk, line->data, line->len) == 0)
-    evhttp_send_reply_chunk (call->req, chunk);
-  if (chunk)
-    evbuffer_free (chunk);
-}
-
-static bool
-stream_begin (http_call_t *call)
-{
-  struct evkeyvalq *h = evhttp_request_get_output_headers (call->req);
-
-  if (call->stream_started)
-    return true;
-  if (evhttp_add_header (h, "Content-Type",
-                         call->is_e2b && call->e2b.kind == E2B_PROCESS ? "application/connect+json"
-                                                                       : "application/x-ndjson")
-          < 0
-      || evhttp_add_header (h, "Cache-Control", "no-store") < 0)
-    return false;
-  evhttp_send_reply_start (call->req, 200, "OK");
-  call->stream_started = true;
-  return true;
-}
-
-/* One run of the program's bytes: {"type": "stdout" | "stderr", "data",
- * "encoding": "utf-8" | "base64"} (base64 for bytes that are not UTF-8 on
- * their own, or hold NUL: the decoded chunks, joined, are the stream). */
-static void
-http_stream_cb (void *arg, int stream, const char *data, size_t len)
-{
-  http_call_t *call = arg;
-  cleanup_buf wb_buf_t line = WB_BUF_INIT;
-  struct bufferevent *bev = evhttp_connection_get_bufferevent (call->conn);
-  size_t pending = bev ? evbuffer_get_length (bufferevent_get_output (bev)) : 0;
-  bool text = wb_utf8_valid (data, len) && memchr (data, '\0', len) == NULL;
-  int bad = 0;
-
-  if (!stream_begin (call))
-    return;
-  if (pending > STREAM_PENDING_MAX)
-    {
-      *(stream == ENG_STREAM_STDOUT ? &call->skipped_out : &call->skipped_err) += len;
-      /* A character cut before the gap belongs to nothing after it. */
-      call->e2b.tail_len[0] = call->e2b.tail_len[1] = 0;
-      return;
-    }
-  if (call->is_e2b)
-    {
-      char note[160];
-      if (call->skipped_out || call->skipped_err)
-        {
-          snprintf (note, sizeof note,
-                    "%llu bytes of stdout and %llu of stderr were left out: the client read "
-                    "slower than the program wrote",
-                    (unsigned long long) call->skipped_out, (unsigned long long) call->skipped_err);
-          call->skipped_out = call->skipped_err = 0;
-          bad |= e2b_stream_note (&call->e2b, note, &line);
-        }
-      bad |= e2b_stream_chunk (&call->e2b, stream, data, len, &line);
-      if (bad == 0 && line.len)
-        stream_send (call, &line);
-      return;
-    }
-  if (call->skipped_out || call->skipped_err)
-    {
-      bad |= wb_buf_printf (
-          &line, "{\"type\":\"skipped\",\"stdout_bytes\":%llu,\"stderr_bytes\":%llu}\n",
-          (unsigned long long) call->skipped_out, (unsigned long long) call->skipped_err);
-      call->skipped_out = call->skipped_err = 0;
-    }
-  bad |= wb_buf_printf (
-      &line, "{\"type\":\"%s\",\"data\":", stream == ENG_STREAM_STDOUT ? "stdout" : "stderr");
-  if (text)
-    bad |= wb_json_append_string (&line, data, len);
-  else
-    {
-      bad |= wb_buf_append_str (&line, "\"");
-      bad |= wb_base64_encode (&line, data, len);
-      bad |= wb_buf_append_str (&line, "\"");
-    }
-  bad |= wb_buf_printf (&line, ",\"encoding\":\"%s\"}\n", text ? "utf-8" : "base64");
-  if (bad == 0)
-    stream_send (call, &line);
-}
-
-/* The last line: {"type": "result", "result": {...}} or {"type": "error",
- * "error": {...}}; then the stream ends. */
-static void
-stream_end (http_call_t *call, const wb_buf_t *result, const wb_err_t *err)
-{
-  cleanup_buf wb_buf_t line = WB_BUF_INIT;
-  int bad = 0;
-
-  if (result)
-    {
-      size_t len = result->len;
-      while (len && result->data[len - 1] == '\n')
-        len--;
-      bad |= wb_buf_append_str (&line, "{\"type\":\"result\",\"result\":");
-      bad |= wb_buf_append (&line, result->data, len);
-      bad |= wb_buf_append_str (&line, "}\n");
-    }
-  else
-    {
-      const char *msg = http_client_message (err);
-      bad |= wb_buf_printf (&line, "{\"type\":\"error\",\"error\":{\"code\":\"%s\",\"message\":",
-                            wb_code_name (err->code));
-      bad |= wb_json_append_string (&line, msg, strlen (msg));
-      bad |= wb_buf_append_str (&line, "}}\n");
-    }
-  if (bad == 0)
-    stream_send (call, &line);
-  evhttp_send_reply_end (call->req);
-}
-
-static int session_outcome_json (const session_outcome_t *so, wb_buf_t *out);
-
-/* The one answer of a call: res (with so for a session's call) or err,
- * as JSON, in Piston's shape, or as a stream's last line. */
-static void
-call_answer (http_call_t *call, const sched_result_t *res, const session_outcome_t *so,
-             const wb_err_t *err)
-{
-  cleanup_buf wb_buf_t body = WB_BUF_INIT;
-  wb_err_t e;
-
-  call->hconn->call = NULL;
-  if (call->watch)
-    {
-      event_free (call->watch);
-      call->watch = NULL;
-    }
-  /* The slot is given back once the answer is written, not queued. */
-  if (call->held && call->hconn->release_owner[0] == '\0')
-    {
-      snprintf (call->hconn->release_owner, sizeof call->hconn->release_owner, "%s",
-                call->limits_owner);
-      call->held = false;
-    }
-  if (call->is_e2b)
-    {
-      /* The SDK's stream began with the call: its end, whatever it is. */
-      wb_err_t safe;
-      if (err)
-        {
-          safe = *err;
-          snprintf (safe.msg, sizeof safe.msg, "%s", http_client_message (err));
-        }
-      if (stream_begin (call)
-          && e2b_stream_finish (&call->e2b, res, so, err ? &safe : NULL, &body) == 0)
-        stream_send (call, &body);
-      evhttp_send_reply_end (call->req);
-      call_free (call);
-      return;
-    }
-  /* A result is a stream's last line even when no output came before it;
-   * an error before any output keeps its own status. */
-  if (call->streaming && res)
-    (void) stream_begin (call);
-  if (res
-      && ((call->piston ? sched_piston_result_json (res, call->piston_version, &body, &e)
-                        : sched_result_json (res, &body, &e))
-              < 0
-          || (so && session_outcome_json (so, &body) < 0)))
-    {
-      wb_error (&e, WB_E_NOMEM, "out of memory encoding the result");
-      err = &e;
-      res = NULL;
-    }
-  if (res == NULL && call->stream_started)
-    stream_end (call, NULL, err);
-  else if (res == NULL)
-    reply_error_as (call->req, err, call->piston);
-  else if (call->stream_started)
-    stream_end (call, &body, NULL);
-  else
-    reply_json_as (call->req, 200, body.data, body.len, call->piston);
-  call_free (call);
-}
-
-static void
-exec_done_cb (void *arg, const sched_result_t *res, const wb_err_t *err)
-{
-  call_answer (arg, res, NULL, err);
-}
-
-int
-http_owner_admit (struct evhttp_request *req, api_ctx_t *ctx, const char *owner, wb_err_t *err)
-{
-  double retry;
-  char secs[32];
-
-  if (sched_auth_admit (ctx->auth, &ctx->cfg, owner, &retry, err) == 0)
-    return 0;
-  if (err->code == WB_E_RATE_LIMITED)
-    {
-      snprintf (secs, sizeof secs, "%.0f", ceil (retry > 1 ? retry : 1));
-      evhttp_add_header (evhttp_request_get_output_headers (req), "Retry-After", secs);
-    }
-  return -1;
-}
-
-/* What a session's call adds to its result: "session" (what was carried)
- * and "warnings" (what was not), before the object's end. */
-static int
-session_outcome_json (const session_outcome_t *so, wb_buf_t *out)
-{
-  int bad = 0;
-
-  if (out->len < 2 || memcmp (out->data + out->len - 2, "}\n", 2) != 0)
-    return -1;
-  out->len -= 2;
-  bad |= wb_buf_printf (out,
-                        ",\"session\":{\"id\":\"%s\",\"seq\":%llu,\"carried\":%s,\"ended\":%s,"
-                        "\"files\":%u,\"files_bytes\":%llu,\"state_bytes\":%llu,\"error\":",
-                        so->id, (unsigned long long) so->seq, so->carried ? "true" : "false",
-                        so->ended ? "true" : "false", so->files,
-                        (unsigned long long) so->files_bytes, (unsigned long long) so->state_bytes);
-  bad |= so->error ? wb_buf_printf (out, "\"%s\"", so->error) : wb_buf_append_str (out, "null");
-  bad |= wb_buf_append_str (out, "},\"warnings\":[");
-  for (size_t i = 0; i < so->n_warnings; i++)
-    {
-      bad |= i ? wb_buf_append_str (out, ",") : 0;
-      bad |= wb_json_append_string (out, so->warnings[i], strlen (so->warnings[i]));
-    }
-  bad |= wb_buf_append_str (out, "]}\n");
-  return bad < 0 ? -1 : 0;
-}
-
-static void
-http_session_done (void *arg, const sched_result_t *res, const session_outcome_t *so,
-                   const wb_err_t *err)
-{
-  call_answer (arg, res, so, err);
-}
-
-/* Who owns the caller's sessions: "token:NAME", "cert:NAME" (a client
- * certificate's name: never the same owner as a token of that name), or
- * without credentials (none configured) the listener's kind, "anon:unix"
- * or "anon:tcp": whoever reaches the loopback port is not the Unix
- * socket's owner.  In buf (80 bytes). */
-const char *
-caller_name_in (const http_caller_t *who, char *buf)
-{
-  if (who->token)
-    snprintf (buf, 80, "token:%s", who->token->name);
-  else if (who->cert_name)
-    snprintf (buf, 80, "cert:%s", who->cert_name);
-  else
-    snprintf (buf, 80, "anon:%s", who->on_unix ? "unix" : "tcp");
-  return buf;
-}
-#define caller_name(who) caller_name_in ((who), (char[80]){0})
-
-/* POST /v1/executions, and POST /api/v2/execute (piston): a Piston body is
- * translated into a /v1 body first, so both share one validator.  With
+/* POST /v1/executions, and POST /api/v2/execute (piston): a Piston body's
+ * fields go through /v1's validator (sched_request_build).  With
  * session (POST /v1/sessions/{id}/executions) the call runs in it. */
 static void
 execute_in (struct evhttp_request *req, const http_caller_t *who, const char *session)
@@ -908,10 +197,10 @@ execute_in (struct evhttp_request *req, const http_caller_t *who, const char *se
   api_ctx_t *ctx = who->ctx;
   const sched_token_t *token = who->token;
   bool piston = who->route->piston;
+  call_shape_id_t shape = piston ? CALL_PISTON : http_call_v1_shape (req);
   struct evbuffer *in = evhttp_request_get_input_buffer (req);
   size_t len = evbuffer_get_length (in);
   const char *body = len ? (const char *) evbuffer_pullup (in, -1) : NULL;
-  cleanup_buf wb_buf_t translated = WB_BUF_INIT;
   sched_request_t parsed;
   wb_err_t err;
   int rc;
@@ -921,7 +210,7 @@ execute_in (struct evhttp_request *req, const http_caller_t *who, const char *se
       if (body)
         explicit_bzero ((void *) body, len);
       evbuffer_drain (in, len);
-      reply_error_as (req, &err, piston);
+      http_call_refuse (req, shape, &err);
       return;
     }
   if (len > 0 && body == NULL)
@@ -929,17 +218,11 @@ execute_in (struct evhttp_request *req, const http_caller_t *who, const char *se
       /* Not made contiguous: the pieces are dropped unread. */
       evbuffer_drain (in, len);
       wb_error (&err, WB_E_NOMEM, "out of memory reading a request body of %zu bytes", len);
-      reply_error_as (req, &err, piston);
+      http_call_refuse (req, shape, &err);
       return;
     }
   if (piston)
-    {
-      rc = sched_piston_translate (body, len, ctx->profiles, &translated, &err);
-      if (rc == 0)
-        rc = sched_request_parse (translated.data, translated.len, ctx->profiles, &parsed, &err);
-      if (translated.data)
-        explicit_bzero (translated.data, translated.len);
-    }
+    rc = sched_piston_parse (body, len, ctx->profiles, &parsed, &err);
   else if (session)
     {
       char language[33];
@@ -957,7 +240,7 @@ execute_in (struct evhttp_request *req, const http_caller_t *who, const char *se
   evbuffer_drain (in, len);
   if (rc < 0)
     {
-      reply_error_as (req, &err, piston);
+      http_call_refuse (req, shape, &err);
       return;
     }
   if (token)
@@ -965,66 +248,9 @@ execute_in (struct evhttp_request *req, const http_caller_t *who, const char *se
   else if (who->cert_name)
     snprintf (parsed.client, sizeof parsed.client, "%s", who->cert_name);
   if (http_call_start (req, who, session, session ? caller_name (who) : NULL, caller_name (who),
-                       &parsed, piston, NULL, &err)
+                       &parsed, shape, NULL, &err)
       < 0)
-    reply_error_as (req, &err, piston);
-}
-
-int
-http_call_start (struct evhttp_request *req, const http_caller_t *who, const char *session,
-                 const char *owner, const char *limits_owner, sched_request_t *parsed, bool piston,
-                 const e2b_stream_t *e2b, wb_err_t *err)
-{
-  api_ctx_t *ctx = who->ctx;
-  http_call_t *call = calloc (1, sizeof *call);
-
-  if (call == NULL)
-    {
-      sched_request_clear (parsed);
-      return wb_error (err, WB_E_NOMEM, "out of memory");
-    }
-  call->ctx = ctx;
-  call->req = req;
-  call->piston = piston;
-  if (piston)
-    sched_piston_version (parsed->profile, call->piston_version, sizeof call->piston_version);
-  call->conn = evhttp_request_get_connection (req);
-  call->hconn = who->hconn;
-  if (e2b)
-    {
-      call->is_e2b = true;
-      call->e2b = *e2b;
-    }
-  if (e2b || (!piston && wants_ndjson (req)))
-    {
-      call->streaming = true;
-      parsed->stream_cb = http_stream_cb;
-      parsed->stream_arg = call;
-    }
-  if (session)
-    call->sc
-        = session_exec_start (ctx->sessions, session, owner, parsed, http_session_done, call, err);
-  else
-    call->ex = sched_exec_start (ctx->execs, parsed, exec_done_cb, call, err);
-  if (call->ex == NULL && call->sc == NULL)
-    {
-      free (call);
-      return -1;
-    }
-  call->held = true;
-  snprintf (call->limits_owner, sizeof call->limits_owner, "%s", limits_owner);
-  sched_auth_hold (ctx->auth, &ctx->cfg, limits_owner);
-  who->hconn->call = call;
-  /* The SDK's timers run until the headers come: they go now, before the
-   * container is even asked for. */
-  if (e2b)
-    {
-      cleanup_buf wb_buf_t first = WB_BUF_INIT;
-      if (stream_begin (call) && e2b_stream_start (&call->e2b, &first) == 0 && first.len)
-        stream_send (call, &first);
-    }
-  watch_client (call);
-  return 0;
+    http_call_refuse (req, shape, &err);
 }
 
 static void
@@ -1062,10 +288,10 @@ reply_session (struct evhttp_request *req, const api_ctx_t *ctx, int status,
 
   if (session_info_json (ctx, info, &body) < 0 || wb_buf_append_str (&body, "\n") < 0)
     {
-      reply_nomem_err (req, "encoding a session", body.len);
+      http_reply_nomem (req, "encoding a session", body.len);
       return;
     }
-  reply_json (req, status, body.data, body.len);
+  http_reply_json (req, status, body.data, body.len, REPLY_V1);
 }
 
 typedef struct session_list
@@ -1106,24 +332,24 @@ handle_sessions (struct evhttp_request *req, const http_caller_t *who)
       session_each (ctx->sessions, caller_name (who), session_list_cb, &l);
       if (l.bad < 0 || wb_buf_append_str (&body, "]}\n") < 0)
         {
-          reply_nomem_err (req, "listing the sessions", body.len);
+          http_reply_nomem (req, "listing the sessions", body.len);
           return;
         }
-      reply_json (req, 200, body.data, body.len);
+      http_reply_json (req, 200, body.data, body.len, REPLY_V1);
       return;
     }
   if (ctx->leaving && *ctx->leaving)
     {
       evbuffer_drain (in, len);
       wb_error (&err, WB_E_BUSY, "warmboxd is shutting down: no new sessions");
-      reply_error (req, &err);
+      http_reply_error (req, &err, REPLY_V1);
       return;
     }
   const char *data = len ? (const char *) evbuffer_pullup (in, -1) : NULL;
   if (sched_session_spec_parse (data, data ? len : 0, ctx->profiles, &spec, &err) < 0)
     {
       evbuffer_drain (in, len);
-      reply_error (req, &err);
+      http_reply_error (req, &err, REPLY_V1);
       return;
     }
   evbuffer_drain (in, len);
@@ -1135,7 +361,7 @@ handle_sessions (struct evhttp_request *req, const http_caller_t *who)
   if (session_create (ctx->sessions, &s, id, &err) < 0
       || session_get (ctx->sessions, id, s.owner, &info, &err) < 0)
     {
-      reply_error (req, &err);
+      http_reply_error (req, &err, REPLY_V1);
       return;
     }
   reply_session (req, ctx, 201, &info);
@@ -1160,7 +386,7 @@ handle_session (struct evhttp_request *req, const http_caller_t *who)
       evbuffer_drain (evhttp_request_get_input_buffer (req),
                       evbuffer_get_length (evhttp_request_get_input_buffer (req)));
       wb_error (&err, WB_E_NOT_FOUND, "no such session");
-      reply_error (req, &err);
+      http_reply_error (req, &err, REPLY_V1);
       return;
     }
   memcpy (id, rest, id_len);
@@ -1170,7 +396,7 @@ handle_session (struct evhttp_request *req, const http_caller_t *who)
       if (method != EVHTTP_REQ_POST)
         {
           wb_error (&err, WB_E_INVALID, "use POST on %s", path);
-          reply_error (req, &err);
+          http_reply_error (req, &err, REPLY_V1);
           return;
         }
       execute_in (req, who, id);
@@ -1181,13 +407,13 @@ handle_session (struct evhttp_request *req, const http_caller_t *who)
   if (slash)
     {
       wb_error (&err, WB_E_NOT_FOUND, "no such endpoint");
-      reply_error (req, &err);
+      http_reply_error (req, &err, REPLY_V1);
       return;
     }
   if (method == EVHTTP_REQ_GET)
     {
       if (session_get (ctx->sessions, id, caller_name (who), &info, &err) < 0)
-        reply_error (req, &err);
+        http_reply_error (req, &err, REPLY_V1);
       else
         reply_session (req, ctx, 200, &info);
       return;
@@ -1195,13 +421,13 @@ handle_session (struct evhttp_request *req, const http_caller_t *who)
   if (method == EVHTTP_REQ_DELETE)
     {
       if (session_delete (ctx->sessions, id, caller_name (who), &err) < 0)
-        reply_error (req, &err);
+        http_reply_error (req, &err, REPLY_V1);
       else
-        reply_json (req, 200, "{\"deleted\":true}\n", 16);
+        http_reply_json (req, 200, "{\"deleted\":true}\n", 16, REPLY_V1);
       return;
     }
   wb_error (&err, WB_E_INVALID, "use GET or DELETE on %s", path);
-  reply_error (req, &err);
+  http_reply_error (req, &err, REPLY_V1);
 }
 
 /* ---- small endpoints ------------------------------------------------- */
@@ -1244,10 +470,10 @@ handle_languages (struct evhttp_request *req, const http_caller_t *who)
     }
   if (bad < 0 || wb_buf_append_str (&body, "]}\n") < 0)
     {
-      reply_nomem_err (req, "listing the languages", body.len);
+      http_reply_nomem (req, "listing the languages", body.len);
       return;
     }
-  reply_json (req, 200, body.data, body.len);
+  http_reply_json (req, 200, body.data, body.len, REPLY_V1);
 }
 
 static void
@@ -1295,10 +521,10 @@ handle_pools (struct evhttp_request *req, const http_caller_t *who)
   bad |= wb_buf_printf (&body, "],\"start_limit\":%u,\"starts_queued\":%u}\n", limit, queued);
   if (bad)
     {
-      reply_nomem_err (req, "listing the pools", body.len);
+      http_reply_nomem (req, "listing the pools", body.len);
       return;
     }
-  reply_json (req, 200, body.data, body.len);
+  http_reply_json (req, 200, body.data, body.len, REPLY_V1);
 }
 
 /* GET /v1/engines: each engine's state, for operators (no secrets: the
@@ -1371,10 +597,10 @@ handle_engines (struct evhttp_request *req, const http_caller_t *who)
     }
   if (bad || wb_buf_append_str (&body, "]}\n") < 0)
     {
-      reply_nomem_err (req, "listing the engines", body.len);
+      http_reply_nomem (req, "listing the engines", body.len);
       return;
     }
-  reply_json (req, 200, body.data, body.len);
+  http_reply_json (req, 200, body.data, body.len, REPLY_V1);
 }
 
 static int
@@ -1458,7 +684,7 @@ handle_metrics (struct evhttp_request *req, const http_caller_t *who)
              (unsigned long long) who->hconn->h->reply_bytes)
              < 0)
     {
-      reply_nomem_err (req, "rendering the metrics", body.len);
+      http_reply_nomem (req, "rendering the metrics", body.len);
       return;
     }
   if (evhttp_add_header (evhttp_request_get_output_headers (req), "Content-Type",
@@ -1466,7 +692,7 @@ handle_metrics (struct evhttp_request *req, const http_caller_t *who)
           < 0
       || evbuffer_add (evhttp_request_get_output_buffer (req), body.data, body.len) < 0)
     {
-      reply_nomem_err (req, "sending the metrics", body.len);
+      http_reply_nomem (req, "sending the metrics", body.len);
       return;
     }
   evhttp_send_reply (req, 200, "OK", NULL);
@@ -1659,9 +885,9 @@ handle_runtimes (struct evhttp_request *req, const http_caller_t *who)
   wb_err_t err;
 
   if (sched_piston_runtimes_json (who->ctx->profiles, &body, &err) < 0)
-    reply_error_as (req, &err, true);
+    http_reply_error (req, &err, REPLY_PISTON);
   else
-    reply_json_as (req, 200, body.data, body.len, true);
+    http_reply_json (req, 200, body.data, body.len, REPLY_PISTON);
 }
 
 static void
@@ -1671,9 +897,9 @@ handle_healthz (struct evhttp_request *req, const http_caller_t *who)
   static const char down[] = "{\"status\":\"ok\",\"engine\":\"down\"}\n";
 
   if (nodes_any_up (who->ctx->nodes))
-    reply_json (req, 200, ok, sizeof ok - 1);
+    http_reply_json (req, 200, ok, sizeof ok - 1, REPLY_V1);
   else
-    reply_json (req, 200, down, sizeof down - 1);
+    http_reply_json (req, 200, down, sizeof down - 1, REPLY_V1);
 }
 
 static void
@@ -1684,9 +910,9 @@ handle_readyz (struct evhttp_request *req, const http_caller_t *who)
   api_ctx_t *ctx = who->ctx;
 
   if (nodes_any_up (ctx->nodes) && !*ctx->leaving && nodes_pools_healthy (ctx->nodes))
-    reply_json (req, 200, ready, sizeof ready - 1);
+    http_reply_json (req, 200, ready, sizeof ready - 1, REPLY_V1);
   else
-    reply_json (req, 503, not_ready, sizeof not_ready - 1);
+    http_reply_json (req, 503, not_ready, sizeof not_ready - 1, REPLY_V1);
 }
 
 /* Every endpoint, once.  Paths match whole; a method a route does not
@@ -1800,7 +1026,7 @@ reply_refused (struct evhttp_request *req, const http_route_t *r, const char *pa
   if (r && r->e2b)
     e2b_reply_error (req, err);
   else
-    reply_error_as (req, err, http_path_is_piston (path));
+    http_reply_error (req, err, http_path_is_piston (path) ? REPLY_PISTON : REPLY_V1);
 }
 
 /* A request's head as route_decide reads it: evhttp's request, or the
@@ -1830,7 +1056,8 @@ typedef enum route_verdict
   ROUTE_GUARD,     /* a browser's request refused (421, 403, 415): reply_refused */
   ROUTE_PREFLIGHT, /* OPTIONS: a browser's preflight (cors_preflight answers) */
   ROUTE_REFUSE,    /* credentials, role or size refused: reply_refused */
-  ROUTE_ERROR,     /* no such endpoint, or not this method: reply_error_as (*piston) */
+  ROUTE_ERROR, /* no such endpoint, or not this method: http_reply_error (*piston: Piston's words)
+                */
 } route_verdict_t;
 
 static const char *
@@ -1993,7 +1220,7 @@ cors_preflight (struct evhttp_request *req)
       || evhttp_find_header (in, "Access-Control-Request-Method") == NULL)
     {
       wb_error (&err, WB_E_NOT_FOUND, "OPTIONS answers only a browser's preflight");
-      reply_error (req, &err);
+      http_reply_error (req, &err, REPLY_V1);
       return;
     }
   evhttp_add_header (out, "Access-Control-Allow-Methods", "GET, POST, DELETE");
@@ -2028,7 +1255,7 @@ intake_marks (struct evhttp_request *req, uint64_t *body_len, bool *withheld)
                 : status == 501 ? WB_E_UNSUPPORTED
                                 : WB_E_INVALID,
                 "%s", http_head_fault_text (f));
-      reply_error (req, &err);
+      http_reply_error (req, &err, REPLY_V1);
       return true;
     }
   if (held)
@@ -2105,7 +1332,7 @@ route (struct evhttp_request *req, void *arg)
       return;
     case ROUTE_ERROR:
       cors_headers (req);
-      reply_error_as (req, &err, piston);
+      http_reply_error (req, &err, piston ? REPLY_PISTON : REPLY_V1);
       return;
     case ROUTE_SERVE:
       break;
@@ -2776,7 +2003,7 @@ route_tls (struct evhttp_request *req, void *arg)
     {
       wb_err_t err;
       wb_error (&err, WB_E_INVALID, "this port speaks HTTPS: use https://");
-      reply_error (req, &err);
+      http_reply_error (req, &err, REPLY_V1);
       return;
     }
   route (req, arg);

@@ -35,8 +35,5 @@ void sched_http_free (sched_http_t *h);
 /* The answers' bytes waiting for their readers (warmbox_http_reply_bytes;
  * http.max_reply_bytes bounds it).  Can't fail. */
 uint64_t sched_http_reply_bytes (const sched_http_t *h);
-/* Append the JSON body of a result.  -1 with err (WB_E_NOMEM) when memory
- * runs out; out may then hold part of it. */
-WB_MUST_CHECK int sched_result_json (const sched_result_t *res, wb_buf_t *out, wb_err_t *err);
 
 #endif

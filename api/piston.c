@@ -150,19 +150,21 @@ piston_program_name (const prof_t *p, cJSON *file, char *out, size_t size, wb_er
 }
 
 int
-sched_piston_translate (const char *body, size_t len, const prof_set_t *profiles, wb_buf_t *v1_body,
-                        wb_err_t *err)
+sched_piston_parse (const char *body, size_t len, const prof_set_t *profiles, sched_request_t *out,
+                    wb_err_t *err)
 {
   cleanup_json cJSON *root = NULL;
-  cleanup_json cJSON *v1 = NULL;
-  cleanup_buf wb_buf_t code = WB_BUF_INIT;
+  sched_request_fields_t f = {0};
+  wb_buf_t code = WB_BUF_INIT;
   cJSON *files, *file, *item;
   const char *language, *version;
   const prof_t *p;
   char have[64], program_name[SCHED_MAX_FILE_NAME + 1];
   double run_timeout, run_memory, compile_timeout, compile_memory;
-  char *text;
+  size_t total = 0;
+  int i = 0, rc = -1;
 
+  memset (out, 0, sizeof *out);
   if (body == NULL || len == 0)
     return wb_error (err, WB_E_INVALID, "the request body is empty; send a JSON object");
   if (sched_json_has_nul_escape (body, len))
@@ -186,6 +188,7 @@ sched_piston_translate (const char *body, size_t len, const prof_set_t *profiles
   if (p == NULL || !version_matches (version, have))
     return wb_error (err, WB_E_NOT_FOUND, "%.64s-%.32s runtime is unknown", language,
                      version ? version : "*");
+  f.language = p->language;
 
   files = cJSON_GetObjectItemCaseSensitive (root, "files");
   if (!cJSON_IsArray (files) || cJSON_GetArraySize (files) == 0)
@@ -193,15 +196,9 @@ sched_piston_translate (const char *body, size_t len, const prof_set_t *profiles
   if (cJSON_GetArraySize (files) > 1 + SCHED_MAX_FILES)
     return wb_error (err, WB_E_INVALID, "files holds %d files; the most is the program and %d more",
                      cJSON_GetArraySize (files), SCHED_MAX_FILES);
-  if (piston_file (cJSON_GetArrayItem (files, 0), 0, &code, err) < 0)
-    return -1;
   if (piston_program_name (p, cJSON_GetArrayItem (files, 0), program_name, sizeof program_name, err)
       < 0)
     return -1;
-  if (!wb_utf8_valid (code.data ? code.data : "", code.len)
-      || (code.len && memchr (code.data, '\0', code.len) != NULL))
-    return wb_error (err, WB_E_INVALID, "the program must be UTF-8 text without NUL");
-
   if (limit_field (root, "run_timeout", &run_timeout, err) < 0
       || limit_field (root, "run_memory_limit", &run_memory, err) < 0
       || limit_field (root, "compile_timeout", &compile_timeout, err) < 0
@@ -210,30 +207,49 @@ sched_piston_translate (const char *body, size_t len, const prof_set_t *profiles
       || limit_field (root, "compile_cpu_time", &(double){0}, err) < 0)
     return -1;
 
-  v1 = cJSON_CreateObject ();
-  if (v1 == NULL)
-    return wb_error (err, WB_E_NOMEM, "out of memory");
-  if (!cJSON_AddStringToObject (v1, "language", p->language)
-      || !cJSON_AddStringToObject (v1, "code", "")) /* placeholder, spliced below */
-    return wb_error (err, WB_E_NOMEM, "out of memory");
-  if (program_name[0] && !cJSON_AddStringToObject (v1, "filename", program_name))
-    return wb_error (err, WB_E_NOMEM, "out of memory");
+  /* From here on f holds what it took: every way out is `out`. */
+  if (piston_file (cJSON_GetArrayItem (files, 0), 0, &code, err) < 0)
+    goto out;
+  if (!wb_utf8_valid (code.data ? code.data : "", code.len)
+      || (code.len && memchr (code.data, '\0', code.len) != NULL))
+    {
+      wb_error (err, WB_E_INVALID, "the program must be UTF-8 text without NUL");
+      goto out;
+    }
+  f.code_len = code.len;
+  if (wb_buf_append (&code, "", 1) < 0)
+    goto nomem;
+  f.code = wb_buf_steal (&code);
+  if (program_name[0] && (f.filename = strdup (program_name)) == NULL)
+    goto nomem;
   item = cJSON_GetObjectItemCaseSensitive (root, "stdin");
   if (item != NULL && !cJSON_IsNull (item))
     {
       if (!cJSON_IsString (item))
-        return wb_error (err, WB_E_INVALID, "stdin must be a string");
-      if (!cJSON_AddStringToObject (v1, "stdin", item->valuestring))
-        return wb_error (err, WB_E_NOMEM, "out of memory");
+        {
+          wb_error (err, WB_E_INVALID, "stdin must be a string");
+          goto out;
+        }
+      f.stdin_len = strlen (item->valuestring);
+      if ((f.stdin_data = strdup (item->valuestring)) == NULL)
+        goto nomem;
     }
   item = cJSON_GetObjectItemCaseSensitive (root, "args");
   if (item != NULL && !cJSON_IsNull (item))
     {
-      cJSON *arg, *args = cJSON_AddArrayToObject (v1, "args");
-      if (args == NULL)
-        return wb_error (err, WB_E_NOMEM, "out of memory");
+      cJSON *arg;
       if (!cJSON_IsArray (item))
-        return wb_error (err, WB_E_INVALID, "args must be an array of strings");
+        {
+          wb_error (err, WB_E_INVALID, "args must be an array of strings");
+          goto out;
+        }
+      if (cJSON_GetArraySize (item) > SCHED_MAX_ARGS)
+        {
+          wb_error (err, WB_E_INVALID, "args may hold at most %d strings", SCHED_MAX_ARGS);
+          goto out;
+        }
+      if ((f.args = calloc ((size_t) cJSON_GetArraySize (item) + 1, sizeof *f.args)) == NULL)
+        goto nomem;
       cJSON_ArrayForEach (arg, item)
       {
         char num[64];
@@ -245,100 +261,86 @@ sched_piston_translate (const char *body, size_t len, const prof_set_t *profiles
             s = num;
           }
         if (s == NULL)
-          return wb_error (err, WB_E_INVALID, "args must be an array of strings");
-        if (!cJSON_AddItemToArray (args, cJSON_CreateString (s)))
-          return wb_error (err, WB_E_NOMEM, "out of memory");
+          {
+            wb_error (err, WB_E_INVALID, "args must be an array of strings");
+            goto out;
+          }
+        if ((f.args[f.n_args++] = strdup (s)) == NULL)
+          goto nomem;
       }
     }
-  if (cJSON_GetArraySize (files) > 1)
-    {
-      cJSON *list = cJSON_AddArrayToObject (v1, "files");
-      int i = 0;
-      size_t total = 0;
-      if (list == NULL)
-        return wb_error (err, WB_E_NOMEM, "out of memory");
-      cJSON_ArrayForEach (file, files)
+  if (cJSON_GetArraySize (files) > 1
+      && (f.files = calloc ((size_t) cJSON_GetArraySize (files), sizeof *f.files)) == NULL)
+    goto nomem;
+  cJSON_ArrayForEach (file, files)
+  {
+    wb_buf_t raw = WB_BUF_INIT;
+    const char *name;
+    if (i++ == 0)
+      continue;
+    name = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (file, "name"));
+    if (name == NULL)
       {
-        cleanup_buf wb_buf_t raw = WB_BUF_INIT;
-        cleanup_buf wb_buf_t b64 = WB_BUF_INIT;
-        cJSON *o;
-        const char *name;
-        if (i++ == 0)
-          continue;
-        if (piston_file (file, i - 1, &raw, err) < 0)
-          return -1;
-        total += raw.len;
-        if (total > SCHED_MAX_FILES_BYTES)
-          return wb_error (err, WB_E_TOO_LARGE, "files hold more than %d bytes together",
-                           SCHED_MAX_FILES_BYTES);
-        name = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (file, "name"));
-        if (name == NULL)
-          return wb_error (err, WB_E_INVALID,
-                           "files[%d] needs a name: files after the first are the program's "
-                           "files, found by name in its working directory",
-                           i - 1);
-        if (!sched_file_name_valid (name, strlen (name)))
-          return wb_error (err, WB_E_INVALID,
-                           "files[%d].name must be a plain file name (no '/', no control "
-                           "characters, not . or .., at most %d bytes)",
-                           i - 1, SCHED_MAX_FILE_NAME);
-        if (strcmp (name, program_name) == 0)
-          return wb_error (err, WB_E_INVALID,
-                           "files[%d].name is %s, the program's own file (files[0])", i - 1, name);
-        if (wb_base64_encode (&b64, raw.data ? raw.data : "", raw.len) < 0
-            || (o = cJSON_CreateObject ()) == NULL || !cJSON_AddItemToArray (list, o)
-            || !cJSON_AddStringToObject (o, "name", name)
-            || !cJSON_AddStringToObject (o, "content", b64.data ? b64.data : "")
-            || !cJSON_AddStringToObject (o, "encoding", "base64"))
-          return wb_error (err, WB_E_NOMEM, "out of memory");
-        if (raw.data)
-          explicit_bzero (raw.data, raw.len);
-        if (b64.data)
-          explicit_bzero (b64.data, b64.len);
+        wb_error (err, WB_E_INVALID,
+                  "files[%d] needs a name: files after the first are the program's "
+                  "files, found by name in its working directory",
+                  i - 1);
+        goto out;
       }
-    }
-  if (run_timeout > 0)
-    if (!cJSON_AddNumberToObject (v1, "timeout_ms", ceil (run_timeout)))
-      return wb_error (err, WB_E_NOMEM, "out of memory");
-  if (run_memory > 0)
-    if (!cJSON_AddNumberToObject (v1, "memory_mb", ceil (run_memory / (1024.0 * 1024.0))))
-      return wb_error (err, WB_E_NOMEM, "out of memory");
+    if (!sched_file_name_valid (name, strlen (name)))
+      {
+        wb_error (err, WB_E_INVALID,
+                  "files[%d].name must be a plain file name (no '/', no control "
+                  "characters, not . or .., at most %d bytes)",
+                  i - 1, SCHED_MAX_FILE_NAME);
+        goto out;
+      }
+    if (strcmp (name, program_name) == 0)
+      {
+        wb_error (err, WB_E_INVALID, "files[%d].name is %s, the program's own file (files[0])",
+                  i - 1, name);
+        goto out;
+      }
+    if (piston_file (file, i - 1, &raw, err) < 0)
+      {
+        wb_buf_free (&raw);
+        goto out;
+      }
+    total += raw.len;
+    sched_file_t *to = &f.files[f.n_files++];
+    to->len = raw.len;
+    to->data = raw.data ? wb_buf_steal (&raw) : calloc (1, 1);
+    to->name = strdup (name);
+    if (to->data == NULL || to->name == NULL)
+      goto nomem;
+    if (total > SCHED_MAX_FILES_BYTES)
+      {
+        wb_error (err, WB_E_TOO_LARGE, "files hold more than %d bytes together",
+                  SCHED_MAX_FILES_BYTES);
+        goto out;
+      }
+  }
+  /* Limits: whole numbers (the /v1 field's units), checked by the build. */
+  f.timeout_ms = (sched_request_limit_t){run_timeout > 0, ceil (run_timeout)};
+  f.memory_mb = (sched_request_limit_t){run_memory > 0, ceil (run_memory / (1024.0 * 1024.0))};
   /* Piston clients send the compile limits for every language: they apply
    * where there is a compile stage. */
-  if (p->compile_argv && compile_timeout > 0)
-    if (!cJSON_AddNumberToObject (v1, "compile_timeout_ms", ceil (compile_timeout)))
-      return wb_error (err, WB_E_NOMEM, "out of memory");
-  if (p->compile_argv && compile_memory > 0)
-    if (!cJSON_AddNumberToObject (v1, "compile_memory_mb",
-                                  ceil (compile_memory / (1024.0 * 1024.0))))
-      return wb_error (err, WB_E_NOMEM, "out of memory");
-
-  text = cJSON_PrintUnformatted (v1);
-  if (text == NULL)
-    return wb_error (err, WB_E_NOMEM, "out of memory");
-  /* Splice the code in as a JSON string (it may be large; one copy). */
-  {
-    const char *hole = strstr (text, "\"code\":\"\"");
-    if (hole == NULL)
-      {
-        explicit_bzero (text, strlen (text));
-        explicit_bzero (text, strlen (text)); /* the files' contents were in it */
-        cJSON_free (text);
-        return wb_error (err, WB_E_NOMEM, "out of memory");
-      }
-    size_t head = (size_t) (hole - text) + 7;
-    int rc = wb_buf_append (v1_body, text, head) < 0
-                     || wb_json_append_string (v1_body, code.data ? code.data : "", code.len) < 0
-                     || wb_buf_append_str (v1_body, hole + 9) < 0
-                 ? -1
-                 : 0;
-    cJSON_free (text);
-    if (code.data)
-      explicit_bzero (code.data, code.len);
-    if (rc < 0)
-      return wb_error (err, WB_E_NOMEM, "out of memory");
-  }
-  return 0;
+  if (p->compile_argv)
+    {
+      f.compile_timeout_ms = (sched_request_limit_t){compile_timeout > 0, ceil (compile_timeout)};
+      f.compile_memory_mb
+          = (sched_request_limit_t){compile_memory > 0, ceil (compile_memory / (1024.0 * 1024.0))};
+    }
+  rc = sched_request_build (&f, profiles, NULL, out, err);
+  goto out;
+nomem:
+  wb_error (err, WB_E_NOMEM, "out of memory");
+out:
+  if (code.data)
+    explicit_bzero (code.data, code.len);
+  wb_buf_free (&code);
+  sched_request_fields_clear (&f);
+  return rc;
 }
 
 int

@@ -5,11 +5,11 @@
 
 #include "exec/exec.h"
 
-/* POST /api/v2/execute, translated into a /v1/executions body (which
- * sched_request_parse then validates, so both APIs share every limit).
- * -1 with err (400/404) on a bad request. */
-WB_MUST_CHECK int sched_piston_translate (const char *body, size_t len, const prof_set_t *profiles,
-                                          wb_buf_t *v1_body, wb_err_t *err);
+/* POST /api/v2/execute into a request, built by sched_request_build from
+ * Piston's fields, so that both APIs share every check and limit.  -1
+ * with err (400, 404 unknown runtime, 413) and *out cleared. */
+WB_MUST_CHECK int sched_piston_parse (const char *body, size_t len, const prof_set_t *profiles,
+                                      sched_request_t *out, wb_err_t *err);
 /* GET /api/v2/runtimes.  -1 with err (WB_E_NOMEM) when memory runs out. */
 WB_MUST_CHECK int sched_piston_runtimes_json (const prof_set_t *profiles, wb_buf_t *out,
                                               wb_err_t *err);

@@ -20,18 +20,32 @@ static const char *const known_keys[]
        "files",    "timeout_ms",     "memory_mb", "compile_timeout_ms", "compile_memory_mb",
        "filename", "combined_output"};
 
+/* A limit's JSON: absent or null is not given; anything but a number is
+ * refused (its range is limit_check's). */
 static int
-optional_uint (cJSON *root, const char *key, uint32_t lo, uint32_t max, uint32_t *inout,
-               wb_err_t *err)
+json_limit (cJSON *root, const char *key, sched_request_limit_t *out, wb_err_t *err)
 {
   cJSON *item = cJSON_GetObjectItemCaseSensitive (root, key);
-  double v;
 
+  out->given = false;
   if (item == NULL || cJSON_IsNull (item))
     return 0;
   if (!cJSON_IsNumber (item))
     return wb_error (err, WB_E_INVALID, "%s must be a number", key);
-  v = item->valuedouble;
+  out->given = true;
+  out->value = item->valuedouble;
+  return 0;
+}
+
+/* A given limit into *inout: a whole number from lo to max. */
+static int
+limit_check (const char *key, sched_request_limit_t lim, uint32_t lo, uint32_t max, uint32_t *inout,
+             wb_err_t *err)
+{
+  double v = lim.value;
+
+  if (!lim.given)
+    return 0;
   if (!isfinite (v) || v != floor (v) || v < lo)
     return wb_error (err, WB_E_INVALID, "%s must be a whole number of at least %u", key, lo);
   if (v > max)
@@ -39,6 +53,17 @@ optional_uint (cJSON *root, const char *key, uint32_t lo, uint32_t max, uint32_t
                      max);
   *inout = (uint32_t) v;
   return 0;
+}
+
+static int
+optional_uint (cJSON *root, const char *key, uint32_t lo, uint32_t max, uint32_t *inout,
+               wb_err_t *err)
+{
+  sched_request_limit_t lim;
+
+  if (json_limit (root, key, &lim, err) < 0)
+    return -1;
+  return limit_check (key, lim, lo, max, inout, err);
 }
 
 /* True when a JSON string in body holds the escape \u0000.  cJSON would
@@ -82,9 +107,10 @@ files_cap (const prof_limits_t *l)
   return memory < cap ? memory : cap;
 }
 
-/* "files": each {"name", "content", "encoding"?}, into req->files. */
+/* "files": each {"name", "content", "encoding"?}, decoded into f->files
+ * (their names and sizes are sched_request_build's to check). */
 static int
-parse_files (cJSON *files, sched_request_t *req, wb_err_t *err)
+json_files (cJSON *files, sched_request_fields_t *f, wb_err_t *err)
 {
   cJSON *file;
   int n = cJSON_GetArraySize (files), i = 0;
@@ -94,14 +120,14 @@ parse_files (cJSON *files, sched_request_t *req, wb_err_t *err)
                      SCHED_MAX_FILES);
   if (n == 0)
     return 0;
-  req->files = calloc ((size_t) n, sizeof *req->files);
-  if (req->files == NULL)
+  f->files = calloc ((size_t) n, sizeof *f->files);
+  if (f->files == NULL)
     return wb_error (err, WB_E_NOMEM, "out of memory");
   cJSON_ArrayForEach (file, files)
   {
     cJSON *item;
     const char *name, *content, *encoding = "utf8";
-    sched_file_t *f = &req->files[req->n_files];
+    sched_file_t *out = &f->files[f->n_files];
     wb_buf_t raw = WB_BUF_INIT;
 
     if (!cJSON_IsObject (file))
@@ -121,28 +147,6 @@ parse_files (cJSON *files, sched_request_t *req, wb_err_t *err)
       encoding = cJSON_GetStringValue (item);
     if (name == NULL || content == NULL)
       return wb_error (err, WB_E_INVALID, "files[%d] needs \"name\" and \"content\" as strings", i);
-    if (!sched_file_name_valid (name, strlen (name)))
-      return wb_error (err, WB_E_INVALID,
-                       "files[%d].name must be 1 to %d bytes of UTF-8 without '/' or control "
-                       "characters, and not \".\" or \"..\" (a name in the working directory)",
-                       i, SCHED_MAX_FILE_NAME);
-    if (strncmp (name, ".warmbox-", 9) == 0)
-      return wb_error (err, WB_E_INVALID,
-                       "files[%d].name: names starting with .warmbox- are the sandbox's own", i);
-    for (size_t k = 0; k < req->n_files; k++)
-      if (strcmp (req->files[k].name, name) == 0)
-        return wb_error (err, WB_E_INVALID, "files[%d].name repeats files[%zu].name", i, k);
-    /* The code itself is that file: its own name, or the language's
-     * default source file (for Java the init sees to it: the code's class
-     * names it). */
-    if (req->filename && strcmp (req->filename, name) == 0)
-      return wb_error (err, WB_E_INVALID, "files[%d].name is %s, the program's own filename", i,
-                       name);
-    if (req->filename == NULL && req->profile->source && !req->profile->java_source
-        && strcmp (req->profile->source, name) == 0)
-      return wb_error (err, WB_E_INVALID,
-                       "files[%d].name is %s, the name the code is written to for %s", i,
-                       req->profile->source, req->profile->language);
     if (encoding == NULL || (strcmp (encoding, "utf8") && strcmp (encoding, "base64")))
       return wb_error (err, WB_E_INVALID, "files[%d].encoding must be \"utf8\" or \"base64\"", i);
     if (strcmp (encoding, "base64") == 0)
@@ -158,23 +162,272 @@ parse_files (cJSON *files, sched_request_t *req, wb_err_t *err)
         wb_buf_free (&raw);
         return wb_error (err, WB_E_NOMEM, "out of memory");
       }
-    f->len = raw.len;
-    f->data = raw.data ? wb_buf_steal (&raw) : calloc (1, 1);
-    f->name = strdup (name);
-    req->n_files++;
-    if (f->data == NULL || f->name == NULL)
+    out->len = raw.len;
+    out->data = raw.data ? wb_buf_steal (&raw) : calloc (1, 1);
+    out->name = strdup (name);
+    f->n_files++;
+    if (out->data == NULL || out->name == NULL)
       return wb_error (err, WB_E_NOMEM, "out of memory");
-    wb_sha256_hex (f->data, f->len, f->sha256);
-    req->files_bytes += f->len;
-    if (req->files_bytes > files_cap (&req->limits))
-      return wb_error (err, WB_E_TOO_LARGE,
-                       "files hold more than %zu bytes together, the most here (%d MB, half the "
-                       "working directory's %u MB, a quarter of the %u MB of memory: the "
-                       "files live in the sandbox's memory)",
-                       files_cap (&req->limits), SCHED_MAX_FILES_BYTES / (1024 * 1024),
-                       req->limits.tmpfs_mb, req->limits.memory_mb);
+    /* The copy is the request's; the parsed tree's is wiped now. */
+    explicit_bzero ((char *) content, strlen (content));
     i++;
   }
+  return 0;
+}
+
+/* A /v1 body's JSON into fields: the types of what it says (a string, an
+ * array, a number), the encodings decoded; everything else is
+ * sched_request_build's. */
+static int
+json_fields (cJSON *root, sched_request_fields_t *f, wb_err_t *err)
+{
+  cJSON *item, *in, *in64, *args;
+
+  f->language = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (root, "language"));
+  item = cJSON_GetObjectItemCaseSensitive (root, "code");
+  if (cJSON_IsString (item))
+    {
+      f->code_len = strlen (item->valuestring);
+      if ((f->code = strdup (item->valuestring)) == NULL)
+        return wb_error (err, WB_E_NOMEM, "out of memory");
+    }
+
+  in = cJSON_GetObjectItemCaseSensitive (root, "stdin");
+  in64 = cJSON_GetObjectItemCaseSensitive (root, "stdin_base64");
+  if (in && in64 && !cJSON_IsNull (in) && !cJSON_IsNull (in64))
+    return wb_error (err, WB_E_INVALID, "send either stdin or stdin_base64, not both");
+  if (in && !cJSON_IsNull (in))
+    {
+      if (!cJSON_IsString (in))
+        return wb_error (err, WB_E_INVALID, "\"stdin\" must be a string");
+      f->stdin_len = strlen (in->valuestring);
+      if ((f->stdin_data = strdup (in->valuestring)) == NULL)
+        return wb_error (err, WB_E_NOMEM, "out of memory");
+    }
+  else if (in64 && !cJSON_IsNull (in64))
+    {
+      wb_buf_t raw = WB_BUF_INIT;
+      if (!cJSON_IsString (in64)
+          || wb_base64_decode (&raw, in64->valuestring, strlen (in64->valuestring)) < 0)
+        {
+          wb_buf_free (&raw);
+          return wb_error (err, WB_E_INVALID, "\"stdin_base64\" must be a base64 string");
+        }
+      f->stdin_len = raw.len;
+      f->stdin_data = raw.data ? wb_buf_steal (&raw) : calloc (1, 1);
+      if (f->stdin_data == NULL)
+        return wb_error (err, WB_E_NOMEM, "out of memory");
+    }
+
+  args = cJSON_GetObjectItemCaseSensitive (root, "args");
+  if (args && !cJSON_IsNull (args))
+    {
+      int n = cJSON_GetArraySize (args);
+      if (!cJSON_IsArray (args) || n > SCHED_MAX_ARGS)
+        return wb_error (err, WB_E_INVALID, "\"args\" must be an array of at most %d strings",
+                         SCHED_MAX_ARGS);
+      if ((f->args = calloc ((size_t) n + 1, sizeof *f->args)) == NULL)
+        return wb_error (err, WB_E_NOMEM, "out of memory");
+      cJSON_ArrayForEach (item, args)
+      {
+        if (!cJSON_IsString (item))
+          return wb_error (err, WB_E_INVALID, "\"args\" must hold strings only");
+        if ((f->args[f->n_args++] = strdup (item->valuestring)) == NULL)
+          return wb_error (err, WB_E_NOMEM, "out of memory");
+      }
+    }
+
+  if (json_limit (root, "timeout_ms", &f->timeout_ms, err) < 0
+      || json_limit (root, "memory_mb", &f->memory_mb, err) < 0
+      || json_limit (root, "compile_timeout_ms", &f->compile_timeout_ms, err) < 0
+      || json_limit (root, "compile_memory_mb", &f->compile_memory_mb, err) < 0)
+    return -1;
+
+  /* "output" in the result: stdout and stderr as they came (exec.h). */
+  item = cJSON_GetObjectItemCaseSensitive (root, "combined_output");
+  if (item && !cJSON_IsNull (item) && !cJSON_IsBool (item))
+    return wb_error (err, WB_E_INVALID, "combined_output must be true or false");
+  f->combined_output = cJSON_IsTrue (item);
+
+  item = cJSON_GetObjectItemCaseSensitive (root, "filename");
+  if (item && !cJSON_IsNull (item))
+    {
+      if (!cJSON_IsString (item))
+        return wb_error (err, WB_E_INVALID, "\"filename\" must be a string");
+      if ((f->filename = strdup (item->valuestring)) == NULL)
+        return wb_error (err, WB_E_NOMEM, "out of memory");
+    }
+
+  item = cJSON_GetObjectItemCaseSensitive (root, "files");
+  if (item && !cJSON_IsNull (item))
+    return json_files (item, f, err);
+  return 0;
+}
+
+void
+sched_request_fields_clear (sched_request_fields_t *f)
+{
+  /* The same wiping as a request's: hand them to one and clear it. */
+  sched_request_t r = {.code = f->code,
+                       .code_len = f->code_len,
+                       .stdin_data = f->stdin_data,
+                       .stdin_len = f->stdin_len,
+                       .args = f->args,
+                       .n_args = f->n_args,
+                       .files = f->files,
+                       .n_files = f->n_files,
+                       .filename = f->filename};
+  sched_request_clear (&r);
+  memset (f, 0, sizeof *f);
+}
+
+/* The request's files (already in req): names, sizes, hashes. */
+static int
+files_check (sched_request_t *req, wb_err_t *err)
+{
+  for (size_t i = 0; i < req->n_files; i++)
+    {
+      sched_file_t *f = &req->files[i];
+
+      if (f->name == NULL || f->data == NULL)
+        return wb_error (err, WB_E_INVALID, "files[%zu] needs a name and a content", i);
+      if (!sched_file_name_valid (f->name, strlen (f->name)))
+        return wb_error (err, WB_E_INVALID,
+                         "files[%zu].name must be 1 to %d bytes of UTF-8 without '/' or control "
+                         "characters, and not \".\" or \"..\" (a name in the working directory)",
+                         i, SCHED_MAX_FILE_NAME);
+      if (strncmp (f->name, ".warmbox-", 9) == 0)
+        return wb_error (err, WB_E_INVALID,
+                         "files[%zu].name: names starting with .warmbox- are the sandbox's own", i);
+      for (size_t k = 0; k < i; k++)
+        if (strcmp (req->files[k].name, f->name) == 0)
+          return wb_error (err, WB_E_INVALID, "files[%zu].name repeats files[%zu].name", i, k);
+      /* The code itself is that file: its own name, or the language's
+       * default source file (for Java the init sees to it: the code's
+       * class names it). */
+      if (req->filename && strcmp (req->filename, f->name) == 0)
+        return wb_error (err, WB_E_INVALID, "files[%zu].name is %s, the program's own filename", i,
+                         f->name);
+      if (req->filename == NULL && req->profile->source && !req->profile->java_source
+          && strcmp (req->profile->source, f->name) == 0)
+        return wb_error (err, WB_E_INVALID,
+                         "files[%zu].name is %s, the name the code is written to for %s", i,
+                         req->profile->source, req->profile->language);
+      req->files_bytes += f->len;
+      if (req->files_bytes > files_cap (&req->limits))
+        return wb_error (err, WB_E_TOO_LARGE,
+                         "files hold more than %zu bytes together, the most here (%d MB, half "
+                         "the working directory's %u MB, a quarter of the %u MB of memory: the "
+                         "files live in the sandbox's memory)",
+                         files_cap (&req->limits), SCHED_MAX_FILES_BYTES / (1024 * 1024),
+                         req->limits.tmpfs_mb, req->limits.memory_mb);
+      wb_sha256_hex (f->data, f->len, f->sha256);
+    }
+  return 0;
+}
+
+/* Every check of a request, wherever its fields came from. */
+static int
+request_check (sched_request_t *req, const sched_request_fields_t *f, const prof_set_t *profiles,
+               const sched_request_defaults_t *d, wb_err_t *err)
+{
+  const char *language = f->language;
+  const prof_t *p;
+  size_t total = 0;
+
+  if (d && d->language && language == NULL)
+    language = d->language;
+  if (language == NULL || *language == '\0')
+    return wb_error (err, WB_E_INVALID, "\"language\" is required and must be a string");
+  if ((p = prof_find (profiles, language)) == NULL)
+    return wb_error (err, WB_E_NOT_FOUND, "unknown language \"%.64s\"", language);
+  if (d && d->language && p != prof_find (profiles, d->language))
+    return wb_error (err, WB_E_INVALID, "this session runs %s, not %.64s", d->language, language);
+  req->profile = p;
+  req->limits = p->def;
+  /* A session's own defaults, within what the profile allows now. */
+  if (d && d->timeout_ms)
+    req->limits.timeout_ms = d->timeout_ms < p->max.timeout_ms ? d->timeout_ms : p->max.timeout_ms;
+  if (d && d->memory_mb)
+    req->limits.memory_mb = d->memory_mb < p->max.memory_mb ? d->memory_mb : p->max.memory_mb;
+
+  if (req->code == NULL)
+    return wb_error (err, WB_E_INVALID, "\"code\" is required and must be a string");
+  if (req->code_len > p->max.code_bytes)
+    return wb_error (err, WB_E_TOO_LARGE, "code is %zu bytes; the maximum for %s is %llu",
+                     req->code_len, p->language, (unsigned long long) p->max.code_bytes);
+  if (!wb_utf8_valid (req->code, req->code_len) || memchr (req->code, '\0', req->code_len))
+    return wb_error (err, WB_E_INVALID, "code must be valid UTF-8");
+  if (req->stdin_len > p->max.stdin_bytes)
+    return wb_error (err, WB_E_TOO_LARGE, "stdin is %zu bytes; the maximum for %s is %llu",
+                     req->stdin_len, p->language, (unsigned long long) p->max.stdin_bytes);
+
+  if (req->n_args > SCHED_MAX_ARGS)
+    return wb_error (err, WB_E_INVALID, "\"args\" must be an array of at most %d strings",
+                     SCHED_MAX_ARGS);
+  for (size_t i = 0; i < req->n_args; i++)
+    {
+      size_t l = strlen (req->args[i]);
+      total += l;
+      if (l > SCHED_MAX_ARG_BYTES || total > SCHED_MAX_ARGS_TOTAL)
+        return wb_error (err, WB_E_TOO_LARGE, "args are limited to %d bytes each, %d in all",
+                         SCHED_MAX_ARG_BYTES, SCHED_MAX_ARGS_TOTAL);
+    }
+
+  if (limit_check ("timeout_ms", f->timeout_ms, 1, p->max.timeout_ms, &req->limits.timeout_ms, err)
+          < 0
+      || limit_check ("memory_mb", f->memory_mb, 6, p->max.memory_mb, &req->limits.memory_mb, err)
+             < 0)
+    return -1;
+  /* A compile stage's own limits; a language without one has none to set. */
+  if (p->compile_argv == NULL && (f->compile_timeout_ms.given || f->compile_memory_mb.given))
+    return wb_error (err, WB_E_INVALID,
+                     "%s has no compile stage: compile_timeout_ms and compile_memory_mb "
+                     "do not apply",
+                     p->language);
+  if (limit_check ("compile_timeout_ms", f->compile_timeout_ms, 1, p->max.compile_timeout_ms,
+                   &req->limits.compile_timeout_ms, err)
+          < 0
+      || limit_check ("compile_memory_mb", f->compile_memory_mb, 6, p->max.compile_memory_mb,
+                      &req->limits.compile_memory_mb, err)
+             < 0)
+    return -1;
+  req->combined_output = f->combined_output;
+
+  /* The program's own file name, before the files: none may take it. */
+  if (req->filename && sched_program_name_check (p, req->filename, "filename", err) < 0)
+    return -1;
+  /* After memory_mb: the files live in the sandbox's memory (tmpfs). */
+  return files_check (req, err);
+}
+
+int
+sched_request_build (sched_request_fields_t *f, const prof_set_t *profiles,
+                     const sched_request_defaults_t *d, sched_request_t *out, wb_err_t *err)
+{
+  /* Taken first: every way out below frees them once, with the request. */
+  sched_request_t req = {.code = f->code,
+                         .code_len = f->code_len,
+                         .stdin_data = f->stdin_data,
+                         .stdin_len = f->stdin_len,
+                         .args = f->args,
+                         .n_args = f->n_args,
+                         .files = f->files,
+                         .n_files = f->n_files,
+                         .filename = f->filename};
+  sched_request_fields_t asked = *f;
+
+  f->code = f->stdin_data = f->filename = NULL;
+  f->args = NULL;
+  f->files = NULL;
+  f->n_args = f->n_files = 0;
+  memset (out, 0, sizeof *out);
+  if (request_check (&req, &asked, profiles, d, err) < 0)
+    {
+      sched_request_clear (&req);
+      return -1;
+    }
+  *out = req;
   return 0;
 }
 
@@ -189,13 +442,10 @@ int
 sched_request_parse_with (const char *body, size_t len, const prof_set_t *profiles,
                           const sched_request_defaults_t *d, sched_request_t *out, wb_err_t *err)
 {
-  cJSON *root, *item, *code, *in, *in64, *args;
-  const char *language;
-  const prof_t *p;
-  sched_request_t req;
+  sched_request_fields_t f = {0};
+  cJSON *root, *item, *code;
   int ret = -1;
 
-  memset (&req, 0, sizeof req);
   memset (out, 0, sizeof *out);
   if (body == NULL || len == 0)
     return wb_error (err, WB_E_INVALID, "the request body is empty; send a JSON object");
@@ -227,192 +477,21 @@ sched_request_parse_with (const char *body, size_t len, const prof_set_t *profil
         goto out;
       }
   }
-
+  /* A language that is there must be a string: null is "not given". */
   item = cJSON_GetObjectItemCaseSensitive (root, "language");
-  language = cJSON_GetStringValue (item);
-  if (d && d->language && (item == NULL || cJSON_IsNull (item)))
-    language = d->language;
-  if (language == NULL || *language == '\0')
+  if (item && !cJSON_IsNull (item) && !cJSON_IsString (item))
     {
       wb_error (err, WB_E_INVALID, "\"language\" is required and must be a string");
       goto out;
     }
-  p = prof_find (profiles, language);
-  if (p == NULL)
-    {
-      wb_error (err, WB_E_NOT_FOUND, "unknown language \"%.64s\"", language);
-      goto out;
-    }
-  if (d && d->language && p != prof_find (profiles, d->language))
-    {
-      wb_error (err, WB_E_INVALID, "this session runs %s, not %.64s", d->language, language);
-      goto out;
-    }
-  req.profile = p;
-  req.limits = p->def;
-  /* A session's own defaults, within what the profile allows now. */
-  if (d && d->timeout_ms)
-    req.limits.timeout_ms = d->timeout_ms < p->max.timeout_ms ? d->timeout_ms : p->max.timeout_ms;
-  if (d && d->memory_mb)
-    req.limits.memory_mb = d->memory_mb < p->max.memory_mb ? d->memory_mb : p->max.memory_mb;
-
-  code = cJSON_GetObjectItemCaseSensitive (root, "code");
-  if (!cJSON_IsString (code))
-    {
-      wb_error (err, WB_E_INVALID, "\"code\" is required and must be a string");
-      goto out;
-    }
-  req.code_len = strlen (code->valuestring);
-  if (req.code_len > p->max.code_bytes)
-    {
-      wb_error (err, WB_E_TOO_LARGE, "code is %zu bytes; the maximum for %s is %llu", req.code_len,
-                p->language, (unsigned long long) p->max.code_bytes);
-      goto out;
-    }
-  if (!wb_utf8_valid (code->valuestring, req.code_len))
-    {
-      wb_error (err, WB_E_INVALID, "code must be valid UTF-8");
-      goto out;
-    }
-  req.code = strdup (code->valuestring);
-
-  in = cJSON_GetObjectItemCaseSensitive (root, "stdin");
-  in64 = cJSON_GetObjectItemCaseSensitive (root, "stdin_base64");
-  if (in && in64 && !cJSON_IsNull (in) && !cJSON_IsNull (in64))
-    {
-      wb_error (err, WB_E_INVALID, "send either stdin or stdin_base64, not both");
-      goto out;
-    }
-  if (in && !cJSON_IsNull (in))
-    {
-      if (!cJSON_IsString (in))
-        {
-          wb_error (err, WB_E_INVALID, "\"stdin\" must be a string");
-          goto out;
-        }
-      req.stdin_len = strlen (in->valuestring);
-      req.stdin_data = strdup (in->valuestring);
-    }
-  else if (in64 && !cJSON_IsNull (in64))
-    {
-      wb_buf_t raw = WB_BUF_INIT;
-      if (!cJSON_IsString (in64)
-          || wb_base64_decode (&raw, in64->valuestring, strlen (in64->valuestring)) < 0)
-        {
-          wb_buf_free (&raw);
-          wb_error (err, WB_E_INVALID, "\"stdin_base64\" must be a base64 string");
-          goto out;
-        }
-      req.stdin_len = raw.len;
-      req.stdin_data = wb_buf_steal (&raw);
-    }
-  if (req.stdin_len > p->max.stdin_bytes)
-    {
-      wb_error (err, WB_E_TOO_LARGE, "stdin is %zu bytes; the maximum for %s is %llu",
-                req.stdin_len, p->language, (unsigned long long) p->max.stdin_bytes);
-      goto out;
-    }
-
-  args = cJSON_GetObjectItemCaseSensitive (root, "args");
-  if (args && !cJSON_IsNull (args))
-    {
-      size_t total = 0;
-      int n = cJSON_GetArraySize (args);
-      if (!cJSON_IsArray (args) || n > SCHED_MAX_ARGS)
-        {
-          wb_error (err, WB_E_INVALID, "\"args\" must be an array of at most %d strings",
-                    SCHED_MAX_ARGS);
-          goto out;
-        }
-      req.args = calloc ((size_t) n + 1, sizeof *req.args);
-      if (req.args == NULL)
-        goto oom;
-      cJSON_ArrayForEach (item, args)
-      {
-        size_t l;
-        if (!cJSON_IsString (item))
-          {
-            wb_error (err, WB_E_INVALID, "\"args\" must hold strings only");
-            goto out;
-          }
-        l = strlen (item->valuestring);
-        total += l;
-        if (l > SCHED_MAX_ARG_BYTES || total > SCHED_MAX_ARGS_TOTAL)
-          {
-            wb_error (err, WB_E_TOO_LARGE, "args are limited to %d bytes each, %d in all",
-                      SCHED_MAX_ARG_BYTES, SCHED_MAX_ARGS_TOTAL);
-            goto out;
-          }
-        if ((req.args[req.n_args++] = strdup (item->valuestring)) == NULL)
-          goto oom;
-      }
-    }
-
-  if (optional_uint (root, "timeout_ms", 1, p->max.timeout_ms, &req.limits.timeout_ms, err) < 0
-      || optional_uint (root, "memory_mb", 6, p->max.memory_mb, &req.limits.memory_mb, err) < 0)
-    goto out;
-  /* A compile stage's own limits; a language without one has none to set. */
-  if (p->compile_argv == NULL
-      && (((item = cJSON_GetObjectItemCaseSensitive (root, "compile_timeout_ms")) != NULL
-           && !cJSON_IsNull (item))
-          || ((item = cJSON_GetObjectItemCaseSensitive (root, "compile_memory_mb")) != NULL
-              && !cJSON_IsNull (item))))
-    {
-      wb_error (err, WB_E_INVALID,
-                "%s has no compile stage: compile_timeout_ms and compile_memory_mb "
-                "do not apply",
-                p->language);
-      goto out;
-    }
-  if (p->compile_argv
-      && (optional_uint (root, "compile_timeout_ms", 1, p->max.compile_timeout_ms,
-                         &req.limits.compile_timeout_ms, err)
-              < 0
-          || optional_uint (root, "compile_memory_mb", 6, p->max.compile_memory_mb,
-                            &req.limits.compile_memory_mb, err)
-                 < 0))
-    goto out;
-
-  /* "output" in the result: stdout and stderr as they came (exec.h). */
-  item = cJSON_GetObjectItemCaseSensitive (root, "combined_output");
-  if (item && !cJSON_IsNull (item) && !cJSON_IsBool (item))
-    {
-      wb_error (err, WB_E_INVALID, "combined_output must be true or false");
-      goto out;
-    }
-  req.combined_output = cJSON_IsTrue (item);
-
-  /* The program's own file name, before the files: none may take it. */
-  item = cJSON_GetObjectItemCaseSensitive (root, "filename");
-  if (item && !cJSON_IsNull (item))
-    {
-      if (!cJSON_IsString (item))
-        {
-          wb_error (err, WB_E_INVALID, "\"filename\" must be a string");
-          goto out;
-        }
-      if (sched_program_name_check (p, item->valuestring, "filename", err) < 0)
-        goto out;
-      if ((req.filename = strdup (item->valuestring)) == NULL)
-        goto oom;
-    }
-
-  /* After memory_mb: the files live in the sandbox's memory (tmpfs). */
-  item = cJSON_GetObjectItemCaseSensitive (root, "files");
-  if (item && !cJSON_IsNull (item) && parse_files (item, &req, err) < 0)
-    goto out;
-
-  if (req.code == NULL || (req.stdin_len && req.stdin_data == NULL))
-    goto oom;
-  *out = req;
-  memset (&req, 0, sizeof req);
-  ret = 0;
-  goto out;
-
-oom:
-  wb_error (err, WB_E_NOMEM, "out of memory");
+  if (json_fields (root, &f, err) == 0)
+    ret = sched_request_build (&f, profiles, d, out, err);
 out:
-  sched_request_clear (&req);
+  /* The parsed tree held the code and the files: wiped before it goes. */
+  code = cJSON_GetObjectItemCaseSensitive (root, "code");
+  if (cJSON_IsString (code))
+    explicit_bzero (code->valuestring, strlen (code->valuestring));
+  sched_request_fields_clear (&f);
   cJSON_Delete (root);
   return ret;
 }

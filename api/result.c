@@ -1,6 +1,6 @@
-/* api/result.c: the result JSON's shared parts (see result.h): the
- * streams, the compile stage, the combined output, the files.  /v1 and
- * Piston both use them. */
+/* api/result.c: a result's /v1 JSON (see result.h), and its parts that
+ * /v1 and Piston share: the streams, the compile stage, the combined
+ * output, the files. */
 #define _GNU_SOURCE
 #include "api/result.h"
 
@@ -132,4 +132,51 @@ sched_result_files_json (const sched_result_t *res, wb_buf_t *out)
         return -1;
     }
   return wb_buf_printf (out, "],\"files_omitted\":%u", res->files_omitted);
+}
+
+int
+sched_result_json (const sched_result_t *res, wb_buf_t *out, wb_err_t *err)
+{
+  if (wb_buf_printf (out, "{\"id\":\"%s\",\"language\":\"%s\",\"status\":\"%s\"", res->id,
+                     res->language, sched_status_name (res->status))
+      < 0)
+    goto nomem;
+  if ((res->exit_code >= 0 ? wb_buf_printf (out, ",\"exit_code\":%d", res->exit_code)
+                           : wb_buf_append_str (out, ",\"exit_code\":null"))
+      < 0)
+    goto nomem;
+  if (sched_append_stream (out, "stdout", &res->out) < 0
+      || sched_append_stream (out, "stderr", &res->err) < 0
+      || (res->combined_output && sched_result_output_json (res, out) < 0))
+    goto nomem;
+  if (wb_buf_printf (out,
+                     ",\"stdout_truncated\":%s,\"stderr_truncated\":%s,\"duration_ms\":%llu,"
+                     "\"total_ms\":%llu,\"code_sha256\":\"%s\",\"pool_hit\":%s",
+                     res->out_truncated ? "true" : "false", res->err_truncated ? "true" : "false",
+                     (unsigned long long) res->duration_ms, (unsigned long long) res->total_ms,
+                     res->code_sha256, res->pool_hit ? "true" : "false")
+      < 0)
+    goto nomem;
+  if ((res->has_usage ? wb_buf_printf (
+           out,
+           ",\"usage\":{\"peak_memory_bytes\":%llu,\"cpu_user_ms\":%.3f,"
+           "\"cpu_system_ms\":%.3f}",
+           (unsigned long long) res->peak_memory_kib * 1024, (double) res->cpu_user_us / 1000.0,
+           (double) res->cpu_system_us / 1000.0)
+                      : wb_buf_append_str (out, ",\"usage\":null"))
+      < 0)
+    goto nomem;
+  if (sched_result_files_json (res, out) < 0 || sched_result_compile_json (res, out) < 0)
+    goto nomem;
+  if (res->error
+      && (wb_buf_append_str (out, ",\"error\":") < 0
+          || wb_json_append_string (out, res->error, strlen (res->error)) < 0))
+    goto nomem;
+  if (wb_buf_append_str (out, "}\n") < 0)
+    goto nomem;
+  return 0;
+nomem:
+  /* Every step above only appends: memory is all it can run out of. */
+  return wb_error (err, WB_E_NOMEM, "out of memory encoding the result of %s (%zu bytes so far)",
+                   res->id, out->len);
 }

@@ -1,5 +1,5 @@
-/* api/result.h: the parts of a result's JSON that /v1 (http.c) and
- * Piston (piston.c) share (result.c).  Pure; each appends to out and
+/* api/result.h: a result's /v1 JSON, and the parts of it that Piston
+ * (piston.c) shares (result.c).  Pure; each appends to out and
  * returns -1 only when memory runs out (out then holds a part: the caller
  * drops it). */
 #ifndef WARMBOX_API_RESULT_H
@@ -7,6 +7,9 @@
 
 #include "exec/exec.h"
 
+/* Append the /v1 JSON body of a result.  -1 with err (WB_E_NOMEM) when
+ * memory runs out; out may then hold part of it. */
+WB_MUST_CHECK int sched_result_json (const sched_result_t *res, wb_buf_t *out, wb_err_t *err);
 /* Append ,"files":[...],"files_omitted":N (both null when the sandbox did
  * not report) to out. */
 WB_MUST_CHECK int sched_result_files_json (const sched_result_t *res, wb_buf_t *out);

@@ -11,10 +11,18 @@
 void
 sched_request_clear (sched_request_t *req)
 {
+  if (req->code)
+    explicit_bzero (req->code, req->code_len);
   free (req->code);
+  if (req->stdin_data)
+    explicit_bzero (req->stdin_data, req->stdin_len);
   free (req->stdin_data);
   for (size_t i = 0; i < req->n_args; i++)
-    free (req->args[i]);
+    {
+      if (req->args[i])
+        explicit_bzero (req->args[i], strlen (req->args[i]));
+      free (req->args[i]);
+    }
   free (req->args);
   for (size_t i = 0; i < req->n_files; i++)
     {

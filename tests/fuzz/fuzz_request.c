@@ -3,6 +3,7 @@
  * produced. */
 #include "api/http.h"
 #include "api/request.h"
+#include "api/result.h"
 
 #include <string.h>
 

@@ -11,7 +11,7 @@
 #include <string.h>
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
-int sched_result_json (const sched_result_t *res, wb_buf_t *out, wb_err_t *err);
+#include "api/result.h"
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "api/http.h"
 #include "api/piston.h"
+#include "api/result.h"
 #include "exec/admission.h"
 #include "failmalloc.h"
 #include "nodes/startgate.h"

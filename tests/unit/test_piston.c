@@ -1,5 +1,5 @@
-/* The Piston v2 mapping: translation to a /v1 body (aliases, versions,
- * encodings, limits, refusals) and the response shapes. */
+/* The Piston v2 mapping: its fields built into a request (aliases,
+ * versions, encodings, limits, refusals) and the response shapes. */
 #include <cjson/cJSON.h>
 
 #include "api/piston.h"
@@ -8,16 +8,11 @@
 
 static prof_set_t *set;
 
-/* Translate then parse as /v1 would; 0 and *req filled, or -1 with err. */
+/* 0 and *req filled, or -1 with err. */
 static int
 piston (const char *body, sched_request_t *req, wb_err_t *err)
 {
-  wb_buf_t v1 = WB_BUF_INIT;
-  int rc = sched_piston_translate (body, strlen (body), set, &v1, err);
-  if (rc == 0)
-    rc = sched_request_parse (v1.data, v1.len, set, req, err);
-  wb_buf_free (&v1);
-  return rc;
+  return sched_piston_parse (body, strlen (body), set, req, err);
 }
 
 static void

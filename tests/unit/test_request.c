@@ -2,6 +2,7 @@
  * file, and the result encoding. */
 #include "api/http.h"
 #include "api/request.h"
+#include "api/result.h"
 #include "daemon/config.h"
 #include "tap.h"
 
@@ -420,6 +421,137 @@ test_files (void)
   wb_buf_free (&f);
 }
 
+/* Fields an API built itself (Piston, E2B): one field of a valid
+ * request changed by how, then built. */
+static int
+build_with (void (*how) (sched_request_fields_t *f), sched_request_t *req, wb_err_t *err)
+{
+  sched_request_fields_t f = {.language = "python"};
+  int rc;
+
+  f.code = strdup ("print(1)");
+  f.code_len = 8;
+  if (how)
+    how (&f);
+  rc = sched_request_build (&f, set, NULL, req, err);
+  ok (f.code == NULL && f.stdin_data == NULL && f.args == NULL && f.files == NULL
+          && f.filename == NULL,
+      "build took the fields' allocations (rc %d)", rc);
+  return rc;
+}
+
+static void
+huge_code (sched_request_fields_t *f)
+{
+  const prof_t *p = prof_find (set, "python");
+  free (f->code);
+  f->code_len = (size_t) p->max.code_bytes + 1;
+  f->code = malloc (f->code_len + 1);
+  memset (f->code, 'x', f->code_len);
+  f->code[f->code_len] = '\0';
+}
+
+static void
+nul_in_code (sched_request_fields_t *f)
+{
+  f->code[3] = '\0';
+}
+
+static void
+own_file_name (sched_request_fields_t *f)
+{
+  f->files = calloc (1, sizeof *f->files);
+  f->files[0].name = strdup (".warmbox-session");
+  f->files[0].data = strdup ("x");
+  f->files[0].len = 1;
+  f->n_files = 1;
+}
+
+static void
+a_file (sched_request_fields_t *f)
+{
+  f->files = calloc (1, sizeof *f->files);
+  f->files[0].name = strdup ("data.txt");
+  f->files[0].data = strdup ("abc");
+  f->files[0].len = 3;
+  f->n_files = 1;
+}
+
+static void
+compile_limit (sched_request_fields_t *f)
+{
+  f->compile_timeout_ms = (sched_request_limit_t){true, 1000};
+}
+
+static void
+timeout_past_max (sched_request_fields_t *f)
+{
+  f->timeout_ms = (sched_request_limit_t){true, 1e12};
+}
+
+static void
+fraction (sched_request_fields_t *f)
+{
+  f->memory_mb = (sched_request_limit_t){true, 64.5};
+}
+
+static void
+unknown_language (sched_request_fields_t *f)
+{
+  f->language = "cobol";
+}
+
+static void
+long_arg (sched_request_fields_t *f)
+{
+  f->args = calloc (2, sizeof *f->args);
+  f->args[0] = calloc (1, SCHED_MAX_ARG_BYTES + 2);
+  memset (f->args[0], 'a', SCHED_MAX_ARG_BYTES + 1);
+  f->n_args = 1;
+}
+
+/* sched_request_build: what another API built passes every check a /v1
+ * body's does, and a refusal leaves nothing behind. */
+static void
+test_build (void)
+{
+  static const sched_request_t cleared;
+  static const struct
+  {
+    void (*how) (sched_request_fields_t *f);
+    wb_code_t code;
+    const char *needle;
+  } refused[] = {
+      {huge_code, WB_E_TOO_LARGE, "code is"},
+      {nul_in_code, WB_E_INVALID, "UTF-8"},
+      {own_file_name, WB_E_INVALID, ".warmbox-"},
+      {compile_limit, WB_E_INVALID, "no compile stage"},
+      {timeout_past_max, WB_E_INVALID, "above this language's maximum"},
+      {fraction, WB_E_INVALID, "whole number"},
+      {unknown_language, WB_E_NOT_FOUND, "unknown language"},
+      {long_arg, WB_E_TOO_LARGE, "args are limited"},
+  };
+  sched_request_t req;
+  wb_err_t err;
+
+  for (size_t i = 0; i < WB_ARRAY_SIZE (refused); i++)
+    {
+      memset (&err, 0, sizeof err);
+      int rc = build_with (refused[i].how, &req, &err);
+      if (!ok (rc < 0 && err.code == refused[i].code && strstr (err.msg, refused[i].needle),
+               "built fields refused %zu: %s", i, err.msg))
+        printf ("#   rc %d code %s\n", rc, wb_code_name (err.code));
+      ok (memcmp (&req, &cleared, sizeof req) == 0, "refused %zu: the request is left cleared", i);
+    }
+  ok (build_with (a_file, &req, &err) == 0 && req.n_files == 1 && req.files_bytes == 3
+          && strcmp (req.files[0].sha256,
+                     "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+                 == 0
+          && req.limits.timeout_ms == req.profile->def.timeout_ms,
+      "built fields with a file: its hash and the profile's defaults");
+  sched_request_clear (&req);
+}
+
 int
 main (void)
 {
@@ -436,6 +568,7 @@ main (void)
   test_files ();
   test_config ();
   test_result_json ();
+  test_build ();
   prof_set_free (set);
   return tap_done ();
 }
