@@ -506,6 +506,63 @@ def metric(d, name, **labels):
     return None
 
 
+def pools(d):
+    """d's pools (GET /v1/pools)."""
+    st, body = d.request("GET", "/v1/pools")
+    return body.get("pools", []) if st == 200 else []
+
+
+def live_pool(d, lang):
+    """The pool of lang that is not draining (None: none)."""
+    for p in pools(d):
+        if p["language"] == lang and not p["draining"]:
+            return p
+    return None
+
+
+def pool_full(d, lang, n):
+    """lang's pool holds n ready containers and creates none."""
+    p = live_pool(d, lang)
+    return p is not None and p["ready"] >= n and p["creating"] == 0
+
+
+def read_lines(pipe, n, timeout=60):
+    """What a child's output pipe says until it has said n lines, it ends,
+    or timeout seconds pass (bytes, read past the buffer: nothing is left
+    in pipe's own)."""
+    import select
+    got = b""
+    deadline = time.time() + timeout
+    while got.count(b"\n") < n:
+        left = deadline - time.time()
+        if left <= 0 or not select.select([pipe.fileno()], [], [], left)[0]:
+            break
+        chunk = os.read(pipe.fileno(), 65536)
+        if not chunk:
+            break
+        got += chunk
+    return got
+
+
+def peer_closed(sock):
+    """True once the other end of sock (plain or TLS) has closed it; reads
+    nothing else (it is meant for a connection that waits idle)."""
+    import select
+    import ssl
+    if not select.select([sock], [], [], 0)[0]:
+        return False
+    was = sock.gettimeout()
+    sock.settimeout(0)
+    try:
+        return sock.recv(1) == b""
+    except (ssl.SSLWantReadError, BlockingIOError):
+        return False
+    except OSError:
+        return True
+    finally:
+        sock.settimeout(was)
+
+
 class PodmanService:
     """A Podman Docker-compatible service of our own (`podman system
     service`), started here and stopped here by pid, with its own storage,
