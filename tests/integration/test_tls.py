@@ -254,8 +254,9 @@ def keepalive_session(cut):
     c = http.client.HTTPSConnection("127.0.0.1", PORT, context=ctx, timeout=30)
     c.request("GET", "/healthz")
     first = c.getresponse().read()
+    closed = None
     if cut:
-        wait_until(lambda: peer_closed(c.sock), timeout=30, step=0.1)
+        closed = wait_until(lambda: peer_closed(c.sock), timeout=30, step=0.1)
     else:
         time.sleep(3)  # idle past the old deadline, on purpose
     try:
@@ -269,11 +270,12 @@ def keepalive_session(cut):
               {"Content-Type": "application/json"})
     slow = json.loads(c.getresponse().read()).get("stdout")
     c.close()
-    return first, second, slow
+    return first, second, slow, closed
 
 
-first, second, slow = keepalive_session(cut=True)
-t.ok(b"ok" in first and second is None, "a kept-alive connection idle past the deadline is closed", (first, second))
+first, second, slow, closed = keepalive_session(cut=True)
+t.ok(b"ok" in first and closed and second is None, "a kept-alive connection idle past the deadline is closed",
+     (first, closed, second))
 t.ok(slow == "slow\n", "an execution longer than the deadline is not cut: its request is being handled", slow)
 # SIGHUP applies a new deadline (operators.md): 60 s, and the same idle
 # kept-alive connection now survives its 3 s.
@@ -285,7 +287,7 @@ with open(cfg_path, "w") as f:
 n_reloads = d.read_log().count("reloaded:")
 d.proc.send_signal(signal.SIGHUP)
 wait_until(lambda: d.read_log().count("reloaded:") > n_reloads, timeout=10)
-first, second, _ = keepalive_session(cut=False)
+first, second, _, _ = keepalive_session(cut=False)
 t.ok(b"ok" in first and second is not None and b"ok" in second,
      "SIGHUP applies request_read_timeout_ms: at 60 s the idle connection is kept", (first, second))
 
