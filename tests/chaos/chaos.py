@@ -318,6 +318,17 @@ class Load:
             th.join(timeout=180)
         return self.outcomes
 
+    def ok_since(self, since=0.0):
+        """Right answers so far to requests sent at or after since."""
+        with self.lock:
+            done = list(self.outcomes)
+        return sum(1 for o in done if o.t0 >= since and judge(o) == "ok")
+
+    def answered(self, n, since=0.0, timeout=120):
+        """Until n requests sent at or after since were answered right (the
+        load is under way): True, or False at the timeout."""
+        return wait_until(lambda: self.ok_since(since) >= n, timeout=timeout, step=0.1)
+
 
 # ---- judging ---------------------------------------------------------------
 
@@ -543,6 +554,22 @@ def containers_by_kind(sock, instance):
     return out
 
 
+def pools_full(d):
+    """d's pools hold what POOLS asks of them (min_ready) and create none."""
+    return all(wbtest.pool_full(d, lang, p["min_ready"]) for lang, p in POOLS["pools"].items())
+
+
+def engines_down(d):
+    """d says none of its engines is up (GET /v1/engines)."""
+    st, body = d.request("GET", "/v1/engines")
+    return st == 200 and bool(body.get("engines")) and all(e["state"] != "up" for e in body["engines"])
+
+
+def finished_codes(db):
+    """The keyed code hashes of the history's finished rows."""
+    return {r["code_hmac"] for r in db_rows(db) if r["status"] != "running"}
+
+
 class Pinned:
     """A few long programs (pooled python, unpooled python, javascript) held
     running, so that a fault surely lands on every kind mid-run."""
@@ -580,7 +607,7 @@ def s_kill9(quick, rng):
     db = a.db
     target = {"sock": a.sock}
     load = Load(lambda: target["sock"], 5 if quick else 8, rng, sleep=(0.3, 1.5))
-    time.sleep(2 if quick else 5)
+    t.ok(load.answered(5 if quick else 16), "kill9: the load is answered before the kill")
     pinned = Pinned(a.sock, rng)
     pinned.wait_running(engine_of(a), a.instance)
     at_kill = containers_by_kind(engine_of(a), a.instance)
@@ -611,12 +638,14 @@ def s_kill9(quick, rng):
     not_marked = [i for i in running_before if after.get(i) != "interrupted"]
     t.ok(not not_marked, "kill9: the %d rows left running are interrupted after the restart" % len(running_before),
          [(i, after.get(i)) for i in not_marked][:8])
-    time.sleep(2 if quick else 6)
+    t.ok(load.answered(5 if quick else 16, since=t_up), "kill9: the load is answered after the restart")
     outcomes = load.stop() + pinned.join()
     t.ok(wait_until(lambda: labelled(engine_of(b), "warmbox.instance=" + a.instance) == [], timeout=30),
          "kill9: the restarted daemon reaped the killed one's containers (pooled and unpooled)",
          labelled(engine_of(b), "warmbox.instance=" + a.instance))
-    time.sleep(1 if quick else 3)
+    # Settled before its SIGTERM: its pools are full again.
+    t.ok(wait_until(lambda: pools_full(b), timeout=120), "kill9: the restarted daemon's pools fill again",
+         wbtest.pools(b))
     check_daemon_end(fig, b, "the restarted daemon")
     ev.stop()
 
@@ -799,7 +828,7 @@ def s_dockerd(quick, rng):
         ev1 = EngineEvents(eng.sock)
         d = Daemon(extra_args=["--config", cfg], engine="unix://" + eng.sock, wait_ready=True)
         load = Load(lambda: d.sock, 6, rng, sleep=(0.5, 2.0))
-        time.sleep(4)
+        t.ok(load.answered(12), "dockerd: the load is answered before the kill")
         pinned = Pinned(d.sock, rng)
         pinned.wait_running(eng.sock, d.instance)
         at_kill = containers_by_kind(eng.sock, d.instance)
@@ -808,7 +837,9 @@ def s_dockerd(quick, rng):
         ev1.join(timeout=5)
         t.diag("dockerd: killed dockerd %d with containers %s" % (eng.proc.pid, json.dumps(at_kill, sort_keys=True)))
         fig.notes.append("at the kill: containers %s" % json.dumps(at_kill, sort_keys=True))
-        time.sleep(4)
+        # The engine stays dead until warmboxd has taken it out.
+        t.ok(wait_until(lambda: engines_down(d), timeout=60), "dockerd: warmboxd takes the dead engine out",
+             d.request("GET", "/v1/engines")[1])
         t_restart = time.time()
         up = eng.start()
         t.ok(up, "dockerd: restarted on the same data root and answers (%.1f s)" % (time.time() - t_restart),
@@ -872,7 +903,7 @@ def s_helper(quick, rng):
     try:
         ev1 = Events(d, t0)
         load = Load(lambda: d.sock, 4 if quick else 6, rng, sleep=(0.5, 2.0))
-        time.sleep(3)
+        t.ok(load.answered(4 if quick else 12), "helper: the load is answered before the kill")
         pinned = Pinned(d.sock, rng)
         pinned.wait_running(engine_of(d), d.instance)
         at_kill = containers_by_kind(engine_of(d), d.instance)
@@ -930,7 +961,7 @@ def history_fault(name, quick, rng, make_fault, extra_args=(), db_path=None):
     for i in range(3):  # the WAL exists, the pools are warm
         d.run("python", "print(%d)  # warm-up %s" % (i, os.urandom(8).hex()))
     load = Load(lambda: d.sock, 32, rng, sleep=(0.2, 1.0), short_timeout=2500, interval=0.2)
-    time.sleep(1.5)
+    t.ok(load.answered(5), "%s: the load is answered before the fault" % name)
     log_before = len(d.read_log())
     t_fault = time.time()
     undo = make_fault(d, db)
@@ -1075,7 +1106,12 @@ def s_disconnect(quick, rng):
         time.sleep(0.15)
     for th in threads:
         th.join()
-    time.sleep(2)
+    # Each leaver's request has its row, finished (what is checked below):
+    # the daemon has dealt with every one before the load stops.
+    kh = wbtest.history_keyer(d.db)
+    left_codes = [kh(o.job.code_sha) for o in leavers]
+    t.ok(wait_until(lambda: all(c in finished_codes(d.db) for c in left_codes), timeout=60),
+         "disconnect: every leaving client's request has its finished row")
     outcomes = load.stop()
     t.ok(d.proc.poll() is None, "disconnect: the daemon is alive after %d clients left" % len(leavers))
     t.ok(all(o.err == "timeout" for o in leavers), "disconnect: every leaving client left before its answer",
@@ -1199,14 +1235,14 @@ def s_sigterm(quick, rng):
     time.sleep(0.06)
     t_term = time.time()
     d.proc.send_signal(signal.SIGTERM)
-    time.sleep(0.02)
+    wait_until(lambda: re.search(r"signal 15\b", d.read_log()), timeout=30, step=0.01)
     try:
         st, body = d.request("GET", "/readyz", timeout=5)
         ready = "%s" % st
     except OSError as e:
         st, ready = None, "connection refused" if isinstance(e, (ConnectionRefusedError, FileNotFoundError)) \
             else repr(e)
-    t.ok(st != 200, "sigterm: /readyz fails at once (%s)" % ready)
+    t.ok(st != 200, "sigterm: /readyz fails once the daemon has taken the signal (%s)" % ready)
     # While the executions in flight still run, a new execution sent on a
     # connection opened before the signal gets a 503 JSON answer.
     for i, c in enumerate(kept):

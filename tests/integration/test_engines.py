@@ -38,7 +38,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from wbtest import (ROOT, Daemon, PodmanService, SecondDockerd, Tap, free_port, make_test_certs,  # noqa: E402
-                    rows, trusted_dir, wait_until)
+                    metric, rows, trusted_dir, wait_until)
 
 if not shutil.which("dockerd") or not shutil.which("openssl") or os.geteuid() != 0:
     print("1..0 # SKIP needs root, dockerd and openssl")
@@ -142,9 +142,12 @@ try:
 
     # ---- exactly once, on each engine's own event stream -----------------
     # Each engine's own event stream, watched live (an engine keeps only
-    # its last 256 events).
+    # its last 256 events), from a moment before the executions: what
+    # came before a watcher was connected is replayed to it.
+    since = "%.6f" % time.time()
+
     def watch(prefix):
-        return subprocess.Popen(prefix + ["events", "--format", "{{json .}}", "--filter",
+        return subprocess.Popen(prefix + ["events", "--since", since, "--format", "{{json .}}", "--filter",
                                           "label=warmbox.instance=" + d.instance, "--filter",
                                           "type=container"],
                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
@@ -163,7 +166,6 @@ try:
     readers = [threading.Thread(target=reader, args=(n, w), daemon=True) for n, w in watchers.items()]
     for r in readers:
         r.start()
-    time.sleep(1)
 
     def one(i):
         lang = LANGS[i % 2]
@@ -263,7 +265,9 @@ try:
     e2pid = int(open(E2_PID).read())
     with ThreadPoolExecutor(8) as pool:
         futs = [pool.submit(slow, i) for i in range(80)]
-        time.sleep(2.0)
+        # Under load: executions are on tls2 when it is killed.
+        t.ok(wait_until(lambda: (metric(d, "warmbox_engine_executions", engine="tls2") or 0) >= 1,
+                        timeout=60, step=0.05), "executions run on tls2")
         os.kill(e2pid, signal.SIGKILL)
         res = [f.result() for f in futs]
     e2.proc.wait()

@@ -265,8 +265,10 @@ def main():
     for name in ("a", "b"):
         old = fleet.daemons[name]
         old.proc.send_signal(signal.SIGTERM)
-        # The agent says drain while the daemon still takes work.
-        time.sleep(0.3)
+        # The agent says drain while the daemon still takes work: asked once
+        # the daemon has logged the signal (within drain_delay_ms it still
+        # takes executions).
+        wbtest.wait_until(lambda: re.search(r"signal 15\b", old.read_log()), timeout=30, step=0.05)
         try:
             s = socket.create_connection(("127.0.0.1", fleet.agent[name]), timeout=5)
             drained = s.recv(100).decode()

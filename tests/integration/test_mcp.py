@@ -9,10 +9,9 @@ import os
 import struct
 import subprocess
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wbtest import WARMBOX, Daemon, Tap, node_client_ready, node_steps, wait_until  # noqa: E402
+from wbtest import WARMBOX, Daemon, Tap, node_client_ready, node_steps, read_lines, wait_until  # noqa: E402
 
 t = Tap()
 d = Daemon()
@@ -90,14 +89,17 @@ else:
 
 
 # ---- by hand ----------------------------------------------------------------
-def session(lines, url=None, wait=0.0):
+def session(lines, url=None, answers=0):
+    """The lines sent; with answers, stdin closes only once that many have
+    come (the end of input abandons the calls still running)."""
     p = subprocess.Popen([WARMBOX, "--url", url or "unix:" + d.sock, "mcp"], stdin=subprocess.PIPE,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     for line in lines:
         p.stdin.write((line if isinstance(line, str) else json.dumps(line)).encode() + b"\n")
         p.stdin.flush()
-    time.sleep(wait)
+    head = read_lines(p.stdout, answers) if answers else b""
     out, err = p.communicate(timeout=60)
+    out = head + out
     return p.returncode, [json.loads(l) for l in out.decode().splitlines() if l.strip()], err.decode()
 
 
@@ -127,7 +129,7 @@ t.is_eq(len(msgs), 7, "the notification got no answer (7 answers for 8 messages)
 
 rc, msgs, err = session([{"jsonrpc": "2.0", "id": 1, "method": "tools/call",
                           "params": {"name": "execute_code", "arguments": {"language": "python", "code": "print(1)"}}}],
-                        url="unix:/nonexistent/warmbox.sock", wait=2)
+                        url="unix:/nonexistent/warmbox.sock", answers=1)
 r = msgs[0].get("result", {}) if msgs else {}
 t.ok(r.get("isError") is True and "unavailable" in text_of(r), "the daemon unreachable: a tool error, not a crash", msgs)
 

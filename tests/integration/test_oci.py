@@ -209,17 +209,32 @@ got = {}
 def grp_run():
     conn = UnixHTTPConnection(grp_sock, timeout=60)
     conn.request("POST", "/v1/executions", body=json.dumps(
-        {"language": "python", "code": "import time; time.sleep(2); print(6*7)"}).encode(),
+        {"language": "python", "code": "import time; time.sleep(4); print(6*7)"}).encode(),
         headers={"Content-Type": "application/json"})
     r = conn.getresponse()
     got["r"] = (r.status, json.loads(r.read()))
 
 
-if wait_until(lambda: os.path.exists(grp_sock), timeout=30):
-    time.sleep(2)
+def grp_python_ready():
+    try:
+        conn = UnixHTTPConnection(grp_sock, timeout=10)
+        conn.request("GET", "/v1/languages")
+        body = json.loads(conn.getresponse().read())
+        conn.close()
+        return any(x["language"] == "python" and x["ready"] for x in body["languages"])
+    except (OSError, ValueError, KeyError):
+        return False
+
+
+# The signal once the program runs: its container is seen running on the
+# group's engine.
+grp_engine = os.path.join(grp_root, "engine.sock")
+if wait_until(grp_python_ready, timeout=60):
     th = threading.Thread(target=grp_run)
     th.start()
-    time.sleep(0.8)
+    t.ok(wait_until(lambda: os.path.exists(grp_engine)
+                    and containers_with_label("warmbox.instance", "running", sock=grp_engine), timeout=60)
+         and th.is_alive(), "the group's program runs, its answer still to come")
     os.killpg(grp.pid, signal.SIGINT)
     th.join(timeout=60)
 try:

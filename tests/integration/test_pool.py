@@ -28,7 +28,7 @@ from urllib.parse import quote
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from wbtest import (ROOT, Daemon, Tap, UnixHTTPConnection, containers_with_label, docker_api,  # noqa: E402
-                    docker_socket, wait_until)
+                    docker_socket, live_pool, pool_full, pools, wait_until)
 
 t = Tap()
 tmp = tempfile.mkdtemp(prefix="warmbox-pool-")
@@ -70,23 +70,6 @@ def write_config(name, obj):
     with open(path, "w") as f:
         json.dump(obj, f)
     return path
-
-
-def pools(d):
-    st, body = d.request("GET", "/v1/pools")
-    return body.get("pools", []) if st == 200 else []
-
-
-def live_pool(d, lang):
-    for p in pools(d):
-        if p["language"] == lang and not p["draining"]:
-            return p
-    return None
-
-
-def pool_full(d, lang, n):
-    p = live_pool(d, lang)
-    return p is not None and p["ready"] >= n and p["creating"] == 0
 
 
 # ---- exactly once under load -----------------------------------------------
@@ -146,18 +129,27 @@ rc = d.stop()
 t.is_eq(rc, 0, "SIGTERM with full pools: exits 0")
 t.is_eq(d.our_containers(), [], "no labelled container left after shutdown")
 
-time.sleep(1)  # the last destroy events
+
+
+def tally(events):
+    """(starts per container, containers created, containers destroyed)."""
+    starts, creates, destroys = {}, set(), set()
+    for e in list(events):
+        cid = e.get("id") or e.get("Actor", {}).get("ID")
+        if e.get("Action") == "start":
+            starts[cid] = starts.get(cid, 0) + 1
+        elif e.get("Action") == "create":
+            creates.add(cid)
+        elif e.get("Action") == "destroy":
+            destroys.add(cid)
+    return starts, creates, destroys
+
+
+# The engine has removed them all (above): the stream is read until it has
+# brought their destroy events.
+wait_until(lambda: tally(watcher.events)[1] <= tally(watcher.events)[2], timeout=30)
 watcher.stop()
-events = watcher.events
-starts, creates, destroys = {}, set(), set()
-for e in events:
-    cid = e.get("id") or e.get("Actor", {}).get("ID")
-    if e.get("Action") == "start":
-        starts[cid] = starts.get(cid, 0) + 1
-    elif e.get("Action") == "create":
-        creates.add(cid)
-    elif e.get("Action") == "destroy":
-        destroys.add(cid)
+starts, creates, destroys = tally(watcher.events)
 t.ok(len(starts) >= 204, "the engine saw a start per execution (%d)" % len(starts))
 t.ok(all(n == 1 for n in starts.values()), "no container was started twice",
      {k[:12]: n for k, n in starts.items() if n > 1})
@@ -194,8 +186,11 @@ t.ok(wait_until(lambda: live_pool(d, "python")["waiting"] == 0, timeout=10),
      "the client that left while queued is dropped from the queue")
 st, r = holder.result()
 t.is_eq(r.get("stdout"), "held\n", "the holder finishes")
-time.sleep(1.5)
-t.is_eq(live_pool(d, "python")["created"], 1, "no container was created for the client that left")
+# One more request: had the client that left still been queued, its
+# container would have come before this one's (the queue is in order).
+st, r = d.run("python", "print(4)")
+t.is_eq((st, r.get("stdout")), (200, "4\n"), "a later request runs once the holder's container is gone")
+t.is_eq(live_pool(d, "python")["created"], 2, "2 containers created in all: none for the client that left")
 t.is_eq(d.stop(), 0, "exits 0")
 
 # ---- kill -9 with full pools, then restart: leftovers reaped -----------------
@@ -207,7 +202,10 @@ dead = d.instance
 t.is_eq(len(d.our_containers()), 6, "6 never-started containers exist")
 # A second daemon starting beside a live one must leave its containers be.
 other = Daemon(extra_args=["--config", write_config("none.json", {"pools": {"default": {"min_ready": 0, "max_ready": 0}}})])
-time.sleep(2)
+# Its engine is admitted only once its reaper has listed and judged what
+# is there.
+t.ok(wait_until(lambda: " admitted: " in other.read_log(), timeout=60), "the other daemon's engine is admitted",
+     other.read_log()[-1000:])
 t.is_eq(len(d.our_containers()), 6, "another daemon's start-up reaps nothing of a live daemon")
 t.ok("reaper: removing" not in other.read_log(), "its reaper found no orphans")
 t.is_eq(other.stop(), 0, "that other daemon exits 0")

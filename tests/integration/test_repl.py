@@ -68,11 +68,12 @@ t.ok(read_until(b"KeyboardInterrupt"), "Ctrl-C while typing drops the entry", se
 send("print('after', x)\n")
 t.ok(read_until(b"after 21"), "and the REPL goes on with the session's state", seen[-300:])
 t.ok(b"dropped" not in seen.split(b"KeyboardInterrupt")[-1], "the dropped entry never ran")
+earlier = set(d.our_containers("running"))
 send("import time; time.sleep(60)\n")
-# Ctrl-C only once the entry runs (its container started): earlier, the
+# Ctrl-C only once the entry runs (a container seen running that was not
+# before: not the last entry's, which may still be there): earlier, the
 # terminal would still hold the line and drop it, as for a typed entry.
-t.ok(wait_until(lambda: d.our_running(), timeout=60), "the long entry runs")
-time.sleep(0.5)
+t.ok(wait_until(lambda: set(d.our_containers("running")) - earlier, timeout=60), "the long entry runs")
 send("\x03")  # Ctrl-C while the entry runs: stopped
 t.ok(read_until(b"interrupted: the entry was stopped\r\n>>> ", timeout=30),
      "Ctrl-C while an entry runs stops it, and the prompt comes back", seen[-300:])

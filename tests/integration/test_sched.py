@@ -17,7 +17,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wbtest import Daemon, Tap, UnixHTTPConnection, rows, wait_until  # noqa: E402
+from wbtest import Daemon, Tap, UnixHTTPConnection, pool_full, rows, wait_until  # noqa: E402
 
 t = Tap()
 
@@ -135,7 +135,7 @@ with open(cfg, "w") as f:
               f)
 d = Daemon(extra_args=["--config", cfg])
 wait_until(lambda: rows(d.db, "SELECT count(*) FROM pool_events WHERE event = 'created'")[0][0] >= 2, timeout=20)
-time.sleep(1)
+t.ok(wait_until(lambda: pool_full(d, "python", 2), timeout=60), "the python pool holds its 2 before the bursts")
 k = 0
 with cf.ThreadPoolExecutor(12) as ex:
     for burst in range(6):

@@ -25,7 +25,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wbtest import WARMBOX, Daemon, Tap, rows, wait_until  # noqa: E402
+from wbtest import WARMBOX, Daemon, Tap, metric, rows, wait_until  # noqa: E402
 
 t = Tap()
 
@@ -123,16 +123,6 @@ t.is_eq(d2.stop(), 0, "a restart after kill -9 is clean")
 # An execution's row is written ahead, before its code may start: while the
 # file cannot be written nothing starts (each waits within its own
 # timeout), a full backlog refuses at once, and all resumes with the file.
-
-
-def metric(d, name):
-    raw = d.request("GET", "/metrics")[1].get("_raw", b"").decode()
-    for line in raw.splitlines():
-        if line.startswith(name + " "):
-            return float(line.split()[1])
-    return None
-
-
 cfg = os.path.join(d.dir, "locked.json")
 with open(cfg, "w") as f:
     json.dump({"store": {"max_backlog": 4}}, f)  # two executions: a row ahead and a finished one each

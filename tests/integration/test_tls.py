@@ -19,7 +19,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wbtest import WARMBOX, WARMBOXD, Daemon, Tap, free_port, rows, wait_until  # noqa: E402
+from wbtest import WARMBOX, WARMBOXD, Daemon, Tap, free_port, peer_closed, rows, wait_until  # noqa: E402
 
 t = Tap()
 D = tempfile.mkdtemp(prefix="warmbox-tls-")
@@ -243,17 +243,22 @@ for s in loris + silent:
 t.ok(serving(), "and the daemon still serves")
 
 
-def keepalive_session():
-    """One TLS connection: a request, 3 s idle (past the 2 s deadline), then
-    another; and on a fresh one, an execution of 3 s (longer than the
-    deadline) answered whole."""
+def keepalive_session(cut):
+    """One TLS connection: a request, idle, then another; and on a fresh one,
+    an execution of 3 s (longer than the 2 s deadline) answered whole.
+    cut: idle until the daemon closes the connection (30 s at most);
+    else 3 s idle, past the 2 s deadline."""
     import http.client
     ctx = ssl.create_default_context(cafile=path("ca.pem"))
     ctx.load_cert_chain(path("alice.pem"), path("alice.key"))
     c = http.client.HTTPSConnection("127.0.0.1", PORT, context=ctx, timeout=30)
     c.request("GET", "/healthz")
     first = c.getresponse().read()
-    time.sleep(3)
+    closed = None
+    if cut:
+        closed = wait_until(lambda: peer_closed(c.sock), timeout=30, step=0.1)
+    else:
+        time.sleep(3)  # idle past the old deadline, on purpose
     try:
         c.request("GET", "/healthz")
         second = c.getresponse().read()
@@ -265,11 +270,12 @@ def keepalive_session():
               {"Content-Type": "application/json"})
     slow = json.loads(c.getresponse().read()).get("stdout")
     c.close()
-    return first, second, slow
+    return first, second, slow, closed
 
 
-first, second, slow = keepalive_session()
-t.ok(b"ok" in first and second is None, "a kept-alive connection idle past the deadline is closed", (first, second))
+first, second, slow, closed = keepalive_session(cut=True)
+t.ok(b"ok" in first and closed and second is None, "a kept-alive connection idle past the deadline is closed",
+     (first, closed, second))
 t.ok(slow == "slow\n", "an execution longer than the deadline is not cut: its request is being handled", slow)
 # SIGHUP applies a new deadline (operators.md): 60 s, and the same idle
 # kept-alive connection now survives its 3 s.
@@ -281,7 +287,7 @@ with open(cfg_path, "w") as f:
 n_reloads = d.read_log().count("reloaded:")
 d.proc.send_signal(signal.SIGHUP)
 wait_until(lambda: d.read_log().count("reloaded:") > n_reloads, timeout=10)
-first, second, _ = keepalive_session()
+first, second, _, _ = keepalive_session(cut=False)
 t.ok(b"ok" in first and second is not None and b"ok" in second,
      "SIGHUP applies request_read_timeout_ms: at 60 s the idle connection is kept", (first, second))
 

@@ -124,13 +124,28 @@ class EngineEvents(threading.Thread):
     def __init__(self, sock=None, since=None, label="warmbox.instance"):
         super().__init__(daemon=True)
         self.events = []
-        self.conn = UnixHTTPConnection(sock or _ENGINE_SOCK[0] or docker_socket(), timeout=3600)
-        filters = quote(json.dumps({"type": ["container"], "label": [label]}))
-        self.conn.request("GET", "/events?filters=" + filters + ("&since=%d" % since if since else ""))
+        self.sock = sock or _ENGINE_SOCK[0] or docker_socket()
+        self.filters = quote(json.dumps({"type": ["container"], "label": [label]}))
+        # Where a catch-up at stop() starts when the stream brought nothing.
+        self.last_nano = int(since * 1e9) if since else time.time_ns()
+        self.seen = set()
+        self.conn = UnixHTTPConnection(self.sock, timeout=3600)
+        self.conn.request("GET", "/events?filters=" + self.filters + ("&since=%d" % since if since else ""))
         self.resp = self.conn.getresponse()
         if self.resp.status != 200:
             raise RuntimeError("events: %s %s" % (self.resp.status, self.resp.read()[:300]))
         self.start()
+
+    def _add(self, line):
+        e = json.loads(line)
+        actor = e.get("Actor") or {}
+        cid = e.get("id") or actor.get("ID")
+        nano = int(e.get("timeNano") or (e.get("time") or 0) * 1000000000)
+        if (nano, e.get("Action"), cid) in self.seen:
+            return
+        self.seen.add((nano, e.get("Action"), cid))
+        self.last_nano = max(self.last_nano, nano)
+        self.events.append((e.get("Action"), cid, (actor.get("Attributes") or {}).get("warmbox.instance")))
 
     def run(self):
         try:
@@ -139,20 +154,34 @@ class EngineEvents(threading.Thread):
                 if not line:
                     break
                 if line.strip():
-                    e = json.loads(line)
-                    actor = e.get("Actor") or {}
-                    self.events.append((e.get("Action"), e.get("id") or actor.get("ID"),
-                                        (actor.get("Attributes") or {}).get("warmbox.instance")))
+                    self._add(line)
         except (OSError, ValueError, http.client.HTTPException):
             pass
 
     def stop(self):
-        time.sleep(0.5)  # the last events on their way
+        """Stop reading; then ask the engine once more for what it wrote
+        from the last event the stream brought up to now (since= .. until=
+        now, a replay that ends): an event on its way is not lost."""
+        until = time.time_ns()
         try:
             self.conn.sock.shutdown(socket.SHUT_RDWR)
         except OSError:
             pass
         self.join(timeout=10)
+        if self.is_alive():
+            return
+        try:
+            conn = UnixHTTPConnection(self.sock, timeout=60)
+            conn.request("GET", "/events?filters=%s&since=%d.%09d&until=%d.%09d"
+                         % ((self.filters,) + divmod(self.last_nano, 1000000000) + divmod(until, 1000000000)))
+            resp = conn.getresponse()
+            if resp.status == 200:
+                for line in resp.read().splitlines():
+                    if line.strip():
+                        self._add(line)
+            conn.close()
+        except (OSError, ValueError, http.client.HTTPException):
+            pass  # the engine is gone (an OCI helper stops with its daemon): its stream ended whole
 
     def actions(self, cid):
         """What happened to one container, in order."""
@@ -462,6 +491,76 @@ def wait_until(pred, timeout=20, step=0.2):
             return True
         time.sleep(step)
     return pred()
+
+
+def metric(d, name, **labels):
+    """The value of a sample of d's /metrics: the first one named name whose
+    labels include those given (engine="tls2"); None when there is none."""
+    raw = d.request("GET", "/metrics")[1].get("_raw", b"").decode()
+    for line in raw.splitlines():
+        m = re.match(r"([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$", line)
+        if m and m.group(1) == name:
+            have = dict(re.findall(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"', m.group(2) or ""))
+            if all(have.get(k) == v for k, v in labels.items()):
+                return float(m.group(3))
+    return None
+
+
+def pools(d):
+    """d's pools (GET /v1/pools)."""
+    st, body = d.request("GET", "/v1/pools")
+    return body.get("pools", []) if st == 200 else []
+
+
+def live_pool(d, lang):
+    """The pool of lang that is not draining (None: none)."""
+    for p in pools(d):
+        if p["language"] == lang and not p["draining"]:
+            return p
+    return None
+
+
+def pool_full(d, lang, n):
+    """lang's pool holds n ready containers and creates none."""
+    p = live_pool(d, lang)
+    return p is not None and p["ready"] >= n and p["creating"] == 0
+
+
+def read_lines(pipe, n, timeout=60):
+    """What a child's output pipe says until it has said n lines, it ends,
+    or timeout seconds pass (bytes, read past the buffer: nothing is left
+    in pipe's own)."""
+    import select
+    got = b""
+    deadline = time.time() + timeout
+    while got.count(b"\n") < n:
+        left = deadline - time.time()
+        if left <= 0 or not select.select([pipe.fileno()], [], [], left)[0]:
+            break
+        chunk = os.read(pipe.fileno(), 65536)
+        if not chunk:
+            break
+        got += chunk
+    return got
+
+
+def peer_closed(sock):
+    """True once the other end of sock (plain or TLS) has closed it; reads
+    nothing else (it is meant for a connection that waits idle)."""
+    import select
+    import ssl
+    if not select.select([sock], [], [], 0)[0]:
+        return False
+    was = sock.gettimeout()
+    sock.settimeout(0)
+    try:
+        return sock.recv(1) == b""
+    except (ssl.SSLWantReadError, BlockingIOError):
+        return False
+    except OSError:
+        return True
+    finally:
+        sock.settimeout(was)
 
 
 class PodmanService:
