@@ -594,7 +594,7 @@ sbx_create (sbx_t *s, const sbx_tmpl_t *t, sbx_created_cb cb, void *arg, wb_err_
   op->cb.created = cb;
   snprintf (op->language, sizeof op->language, "%s", sbx_tmpl_language (t));
   snprintf (op->key, sizeof op->key, "%s", sbx_tmpl_key (t));
-  op->req = eng_container_create (s->eng, body.data, created_cb, op, err);
+  op->req = eng_container_create (s->eng, NULL, body.data, created_cb, op, err);
   wb_buf_free (&body);
   if (op->req == NULL)
     {

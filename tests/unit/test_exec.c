@@ -683,7 +683,7 @@ test_reaper (void)
       fake_shipped_images[0].id, "dead-instance", owner, "python/dead", SBX_UID_FIRST, NULL};
   must (sbx_body (py, &py->def, &id, &body, &err));
   for (int i = 0; i < 3; i++)
-    eng_container_create (NODE->eng, body.data, created_eng_cb, &made, &err);
+    eng_container_create (NODE->eng, NULL, body.data, created_eng_cb, &made, &err);
   wb_buf_free (&body);
   run_until (three, &made, 1000);
   for (fake_container_t *fc = fake_engine_containers (fake ()); fc; fc = fake_container_next (fc))
