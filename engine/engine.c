@@ -593,10 +593,19 @@ eng_image_inspect (eng_t *eng, const char *name, eng_cb cb, void *arg, wb_err_t 
 }
 
 eng_req_t *
-eng_container_create (eng_t *eng, const char *body_json, eng_cb cb, void *arg, wb_err_t *err)
+eng_container_create (eng_t *eng, const char *name, const char *body_json, eng_cb cb, void *arg,
+                      wb_err_t *err)
 {
-  return req_start (eng, REQ_CREATE, "POST", "/containers/create", body_json,
-                    eng->request_timeout_ms, cb, arg, err);
+  char path[400];
+
+  if (name && (!path_component_ok (name) || strchr (name, '/') != NULL))
+    {
+      wb_error (err, WB_E_INVALID, "container create: invalid name");
+      return NULL;
+    }
+  snprintf (path, sizeof path, "/containers/create%s%s", name ? "?name=" : "", name ? name : "");
+  return req_start (eng, REQ_CREATE, "POST", path, body_json, eng->request_timeout_ms, cb, arg,
+                    err);
 }
 
 /* An operation on one container: "/containers/{id}{suffix}". */

@@ -86,6 +86,7 @@ struct ctr
   ctr_t *prev, *next;
   server_t *srv;
   char id[65];
+  char name[128]; /* the create's ?name=, another handle on it (as Docker's); "" if none */
   ctr_state_t state;
   bool orphan;   /* left by an earlier helper: no pipes, its init is not our child */
   bool init_gone; /* reaped (or never ours) */
@@ -438,11 +439,15 @@ status_of (const wb_err_t *err)
 
 /* ---- containers -------------------------------------------------------- */
 
+/* By name, else by id or a prefix of one naming no other, as Docker. */
 static ctr_t *
 ctr_find (server_t *s, const char *id)
 {
   size_t n = strlen (id);
   ctr_t *found = NULL;
+  for (ctr_t *k = s->ctrs; k; k = k->next)
+    if (k->name[0] && strcmp (k->name, id) == 0)
+      return k;
   if (n == 0 || n > 64)
     return NULL;
   for (ctr_t *k = s->ctrs; k; k = k->next)
@@ -457,6 +462,7 @@ ctr_find (server_t *s, const char *id)
 
 static void attach_end (conn_t *c);
 static void answer_waits (ctr_t *k);
+static const char *query_param (const char *query, const char *name, char *out, size_t size);
 
 /* ---- events ------------------------------------------------------------ */
 
@@ -901,6 +907,23 @@ do_create (conn_t *c)
     }
   k->srv = s;
   k->in_w = k->out_r = k->err_r = k->fifo_fd = -1;
+  /* A name the client chose: what it removes the container by when it
+   * never heard this answer. */
+  if (query_param (c->query, "name", k->name, sizeof k->name)
+      && (k->name[0] == '\0' || strlen (k->name) >= sizeof k->name - 1
+          || strspn (k->name, "abcdefghijklmnopqrstuvwxyz" "ABCDEFGHIJKLMNOPQRSTUVWXYZ" "0123456789_.-")
+                 != strlen (k->name)))
+    {
+      free (k);
+      reply_error (c, 400, "invalid container name");
+      return;
+    }
+  if (k->name[0] && ctr_find (s, k->name) != NULL)
+    {
+      free (k);
+      reply_error (c, 409, "the name %.127s is in use", k->name);
+      return;
+    }
   if (random_hex (k->id, 32) < 0)
     {
       free (k);

@@ -21,6 +21,14 @@
 #define SUSPECT_AGE_MS 45000
 /* Leases kept for containers that may still exist, at most (lease_park). */
 #define PARKED_MAX 256
+/* "wb-" instance id (its first 40 characters) "-" serial, NUL: fits the
+ * ids of removals and known entries. */
+#define SBX_NAME_MAX (3 + 40 + 1 + 20 + 1)
+
+/* Names of containers: one serial for every sandbox of the process, so
+ * that two on one engine never pick the same name (the instance id tells
+ * daemons apart). */
+static uint64_t names_made;
 
 typedef enum op_kind
 {
@@ -30,8 +38,9 @@ typedef enum op_kind
   OP_RECONCILE,
 } op_kind_t;
 
-/* An id this sandbox created and has not seen removed; or, on the
- * suspects list, one it found on the engine without knowing it. */
+/* An id this sandbox created and has not seen removed (or the name of a
+ * create whose answer was lost, until its removal by that name ends); or,
+ * on the suspects list, one it found on the engine without knowing it. */
 typedef struct known
 {
   struct known *next;
@@ -58,7 +67,8 @@ struct sbx_op
   char language[33];
   char key[SBX_KEY_MAX];
   uint64_t started_us;
-  int uid_fd; /* a create's uid lease, handed to its known entry; -1: none */
+  int uid_fd;              /* a create's uid lease, handed to its known entry; -1: none */
+  char name[SBX_NAME_MAX]; /* a create's: the container's name, known before it is sent */
 };
 
 typedef struct remove_op
@@ -515,28 +525,38 @@ created_cb (void *arg, const eng_result_t *res)
   sbx_created_cb cb = op->cb.created;
   void *cb_arg = op->arg;
   bool detached = op->detached;
-  char language[33], key[SBX_KEY_MAX];
+  char language[33], key[SBX_KEY_MAX], name[SBX_NAME_MAX];
   int uid_fd = op->uid_fd;
   wb_err_t err;
 
   s->n_creates--;
   memcpy (language, op->language, sizeof language);
   memcpy (key, op->key, sizeof key);
+  memcpy (name, op->name, sizeof name);
   op->uid_fd = -1; /* the container's now, or given back below */
   op_free (op);
   if (res->rc < 0)
     {
-      /* Refused, the container is not there; a lost answer may have made it. */
-      if (res->err.code == WB_E_ENGINE_DOWN)
-        lease_park (s, &uid_fd);
-      else
-        lease_close (&uid_fd);
       emit (s, "create_failed", language, key, NULL, ms, res->err.msg);
-      gone (s);
-      /* The engine may have made it anyway (a reply lost on the way): look
-       * for containers nobody knows soon. */
       if (res->err.code == WB_E_ENGINE_DOWN || res->err.code == WB_E_ENGINE)
-        reconcile_in (s, RECONCILE_SOON_MS);
+        {
+          /* The engine may have made it anyway (an answer lost on the way,
+           * the connection cut, a timeout): it stays counted, holding its
+           * uid, and goes by the name it was created with, the removal
+           * retried while the engine is away (a 404 says it never was).
+           * So a drain, or an engine's re-admission, waits for it like any
+           * other; the reconciler, soon, is for an engine that ignored the
+           * name. */
+          known_add (s, name, &uid_fd);
+          remove_as (s, name, language, key, true);
+          reconcile_in (s, RECONCILE_SOON_MS);
+        }
+      else
+        {
+          /* Refused: the container is not there. */
+          lease_close (&uid_fd);
+          gone (s);
+        }
       if (!detached)
         cb (cb_arg, NULL, &res->err);
       return;
@@ -594,7 +614,11 @@ sbx_create (sbx_t *s, const sbx_tmpl_t *t, sbx_created_cb cb, void *arg, wb_err_
   op->cb.created = cb;
   snprintf (op->language, sizeof op->language, "%s", sbx_tmpl_language (t));
   snprintf (op->key, sizeof op->key, "%s", sbx_tmpl_key (t));
-  op->req = eng_container_create (s->eng, body.data, created_cb, op, err);
+  /* Named before it is sent: should the answer, and with it the id, be
+   * lost, the name still finds the container (created_cb). */
+  snprintf (op->name, sizeof op->name, "wb-%.40s-%llu", s->instance_id,
+            (unsigned long long) ++names_made);
+  op->req = eng_container_create (s->eng, op->name, body.data, created_cb, op, err);
   wb_buf_free (&body);
   if (op->req == NULL)
     {

@@ -103,9 +103,11 @@ typedef void (*eng_cb) (void *arg, const eng_result_t *res);
 eng_req_t *eng_ping (eng_t *eng, eng_cb cb, void *arg, wb_err_t *err);
 /* GET /images/{name}/json -> res->id = "sha256:...". */
 eng_req_t *eng_image_inspect (eng_t *eng, const char *name, eng_cb cb, void *arg, wb_err_t *err);
-/* POST /containers/create with a JSON body -> res->id. */
-eng_req_t *eng_container_create (eng_t *eng, const char *body_json, eng_cb cb, void *arg,
-                                 wb_err_t *err);
+/* POST /containers/create?name={name} with a JSON body -> res->id.  name
+ * (NULL: the engine picks one) is the container's other handle: what the
+ * caller may remove it by when the answer, and so its id, is lost. */
+eng_req_t *eng_container_create (eng_t *eng, const char *name, const char *body_json, eng_cb cb,
+                                 void *arg, wb_err_t *err);
 /* POST /containers/{id}/start.  304 (already started) is an error: a pool
  * container must never be started twice. */
 eng_req_t *eng_container_start (eng_t *eng, const char *id, eng_cb cb, void *arg, wb_err_t *err);

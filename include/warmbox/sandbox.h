@@ -169,7 +169,11 @@ uint32_t sbx_next_uid (sbx_t *s);
  * cb(arg, NULL, err) when the engine refused.  Returns NULL with err when
  * nothing could be sent (memory); cb is then never called.  Cancelling
  * (sbx_op_cancel) before the answer: no callback, and a container the
- * engine makes anyway is removed. */
+ * engine makes anyway is removed.  The container is named before the
+ * create is sent (wb-<instance id>-<serial>): when the answer may have
+ * been lost (err WB_E_ENGINE_DOWN or WB_E_ENGINE), the sandbox removes it
+ * by that name, counted in sbx_count until the engine has answered the
+ * removal. */
 typedef void (*sbx_created_cb) (void *arg, const char *id, const wb_err_t *err);
 sbx_op_t *sbx_create (sbx_t *s, const sbx_tmpl_t *t, sbx_created_cb cb, void *arg, wb_err_t *err);
 void sbx_op_cancel (sbx_op_t *op);

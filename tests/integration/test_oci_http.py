@@ -95,6 +95,10 @@ cases = [
     ("an unknown container", b"GET /containers/" + b"ab" * 32 + b"/json HTTP/1.1\r\nConnection: close\r\n\r\n", 404),
     ("a start of an unknown container", b"POST /v1.41/containers/zz/start HTTP/1.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", 404),
     ("an unknown image", b"GET /images/no%2Fsuch:tag/json HTTP/1.1\r\nConnection: close\r\n\r\n", 404),
+    ("a create name with a space", b"POST /containers/create?name=a%20b HTTP/1.1\r\nContent-Length: 2\r\n"
+     b"Connection: close\r\n\r\n{}", 400),
+    ("a create name that is empty", b"POST /containers/create?name= HTTP/1.1\r\nContent-Length: 2\r\n"
+     b"Connection: close\r\n\r\n{}", 400),
     ("an image name with ..", b"GET /images/../../etc/passwd/json HTTP/1.1\r\nConnection: close\r\n\r\n", 404),
     ("filters that are not JSON", b"GET /containers/json?all=1&filters=%7Bx HTTP/1.1\r\nConnection: close\r\n\r\n", 400),
     ("a label filter that is not a list", b"GET /containers/json?filters=%7B%22label%22%3A%22a%22%7D HTTP/1.1\r\nConnection: close\r\n\r\n", 400),

@@ -56,6 +56,7 @@ typedef enum fault
   FAULT_FAIL,
   FAULT_HANG,
   FAULT_GARBAGE,
+  FAULT_LOST,
 } fault_t;
 
 struct fake_container
@@ -63,6 +64,7 @@ struct fake_container
   eng_t *eng;
   TAILQ_ENTRY (fake_container) link;
   char id[65];
+  char name[128]; /* the create's name, another handle on it; "" if none */
   fake_state_t state;
   char *body;
   cJSON *spec; /* NULL when the body is not a JSON object */
@@ -332,7 +334,7 @@ find_container (eng_t *eng, const char *id)
   fake_container_t *c;
 
   TAILQ_FOREACH (c, &eng->containers, link)
-  if (strcmp (c->id, id) == 0)
+  if (strcmp (c->id, id) == 0 || (c->name[0] && strcmp (c->name, id) == 0))
     return c;
   return NULL;
 }
@@ -428,6 +430,8 @@ wake_waiters (fake_container_t *c)
     req->c = NULL;
     if (req->fault == FAULT_GARBAGE)
       req_error (req, WB_E_ENGINE, 200, "container wait: reply is not JSON");
+    else if (req->fault == FAULT_LOST)
+      req_error (req, WB_E_ENGINE_DOWN, 0, "container wait: connection to the engine lost");
     else
       {
         memset (&req->res, 0, sizeof req->res);
@@ -1017,6 +1021,8 @@ call_begin (eng_t *eng, fake_op_t op)
     return FAULT_HANG;
   if (n == f->garbage_call)
     return FAULT_GARBAGE;
+  if (n == f->lost_call)
+    return FAULT_LOST;
   return FAULT_NONE;
 }
 
@@ -1351,6 +1357,12 @@ req_answer (eng_req_t *req)
           req_http_error (req, 400, "invalid JSON in the request body");
           break;
         }
+      if (req->newc->name[0] && find_container (eng, req->newc->name))
+        {
+          req_http_error (req, 409, "Conflict. The container name \"/%s\" is already in use",
+                          req->newc->name);
+          break;
+        }
       c = req->newc;
       req->newc = NULL;
       TAILQ_INSERT_TAIL (&eng->containers, c, link);
@@ -1466,6 +1478,9 @@ req_answer (eng_req_t *req)
       else
         req_error (req, WB_E_ENGINE, 200, "%s: reply is not JSON", op_what (req->op));
     }
+  /* Lost: the engine did it, the connection dropped before its answer. */
+  if (req->fault == FAULT_LOST && req->phase == PH_DONE)
+    req_error (req, WB_E_ENGINE_DOWN, 0, "%s: connection to the engine lost", op_what (req->op));
   /* As engine.c maps it: a start refused outright did not run. */
   if (req->op == FAKE_OP_START && req->res.rc < 0)
     req->res.not_started
@@ -1596,10 +1611,17 @@ eng_image_load (eng_t *eng, int fd, eng_cb cb, void *arg, wb_err_t *err)
 }
 
 eng_req_t *
-eng_container_create (eng_t *eng, const char *body_json, eng_cb cb, void *arg, wb_err_t *err)
+eng_container_create (eng_t *eng, const char *name, const char *body_json, eng_cb cb, void *arg,
+                      wb_err_t *err)
 {
-  eng_req_t *req = req_new (eng, FAKE_OP_CREATE, NULL, cb, arg, err);
+  eng_req_t *req;
 
+  if (name && (!path_component_ok (name) || strchr (name, '/') != NULL || strlen (name) >= 128))
+    {
+      wb_error (err, WB_E_INVALID, "container create: invalid name");
+      return NULL;
+    }
+  req = req_new (eng, FAKE_OP_CREATE, NULL, cb, arg, err);
   if (req == NULL)
     return NULL;
   /* Allocated now, so that only a call can fail for lack of memory. */
@@ -1610,6 +1632,7 @@ eng_container_create (eng_t *eng, const char *body_json, eng_cb cb, void *arg, w
       wb_error (err, WB_E_NOMEM, "container create: out of memory");
       return NULL;
     }
+  snprintf (req->newc->name, sizeof req->newc->name, "%s", name ? name : "");
   return req_submit (req);
 }
 
@@ -1812,10 +1835,11 @@ attach_connect (eng_attach_t *a)
   fake_container_t *c;
   wb_err_t err;
 
-  if (a->fault == FAULT_DOWN || a->fault == FAULT_FAIL)
+  if (a->fault == FAULT_DOWN || a->fault == FAULT_FAIL || a->fault == FAULT_LOST)
     {
       wb_error (&err, WB_E_ENGINE_DOWN,
-                "attach: connection to the engine failed: Connection refused (fake engine%s)",
+                "attach: connection to the engine failed: Connection %s (fake engine%s)",
+                a->fault == FAULT_LOST ? "reset by peer" : "refused",
                 a->fault == FAULT_DOWN ? " down" : "");
       attach_end (a, -1, &err);
       return;
@@ -2212,6 +2236,12 @@ const char *
 fake_container_id (const fake_container_t *c)
 {
   return c->id;
+}
+
+const char *
+fake_container_name (const fake_container_t *c)
+{
+  return c->name;
 }
 
 fake_state_t

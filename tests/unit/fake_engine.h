@@ -42,6 +42,10 @@
  *   garbage  the operation IS performed, the reply is unreadable:
  *            WB_E_ENGINE "reply is not JSON" (a wait: when the container
  *            exits; an attach: on_ready, then on_end(-1) "malformed stream")
+ *   lost     the operation IS performed, the connection drops before its
+ *            answer (a proxy in front of the engine dies): WB_E_ENGINE_DOWN
+ *            "connection to the engine lost" (a wait: when the container
+ *            exits; an attach: on_end(-1) before on_ready)
  * Each call to ping, image inspect, create, start, wait, kill, inspect,
  * remove, list and attach_open counts, from 1, from eng_new on; fault
  * numbers name those counts.  (A call refused at once as invalid, a bad id
@@ -54,7 +58,9 @@
  * on_ready then on_end(0); closing an attach stream closes the container's
  * stdin when its body says "StdinOnce": true; kill with SIGx exits 128+x.
  * Answers are FIFO; on a normal exit the waits answer before on_end, after
- * a kill either may come first (as with Docker).
+ * a kill either may come first (as with Docker).  A create may name its
+ * container (409 when the name is taken); every call on a container takes
+ * its full id or its name.
  *
  * Not supported (as with the real client): eng_free from inside one of its
  * own callbacks, or using an attach handle after eng_free (eng_free closes
@@ -93,13 +99,14 @@ typedef enum fake_op
  * number counts every call; otherwise only calls of that operation (so
  * {.op = FAKE_OP_CREATE, .fail_call = 2} fails the second create), and
  * other operations are not affected by the knobs.  When two knobs name
- * the same call, null wins, then fail, hang, garbage. */
+ * the same call, null wins, then fail, hang, garbage, lost. */
 typedef struct fake_engine_faults
 {
   fake_op_t op;
   unsigned long fail_call;
   unsigned long hang_call;
   unsigned long garbage_call;
+  unsigned long lost_call;
   unsigned long null_call;
   unsigned long fail_from; /* every call of op from this one on fails (0: none) */
 } fake_engine_faults_t;
@@ -198,13 +205,15 @@ typedef enum fake_state
   FAKE_EXITED,
 } fake_state_t;
 
-/* By full id; NULL when there is none (never created or removed). */
+/* By full id or name; NULL when there is none (never created or removed). */
 fake_container_t *fake_engine_container (fake_engine_t *fe, const char *id);
 /* Live containers in creation order: first, then next until NULL. */
 fake_container_t *fake_engine_containers (fake_engine_t *fe);
 fake_container_t *fake_container_next (const fake_container_t *c);
 
 const char *fake_container_id (const fake_container_t *c);
+/* The name its create gave it, or "". */
+const char *fake_container_name (const fake_container_t *c);
 fake_state_t fake_container_state (const fake_container_t *c);
 /* The value of label key, or NULL. */
 const char *fake_container_label (const fake_container_t *c, const char *key);

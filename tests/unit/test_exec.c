@@ -11,8 +11,9 @@
  *     daemon drains;
  *   - every admitted execution has exactly one history row, and none is
  *     left "running" (when the history itself could be written).
- * The fault loops make the Nth engine call fail, hang, or answer garbage,
- * and the Nth allocation fail, for every N a scenario reaches.
+ * The fault loops make the Nth engine call fail, hang, answer garbage or
+ * lose its answer, and the Nth allocation fail, for every N a scenario
+ * reaches.
  *
  * Time is virtual (tests/unit/vclock.h): the program computes in no time,
  * a timer is due as soon as nothing else is, so a hang that lasts until a
@@ -683,7 +684,7 @@ test_reaper (void)
       fake_shipped_images[0].id, "dead-instance", owner, "python/dead", SBX_UID_FIRST, NULL};
   must (sbx_body (py, &py->def, &id, &body, &err));
   for (int i = 0; i < 3; i++)
-    eng_container_create (NODE->eng, body.data, created_eng_cb, &made, &err);
+    eng_container_create (NODE->eng, NULL, body.data, created_eng_cb, &made, &err);
   wb_buf_free (&body);
   run_until (three, &made, 1000);
   for (fake_container_t *fc = fake_engine_containers (fake ()); fc; fc = fake_container_next (fc))
@@ -1813,6 +1814,7 @@ typedef enum knob
   KNOB_FAIL,
   KNOB_HANG,
   KNOB_GARBAGE,
+  KNOB_LOST,
   KNOB_NULL
 } knob_t;
 
@@ -1847,6 +1849,7 @@ test_engine_faults (const char *name, knob_t knob)
       f->fail_call = knob == KNOB_FAIL ? at : 0;
       f->hang_call = knob == KNOB_HANG ? at : 0;
       f->garbage_call = knob == KNOB_GARBAGE ? at : 0;
+      f->lost_call = knob == KNOB_LOST ? at : 0;
       f->null_call = knob == KNOB_NULL ? at : 0;
       snprintf (what, sizeof what, "%s of engine call %lu", name, n);
       t0 = now_ms ();
@@ -2426,6 +2429,183 @@ test_engines (void)
   ctx.base = NULL;
 }
 
+/* A create the engine performed but whose answer was lost (the
+ * connection to the engine dropped: a proxy in front of it died) leaves a
+ * container whose id the daemon never heard.  It must still be removed
+ * before the daemon says it holds nothing: a drain (SIGTERM) waits for
+ * exactly that, and so does an engine's re-admission.  (tests/integration/
+ * test_pool.py's engine-loss check once found one left after the stop.) */
+static bool
+create_failed (void *arg)
+{
+  const pool_stats_t *st;
+  size_t n = pool_mgr_stats (NODE->pools, &st);
+  uint64_t failures = 0;
+
+  for (size_t i = 0; i < n; i++)
+    failures += st[i].create_failures;
+  return failures >= *(uint64_t *) arg;
+}
+
+/* SIGTERM's drain: the pools emptied, then every container counted gone
+ * and no engine call pending (daemon/shutdown.c); true when the engine is
+ * left with nothing of this daemon. */
+static bool
+drain_leaves_nothing (const char *what)
+{
+  sched_ctx_drain (&ctx);
+  pool_mgr_drain_all (NODE->pools);
+  if (!run_until (drained, NULL, 20000))
+    {
+      printf ("# %s: not drained (%u containers, %u engine calls)\n", what, sbx_count (NODE->sbx),
+              sbx_busy (NODE->sbx));
+      return false;
+    }
+  for (fake_container_t *fc = fake_engine_containers (fake ()); fc; fc = fake_container_next (fc))
+    printf ("# %s: left on the engine: %.12s (%s), state %d\n", what, fake_container_id (fc),
+            fake_container_label (fc, "warmbox.pool"), (int) fake_container_state (fc));
+  return fake_engine_stats (fake ()).live == 0;
+}
+
+/* What one sbx_create answered. */
+typedef struct created
+{
+  bool answered;
+  wb_code_t code;
+  char id[80];
+} created_t;
+
+static void
+record_created (void *arg, const char *id, const wb_err_t *err)
+{
+  created_t *c = arg;
+
+  c->answered = true;
+  c->code = id ? WB_OK : err->code;
+  snprintf (c->id, sizeof c->id, "%s", id ? id : "");
+}
+
+static bool
+created_answered (void *arg)
+{
+  return ((created_t *) arg)->answered;
+}
+
+/* The create call after *arg has gone out. */
+static bool
+create_sent (void *arg)
+{
+  return fake_engine_calls (fake (), FAKE_OP_CREATE) > *(unsigned long *) arg;
+}
+
+/* The id of the container the engine made last. */
+static void
+last_created (char id[65])
+{
+  id[0] = '\0';
+  for (fake_container_t *fc = fake_engine_containers (fake ()); fc; fc = fake_container_next (fc))
+    snprintf (id, 65, "%s", fake_container_id (fc));
+}
+
+static void
+test_lost_create_answer (void)
+{
+  uint64_t one = 1;
+  unsigned long k;
+  wb_err_t err;
+  call_t c;
+
+  /* The cold path: the request's create is made, its answer lost; the
+   * daemon is told to stop at once. */
+  if (setup ("{\"pools\":{\"default\":{\"min_ready\":0,\"max_ready\":0},"
+             "\"python\":{\"min_ready\":0,\"max_ready\":0}}}"))
+    {
+      unsigned long made = fake_engine_stats (fake ()).created;
+      fake_engine_faults (fake ())->op = FAKE_OP_CREATE;
+      fake_engine_faults (fake ())->lost_call = fake_engine_calls (fake (), FAKE_OP_CREATE) + 1;
+      submit (&c, "python", "out x", NULL);
+      ok (run_until (create_failed, &one, 3000), "lost create: the pool hears a failed create");
+      is_int ((int) (fake_engine_stats (fake ()).created - made), 1,
+              "lost create: the engine made it anyway");
+      ok (fake_engine_stats (fake ()).live <= sbx_count (NODE->sbx),
+          "lost create: every container on the engine is counted (%zu on the engine, %u counted)",
+          fake_engine_stats (fake ()).live, sbx_count (NODE->sbx));
+      ok (wait_answers (&c, 1, 3000) && !c.has_result, "lost create: the request is refused");
+      ok (drain_leaves_nothing ("lost create, then SIGTERM"),
+          "lost create, then SIGTERM: the drain removes the container nobody heard of");
+      is_int (teardown ("lost create, then SIGTERM"), 0, "nothing left");
+    }
+
+  /* The reconciler's pass that would find it runs while another create is
+   * out: the pass cannot tell an orphan from that create's container and
+   * leaves it (a suspect, removed if still there SUSPECT_AGE_MS later); the
+   * daemon is stopped before. */
+  if (setup ("{\"pools\":{\"default\":{\"min_ready\":0,\"max_ready\":0},"
+             "\"python\":{\"min_ready\":0,\"max_ready\":0}}}"))
+    {
+      const prof_t *py = prof_find (ctx.profiles, "python");
+      sbx_tmpl_t *t = sbx_tmpl_new (py, &py->def, fake_shipped_images[0].id, NULL, &err);
+      created_t lost = {0}, other = {0};
+      if (!ok (t != NULL, "pass: a template"))
+        return;
+      fake_engine_faults (fake ())->op = FAKE_OP_CREATE;
+      fake_engine_faults (fake ())->lost_call = fake_engine_calls (fake (), FAKE_OP_CREATE) + 1;
+      ok (sbx_create (NODE->sbx, t, record_created, &lost, &err) != NULL,
+          "pass: a create goes out");
+      run_until (created_answered, &lost, 3000);
+      ok (lost.answered && lost.code == WB_E_ENGINE_DOWN, "pass: its answer is lost (%s)",
+          wb_code_name (lost.code));
+      sbx_reconcile (NODE->sbx);
+      ok (sbx_create (NODE->sbx, t, record_created, &other, &err) != NULL,
+          "pass: another create goes out as the reconciler lists the engine");
+      ok (run_until (created_answered, &other, 3000) && other.id[0], "pass: that one is made");
+      sbx_remove (NODE->sbx, other.id, "python", sbx_tmpl_key (t));
+      run_until (sandbox_idle, NULL, 3000);
+      ok (fake_engine_stats (fake ()).live <= sbx_count (NODE->sbx),
+          "pass: every container on the engine is counted (%zu on the engine, %u counted)",
+          fake_engine_stats (fake ()).live, sbx_count (NODE->sbx));
+      ok (drain_leaves_nothing ("a pass with a create out, then SIGTERM"),
+          "a pass with a create out, then SIGTERM: nothing left");
+      sbx_tmpl_free (t);
+      is_int (teardown ("a pass with a create out"), 0, "nothing left");
+    }
+
+  /* As test_pool.py's engine loss: the engine goes away (a proxy in
+   * front of it dies) while a refill's create is out; the engine made the
+   * container, its answer is lost.  The engine is taken out, comes back,
+   * and takes work again: by then the container must be gone. */
+  if (setup ("{\"pools\":{\"default\":{\"min_ready\":0,\"max_ready\":0},"
+             "\"python\":{\"min_ready\":2,\"max_ready\":2}}}"))
+    {
+      size_t want[2] = {0, NODE_DOWN};
+      char orphan[65];
+      ok (run_until (pools_ready, NULL, 5000), "engine lost: the pool is full");
+      k = fake_engine_calls (fake (), FAKE_OP_CREATE);
+      fake_engine_set_latency (fake (), 20);
+      fake_engine_faults (fake ())->op = FAKE_OP_CREATE;
+      fake_engine_faults (fake ())->lost_call = k + 1;
+      submit (&c, "python", "sleep 300; out x", NULL);
+      ok (run_until (create_sent, &k, 3000), "engine lost: a refill's create is out");
+      fake_engine_set_down (fake (), true);
+      ok (run_until (create_failed, &one, 3000), "engine lost: the create's answer is lost");
+      last_created (orphan);
+      ok (fake_engine_container (fake (), orphan) != NULL,
+          "engine lost: the engine made it anyway");
+      ok (run_until (node_state_is, want, 5000), "engine lost: it is taken out");
+      wait_answers (&c, 1, 5000);
+      fake_engine_set_down (fake (), false);
+      want[1] = NODE_UP;
+      ok (run_until (node_state_is, want, 5000), "engine back: it is admitted again");
+      ok (fake_engine_container (fake (), orphan) == NULL,
+          "engine back: the container whose answer was lost is gone before it takes work");
+      fake_engine_set_latency (fake (), 0);
+      ok (run_until (pools_ready, NULL, 5000), "engine back: the pool refills");
+      ok (drain_leaves_nothing ("engine lost and back, then SIGTERM"),
+          "engine lost and back, then SIGTERM: nothing left");
+      is_int (teardown ("engine lost and back"), 0, "nothing left");
+    }
+}
+
 /* The transition table as code (exec.c's exec_transitions) is the table
  * of its file comment: every pair of states either is one of these moves
  * or is refused by set_state.  (That no path takes a move outside it is
@@ -2555,6 +2735,8 @@ only (const char *name)
     TIMED (test_engine_faults ("hang", KNOB_HANG));
   else if (strcmp (name, "clear") == 0)
     TIMED (test_clear_in_flight ());
+  else if (strcmp (name, "lost") == 0)
+    TIMED (test_lost_create_answer ());
 }
 
 int
@@ -2580,6 +2762,7 @@ main (void)
       only ("fail");
       only ("hang");
       only ("clear");
+      only ("lost");
     }
   else
     {
@@ -2596,10 +2779,12 @@ main (void)
       TIMED (test_fast_refusals_not_sampled ());
       TIMED (test_drain_no_topup ());
       TIMED (test_reaper_retry ());
+      TIMED (test_lost_create_answer ());
       TIMED (test_admission ());
       TIMED (test_engine_faults ("failure", KNOB_FAIL));
       TIMED (test_engine_faults ("hang", KNOB_HANG));
       TIMED (test_engine_faults ("garbage", KNOB_GARBAGE));
+      TIMED (test_engine_faults ("answer lost", KNOB_LOST));
       TIMED (test_engine_faults ("no memory to send", KNOB_NULL));
       TIMED (test_engines ());
       TIMED (test_wait_fallback ());

@@ -291,7 +291,7 @@ launch_frame (run_t *r, const char *body)
 
   r->at.frame = r->frame.data;
   r->at.frame_len = r->frame.len;
-  if (CALL (eng_container_create (eng, body, rec_cb, &r->create, &err)) == NULL)
+  if (CALL (eng_container_create (eng, NULL, body, rec_cb, &r->create, &err)) == NULL)
     return false;
   if (!RUN_UNTIL (r->create.n, 2000) || r->create.rc < 0)
     return false;
@@ -392,9 +392,9 @@ test_create (void)
   const cJSON *spec;
 
   eng_up (0);
-  CALL (eng_container_create (eng, "{not json", rec_cb, &bad, &err));
-  CALL (eng_container_create (eng, BODY, rec_cb, &a, &err));
-  CALL (eng_container_create (eng, "{\"Labels\":{\"k\":\"v\"}}", rec_cb, &b, &err));
+  CALL (eng_container_create (eng, NULL, "{not json", rec_cb, &bad, &err));
+  CALL (eng_container_create (eng, NULL, BODY, rec_cb, &a, &err));
+  CALL (eng_container_create (eng, NULL, "{\"Labels\":{\"k\":\"v\"}}", rec_cb, &b, &err));
   RUN_UNTIL (bad.n && a.n && b.n, 1000);
   ok (bad.rc < 0 && bad.err.code == WB_E_ENGINE && bad.err.engine_status == 400,
       "create: a body that is not JSON is a 400 engine error");
@@ -417,6 +417,44 @@ test_create (void)
   is_int (fake_engine_stats (fe).created, 2, "stats: 2 created");
   is_int (fake_engine_stats (fe).live, 2, "stats: 2 live");
   is_int (fake_engine_stats (fe).requests, 0, "stats: no request left");
+  eng_down ();
+}
+
+/* A create may name its container; a lost answer leaves what was done. */
+static void
+test_names_lost (void)
+{
+  rec_t a = {0}, dup = {0}, lost = {0}, rm = {0}, rm2 = {0};
+  fake_engine_faults_t *f;
+  fake_container_t *c;
+  wb_err_t err;
+
+  eng_up (0);
+  ok (eng_container_create (eng, "a/b", BODY, rec_cb, &a, &err) == NULL && err.code == WB_E_INVALID,
+      "name: one that could leave the path is refused at once");
+  CALL (eng_container_create (eng, "wb-x-1", BODY, rec_cb, &a, &err));
+  CALL (eng_container_create (eng, "wb-x-1", BODY, rec_cb, &dup, &err));
+  RUN_UNTIL (a.n && dup.n, 1000);
+  c = fake_engine_container (fe, "wb-x-1");
+  ok (a.rc == 0 && c != NULL && strcmp (fake_container_id (c), a.id) == 0
+          && strcmp (fake_container_name (c), "wb-x-1") == 0,
+      "name: the container is found by it");
+  ok (dup.rc < 0 && dup.err.engine_status == 409, "name: taken, a second create is a 409");
+
+  f = fake_engine_faults (fe);
+  f->op = FAKE_OP_CREATE;
+  f->lost_call = fake_engine_calls (fe, FAKE_OP_CREATE) + 1;
+  CALL (eng_container_create (eng, "wb-x-2", BODY, rec_cb, &lost, &err));
+  RUN_UNTIL (lost.n, 1000);
+  ok (lost.rc < 0 && lost.err.code == WB_E_ENGINE_DOWN && lost.err.engine_status == 0,
+      "lost: WB_E_ENGINE_DOWN, no engine status");
+  ok (fake_engine_container (fe, "wb-x-2") != NULL, "lost: the engine made it all the same");
+  CALL (eng_container_remove (eng, "wb-x-2", rec_cb, &rm, &err));
+  CALL (eng_container_remove (eng, "wb-x-2", rec_cb, &rm2, &err));
+  RUN_UNTIL (rm.n && rm2.n, 1000);
+  ok (rm.rc == 0 && fake_engine_container (fe, "wb-x-2") == NULL,
+      "lost: it is removed by its name");
+  ok (rm2.rc == 0 && rm2.http_status == 404, "lost: removed again, 404 (gone)");
   eng_down ();
 }
 
@@ -669,7 +707,7 @@ test_wait_remove (void)
   ok (rm1.rc == 0 && w2.rc == 0 && w2.exit_code == 5, "removal wakes it with the exit code");
   ok (fake_engine_container (fe, r.id) == NULL, "the container is gone");
 
-  CALL (eng_container_create (eng, BODY, rec_cb, &create, &err));
+  CALL (eng_container_create (eng, NULL, BODY, rec_cb, &create, &err));
   RUN_UNTIL (create.n, 1000);
   snprintf (created_id, sizeof created_id, "%s", create.id);
   CALL (eng_container_wait (eng, created_id, rec_armed, rec_cb, &w3, &err));
@@ -708,7 +746,7 @@ test_list (void)
 
   eng_up (0);
   for (int i = 0; i < 3; i++)
-    CALL (eng_container_create (eng, bodies[i], rec_cb, &c[i], &err));
+    CALL (eng_container_create (eng, NULL, bodies[i], rec_cb, &c[i], &err));
   RUN_UNTIL (c[2].n, 1000);
   CALL (eng_container_list (eng, "warmbox.owner", "warmbox.owner", rec_cb, &l1, &err));
   CALL (eng_container_list (eng, "warmbox.owner", NULL, rec_cb, &l2, &err));
@@ -756,7 +794,7 @@ test_faults (void)
   f->fail_call = fake_engine_calls (fe, FAKE_OP_CREATE) + 1;
   st = fake_engine_stats (fe);
   CALL (eng_ping (eng, rec_cb, &p3, &err));
-  CALL (eng_container_create (eng, BODY, rec_cb, &cr, &err));
+  CALL (eng_container_create (eng, NULL, BODY, rec_cb, &cr, &err));
   RUN_UNTIL (p3.n && cr.n, 1000);
   ok (p3.rc == 0 && cr.rc < 0 && cr.err.code == WB_E_ENGINE_DOWN,
       "fail with op: the next create fails, a ping is not touched");
@@ -790,7 +828,7 @@ test_faults (void)
   f->op = FAKE_OP_CREATE;
   f->garbage_call = fake_engine_calls (fe, FAKE_OP_CREATE) + 1;
   st = fake_engine_stats (fe);
-  CALL (eng_container_create (eng, BODY, rec_cb, &g, &err));
+  CALL (eng_container_create (eng, NULL, BODY, rec_cb, &g, &err));
   RUN_UNTIL (g.n, 1000);
   ok (g.rc < 0 && g.err.code == WB_E_ENGINE && strstr (g.err.msg, "not JSON"),
       "garbage: WB_E_ENGINE, reply is not JSON");
@@ -889,7 +927,7 @@ test_lose (void)
   fake_engine_faults (fe)->hang_call = fake_engine_calls (fe, FAKE_OP_ANY) + 1;
   CALL (eng_container_inspect (eng, r.id, rec_cb, &ins, &err)); /* hangs */
   fake_engine_set_latency (fe, 30);
-  CALL (eng_container_create (eng, BODY, rec_cb, &cr, &err)); /* not answered yet */
+  CALL (eng_container_create (eng, NULL, BODY, rec_cb, &cr, &err)); /* not answered yet */
   st = fake_engine_stats (fe);
   fake_engine_lose (fe);
   ok (r.wait.n == 0 && r.at.ends == 0 && ins.n == 0 && cr.n == 0,
@@ -947,7 +985,7 @@ test_cancel (void)
   wb_err_t err;
 
   eng_up (0);
-  c.req = CALL (eng_container_create (eng, BODY, rec_cb, &c, &err));
+  c.req = CALL (eng_container_create (eng, NULL, BODY, rec_cb, &c, &err));
   eng_req_cancel (c.req);
   RUN_FOR (20);
   ok (c.n == 0, "a cancelled request is never answered");
@@ -1068,7 +1106,7 @@ sweep_scenario (void)
     lost += !RUN_UNTIL (ins.n, 1000);
   if (r.id[0] && eng_container_remove (eng, r.id, rec_cb, &rm, &err))
     lost += !RUN_UNTIL (rm.n, 1000);
-  c.req = eng_container_create (eng, BODY, rec_cb, &c, &err);
+  c.req = eng_container_create (eng, NULL, BODY, rec_cb, &c, &err);
   eng_req_cancel (c.req);
   if (frame_build (&h.frame, "out up; hang", NULL, 0, "", 0) < 0)
     wb_buf_reset (&h.frame);
@@ -1123,6 +1161,7 @@ main (void)
 
   test_ping_images ();
   test_create ();
+  test_names_lost ();
   test_run_script ();
   test_echo_args ();
   test_flood ();
