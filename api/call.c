@@ -241,6 +241,7 @@ static const call_shape_t shapes[] = {
     [CALL_V1] = {.name = "v1", .body = v1_body, .dialect = REPLY_V1},
     [CALL_NDJSON] = {.name = "ndjson",
                      .stream_type = ndjson_type,
+                     .body = v1_body, /* when its stream could not begin */
                      .chunk = ndjson_chunk,
                      .last = ndjson_last,
                      .dialect = REPLY_V1},
@@ -289,7 +290,12 @@ stream_begin (http_call_t *call)
     return true;
   if (evhttp_add_header (h, "Content-Type", call->shape->stream_type (call)) < 0
       || evhttp_add_header (h, "Cache-Control", "no-store") < 0)
-    return false;
+    {
+      /* Not begun: what it added would be doubled by the reply. */
+      evhttp_remove_header (h, "Content-Type");
+      evhttp_remove_header (h, "Cache-Control");
+      return false;
+    }
   evhttp_send_reply_start (call->req, 200, "OK");
   call->stream_started = true;
   return true;
@@ -409,7 +415,10 @@ call_answer (http_call_t *call, const sched_result_t *res, const session_outcome
                 call->limits_owner);
       call->held = false;
     }
-  if (res && s->stream_type)
+  /* A result is a stream's last line even when no output came before it
+   * (an error before any output keeps its own status); a stream due from
+   * the start tries once more to begin. */
+  if ((res || s->stream_at_start) && s->stream_type)
     (void) stream_begin (call);
   if (call->stream_started)
     {
@@ -424,7 +433,7 @@ call_answer (http_call_t *call, const sched_result_t *res, const session_outcome
       static const char msg[] = "internal error";
       http_reply (call->req, 500, "text/plain", msg, sizeof msg - 1);
     }
-  else if (res && s->body (call, res, so, &out) == 0)
+  else if (res && s->body && s->body (call, res, so, &out) == 0)
     http_reply_json (call->req, 200, out.data, out.len, s->dialect);
   else
     {
