@@ -89,7 +89,7 @@ $(BIN)/warmboxd: $(BUILD)/daemon/main.o $(BUILD)/libwarmbox.a
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $^ $(LIBS) -o $@
 
 # The OCI engine's helper (oci/oci.h): another program, beside warmboxd.
-OCI_SRC := oci/spec.c oci/image.c oci/events.c oci/server.c oci/keeper.c
+OCI_SRC := oci/runtime.c oci/spec.c oci/image.c oci/events.c oci/server.c oci/keeper.c
 $(BUILD)/liboci.a: $(OCI_SRC:%.c=$(BUILD)/%.o)
 	@rm -f $@
 	ar rcs $@ $^
@@ -137,6 +137,10 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/tap.h tests/unit/failmalloc.c $(VCLO
 
 # The OCI helper's translation is in its own library (oci/).
 $(BUILD)/tests/test_oci_spec: tests/unit/test_oci_spec.c tests/unit/tap.h $(BUILD)/liboci.a $(BUILD)/libwarmbox.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(TEST_INC) $(ALL_LDFLAGS) $< $(BUILD)/liboci.a $(BUILD)/libwarmbox.a $(LIBS) -o $@
+
+$(BUILD)/tests/test_oci_runtime: tests/unit/test_oci_runtime.c tests/unit/tap.h $(BUILD)/liboci.a $(BUILD)/libwarmbox.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(TEST_INC) $(ALL_LDFLAGS) $< $(BUILD)/liboci.a $(BUILD)/libwarmbox.a $(LIBS) -o $@
 
@@ -242,6 +246,7 @@ bench: setup
 	python3 tests/bench/bench_languages.py --n $(BENCH_N)
 	python3 tests/bench/bench_engines.py --n $(BENCH_N) --duration $(BENCH_DURATION)
 	python3 tests/bench/bench_oci.py --n $(BENCH_N) --duration $(BENCH_DURATION)
+	python3 tests/bench/bench_runtime.py --n $(BENCH_N) --duration $(BENCH_DURATION)
 	python3 tests/bench/bench_sessions.py --n $(BENCH_N)
 	python3 tests/bench/bench_e2b.py --n $(BENCH_N)
 

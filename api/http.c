@@ -564,6 +564,10 @@ handle_engines (struct evhttp_request *req, const http_caller_t *who)
           &body, ",\"kind\":\"%s\",\"default_runtime\":", n->podman ? "podman" : "docker");
       bad |= wb_json_append_string (&body, n->facts->default_runtime,
                                     strlen (n->facts->default_runtime));
+      bad |= wb_buf_append_str (&body, ",\"oci_runtime\":");
+      bad |= n->facts->oci_runtime[0] ? wb_json_append_string (&body, n->facts->oci_runtime,
+                                                               strlen (n->facts->oci_runtime))
+                                      : wb_buf_append_str (&body, "null");
       bad |= wb_buf_append_str (&body, ",\"cgroup_version\":");
       bad |= wb_json_append_string (&body, n->facts->cgroup_version,
                                     strlen (n->facts->cgroup_version));

@@ -434,13 +434,18 @@ sched_config_oci_final (sched_engine_config_t *e, const char *where, wb_err_t *e
     }
   if (e->oci_images == NULL && (e->oci_images = strdup ("/var/lib/warmbox/oci-images")) == NULL)
     return wb_error (err, WB_E_NOMEM, "out of memory");
-  for (size_t i = 0; i < 3; i++)
+  for (size_t i = 0; i < 2; i++)
     {
-      const char *p = i == 0 ? e->oci_root : i == 1 ? e->oci_images : e->oci_runtime;
+      const char *p = i == 0 ? e->oci_root : e->oci_images;
       if (p && (p[0] != '/' || strlen (p) > 400))
-        return wb_error (err, WB_E_INVALID, "%s: root, images and runtime must be absolute paths",
-                         where);
+        return wb_error (err, WB_E_INVALID, "%s: root and images must be absolute paths", where);
     }
+  /* The helper chooses among these (oci/runtime.c) and says why not. */
+  if (e->oci_runtime && strcmp (e->oci_runtime, "auto") != 0 && strcmp (e->oci_runtime, "crun") != 0
+      && strcmp (e->oci_runtime, "runc") != 0
+      && (e->oci_runtime[0] != '/' || strlen (e->oci_runtime) > 400))
+    return wb_error (err, WB_E_INVALID,
+                     "%s: runtime must be \"auto\", \"crun\", \"runc\" or an absolute path", where);
   snprintf (path, sizeof path, "unix://%s/engine.sock", e->oci_root);
   if ((e->endpoint = strdup (path)) == NULL)
     return wb_error (err, WB_E_NOMEM, "out of memory");

@@ -588,6 +588,7 @@ decode_info (const eng_reply_t *r, const char *what, const cJSON *json, eng_resu
   res->default_runtime = STRING_OF ("DefaultRuntime");
   res->server_version = STRING_OF ("ServerVersion");
   res->cgroup_version = STRING_OF ("CgroupVersion");
+  res->oci_runtime = STRING_OF ("OciRuntime");
 #undef STRING_OF
   return 0;
 }

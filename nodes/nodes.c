@@ -1262,8 +1262,9 @@ node_check_recovered (sched_node_t *n)
 
   if (n->state != NODE_RECOVERING || !n->reaped || n->info_req || sbx_count (n->sbx) > 0)
     return;
-  wb_info ("engine %s (%s) admitted: API %s, runtimes %s", node_name (n), n->endpoint,
-           n->api_version, n->facts.runtimes[0] ? n->facts.runtimes : "(none listed)");
+  wb_info ("engine %s (%s) admitted: API %s, runtimes %s%s%s", node_name (n), n->endpoint,
+           n->api_version, n->facts.runtimes[0] ? n->facts.runtimes : "(none listed)",
+           n->facts.oci_runtime[0] ? "; runc profiles run on " : "", n->facts.oci_runtime);
   node_set_state (n, NODE_UP);
   pool_mgr_engine_back (n->pools);
   pools_update_all (ns);
@@ -1318,6 +1319,7 @@ facts_of (const eng_result_t *r, bool podman, sched_engine_facts_t *f)
             r->default_runtime ? r->default_runtime : "runc");
   snprintf (f->cgroup_version, sizeof f->cgroup_version, "%s",
             r->cgroup_version ? r->cgroup_version : "");
+  snprintf (f->oci_runtime, sizeof f->oci_runtime, "%s", r->oci_runtime ? r->oci_runtime : "");
   /* Podman's compat /info gives a fresh random ID at every call (4.3,
    * measured): no identity there. */
   if (podman)
@@ -1342,6 +1344,7 @@ facts_changed (const sched_engine_facts_t *was, const sched_engine_facts_t *is, 
       {"default runtime", offsetof (sched_engine_facts_t, default_runtime)},
       {"runtimes", offsetof (sched_engine_facts_t, runtimes)},
       {"cgroup version", offsetof (sched_engine_facts_t, cgroup_version)},
+      {"OCI runtime", offsetof (sched_engine_facts_t, oci_runtime)},
       {"security options", offsetof (sched_engine_facts_t, security)},
   };
 

@@ -118,7 +118,8 @@ typedef struct sched_engine_facts
   char default_runtime[32];
   char runtimes[128]; /* comma-separated */
   char cgroup_version[8];
-  char security[256]; /* SecurityOptions, ';'-separated */
+  char oci_runtime[96]; /* warmbox-oci's native runtime ("crun version 1.8.1"); "" on Docker */
+  char security[256];   /* SecurityOptions, ';'-separated */
 } sched_engine_facts_t;
 
 typedef struct nodes nodes_t;

@@ -2,7 +2,7 @@
  * exists and what it owns).
  *
  *   warmbox-oci serve --socket PATH [--root DIR] [--images DIR]
- *                     [--runtime PATH] [--init PATH] [--runsc PATH | --no-runsc]
+ *                     [--runtime crun|runc|auto|PATH] [--init PATH] [--runsc PATH | --no-runsc]
  *                     [--runtime-timeout-ms N] [--userns-base N [--userns-if-possible]]
  *                     [--die-with-parent]
  *   warmbox-oci load [--images DIR] ARCHIVE
@@ -14,6 +14,11 @@
  * or at warmboxd's death.  load: put a docker-save
  * archive into the image store (make images does, so that a host needs
  * no Docker engine to run the OCI engine).
+ *
+ * --runtime: the native runtime (profiles of runtime "runc", the host's
+ * kernel): by default crun where it is installed and this host's cgroups
+ * let it run, else runc (runtime.c); what it chose and why goes to
+ * stderr and /info.
  *
  * --userns-base N: runc containers run in a user namespace, their ids
  * 0-65535 the host's N...N+65535.  When the host does not let this
@@ -39,7 +44,7 @@
 static void
 usage (void)
 {
-  fprintf (stderr, "usage: warmbox-oci serve --socket PATH [--root DIR] [--images DIR] [--runtime PATH]\n"
+  fprintf (stderr, "usage: warmbox-oci serve --socket PATH [--root DIR] [--images DIR] [--runtime crun|runc|auto|PATH]\n"
                    "                         [--init PATH] [--runsc PATH | --no-runsc]\n"
                    "                         [--runtime-timeout-ms N] [--userns-base N [--userns-if-possible]]\n"
                    "                         [--die-with-parent]\n"
@@ -77,12 +82,11 @@ userns_possible (void)
 int
 main (int argc, char **argv)
 {
-  static const char *const runtimes[] = {"/usr/sbin/runc", "/usr/bin/runc", "/usr/local/sbin/runc", NULL};
   static const char *const inits[] = {"/usr/bin/tini-static", "/usr/bin/docker-init", NULL};
   static const char *const runscs[] = {"/usr/bin/runsc", "/usr/sbin/runsc", "/usr/local/bin/runsc", NULL};
   bool no_runsc = false;
   oci_paths_t paths = {.images = DEFAULT_IMAGES, .root = DEFAULT_ROOT};
-  const char *socket_path = NULL, *archive = NULL;
+  const char *socket_path = NULL, *archive = NULL, *runtime = NULL;
   bool die_with_parent = false, userns_if_possible = false;
   wb_err_t err;
 
@@ -129,7 +133,7 @@ main (int argc, char **argv)
       else if (strcmp (a, "--images") == 0)
         paths.images = v;
       else if (strcmp (a, "--runtime") == 0)
-        paths.runtime = v;
+        runtime = v;
       else if (strcmp (a, "--init") == 0)
         paths.init = v;
       else if (strcmp (a, "--runsc") == 0)
@@ -175,9 +179,9 @@ main (int argc, char **argv)
     }
   if (strcmp (argv[1], "serve") != 0 || socket_path == NULL || archive)
     usage ();
-  if (paths.runtime == NULL && (paths.runtime = first_executable (runtimes)) == NULL)
+  if (oci_runtime_choose (runtime, "/sys/fs/cgroup", &paths.runtime, &err) < 0)
     {
-      fprintf (stderr, "warmbox-oci: no runc found (install Debian's runc, or give --runtime)\n");
+      fprintf (stderr, "warmbox-oci: %s\n", err.msg);
       return 1;
     }
   if (paths.init == NULL)

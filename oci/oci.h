@@ -1,4 +1,5 @@
-/* oci/: warmbox-oci, the helper that runs an OCI runtime (runc) for warmboxd.
+/* oci/: warmbox-oci, the helper that runs an OCI runtime (crun or runc;
+ * runsc for gVisor profiles) for warmboxd.
  *
  * warmboxd confines itself with seccomp and cannot mount, unshare or
  * pivot_root; an OCI runtime must.  So warmboxd starts this helper before
@@ -31,12 +32,54 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* ---- runtime.c: the native runtime ---------------------------------------- */
+
+/* The runtime that runs profiles of runtime "runc" (the host's kernel,
+ * not gVisor): crun where this host lets it, else runc.  Both take the
+ * same bundles and command lines; they differ in their exec fifo. */
+typedef enum oci_runtime_kind
+{
+  OCI_RUNTIME_RUNC,
+  OCI_RUNTIME_CRUN,
+} oci_runtime_kind_t;
+
+typedef struct oci_runtime
+{
+  oci_runtime_kind_t kind;
+  char path[256];
+  char version[96]; /* its --version's first line: "crun version 1.8.1" */
+  char why[400];    /* why this one: "crun runs on this host", "asked for", ... */
+} oci_runtime_t;
+
+/* Where Debian installs kind's binary; NULL when it is not installed. */
+const char *oci_runtime_find (oci_runtime_kind_t kind);
+/* "crun" or "runc". */
+const char *oci_runtime_name (oci_runtime_kind_t kind);
+/* Can crun make containers under this cgroup root?  Not on a hybrid
+ * layout whose v2 hierarchy holds a controller (crun's own check); then
+ * why says which.  cgroup_root: "/sys/fs/cgroup" (tests pass another). */
+bool oci_crun_fits_cgroups (const char *cgroup_root, char *why, size_t size);
+/* asked: NULL, "" or "auto" (crun where it is installed and fits, else
+ * runc), "crun", "runc", or an absolute path (its --version says which
+ * kind it is).  0 with *rt filled, or -1 with err saying why none can
+ * run (WB_E_INVALID). */
+WB_MUST_CHECK int oci_runtime_choose (const char *asked, const char *cgroup_root, oci_runtime_t *rt,
+                                      wb_err_t *err);
+/* Start a created container by its exec fifo (the runtime's
+ * <state>/<id>/exec.fifo), the way the runtime's own start does, without
+ * a runtime process.  crun: one byte written, the init runs the program
+ * now: 1.  runc: its init writes the byte; *fd_out, opened to read it
+ * (O_NONBLOCK), is the caller's, and its byte (or its close: the init is
+ * gone) is the answer: 0.  -1 with errno: the init is gone or the fifo
+ * cannot be used (not started). */
+WB_MUST_CHECK int oci_exec_fifo_release (oci_runtime_kind_t kind, const char *fifo, int *fd_out);
+
 /* Where the pieces live. */
 typedef struct oci_paths
 {
   const char *images;  /* image store: <images>/<hex id>/{rootfs,config.json}, tags/ */
   const char *root;    /* the helper's own: state/ (the runtime's --root), bundles/ */
-  const char *runtime; /* the runtime's command (runc) */
+  oci_runtime_t runtime; /* the native runtime */
   const char *runsc;   /* gVisor's runsc, for profiles that ask for it (NULL: none) */
   const char *init;    /* the init bound at /sbin/docker-init (tini-static) */
   uint32_t runtime_timeout_ms; /* a runtime command (create, delete) longer than this is

@@ -150,9 +150,9 @@ struct server
 {
   struct event_base *base;
   const oci_paths_t *paths;
-  char state_dir[3072], bundles_dir[3072];
-  char runsc_state_dir[3072]; /* runsc's --root */
-  char runtime_version[128];
+  char state_dir[3072], bundles_dir[3072]; /* state_dir: the native runtime's --root */
+  char state_dirs[2][3072];                 /* runc's and crun's (one is state_dir) */
+  char runsc_state_dir[3072];               /* runsc's --root */
   char engine_id[80];
   int listen_fd;
   struct event *accept_ev, *chld_ev, *term_ev, *int_ev, *parent_timer;
@@ -220,8 +220,8 @@ close_fd (int *fd)
   *fd = -1;
 }
 
-/* The runtime's command line for k, up to its subcommand: runc with its
- * state root, or runsc with its own and the flags Docker's registration
+/* The runtime's command line for k, up to its subcommand: the native
+ * runtime (crun or runc) with its state root, or runsc with its own and the flags Docker's registration
  * gives it (no network of its own; the profile's filter applied inside
  * the sandbox too).  Returns the words written (at most 5). */
 static size_t
@@ -238,7 +238,7 @@ runtime_words (const server_t *s, const ctr_t *k, char **argv)
     }
   else
     {
-      argv[n++] = (char *) s->paths->runtime;
+      argv[n++] = (char *) s->paths->runtime.path;
       argv[n++] = "--root";
       argv[n++] = (char *) s->state_dir;
       /* Its warnings to a file, never into the program's stderr (its
@@ -1067,11 +1067,12 @@ start_timeout_cb (evutil_socket_t fd, short what, void *arg)
   start_finish (arg, false, "its init did not answer in time");
 }
 
-/* Start: open the exec fifo the runtime's init waits on; its byte says
- * the init is about to exec the program.  (runc start does the same; this
- * saves a runtime process, about 10 ms.)  A fifo never opened by a
- * writer reports nothing, so there is no race with the init: the read
- * end waits for its byte or its close. */
+/* Start: release the init through the exec fifo it waits on, as the
+ * runtime's own start does (this saves a runtime process, about 10 ms).
+ * crun's init takes our byte at once; runc's writes one, which says it is
+ * about to exec the program.  A fifo never opened by a writer reports
+ * nothing, so there is no race with runc's init: the read end waits for
+ * its byte or its close. */
 static void
 do_start (conn_t *c, ctr_t *k)
 {
@@ -1107,9 +1108,19 @@ do_start (conn_t *c, ctr_t *k)
       return;
     }
   snprintf (path, sizeof path, "%s/%s/exec.fifo", k->srv->state_dir, k->id);
-  if ((k->fifo_fd = open (path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
+  switch (oci_exec_fifo_release (k->srv->paths->runtime.kind, path, &k->fifo_fd))
     {
-      reply_error (c, 500, "cannot open the exec fifo: %s", strerror (errno));
+    case 1: /* crun: it runs the program now */
+      k->state = C_STARTING;
+      k->start_conn = c;
+      c->kind = K_BUSY;
+      c->ctr = k;
+      start_finish (k, true, NULL);
+      return;
+    case 0: /* runc: its byte says so (fifo_cb) */
+      break;
+    default:
+      reply_error (c, 500, "cannot start through the exec fifo: %s", strerror (errno));
       return;
     }
   k->fifo_ev = event_new (k->srv->base, k->fifo_fd, EV_READ | EV_PERSIST, fifo_cb, k);
@@ -1673,7 +1684,7 @@ do_info (conn_t *c)
   bool v2 = stat ("/sys/fs/cgroup/cgroup.controllers", &st) == 0;
   char version[200];
 
-  snprintf (version, sizeof version, "warmbox-oci %s (%s)", WB_VERSION, s->runtime_version);
+  snprintf (version, sizeof version, "warmbox-oci %s (%s)", WB_VERSION, s->paths->runtime.version);
   if (j == NULL || !cJSON_AddStringToObject (j, "ID", s->engine_id)
       || !cJSON_AddStringToObject (j, "ServerVersion", version)
       || !cJSON_AddStringToObject (j, "OSType", "linux") || !cJSON_AddStringToObject (j, "Driver", "oci")
@@ -1681,7 +1692,8 @@ do_info (conn_t *c)
       || !cJSON_AddStringToObject (j, "DefaultRuntime", "runc")
       || (rts = cJSON_AddObjectToObject (j, "Runtimes")) == NULL
       || (rt = cJSON_AddObjectToObject (rts, "runc")) == NULL
-      || !cJSON_AddStringToObject (rt, "path", s->paths->runtime)
+      || !cJSON_AddStringToObject (rt, "path", s->paths->runtime.path)
+      || !cJSON_AddStringToObject (j, "OciRuntime", s->paths->runtime.version)
       || (s->paths->runsc && ((rt = cJSON_AddObjectToObject (rts, "runsc")) == NULL
                               || !cJSON_AddStringToObject (rt, "path", s->paths->runsc)))
       || (sec = cJSON_AddArrayToObject (j, "SecurityOptions")) == NULL
@@ -2258,10 +2270,18 @@ run_sync (char *const argv[])
 static void
 reap_leftovers (server_t *s)
 {
-  const char *dirs[2] = {s->state_dir, s->runsc_state_dir};
+  /* runsc's, then runc's and crun's, each deleted by its own binary
+   * (an earlier helper may have run the other native runtime). */
+  const char *dirs[3] = {s->runsc_state_dir, s->state_dirs[0], s->state_dirs[1]};
+  const char *bins[3] = {s->paths->runsc, oci_runtime_find (OCI_RUNTIME_RUNC),
+                         oci_runtime_find (OCI_RUNTIME_CRUN)};
   int n = 0;
 
-  for (int r = 0; r < 2; r++)
+  if (s->paths->runtime.kind == OCI_RUNTIME_RUNC)
+    bins[1] = s->paths->runtime.path;
+  else
+    bins[2] = s->paths->runtime.path;
+  for (int r = 0; r < 3; r++)
     {
       DIR *d = opendir (dirs[r]);
       struct dirent *e;
@@ -2269,16 +2289,29 @@ reap_leftovers (server_t *s)
         continue;
       while ((e = readdir (d)) != NULL)
         {
-          ctr_t k = {.srv = s, .gvisor = r == 1};
-          const char *end = r == 1 ? strstr (e->d_name, "_sandbox:") : NULL;
-          size_t len = r == 1 ? (end ? (size_t) (end - e->d_name) : 0) : strlen (e->d_name);
+          ctr_t k = {.srv = s, .gvisor = r == 0};
+          const char *end = r == 0 ? strstr (e->d_name, "_sandbox:") : NULL;
+          size_t len = r == 0 ? (end ? (size_t) (end - e->d_name) : 0) : strlen (e->d_name);
           char *argv[16];
-          size_t w;
-          if (e->d_name[0] == '.' || len != 64 || (r == 1 && s->paths->runsc == NULL))
+          size_t w = 0;
+          if (e->d_name[0] == '.' || len != 64)
             continue;
+          if (bins[r] == NULL)
+            {
+              wb_warn ("%s holds container %.12s of a runtime that is not installed now: only "
+                       "its processes and cgroups are removed",
+                       dirs[r], e->d_name);
+              continue;
+            }
           snprintf (k.id, sizeof k.id, "%.64s", e->d_name);
-          snprintf (k.log_path, sizeof k.log_path, "/dev/null");
-          w = runtime_words (s, &k, argv);
+          if (r == 0)
+            w = runtime_words (s, &k, argv);
+          else
+            {
+              argv[w++] = (char *) bins[r];
+              argv[w++] = "--root";
+              argv[w++] = (char *) dirs[r];
+            }
           argv[w++] = "delete";
           argv[w++] = "--force";
           argv[w++] = k.id;
@@ -2424,7 +2457,11 @@ oci_serve (const oci_paths_t *paths, const char *socket_path, bool die_with_pare
       return 1;
     }
   signal (SIGPIPE, SIG_IGN);
-  snprintf (s.state_dir, sizeof s.state_dir, "%s/state", paths->root);
+  /* Each native runtime its own state root: a root another one left is
+   * still reaped by its own binary (reap_leftovers). */
+  snprintf (s.state_dirs[OCI_RUNTIME_RUNC], sizeof s.state_dirs[0], "%s/state", paths->root);
+  snprintf (s.state_dirs[OCI_RUNTIME_CRUN], sizeof s.state_dirs[0], "%s/state-crun", paths->root);
+  snprintf (s.state_dir, sizeof s.state_dir, "%s", s.state_dirs[paths->runtime.kind]);
   snprintf (s.bundles_dir, sizeof s.bundles_dir, "%s/bundles", paths->root);
   snprintf (s.runsc_state_dir, sizeof s.runsc_state_dir, "%s/state-runsc", paths->root);
   if (wb_mkdir_p (paths->root, 0700) < 0 || chmod (paths->root, 0700) < 0 || wb_mkdir_p (s.state_dir, 0700) < 0
@@ -2460,34 +2497,11 @@ oci_serve (const oci_paths_t *paths, const char *socket_path, bool die_with_pare
       }
     /* Held (open) for the helper's life. */
   }
-  if (access (paths->runtime, X_OK) < 0)
+  if (access (paths->runtime.path, X_OK) < 0)
     {
-      wb_log_error ("the runtime %s cannot be run: %s", paths->runtime, strerror (errno));
+      wb_log_error ("the runtime %s cannot be run: %s", paths->runtime.path, strerror (errno));
       return 1;
     }
-  {
-    /* "runc version 1.1.5+ds1" */
-    int p[2];
-    if (pipe2 (p, O_CLOEXEC) == 0)
-      {
-        pid_t pid = fork ();
-        if (pid == 0)
-          {
-            dup2 (p[1], 1);
-            execl (paths->runtime, paths->runtime, "--version", (char *) NULL);
-            _exit (127);
-          }
-        close (p[1]);
-        ssize_t n = read (p[0], s.runtime_version, sizeof s.runtime_version - 1);
-        close (p[0]);
-        if (pid > 0)
-          waitpid (pid, NULL, 0);
-        s.runtime_version[n > 0 ? n : 0] = '\0';
-        char *nl = strchr (s.runtime_version, '\n');
-        if (nl)
-          *nl = '\0';
-      }
-  }
   {
     char host[256] = "", sum[65], in[600];
     gethostname (host, sizeof host - 1);
@@ -2527,8 +2541,9 @@ oci_serve (const oci_paths_t *paths, const char *socket_path, bool die_with_pare
         goto out;
       }
   }
-  wb_info ("serving on %s: runtime %s (%s), state %s, images %s", socket_path, paths->runtime,
-           s.runtime_version, s.state_dir, paths->images);
+  wb_info ("serving on %s: runtime %s (%s; %s), state %s, images %s", socket_path,
+           paths->runtime.path, paths->runtime.version, paths->runtime.why, s.state_dir,
+           paths->images);
   chld_cb (SIGCHLD, 0, &s); /* what exited before the handler */
   event_base_dispatch (s.base);
   rc = 0;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make run: warmboxd in the foreground on its Unix socket and 127.0.0.1:8080,
-# on the OCI engine (runc, no Docker on the request path) where runc is and
+# on the OCI engine (crun or runc, no Docker on the request path) where runc is and
 # we are root, else on the Docker engine.  WARMBOX_ENGINE=docker picks Docker.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,7 +13,7 @@ engine=()
 if [ "${WARMBOX_ENGINE:-}" != docker ] && [ "$(id -u)" = 0 ] && command -v runc >/dev/null 2>&1 \
    && [ -x bin/warmbox-oci ]; then
   engine=(--engine oci)
-  which="the OCI engine (runc, run by bin/warmbox-oci; WARMBOX_ENGINE=docker make run for Docker)"
+  which="the OCI engine (crun where it runs, else runc, run by bin/warmbox-oci; WARMBOX_ENGINE=docker make run for Docker)"
 else
   which="the Docker engine"
 fi

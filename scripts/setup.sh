@@ -5,7 +5,11 @@
 #   2. make sure a Docker engine answers: when none does and we are root,
 #      start dockerd --bridge=none --iptables=false and remember its pid in
 #      /run/warmbox-dockerd.pid (a dockerd we did not start is left alone);
-#   3. build the sandbox images offline (profiles/build-image.sh).
+#   3. as root, on a hybrid cgroup layout whose v2 hierarchy holds
+#      controllers that no v1 hierarchy has (here: hugetlb), mount each on
+#      a v1 hierarchy of its own, so that crun runs (it refuses such a
+#      host); it says what it mounted (docs/operators.md: how to undo it);
+#   4. build the sandbox images offline (profiles/build-image.sh).
 #
 #   scripts/setup.sh [--images-only]
 set -euo pipefail
@@ -18,7 +22,7 @@ say() { printf 'setup: %s\n' "$*" >&2; }
 
 packages=(gcc make pkg-config libc6-dev libevent-dev libcurl4-openssl-dev libcjson-dev
   libseccomp-dev libsqlite3-dev libssl-dev sqlite3 docker.io python3 curl ca-certificates
-  perl tar coreutils openssl socat runsc e2fsprogs strace util-linux iproute2 prometheus haproxy
+  perl tar coreutils openssl socat runc crun runsc e2fsprogs strace util-linux iproute2 prometheus haproxy
   # make test checks the formatting (make format-check).
   clang-format
   # The python image's data stack (profiles/build-image.sh copies them in).
@@ -116,7 +120,34 @@ ensure_engine() {
   exit 1
 }
 
+# crun refuses a hybrid layout whose v2 hierarchy holds any controller
+# ("cgroups in hybrid mode not supported, drop all controllers from
+# cgroupv2"): each such controller gets a v1 hierarchy of its own, which
+# moves it out of v2 (a controller is bound to one hierarchy).  Nothing on
+# a pure v1 or pure v2 host, nothing for a controller some v1 hierarchy
+# already has, nothing when not root.
+prepare_cgroups_for_crun() {
+  local root=/sys/fs/cgroup controllers c
+  [ "$(id -u)" = 0 ] || return 0
+  [ "$(stat -f -c %T "$root" 2>/dev/null)" = tmpfs ] || return 0
+  [ "$(stat -f -c %T "$root/unified" 2>/dev/null)" = cgroup2fs ] || return 0
+  controllers=$(cat "$root/unified/cgroup.controllers" 2>/dev/null) || return 0
+  for c in $controllers; do
+    # Already on a v1 hierarchy: the kernel would not list it in v2.
+    awk -v c="$c" '$3 == "cgroup" { n = split($4, o, ","); for (i = 1; i <= n; i++) if (o[i] == c) f = 1 }
+      END { exit !f }' /proc/mounts && continue
+    if mkdir -p "$root/$c" && mount -t cgroup -o "$c" cgroup "$root/$c"; then
+      say "mounted the $c cgroup controller on $root/$c (a v1 hierarchy of its own) so that crun" \
+        "runs on this hybrid host; to undo: umount $root/$c && rmdir $root/$c"
+    else
+      rmdir "$root/$c" 2>/dev/null || true
+      say "could not mount the $c cgroup controller on $root/$c: the OCI engine runs runc"
+    fi
+  done
+}
+
 $images_only || install_packages
+$images_only || prepare_cgroups_for_crun
 if ! engine_answers || ours_running; then
   register_runsc
   # dockerd reloads its runtimes on SIGHUP.

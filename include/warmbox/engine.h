@@ -84,6 +84,8 @@ typedef struct eng_result
   const char *const *runtimes; /* info: the engine's runtimes by name */
   size_t n_runtimes;
   const char *default_runtime, *server_version, *cgroup_version; /* info; may be NULL */
+  const char
+      *oci_runtime; /* info: warmbox-oci's native runtime ("crun version 1.8.1"); NULL on Docker */
   const char *engine_id;               /* info: the engine's own ID (Docker's); may be NULL */
   const char *const *security_options; /* info: SecurityOptions ("name=seccomp,...") */
   size_t n_security_options;
@@ -140,7 +142,7 @@ eng_req_t *eng_container_remove (eng_t *eng, const char *id, eng_cb cb, void *ar
 eng_req_t *eng_container_list (eng_t *eng, const char *label, const char *value_key, eng_cb cb,
                                void *arg, wb_err_t *err);
 
-/* GET /info -> runtimes, default_runtime, server_version, cgroup_version,
+/* GET /info -> runtimes, default_runtime, server_version, cgroup_version, oci_runtime,
  * engine_id, security_options. */
 eng_req_t *eng_info (eng_t *eng, eng_cb cb, void *arg, wb_err_t *err);
 /* GET /images/{name}/get: the image's archive (docker save) is written to

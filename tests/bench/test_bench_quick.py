@@ -43,6 +43,32 @@ t.ok(all(rate_ok(lt[x][k][0]) for x in ("c", "bash") for k in ("warm", "floor"))
      and rate_ok(lt["c"]["compile"][0]) and not lt["bash"]["compile"],
      "languages: warm, floor and (compiled) compile times measured", lt)
 
+# The runtimes' bench (bench_runtime.py), once at a tiny size: a failed
+# call is a row, and every figure it prints is measured.
+import bench_runtime  # noqa: E402
+rts = bench_runtime.runtimes() if os.getuid() == 0 else []
+if rts:
+    pools = {"default": {"min_ready": 0, "max_ready": 0}, "python": {"min_ready": 2, "max_ready": 2}}
+    ds = {rt: bench_runtime.daemon(rt, pools) for rt in rts}
+    try:
+        sq = bench_runtime.sequential(2, ds)
+    finally:
+        for d in ds.values():
+            bench_runtime.stop(d)
+    t.ok(all(rate_ok(sq["p50_ms"][k]) for k in ["bare"] + rts)
+         and all(sq["failed"][rt] == "none" for rt in rts)
+         and all(isinstance(sq["warmboxd_own_p50_ms"][rt], float) for rt in rts),
+         "runtimes (%s): bare and warm p50, warmboxd's own part, no call failed" % ", ".join(rts), sq)
+    tp = bench_runtime.throughput(1.5, rts, levels=(2,))
+    t.ok(all(rate_ok(tp[2][rt]["per_s"]) and tp[2][rt]["ok"] > 0 and tp[2][rt]["runtime_cpu_ms"] > 0
+             for rt in rts) and ("crun_vs_runc" in tp[2]) == ("crun" in rts),
+         "runtimes: throughput and the runtime's CPU per execution measured for each", tp)
+    stopped = bench_runtime.Failures()
+    stopped.add("503 busy")
+    t.is_eq(str(stopped), "1 503 busy", "a failed call is counted as a row, not raised")
+else:
+    t.ok(True, "# SKIP the runtimes' bench needs root and crun or runc")
+
 gone = wait_until(lambda: not containers_with_label("warmbox.instance=bench-floor"), timeout=30)
 t.ok(gone, "the bench's own containers are all removed",
      containers_with_label("warmbox.instance=bench-floor"))
