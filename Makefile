@@ -275,7 +275,7 @@ install: all
 
 # Every C file of the tree, formatted by .clang-format; make test checks it.
 FORMAT_SRC := $(sort $(wildcard common/*.[ch] engine/*.[ch] sandbox/*.[ch] pool/*.[ch] store/*.[ch] \
-                profiles/*.[ch] nodes/*.[ch] exec/*.[ch] api/*.[ch] daemon/*.[ch] cli/*.[ch] \
+                profiles/*.[ch] nodes/*.[ch] exec/*.[ch] api/*.[ch] daemon/*.[ch] cli/*.[ch] oci/*.[ch] \
                 include/warmbox/*.h tests/unit/*.[ch] tests/fuzz/*.[ch]))
 
 format:

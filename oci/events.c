@@ -46,9 +46,11 @@ oci_events_get (const oci_events_t *ev, size_t i)
 /* Actor.Attributes: the container's labels, then image and name, then
  * the event's own (exitCode, signal), as Docker sets them. */
 static cJSON *
-attributes (const char *image, const char *name, const cJSON *labels, const char *key, const char *value)
+attributes (const char *image, const char *name, const cJSON *labels, const char *key,
+            const char *value)
 {
-  cJSON *a = labels && cJSON_IsObject (labels) ? cJSON_Duplicate (labels, true) : cJSON_CreateObject ();
+  cJSON *a
+      = labels && cJSON_IsObject (labels) ? cJSON_Duplicate (labels, true) : cJSON_CreateObject ();
   if (a == NULL)
     return NULL;
   /* Only strings: a label that is not one is not an attribute. */
@@ -79,8 +81,9 @@ attributes (const char *image, const char *name, const cJSON *labels, const char
 }
 
 const oci_event_t *
-oci_events_add (oci_events_t *ev, int64_t time_nano, const char *action, const char *id, const char *image,
-                const char *name, const cJSON *labels, const char *key, const char *value)
+oci_events_add (oci_events_t *ev, int64_t time_nano, const char *action, const char *id,
+                const char *image, const char *name, const cJSON *labels, const char *key,
+                const char *value)
 {
   oci_event_t e = {.time_nano = time_nano};
   cJSON *j = NULL, *actor;
@@ -92,13 +95,17 @@ oci_events_add (oci_events_t *ev, int64_t time_nano, const char *action, const c
   if ((e.attrs = attributes (image, name, labels, key, value)) == NULL)
     return NULL;
   if ((j = cJSON_CreateObject ()) == NULL || !cJSON_AddStringToObject (j, "status", action)
-      || !cJSON_AddStringToObject (j, "id", id) || !cJSON_AddStringToObject (j, "from", image ? image : "")
-      || !cJSON_AddStringToObject (j, "Type", "container") || !cJSON_AddStringToObject (j, "Action", action)
-      || (actor = cJSON_AddObjectToObject (j, "Actor")) == NULL || !cJSON_AddStringToObject (actor, "ID", id)
+      || !cJSON_AddStringToObject (j, "id", id)
+      || !cJSON_AddStringToObject (j, "from", image ? image : "")
+      || !cJSON_AddStringToObject (j, "Type", "container")
+      || !cJSON_AddStringToObject (j, "Action", action)
+      || (actor = cJSON_AddObjectToObject (j, "Actor")) == NULL
+      || !cJSON_AddStringToObject (actor, "ID", id)
       || !cJSON_AddItemReferenceToObject (actor, "Attributes", e.attrs)
       || !cJSON_AddStringToObject (j, "scope", "local")
       || !cJSON_AddNumberToObject (j, "time", (double) (time_nano / 1000000000))
-      || !cJSON_AddNumberToObject (j, "timeNano", (double) time_nano) || (text = cJSON_PrintUnformatted (j)) == NULL)
+      || !cJSON_AddNumberToObject (j, "timeNano", (double) time_nano)
+      || (text = cJSON_PrintUnformatted (j)) == NULL)
     {
       cJSON_Delete (j);
       cJSON_Delete (e.attrs);
@@ -174,7 +181,8 @@ oci_event_filter_parse (oci_event_filter_t *f, const char *json, wb_err_t *err)
           break;
       if (i == n)
         {
-          wb_error (err, WB_E_INVALID, "the events filter %.40s is not taken (type, label, container, event are)",
+          wb_error (err, WB_E_INVALID,
+                    "the events filter %.40s is not taken (type, label, container, event are)",
                     k->string);
           oci_event_filter_free (f);
           return -1;
@@ -232,7 +240,8 @@ oci_event_filter_match (const oci_event_filter_t *f, const oci_event_t *e)
     if (want == NULL)
       return false;
     eq = strchr (want, '=');
-    if (snprintf (key, sizeof key, "%.*s", eq ? (int) (eq - want) : (int) strlen (want), want) >= (int) sizeof key)
+    if (snprintf (key, sizeof key, "%.*s", eq ? (int) (eq - want) : (int) strlen (want), want)
+        >= (int) sizeof key)
       return false;
     have = cJSON_GetObjectItemCaseSensitive (e->attrs, key);
     if (!cJSON_IsString (have) || (eq && strcmp (have->valuestring, eq + 1) != 0))
@@ -263,8 +272,9 @@ oci_event_time_parse (const char *s, int64_t *out, wb_err_t *err)
         scale /= 10;
       }
   if (!digits || *p != '\0')
-    return wb_error (err, WB_E_INVALID, "the time %.40s is not seconds since the epoch (1700000000 or "
-                                        "1700000000.5)",
+    return wb_error (err, WB_E_INVALID,
+                     "the time %.40s is not seconds since the epoch (1700000000 or "
+                     "1700000000.5)",
                      s);
   *out = secs * 1000000000 + frac;
   return 0;

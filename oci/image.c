@@ -219,11 +219,13 @@ oci_image_load (const char *images, int fd, char *id_out, size_t id_size, wb_err
     cJSON *img = cJSON_GetArrayItem (m, 0);
     cfg_name = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (img, "Config"));
     cJSON *layers = cJSON_GetObjectItemCaseSensitive (img, "Layers");
-    tag = cJSON_GetStringValue (cJSON_GetArrayItem (cJSON_GetObjectItemCaseSensitive (img, "RepoTags"), 0));
+    tag = cJSON_GetStringValue (
+        cJSON_GetArrayItem (cJSON_GetObjectItemCaseSensitive (img, "RepoTags"), 0));
     if (cJSON_GetArraySize (layers) != 1)
       {
-        wb_error (err, WB_E_INVALID, "the image has %d layers; this engine takes images of one "
-                                     "layer (warmbox's own, made by docker import)",
+        wb_error (err, WB_E_INVALID,
+                  "the image has %d layers; this engine takes images of one "
+                  "layer (warmbox's own, made by docker import)",
                   cJSON_GetArraySize (layers));
         goto out;
       }
@@ -273,8 +275,8 @@ oci_image_load (const char *images, int fd, char *id_out, size_t id_size, wb_err
   {
     char dir[4200];
     snprintf (dir, sizeof dir, "%s/archive", work);
-    char *untar[] = {"/bin/tar", "-x", "--no-same-owner", "--no-same-permissions", "-f", "-",
-                     "-C", dir, NULL};
+    char *untar[] = {"/bin/tar", "-x", "--no-same-owner", "--no-same-permissions", "-f", "-", "-C",
+                     dir,        NULL};
     if (mkdir (dir, 0700) < 0 || run_wait_in (untar, fd) < 0)
       {
         wb_error (err, WB_E_IO, "the archive could not be unpacked");
@@ -289,7 +291,8 @@ oci_image_load (const char *images, int fd, char *id_out, size_t id_size, wb_err
   }
   if (sha256_file (layer, digest) < 0 || strcmp (digest, diff_id + 7) != 0)
     {
-      wb_error (err, WB_E_INVALID, "the layer's SHA-256 is not the config's diff_id %.19s", diff_id);
+      wb_error (err, WB_E_INVALID, "the layer's SHA-256 is not the config's diff_id %.19s",
+                diff_id);
       goto out;
     }
   {
@@ -298,14 +301,22 @@ oci_image_load (const char *images, int fd, char *id_out, size_t id_size, wb_err
     /* The layer is a root file system: owners and modes as they are in
      * it (the root is mounted read-only and nosuid is not needed: no
      * container gets a capability or a new privilege). */
-    char *untar[] = {"/bin/tar",     "-x", "--numeric-owner", "--same-permissions",
-                     "--same-owner", "-f", layer,             "-C",
-                     rootfs,         NULL};
+    char *untar[] = {"/bin/tar",
+                     "-x",
+                     "--numeric-owner",
+                     "--same-permissions",
+                     "--same-owner",
+                     "-f",
+                     layer,
+                     "-C",
+                     rootfs,
+                     NULL};
     /* No set-uid or set-gid file and no device node in the store, whatever
      * the layer held: a sandbox gets no new privilege from them anyway, and
      * a user of the host must not get one either. */
-    char *strip[] = {"/usr/bin/find", rootfs, "-xdev", "(", "-type", "b", "-o", "-type", "c", ")",
-                     "-delete", "-o", "-perm", "/6000", "-exec", "/bin/chmod", "ug-s", "{}", "+", NULL};
+    char *strip[] = {"/usr/bin/find", rootfs,       "-xdev", "(",       "-type", "b",     "-o",
+                     "-type",         "c",          ")",     "-delete", "-o",    "-perm", "/6000",
+                     "-exec",         "/bin/chmod", "ug-s",  "{}",      "+",     NULL};
     if (mkdir (rootfs, 0755) < 0 || run_wait (untar) < 0 || run_wait (strip) < 0
         || make_mount_points (rootfs) < 0)
       {
@@ -375,7 +386,9 @@ oci_image_find (const char *images, const char *ref, char id[72], char *rootfs, 
       /* "name" means "name:latest", as for Docker. */
       const char *slash = strrchr (ref, '/');
       snprintf (full, sizeof full, "%s%s", ref, strchr (slash ? slash : ref, ':') ? "" : ":latest");
-      int fd = tag_file (images, full, tf, sizeof tf) == 0 ? open (tf, O_RDONLY | O_CLOEXEC | O_NOFOLLOW) : -1;
+      int fd = tag_file (images, full, tf, sizeof tf) == 0
+                   ? open (tf, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+                   : -1;
       ssize_t n = fd >= 0 ? read (fd, buf, sizeof buf - 1) : -1;
       if (fd >= 0)
         close (fd);

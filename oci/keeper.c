@@ -107,9 +107,10 @@ oci_keep (const oci_paths_t *paths, const char *socket_path)
             return WIFEXITED (status) ? WEXITSTATUS (status) : 1;
           if (now_ms () - started >= LIVED_WELL_S * 1000)
             backoff = RESTART_FIRST_MS;
-          wb_warn ("the engine's server (pid %d) was killed by signal %d: a new one in %lld ms deletes "
-                   "what it left and serves",
-                   (int) r, WTERMSIG (status), (long long) backoff);
+          wb_warn (
+              "the engine's server (pid %d) was killed by signal %d: a new one in %lld ms deletes "
+              "what it left and serves",
+              (int) r, WTERMSIG (status), (long long) backoff);
           restart_at = now_ms () + backoff;
           backoff = backoff * 2 > RESTART_MAX_MS ? RESTART_MAX_MS : backoff * 2;
         }

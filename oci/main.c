@@ -30,10 +30,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sched.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -44,11 +44,14 @@
 static void
 usage (void)
 {
-  fprintf (stderr, "usage: warmbox-oci serve --socket PATH [--root DIR] [--images DIR] [--runtime crun|runc|auto|PATH]\n"
-                   "                         [--init PATH] [--runsc PATH | --no-runsc]\n"
-                   "                         [--runtime-timeout-ms N] [--userns-base N [--userns-if-possible]]\n"
-                   "                         [--die-with-parent]\n"
-                   "       warmbox-oci load [--images DIR] ARCHIVE\n");
+  fprintf (
+      stderr,
+      "usage: warmbox-oci serve --socket PATH [--root DIR] [--images DIR] [--runtime "
+      "crun|runc|auto|PATH]\n"
+      "                         [--init PATH] [--runsc PATH | --no-runsc]\n"
+      "                         [--runtime-timeout-ms N] [--userns-base N [--userns-if-possible]]\n"
+      "                         [--die-with-parent]\n"
+      "       warmbox-oci load [--images DIR] ARCHIVE\n");
   exit (2);
 }
 
@@ -83,7 +86,8 @@ int
 main (int argc, char **argv)
 {
   static const char *const inits[] = {"/usr/bin/tini-static", "/usr/bin/docker-init", NULL};
-  static const char *const runscs[] = {"/usr/bin/runsc", "/usr/sbin/runsc", "/usr/local/bin/runsc", NULL};
+  static const char *const runscs[]
+      = {"/usr/bin/runsc", "/usr/sbin/runsc", "/usr/local/bin/runsc", NULL};
   bool no_runsc = false;
   oci_paths_t paths = {.images = DEFAULT_IMAGES, .root = DEFAULT_ROOT};
   const char *socket_path = NULL, *archive = NULL, *runtime = NULL;

@@ -77,11 +77,11 @@ WB_MUST_CHECK int oci_exec_fifo_release (oci_runtime_kind_t kind, const char *fi
 /* Where the pieces live. */
 typedef struct oci_paths
 {
-  const char *images;  /* image store: <images>/<hex id>/{rootfs,config.json}, tags/ */
-  const char *root;    /* the helper's own: state/ (the runtime's --root), bundles/ */
-  oci_runtime_t runtime; /* the native runtime */
-  const char *runsc;   /* gVisor's runsc, for profiles that ask for it (NULL: none) */
-  const char *init;    /* the init bound at /sbin/docker-init (tini-static) */
+  const char *images;          /* image store: <images>/<hex id>/{rootfs,config.json}, tags/ */
+  const char *root;            /* the helper's own: state/ (the runtime's --root), bundles/ */
+  oci_runtime_t runtime;       /* the native runtime */
+  const char *runsc;           /* gVisor's runsc, for profiles that ask for it (NULL: none) */
+  const char *init;            /* the init bound at /sbin/docker-init (tini-static) */
   uint32_t runtime_timeout_ms; /* a runtime command (create, delete) longer than this is
                                   killed and has failed; 0: 30 s */
   uint32_t userns_base;        /* runc containers in a user namespace (oci_spec_opts_t); 0: none */
@@ -142,8 +142,8 @@ WB_MUST_CHECK int oci_image_load (const char *images, int fd, char *id_out, size
                                   wb_err_t *err);
 /* Resolve a tag or an id ("sha256:<hex>", or "<hex>") to the image's id
  * and its root file system's path.  0, or -1 (WB_E_NOT_FOUND). */
-WB_MUST_CHECK int oci_image_find (const char *images, const char *ref, char id[72],
-                                  char *rootfs, size_t rootfs_size, wb_err_t *err);
+WB_MUST_CHECK int oci_image_find (const char *images, const char *ref, char id[72], char *rootfs,
+                                  size_t rootfs_size, wb_err_t *err);
 
 /* ---- events.c: the container events (GET /events) ------------------------- */
 
@@ -153,8 +153,8 @@ typedef struct oci_event
   int64_t time_nano;
   char action[16]; /* create, start, kill, oom, die, destroy */
   char id[65];
-  cJSON *attrs;    /* Actor.Attributes: the labels, image, name, exitCode or signal (owned) */
-  char *line;      /* the event's JSON and a newline (owned) */
+  cJSON *attrs; /* Actor.Attributes: the labels, image, name, exitCode or signal (owned) */
+  char *line;   /* the event's JSON and a newline (owned) */
   size_t line_len;
 } oci_event_t;
 
@@ -172,9 +172,9 @@ void oci_events_free (oci_events_t *ev);
  * and value (may be NULL) are the event's own attribute.  The event,
  * owned by the ring until it is forgotten; NULL (nothing recorded) on
  * memory or a name too long. */
-const oci_event_t *oci_events_add (oci_events_t *ev, int64_t time_nano, const char *action, const char *id,
-                                   const char *image, const char *name, const cJSON *labels, const char *key,
-                                   const char *value);
+const oci_event_t *oci_events_add (oci_events_t *ev, int64_t time_nano, const char *action,
+                                   const char *id, const char *image, const char *name,
+                                   const cJSON *labels, const char *key, const char *value);
 /* The i-th oldest event still held; NULL past the end. */
 const oci_event_t *oci_events_get (const oci_events_t *ev, size_t i);
 

@@ -15,8 +15,10 @@
 
 #define CGROUP_ROOT "/sys/fs/cgroup"
 
-static const char *const crun_paths[] = {"/usr/bin/crun", "/usr/sbin/crun", "/usr/local/bin/crun", NULL};
-static const char *const runc_paths[] = {"/usr/sbin/runc", "/usr/bin/runc", "/usr/local/sbin/runc", NULL};
+static const char *const crun_paths[]
+    = {"/usr/bin/crun", "/usr/sbin/crun", "/usr/local/bin/crun", NULL};
+static const char *const runc_paths[]
+    = {"/usr/sbin/runc", "/usr/bin/runc", "/usr/local/sbin/runc", NULL};
 
 const char *
 oci_runtime_find (oci_runtime_kind_t kind)
@@ -149,11 +151,12 @@ oci_runtime_choose (const char *asked, const char *cgroup_root, oci_runtime_t *r
       snprintf (why, sizeof why, "asked for");
     }
   else
-    return wb_error (err, WB_E_INVALID,
-                     "runtime must be \"crun\", \"runc\", \"auto\" or an absolute path, not \"%.40s\"",
-                     asked);
+    return wb_error (
+        err, WB_E_INVALID,
+        "runtime must be \"crun\", \"runc\", \"auto\" or an absolute path, not \"%.40s\"", asked);
   if (access (rt->path, X_OK) < 0)
-    return wb_error (err, WB_E_INVALID, "the runtime %s cannot be run: %s", rt->path, strerror (errno));
+    return wb_error (err, WB_E_INVALID, "the runtime %s cannot be run: %s", rt->path,
+                     strerror (errno));
   if (runtime_version (rt->path, rt->version, sizeof rt->version) < 0)
     return wb_error (err, WB_E_INVALID, "the runtime %s does not answer --version", rt->path);
   if (strncmp (rt->version, "crun ", 5) == 0)
@@ -161,8 +164,9 @@ oci_runtime_choose (const char *asked, const char *cgroup_root, oci_runtime_t *r
   else if (strncmp (rt->version, "runc ", 5) == 0)
     rt->kind = OCI_RUNTIME_RUNC;
   else
-    return wb_error (err, WB_E_INVALID, "the runtime %s is neither crun nor runc (it says \"%.60s\")",
-                     rt->path, rt->version);
+    return wb_error (err, WB_E_INVALID,
+                     "the runtime %s is neither crun nor runc (it says \"%.60s\")", rt->path,
+                     rt->version);
   snprintf (rt->why, sizeof rt->why, "%s", why);
   if (rt->kind == OCI_RUNTIME_CRUN && !oci_crun_fits_cgroups (cgroup_root, why, sizeof why))
     return wb_error (err, WB_E_INVALID, "%s is crun: %s", rt->path, why);

@@ -70,7 +70,8 @@ typedef enum
   C_REMOVING,
 } ctr_state_t;
 
-static const char *const state_names[] = {"created", "created", "created", "running", "exited", "removing"};
+static const char *const state_names[]
+    = {"created", "created", "created", "running", "exited", "removing"};
 
 struct job
 {
@@ -88,7 +89,7 @@ struct ctr
   char id[65];
   char name[128]; /* the create's ?name=, another handle on it (as Docker's); "" if none */
   ctr_state_t state;
-  bool orphan;   /* left by an earlier helper: no pipes, its init is not our child */
+  bool orphan;    /* left by an earlier helper: no pipes, its init is not our child */
   bool init_gone; /* reaped (or never ours) */
   oci_request_t req;
   char image_id[72];
@@ -98,10 +99,10 @@ struct ctr
   int in_w, out_r, err_r; /* our ends of its stdio; -1 once handed on or closed */
   int exit_code;
   bool oom;
-  bool started; /* its fifo was read (runsc: its start answered): the program may have run */
-  bool gvisor;  /* runsc's, not runc's */
-  bool deleting; /* the runtime's delete is under way (one at a time) */
-  bool announced; /* its create event went out: its destroy event will */
+  bool started;        /* its fifo was read (runsc: its start answered): the program may have run */
+  bool gvisor;         /* runsc's, not runc's */
+  bool deleting;       /* the runtime's delete is under way (one at a time) */
+  bool announced;      /* its create event went out: its destroy event will */
   uint64_t create_seq; /* the reap count when its create began: an earlier reap is not its init's */
   char created_at[40], started_at[40], finished_at[40];
   conn_t *create_conn, *start_conn, *remove_conn;
@@ -132,13 +133,13 @@ struct conn
   char query[1024];
   uint64_t body_len, body_have;
   wb_buf_t body;
-  int body_fd;        /* image load: the archive */
-  bool close_after;   /* Connection: close */
-  ctr_t *ctr;         /* K_WAIT, K_ATTACHED, K_BUSY on a container */
-  bool wait_next;     /* K_WAIT: condition next-exit */
+  int body_fd;      /* image load: the archive */
+  bool close_after; /* Connection: close */
+  ctr_t *ctr;       /* K_WAIT, K_ATTACHED, K_BUSY on a container */
+  bool wait_next;   /* K_WAIT: condition next-exit */
   /* attached: */
   struct bufferevent *in, *out, *err;
-  bool in_eof;        /* the client half-closed: stdin ends once flushed */
+  bool in_eof; /* the client half-closed: stdin ends once flushed */
   pid_t load_pid;
   /* events: */
   oci_event_filter_t ev_filter;
@@ -151,8 +152,8 @@ struct server
   struct event_base *base;
   const oci_paths_t *paths;
   char state_dir[3072], bundles_dir[3072]; /* state_dir: the native runtime's --root */
-  char state_dirs[2][3072];                 /* runc's and crun's (one is state_dir) */
-  char runsc_state_dir[3072];               /* runsc's --root */
+  char state_dirs[2][3072];                /* runc's and crun's (one is state_dir) */
+  char runsc_state_dir[3072];              /* runsc's --root */
   char engine_id[80];
   int listen_fd;
   struct event *accept_ev, *chld_ev, *term_ev, *int_ev, *parent_timer;
@@ -167,7 +168,7 @@ struct server
     uint64_t seq;
   } early[EARLY_MAX];
   size_t n_early;
-  uint64_t reap_seq; /* children reaped so far */
+  uint64_t reap_seq;      /* children reaped so far */
   char cgroup_parent[64]; /* "warmbox-oci-<12 hex of the root>": this helper's cgroups */
   struct event *accept_retry;
   bool stopping;
@@ -221,9 +222,9 @@ close_fd (int *fd)
 }
 
 /* The runtime's command line for k, up to its subcommand: the native
- * runtime (crun or runc) with its state root, or runsc with its own and the flags Docker's registration
- * gives it (no network of its own; the profile's filter applied inside
- * the sandbox too).  Returns the words written (at most 5). */
+ * runtime (crun or runc) with its state root, or runsc with its own and the flags Docker's
+ * registration gives it (no network of its own; the profile's filter applied inside the sandbox
+ * too).  Returns the words written (at most 5). */
 static size_t
 runtime_words (const server_t *s, const ctr_t *k, char **argv)
 {
@@ -293,8 +294,8 @@ job_timeout_cb (evutil_socket_t fd, short what, void *arg)
  * not inherit that).  done(arg, wait status) when it exits, within the
  * runtime's bound.  -1 on failure (nothing started). */
 static int
-job_spawn (server_t *s, char *const argv[], int fd0, int fd1, int fd2,
-           void (*done) (void *, int), void *arg)
+job_spawn (server_t *s, char *const argv[], int fd0, int fd1, int fd2, void (*done) (void *, int),
+           void *arg)
 {
   job_t *j = calloc (1, sizeof *j);
   uint32_t ms = s->paths->runtime_timeout_ms ? s->paths->runtime_timeout_ms : 30000;
@@ -359,18 +360,30 @@ status_text (int status)
 {
   switch (status)
     {
-    case 101: return "UPGRADED";
-    case 200: return "OK";
-    case 201: return "Created";
-    case 204: return "No Content";
-    case 304: return "Not Modified";
-    case 400: return "Bad Request";
-    case 404: return "Not Found";
-    case 409: return "Conflict";
-    case 413: return "Payload Too Large";
-    case 501: return "Not Implemented";
-    case 503: return "Service Unavailable";
-    default: return status >= 500 ? "Internal Server Error" : "Error";
+    case 101:
+      return "UPGRADED";
+    case 200:
+      return "OK";
+    case 201:
+      return "Created";
+    case 204:
+      return "No Content";
+    case 304:
+      return "Not Modified";
+    case 400:
+      return "Bad Request";
+    case 404:
+      return "Not Found";
+    case 409:
+      return "Conflict";
+    case 413:
+      return "Payload Too Large";
+    case 501:
+      return "Not Implemented";
+    case 503:
+      return "Service Unavailable";
+    default:
+      return status >= 500 ? "Internal Server Error" : "Error";
     }
 }
 
@@ -406,8 +419,8 @@ reply_json (conn_t *c, int status, cJSON *json)
   free (text);
 }
 
-static void
-reply_error (conn_t *c, int status, const char *fmt, ...) __attribute__ ((format (printf, 3, 4)));
+static void reply_error (conn_t *c, int status, const char *fmt, ...)
+    __attribute__ ((format (printf, 3, 4)));
 static void
 reply_error (conn_t *c, int status, const char *fmt, ...)
 {
@@ -430,10 +443,14 @@ status_of (const wb_err_t *err)
 {
   switch (err->code)
     {
-    case WB_E_INVALID: return 400;
-    case WB_E_NOT_FOUND: return 404;
-    case WB_E_TOO_LARGE: return 413;
-    default: return 500;
+    case WB_E_INVALID:
+      return 400;
+    case WB_E_NOT_FOUND:
+      return 404;
+    case WB_E_TOO_LARGE:
+      return 413;
+    default:
+      return 500;
     }
 }
 
@@ -474,7 +491,8 @@ event_send (conn_t *c, const oci_event_t *e)
   struct evbuffer *out = bufferevent_get_output (c->bev);
   if (!oci_event_filter_match (&c->ev_filter, e) || (c->ev_until && e->time_nano > c->ev_until))
     return true;
-  if (evbuffer_get_length (out) > EVENTS_HIGH || evbuffer_add_printf (out, "%zx\r\n", e->line_len) < 0
+  if (evbuffer_get_length (out) > EVENTS_HIGH
+      || evbuffer_add_printf (out, "%zx\r\n", e->line_len) < 0
       || evbuffer_add (out, e->line, e->line_len) < 0 || evbuffer_add (out, "\r\n", 2) < 0)
     {
       wb_warn ("an events client is %zu bytes behind: dropped", evbuffer_get_length (out));
@@ -641,7 +659,8 @@ cgroup_oom (const ctr_t *k)
             k->srv->cgroup_parent, k->id);
   if (read_small (path, buf, sizeof buf) < 0)
     {
-      snprintf (path, sizeof path, "/sys/fs/cgroup/%s/%s/memory.events", k->srv->cgroup_parent, k->id);
+      snprintf (path, sizeof path, "/sys/fs/cgroup/%s/%s/memory.events", k->srv->cgroup_parent,
+                k->id);
       if (read_small (path, buf, sizeof buf) < 0)
         return false;
     }
@@ -711,7 +730,7 @@ ctr_exited (ctr_t *k, int status)
 {
   bool removing = k->state == C_REMOVING;
   k->init_gone = true;
-  k->exit_code = WIFEXITED (status) ? WEXITSTATUS (status)
+  k->exit_code = WIFEXITED (status)     ? WEXITSTATUS (status)
                  : WIFSIGNALED (status) ? 128 + WTERMSIG (status)
                                         : 255;
   k->oom = cgroup_oom (k);
@@ -812,7 +831,7 @@ ctr_remove (ctr_t *k, conn_t *c)
   if (!k->init_gone && k->init_pid > 0)
     {
       kill (k->init_pid, SIGKILL); /* our child, not yet reaped: the pid is its */
-      return;                       /* ctr_exited deletes */
+      return;                      /* ctr_exited deletes */
     }
   ctr_delete (k);
 }
@@ -863,7 +882,8 @@ created_cb (void *arg, int status)
   if (c)
     {
       cJSON *j = cJSON_CreateObject ();
-      if (j && (!cJSON_AddStringToObject (j, "Id", k->id) || !cJSON_AddArrayToObject (j, "Warnings")))
+      if (j
+          && (!cJSON_AddStringToObject (j, "Id", k->id) || !cJSON_AddArrayToObject (j, "Warnings")))
         {
           cJSON_Delete (j);
           j = NULL;
@@ -911,7 +931,9 @@ do_create (conn_t *c)
    * never heard this answer. */
   if (query_param (c->query, "name", k->name, sizeof k->name)
       && (k->name[0] == '\0' || strlen (k->name) >= sizeof k->name - 1
-          || strspn (k->name, "abcdefghijklmnopqrstuvwxyz" "ABCDEFGHIJKLMNOPQRSTUVWXYZ" "0123456789_.-")
+          || strspn (k->name, "abcdefghijklmnopqrstuvwxyz"
+                              "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                              "0123456789_.-")
                  != strlen (k->name)))
     {
       free (k);
@@ -936,8 +958,9 @@ do_create (conn_t *c)
   {
     cJSON *body = cJSON_ParseWithLength (c->body.data ? c->body.data : "", c->body.len);
     const char *image = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (body, "Image"));
-    int rc = image ? oci_image_find (s->paths->images, image, k->image_id, rootfs, sizeof rootfs, &err)
-                   : wb_error (&err, WB_E_INVALID, "the create body names no Image");
+    int rc
+        = image ? oci_image_find (s->paths->images, image, k->image_id, rootfs, sizeof rootfs, &err)
+                : wb_error (&err, WB_E_INVALID, "the create body names no Image");
     cJSON_Delete (body);
     if (rc < 0)
       {
@@ -947,7 +970,8 @@ do_create (conn_t *c)
       }
   }
   {
-    oci_spec_opts_t o = {rootfs, cgroup, s->paths->init, s->paths->runsc != NULL, s->paths->userns_base};
+    oci_spec_opts_t o
+        = {rootfs, cgroup, s->paths->init, s->paths->runsc != NULL, s->paths->userns_base};
     spec = oci_spec_from_body (c->body.data ? c->body.data : "", c->body.len, &o, &k->req, &err);
   }
   if (spec == NULL)
@@ -966,8 +990,8 @@ do_create (conn_t *c)
       || write_bundle_file (k->bundle, "labels.json", labels) < 0
       || write_bundle_file (k->bundle, "seccomp-option", k->req.seccomp_opt) < 0
       || write_bundle_file (k->bundle, "image", k->image_id) < 0
-      || write_bundle_file (k->bundle, "runtime", k->req.runtime) < 0
-      || pipe2 (in, O_CLOEXEC) < 0 || pipe2 (out, O_CLOEXEC) < 0 || pipe2 (err2, O_CLOEXEC) < 0)
+      || write_bundle_file (k->bundle, "runtime", k->req.runtime) < 0 || pipe2 (in, O_CLOEXEC) < 0
+      || pipe2 (out, O_CLOEXEC) < 0 || pipe2 (err2, O_CLOEXEC) < 0)
     {
       int e = errno;
       reply_error (c, 500, "cannot write the bundle: %s", strerror (e));
@@ -1145,9 +1169,9 @@ signal_number (const char *name)
   {
     const char *name;
     int sig;
-  } sigs[] = {{"KILL", SIGKILL}, {"TERM", SIGTERM}, {"INT", SIGINT},   {"HUP", SIGHUP},
-              {"QUIT", SIGQUIT}, {"USR1", SIGUSR1}, {"USR2", SIGUSR2}, {"STOP", SIGSTOP},
-              {"CONT", SIGCONT}};
+  } sigs[] = {{"KILL", SIGKILL}, {"TERM", SIGTERM}, {"INT", SIGINT},
+              {"HUP", SIGHUP},   {"QUIT", SIGQUIT}, {"USR1", SIGUSR1},
+              {"USR2", SIGUSR2}, {"STOP", SIGSTOP}, {"CONT", SIGCONT}};
   char *end;
   long n;
   if (name == NULL || *name == '\0')
@@ -1296,8 +1320,8 @@ pipe_bev (conn_t *c, int *fd, short enable)
   b = bufferevent_socket_new (c->srv->base, *fd, BEV_OPT_CLOSE_ON_FREE);
   if (b == NULL)
     return NULL;
-  bufferevent_setcb (b, enable & EV_READ ? pipe_read_cb : NULL, enable & EV_WRITE ? in_write_cb : NULL,
-                     pipe_event_cb, c);
+  bufferevent_setcb (b, enable & EV_READ ? pipe_read_cb : NULL,
+                     enable & EV_WRITE ? in_write_cb : NULL, pipe_event_cb, c);
   if (bufferevent_enable (b, enable) < 0)
     {
       bufferevent_setfd (b, -1);
@@ -1310,8 +1334,9 @@ pipe_bev (conn_t *c, int *fd, short enable)
 static void
 do_attach (conn_t *c, ctr_t *k)
 {
-  static const char head[] = "HTTP/1.1 101 UPGRADED\r\nContent-Type: application/vnd.docker.raw-stream\r\n"
-                             "Connection: Upgrade\r\nUpgrade: tcp\r\nApi-Version: 1.41\r\n\r\n";
+  static const char head[]
+      = "HTTP/1.1 101 UPGRADED\r\nContent-Type: application/vnd.docker.raw-stream\r\n"
+        "Connection: Upgrade\r\nUpgrade: tcp\r\nApi-Version: 1.41\r\n\r\n";
   if (k->attach || k->out_r < 0 || k->orphan)
     {
       reply_error (c, 409, "container %.12s: its streams are taken", k->id);
@@ -1374,9 +1399,11 @@ inspect_json (ctr_t *k)
     }
   if (j == NULL)
     goto oom;
-  if (!cJSON_AddStringToObject (j, "Id", k->id) || !cJSON_AddStringToObject (j, "Created", k->created_at)
+  if (!cJSON_AddStringToObject (j, "Id", k->id)
+      || !cJSON_AddStringToObject (j, "Created", k->created_at)
       || !cJSON_AddStringToObject (j, "Image", k->image_id)
-      || !cJSON_AddStringToObject (j, "Driver", "oci") || (state = cJSON_AddObjectToObject (j, "State")) == NULL
+      || !cJSON_AddStringToObject (j, "Driver", "oci")
+      || (state = cJSON_AddObjectToObject (j, "State")) == NULL
       || !cJSON_AddStringToObject (state, "Status", state_names[k->state])
       /* Running while its program may run (a start under way, a removal
        * whose kill has not ended it yet): never "exited 0" before the exit. */
@@ -1515,7 +1542,8 @@ do_list (conn_t *c)
       /* As on Docker, a container exists once its create is answered. */
       if (k->state == C_CREATING || (want && !labels_match (k, want)))
         continue;
-      cJSON_ArrayForEach (st, states) state_ok |= cJSON_IsString (st) && strcmp (st->valuestring, state_names[k->state]) == 0;
+      cJSON_ArrayForEach (st, states) state_ok
+          |= cJSON_IsString (st) && strcmp (st->valuestring, state_names[k->state]) == 0;
       if (!state_ok)
         continue;
       if ((item = cJSON_CreateObject ()) == NULL || !cJSON_AddItemToArray (arr, item)
@@ -1544,7 +1572,8 @@ do_events (conn_t *c)
   int64_t since = 0, until = 0, now = now_nano ();
   wb_err_t err;
 
-  if ((sq && oci_event_time_parse (sq, &since, &err) < 0) || (uq && oci_event_time_parse (uq, &until, &err) < 0)
+  if ((sq && oci_event_time_parse (sq, &since, &err) < 0)
+      || (uq && oci_event_time_parse (uq, &until, &err) < 0)
       || oci_event_filter_parse (&c->ev_filter, fq, &err) < 0)
     {
       reply_error (c, 400, "%s", err.msg);
@@ -1687,19 +1716,22 @@ do_info (conn_t *c)
   snprintf (version, sizeof version, "warmbox-oci %s (%s)", WB_VERSION, s->paths->runtime.version);
   if (j == NULL || !cJSON_AddStringToObject (j, "ID", s->engine_id)
       || !cJSON_AddStringToObject (j, "ServerVersion", version)
-      || !cJSON_AddStringToObject (j, "OSType", "linux") || !cJSON_AddStringToObject (j, "Driver", "oci")
+      || !cJSON_AddStringToObject (j, "OSType", "linux")
+      || !cJSON_AddStringToObject (j, "Driver", "oci")
       || !cJSON_AddStringToObject (j, "CgroupVersion", v2 ? "2" : "1")
       || !cJSON_AddStringToObject (j, "DefaultRuntime", "runc")
       || (rts = cJSON_AddObjectToObject (j, "Runtimes")) == NULL
       || (rt = cJSON_AddObjectToObject (rts, "runc")) == NULL
       || !cJSON_AddStringToObject (rt, "path", s->paths->runtime.path)
       || !cJSON_AddStringToObject (j, "OciRuntime", s->paths->runtime.version)
-      || (s->paths->runsc && ((rt = cJSON_AddObjectToObject (rts, "runsc")) == NULL
-                              || !cJSON_AddStringToObject (rt, "path", s->paths->runsc)))
+      || (s->paths->runsc
+          && ((rt = cJSON_AddObjectToObject (rts, "runsc")) == NULL
+              || !cJSON_AddStringToObject (rt, "path", s->paths->runsc)))
       || (sec = cJSON_AddArrayToObject (j, "SecurityOptions")) == NULL
       || !cJSON_AddItemToArray (sec, cJSON_CreateString ("name=seccomp,profile=default"))
       || (s->paths->userns_base && !cJSON_AddItemToArray (sec, cJSON_CreateString ("name=userns")))
-      || !cJSON_AddBoolToObject (j, "MemoryLimit", true) || !cJSON_AddBoolToObject (j, "PidsLimit", true))
+      || !cJSON_AddBoolToObject (j, "MemoryLimit", true)
+      || !cJSON_AddBoolToObject (j, "PidsLimit", true))
     {
       cJSON_Delete (j);
       j = NULL;
@@ -1738,7 +1770,9 @@ route (conn_t *c)
   if (get && strcmp (p, "/version") == 0)
     {
       cJSON *j = cJSON_CreateObject ();
-      if (j && (!cJSON_AddStringToObject (j, "ApiVersion", "1.41") || !cJSON_AddStringToObject (j, "Version", WB_VERSION)))
+      if (j
+          && (!cJSON_AddStringToObject (j, "ApiVersion", "1.41")
+              || !cJSON_AddStringToObject (j, "Version", WB_VERSION)))
         {
           cJSON_Delete (j);
           j = NULL;
@@ -2016,7 +2050,8 @@ conn_read (conn_t *c)
       if (r < 0)
         {
           c->close_after = true;
-          reply_error (c, 400, r == -2 ? "chunked request bodies are not taken" : "malformed request");
+          reply_error (c, 400,
+                       r == -2 ? "chunked request bodies are not taken" : "malformed request");
           return;
         }
       bool load = strcmp (c->method, "POST") == 0 && strstr (c->path, "/images/load") != NULL;
@@ -2026,7 +2061,8 @@ conn_read (conn_t *c)
           reply_error (c, 413, "the body is too large");
           return;
         }
-      if (load && (c->body_fd = open (c->srv->paths->images, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600)) < 0)
+      if (load
+          && (c->body_fd = open (c->srv->paths->images, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600)) < 0)
         {
           c->close_after = true;
           reply_error (c, 500, "no room for the archive: %s", strerror (errno));
@@ -2273,8 +2309,8 @@ reap_leftovers (server_t *s)
   /* runsc's, then runc's and crun's, each deleted by its own binary
    * (an earlier helper may have run the other native runtime). */
   const char *dirs[3] = {s->runsc_state_dir, s->state_dirs[0], s->state_dirs[1]};
-  const char *bins[3] = {s->paths->runsc, oci_runtime_find (OCI_RUNTIME_RUNC),
-                         oci_runtime_find (OCI_RUNTIME_CRUN)};
+  const char *bins[3]
+      = {s->paths->runsc, oci_runtime_find (OCI_RUNTIME_RUNC), oci_runtime_find (OCI_RUNTIME_CRUN)};
   int n = 0;
 
   if (s->paths->runtime.kind == OCI_RUNTIME_RUNC)
@@ -2396,7 +2432,8 @@ remove_all (server_t *s)
           /* Its create has ended (above): the init, if any, is in the pid file. */
           char path[PATH_MAX + 16], buf[32];
           snprintf (path, sizeof path, "%s/pid", k->bundle);
-          if (read_small (path, buf, sizeof buf) > 0 && (k->init_pid = (pid_t) strtol (buf, NULL, 10)) > 1)
+          if (read_small (path, buf, sizeof buf) > 0
+              && (k->init_pid = (pid_t) strtol (buf, NULL, 10)) > 1)
             kill (k->init_pid, SIGKILL);
         }
       if (!k->init_gone && k->init_pid > 0)
@@ -2423,14 +2460,14 @@ listen_unix (const char *path)
   if ((fd = socket (AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0)) < 0)
     return -1;
   unlink (path);
-  if (bind (fd, (struct sockaddr *) &a, sizeof a) < 0 || chmod (path, 0600) < 0 || listen (fd, 128) < 0)
+  if (bind (fd, (struct sockaddr *) &a, sizeof a) < 0 || chmod (path, 0600) < 0
+      || listen (fd, 128) < 0)
     {
       close (fd);
       return -1;
     }
   return fd;
 }
-
 
 int
 oci_serve (const oci_paths_t *paths, const char *socket_path, bool die_with_parent)
@@ -2464,9 +2501,10 @@ oci_serve (const oci_paths_t *paths, const char *socket_path, bool die_with_pare
   snprintf (s.state_dir, sizeof s.state_dir, "%s", s.state_dirs[paths->runtime.kind]);
   snprintf (s.bundles_dir, sizeof s.bundles_dir, "%s/bundles", paths->root);
   snprintf (s.runsc_state_dir, sizeof s.runsc_state_dir, "%s/state-runsc", paths->root);
-  if (wb_mkdir_p (paths->root, 0700) < 0 || chmod (paths->root, 0700) < 0 || wb_mkdir_p (s.state_dir, 0700) < 0
-      || wb_mkdir_p (s.bundles_dir, 0700) < 0 || wb_mkdir_p (s.runsc_state_dir, 0700) < 0
-      || wb_mkdir_p (paths->images, 0711) < 0 || chmod (paths->images, 0711) < 0)
+  if (wb_mkdir_p (paths->root, 0700) < 0 || chmod (paths->root, 0700) < 0
+      || wb_mkdir_p (s.state_dir, 0700) < 0 || wb_mkdir_p (s.bundles_dir, 0700) < 0
+      || wb_mkdir_p (s.runsc_state_dir, 0700) < 0 || wb_mkdir_p (paths->images, 0711) < 0
+      || chmod (paths->images, 0711) < 0)
     {
       wb_log_error ("cannot make %s or %s: %s", paths->root, paths->images, strerror (errno));
       return 1;
@@ -2532,9 +2570,10 @@ oci_serve (const oci_paths_t *paths, const char *socket_path, bool die_with_pare
   s.parent_timer = event_new (s.base, -1, EV_PERSIST, parent_cb, &s);
   {
     struct timeval tv = {1, 0};
-    if (s.accept_ev == NULL || s.accept_retry == NULL || s.chld_ev == NULL || s.term_ev == NULL || s.int_ev == NULL
-        || s.parent_timer == NULL || event_add (s.accept_ev, NULL) < 0 || event_add (s.chld_ev, NULL) < 0
-        || event_add (s.term_ev, NULL) < 0 || event_add (s.int_ev, NULL) < 0
+    if (s.accept_ev == NULL || s.accept_retry == NULL || s.chld_ev == NULL || s.term_ev == NULL
+        || s.int_ev == NULL || s.parent_timer == NULL || event_add (s.accept_ev, NULL) < 0
+        || event_add (s.chld_ev, NULL) < 0 || event_add (s.term_ev, NULL) < 0
+        || event_add (s.int_ev, NULL) < 0
         || (die_with_parent && event_add (s.parent_timer, &tv) < 0))
       {
         wb_log_error ("out of memory");

@@ -84,7 +84,8 @@ put_mount (cJSON *mounts, const char *dest, const char *type, const char *source
 
   if (m == NULL || put (m, "destination", cJSON_CreateString (dest)) < 0
       || put (m, "type", cJSON_CreateString (type)) < 0
-      || put (m, "source", cJSON_CreateString (source)) < 0 || (o = put_obj (m, "options", true)) == NULL)
+      || put (m, "source", cJSON_CreateString (source)) < 0
+      || (o = put_obj (m, "options", true)) == NULL)
     goto fail;
   for (size_t i = 0; i < n_opts; i++)
     if (put (o, NULL, cJSON_CreateString (opts[i])) < 0)
@@ -217,8 +218,9 @@ seccomp_of (const char *opt, wb_err_t *err)
   }
   if (get (in, "archMap") || get (in, "listenerPath") || get (in, "flags"))
     {
-      wb_error (err, WB_E_INVALID, "the seccomp allowlist must deny by default, with no archMap, "
-                                   "listener or flags");
+      wb_error (err, WB_E_INVALID,
+                "the seccomp allowlist must deny by default, with no archMap, "
+                "listener or flags");
       goto done;
     }
   TRYP (out = cJSON_CreateObject ());
@@ -256,10 +258,10 @@ oom:
 /* HostConfig keys this helper reads; any other with a value that is not
  * empty, false or zero is refused. */
 static const char *const hostconfig_known[]
-    = {"NetworkMode", "ReadonlyRootfs", "Tmpfs",   "CapDrop",    "CapAdd",  "SecurityOpt",
-       "PidsLimit",   "Memory",         "MemorySwap", "NanoCpus", "Ulimits", "Init",
-       "LogConfig",   "Runtime",        "IpcMode",    "AutoRemove", "PidMode", "UTSMode",
-       "MaskedPaths"};
+    = {"NetworkMode", "ReadonlyRootfs", "Tmpfs",     "CapDrop",    "CapAdd",
+       "SecurityOpt", "PidsLimit",      "Memory",    "MemorySwap", "NanoCpus",
+       "Ulimits",     "Init",           "LogConfig", "Runtime",    "IpcMode",
+       "AutoRemove",  "PidMode",        "UTSMode",   "MaskedPaths"};
 
 static bool
 empty_value (const cJSON *v)
@@ -318,7 +320,8 @@ oci_spec_from_body (const char *json, size_t len, const oci_spec_opts_t *opts, o
     if (!known && !empty_value (item))
       REFUSE ("HostConfig.%.60s is not taken by this engine", item->string);
   }
-  if (!cJSON_IsString (get (hc, "NetworkMode")) || strcmp (get (hc, "NetworkMode")->valuestring, "none"))
+  if (!cJSON_IsString (get (hc, "NetworkMode"))
+      || strcmp (get (hc, "NetworkMode")->valuestring, "none"))
     REFUSE ("NetworkMode must be none");
   /* The root is the image store's own folder, shared by every container
    * of the image (no overlay): it is never writable. */
@@ -349,7 +352,8 @@ oci_spec_from_body (const char *json, size_t len, const oci_spec_opts_t *opts, o
     REFUSE ("no capability may be added");
   {
     bool all = false, nnp = false;
-    cJSON_ArrayForEach (item, get (hc, "CapDrop")) all |= cJSON_IsString (item) && strcmp (item->valuestring, "ALL") == 0;
+    cJSON_ArrayForEach (item, get (hc, "CapDrop")) all
+        |= cJSON_IsString (item) && strcmp (item->valuestring, "ALL") == 0;
     if (!all)
       REFUSE ("CapDrop must be ALL");
     cJSON_ArrayForEach (item, get (hc, "SecurityOpt"))
@@ -433,7 +437,8 @@ oci_spec_from_body (const char *json, size_t len, const oci_spec_opts_t *opts, o
   }
   TRYP (caps = put_obj (proc, "capabilities", false));
   {
-    static const char *const sets[] = {"bounding", "effective", "inheritable", "permitted", "ambient"};
+    static const char *const sets[]
+        = {"bounding", "effective", "inheritable", "permitted", "ambient"};
     for (size_t i = 0; i < WB_ARRAY_SIZE (sets); i++)
       TRYP (put_obj (caps, sets[i], true));
   }
@@ -451,8 +456,10 @@ oci_spec_from_body (const char *json, size_t len, const oci_spec_opts_t *opts, o
     for (size_t i = 0; name && i < WB_ARRAY_SIZE (limits); i++)
       known |= strcmp (name, limits[i]) == 0;
     if (!known)
-      REFUSE ("ulimit %.16s is not taken (nofile, nproc, fsize, cpu, core)", name ? name : "(none)");
-    if (!number_in (get (item, "Soft"), 0, 1e15) || !number_in (get (item, "Hard"), get (item, "Soft")->valuedouble, 1e15))
+      REFUSE ("ulimit %.16s is not taken (nofile, nproc, fsize, cpu, core)",
+              name ? name : "(none)");
+    if (!number_in (get (item, "Soft"), 0, 1e15)
+        || !number_in (get (item, "Hard"), get (item, "Soft")->valuedouble, 1e15))
       REFUSE ("a ulimit needs Soft and Hard, Soft at most Hard, below 10^15");
     snprintf (type, sizeof type, "RLIMIT_%s", name);
     for (char *p = type; *p; p++)
@@ -630,12 +637,14 @@ oci_spec_hostconfig (const cJSON *spec, const char *seccomp_opt, const char *run
   wb_err_t err;
 
   TRYP (hc);
-  TRY (put (hc, "NetworkMode", cJSON_CreateString (has_namespace (spec, "network") ? "none" : "host")));
+  TRY (put (hc, "NetworkMode",
+            cJSON_CreateString (has_namespace (spec, "network") ? "none" : "host")));
   TRY (put (hc, "IpcMode", cJSON_CreateString (has_namespace (spec, "ipc") ? "private" : "host")));
   TRY (put (hc, "PidMode", cJSON_CreateString (has_namespace (spec, "pid") ? "" : "host")));
   TRY (put (hc, "UTSMode", cJSON_CreateString (has_namespace (spec, "uts") ? "" : "host")));
   TRY (put (hc, "UsernsMode", cJSON_CreateString (has_namespace (spec, "user") ? "private" : "")));
-  TRY (put (hc, "ReadonlyRootfs", cJSON_CreateBool (cJSON_IsTrue (get (get (spec, "root"), "readonly")))));
+  TRY (put (hc, "ReadonlyRootfs",
+            cJSON_CreateBool (cJSON_IsTrue (get (get (spec, "root"), "readonly")))));
   {
     cJSON *masked;
     TRYP (masked = put_obj (hc, "MaskedPaths", true));
@@ -688,7 +697,8 @@ oci_spec_hostconfig (const cJSON *spec, const char *seccomp_opt, const char *run
       continue;
     cJSON_ArrayForEach (o, get (item, "options")) if (cJSON_IsString (o))
     {
-      if ((opts.len && wb_buf_append (&opts, ",", 1) < 0) || wb_buf_append_str (&opts, o->valuestring) < 0)
+      if ((opts.len && wb_buf_append (&opts, ",", 1) < 0)
+          || wb_buf_append_str (&opts, o->valuestring) < 0)
         {
           wb_buf_free (&opts);
           goto oom;
