@@ -100,9 +100,13 @@ def containers_with_label(label, status=None, sock=None):
     sock = sock or _ENGINE_SOCK[0]
     if sock and not os.path.exists(sock):
         # An OCI helper that has stopped: what it left is in the runtime's
-        # state root (each container a folder), which is this test's own.
-        state = os.path.join(os.path.dirname(sock), "state")
-        return sorted(os.listdir(state)) if os.path.isdir(state) else []
+        # state root (each container a folder: runc's state/, crun's
+        # state-crun/), which is this test's own.
+        left = []
+        for name in ("state", "state-crun"):
+            state = os.path.join(os.path.dirname(sock), name)
+            left += os.listdir(state) if os.path.isdir(state) else []
+        return sorted(left)
     f = {"label": [label]}
     if status:
         f["status"] = [status]
