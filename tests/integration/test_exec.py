@@ -462,6 +462,43 @@ p = init_killed_from_host(lambda: subprocess.run([WARMBOX, "run", "python", "-c"
 t.ok(p.returncode == 125 and b"the sandbox ended before the program did" in p.stderr,
      "warmbox run: a sandbox_error exits 125 and says so", (p.returncode, p.stderr))
 
+# ---- overload is not the program's timeout ---------------------------------
+
+# A burst of trivial programs on a saturated engine, each with a 1 s
+# timeout: the engine's starts queue and slow down, but a program's time
+# counts from its init's run mark, so none ends "timeout" (print(i) never
+# runs 1 s once started); what the engine could not start in time says so
+# (503 busy at the door, or error "overloaded"), never as the program's.
+import concurrent.futures as cf  # noqa: E402
+
+BURST = 48
+
+
+def burst_one(i):
+    return d.run("python", "print(%d)" % i, timeout_ms=1000)
+
+
+with cf.ThreadPoolExecutor(BURST) as pool:
+    answers = list(pool.map(burst_one, range(BURST)))
+kinds = {}
+wrong = []
+for i, (st, r) in enumerate(answers):
+    r = r if isinstance(r, dict) else {}
+    if st == 200 and r.get("status") == "ok" and r.get("stdout") == "%d\n" % i:
+        kind = "ok"
+    elif st == 503:
+        kind = "503 busy"
+    elif st == 200 and r.get("status") == "error" and "overloaded" in (r.get("error") or ""):
+        kind = "error overloaded"
+    else:
+        kind = "%s %s" % (st, r.get("status"))
+        wrong.append((i, st, {k: r.get(k) for k in ("status", "error", "duration_ms", "stdout")}))
+    kinds[kind] = kinds.get(kind, 0) + 1
+t.diag("burst of %d print(i), 1 s timeout: %s" % (BURST, kinds))
+t.ok(not wrong and kinds.get("ok", 0) > 0,
+     "a burst of %d trivial programs on a saturated engine: none ends timeout, each is ok or says the "
+     "engine was busy (%s)" % (BURST, ", ".join("%d %s" % (n, k) for k, n in sorted(kinds.items()))), wrong[:5])
+
 # ---- the code never reaches the log -----------------------------------------
 
 marker = "WB-MARKER-" + os.urandom(8).hex()
