@@ -76,14 +76,20 @@ with cf.ThreadPoolExecutor(4) as ex:
     d.proc.wait()
     outcomes = [f.result() for f in running]
 t.ok(all(st is None for st, _ in outcomes), "their clients lose the connection")
+def oci_state(root):
+    """The native runtime's state roots (runc's state/, crun's state-crun/)."""
+    return sorted(n for sub in ("state", "state-crun") if os.path.isdir(os.path.join(root, sub))
+                  for n in os.listdir(os.path.join(root, sub)))
+
+
 if ENGINE_KIND == "oci":
     # The helper dies with its daemon (PR_SET_PDEATHSIG) and removes what
     # it holds: the runtime's state root is empty once it is gone.
     helper = d.helper_pid()
     t.ok(helper and wait_until(lambda: not os.path.exists("/proc/%d" % helper), timeout=60)
-         and os.listdir(os.path.join(d.oci_root, "state")) == [],
+         and oci_state(d.oci_root) == [],
          "OCI: the killed daemon's helper stops and removes its containers (runtime state empty)",
-         os.listdir(os.path.join(d.oci_root, "state")))
+         oci_state(d.oci_root))
 else:
     t.ok(len(ours(first)) >= 4, "the killed daemon's containers are still on the engine (%d)" % len(ours(first)))
 d2 = Daemon(extra_args=["--store-path", d.db])
