@@ -71,7 +71,8 @@ oci_crun_fits_cgroups (const char *cgroup_root, char *why, size_t size)
 static int
 runtime_version (const char *path, char *buf, size_t size)
 {
-  int p[2], st;
+  int p[2], st = 0;
+  pid_t got;
   ssize_t n = 0, r;
   pid_t pid;
 
@@ -91,20 +92,26 @@ runtime_version (const char *path, char *buf, size_t size)
       _exit (127);
     }
   close (p[1]);
-  while ((size_t) n < size - 1 && (r = read (p[0], buf + n, size - 1 - (size_t) n)) != 0)
+  /* Read to the end (what does not fit is drained: a runtime must not
+   * die of SIGPIPE for saying more than we keep). */
+  for (;;)
     {
+      char spill[256];
+      bool keep = (size_t) n < size - 1;
+      r = keep ? read (p[0], buf + n, size - 1 - (size_t) n) : read (p[0], spill, sizeof spill);
       if (r < 0 && errno == EINTR)
         continue;
-      if (r < 0)
+      if (r <= 0)
         break;
-      n += r;
+      if (keep)
+        n += r;
     }
   close (p[0]);
-  while (waitpid (pid, &st, 0) < 0 && errno == EINTR)
+  while ((got = waitpid (pid, &st, 0)) < 0 && errno == EINTR)
     ;
   buf[n] = '\0';
   buf[strcspn (buf, "\n")] = '\0';
-  return WIFEXITED (st) && WEXITSTATUS (st) == 0 && n > 0 ? 0 : -1;
+  return got == pid && WIFEXITED (st) && WEXITSTATUS (st) == 0 && n > 0 ? 0 : -1;
 }
 
 int
@@ -147,6 +154,9 @@ oci_runtime_choose (const char *asked, const char *cgroup_root, oci_runtime_t *r
     }
   else if (asked[0] == '/')
     {
+      if (strlen (asked) >= sizeof rt->path)
+        return wb_error (err, WB_E_INVALID, "the runtime's path is too long (%zu bytes at most)",
+                         sizeof rt->path - 1);
       snprintf (rt->path, sizeof rt->path, "%s", asked);
       snprintf (why, sizeof why, "asked for");
     }
