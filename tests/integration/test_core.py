@@ -19,7 +19,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wbtest import ENGINE_KIND, Daemon, Tap, containers_with_label, docker_api, rows, wait_until  # noqa: E402
+from wbtest import ENGINE_KIND, Daemon, Tap, containers_with_label, docker_api, oci_state, rows, wait_until  # noqa: E402
 
 t = Tap()
 
@@ -76,12 +76,6 @@ with cf.ThreadPoolExecutor(4) as ex:
     d.proc.wait()
     outcomes = [f.result() for f in running]
 t.ok(all(st is None for st, _ in outcomes), "their clients lose the connection")
-def oci_state(root):
-    """The native runtime's state roots (runc's state/, crun's state-crun/)."""
-    return sorted(n for sub in ("state", "state-crun") if os.path.isdir(os.path.join(root, sub))
-                  for n in os.listdir(os.path.join(root, sub)))
-
-
 if ENGINE_KIND == "oci":
     # The helper dies with its daemon (PR_SET_PDEATHSIG) and removes what
     # it holds: the runtime's state root is empty once it is gone.

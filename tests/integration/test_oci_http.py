@@ -18,7 +18,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from wbtest import BIN, Tap, wait_until  # noqa: E402
+from wbtest import BIN, Tap, oci_state, wait_until  # noqa: E402
 
 t = Tap()
 if os.getuid() != 0 or not shutil.which("runc"):
@@ -274,8 +274,7 @@ except subprocess.TimeoutExpired:
     rc = helper.wait()
 t.is_eq(rc, 0, "the helper stops on SIGTERM, exit 0")
 t.ok(not os.path.exists(sock), "its socket is gone")
-t.is_eq([n for sub in ("state", "state-crun") if os.path.isdir(os.path.join(work, "root", sub))
-         for n in os.listdir(os.path.join(work, "root", sub))], [], "no runtime state is left")
+t.is_eq(oci_state(os.path.join(work, "root")), [], "no runtime state is left")
 log.close()
 shutil.rmtree(work, ignore_errors=True)
 t.done()

@@ -93,6 +93,14 @@ def docker_api(method, path, body=None, sock=None):
         conn.close()
 
 
+def oci_state(root):
+    """The containers an OCI engine's root still holds in its native
+    runtime's state root (each a folder: runc's state/, crun's
+    state-crun/)."""
+    return sorted(n for sub in ("state", "state-crun") if os.path.isdir(os.path.join(root, sub))
+                  for n in os.listdir(os.path.join(root, sub)))
+
+
 def containers_with_label(label, status=None, sock=None):
     """Ids of containers carrying label (key or key=value), in any state or
     in the given one ("created" = a pool's never-started ones, "running"),
@@ -100,13 +108,8 @@ def containers_with_label(label, status=None, sock=None):
     sock = sock or _ENGINE_SOCK[0]
     if sock and not os.path.exists(sock):
         # An OCI helper that has stopped: what it left is in the runtime's
-        # state root (each container a folder: runc's state/, crun's
-        # state-crun/), which is this test's own.
-        left = []
-        for name in ("state", "state-crun"):
-            state = os.path.join(os.path.dirname(sock), name)
-            left += os.listdir(state) if os.path.isdir(state) else []
-        return sorted(left)
+        # state root, which is this test's own.
+        return oci_state(os.path.dirname(sock))
     f = {"label": [label]}
     if status:
         f["status"] = [status]
