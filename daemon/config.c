@@ -18,7 +18,7 @@
  *                {"name": "pod", "endpoint": "unix:///run/podman/podman.sock",
  *                 "seccomp_dir": "/var/lib/warmbox/seccomp"}],
  *    "profiles_dir": "/usr/local/share/warmbox/profiles",
- *    "max_concurrent": 64, "shutdown_grace_ms": 190000, "drain_delay_ms": 0,
+ *    "max_concurrent": 64, "shutdown_grace_ms": 200000, "drain_delay_ms": 0,
  *    "request_read_timeout_ms": 30000, "ready_pool_grace_ms": 30000,
  *    "agent_listen": "127.0.0.1:8081",  (HAProxy agent-check: free capacity)
  *    "admission": {"queue_max": 1024, "max_wait_ms": 60000},
@@ -100,7 +100,8 @@ sched_config_defaults (sched_config_t *cfg, wb_err_t *err)
   cfg->n_cert_callers = 1;
   cfg->admission_queue_max = 1024;
   cfg->max_wait_ms = 60000;
-  cfg->shutdown_grace_ms = 190000;
+  cfg->start_bound_ms = 10000;
+  cfg->shutdown_grace_ms = 200000;
   cfg->request_read_timeout_ms = 30000;
   cfg->ready_pool_grace_ms = 30000;
   cfg->max_body_bytes = 48u * 1024 * 1024;
@@ -833,6 +834,7 @@ static const config_key_t config_keys[] = {
     U32 ("engine_recheck_ms", engine_recheck_ms, 1, 3600000, false),
     U32 ("admission.queue_max", admission_queue_max, 0, 1000000, false),
     U32 ("admission.max_wait_ms", max_wait_ms, 1, 3600000, false),
+    U32 ("admission.start_bound_ms", start_bound_ms, 100, 600000, false),
     U32 ("start_limit.initial", start_limit.initial, 1, 4096, false),
     U32 ("start_limit.min", start_limit.min, 1, 4096, false),
     U32 ("start_limit.max", start_limit.max, 1, 4096, false),

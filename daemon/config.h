@@ -42,6 +42,8 @@ typedef struct sched_config
   uint32_t max_concurrent;          /* executions running or preparing; past it they queue */
   uint32_t admission_queue_max;     /* executions queued for room to run; past it 503 */
   uint32_t max_wait_ms;             /* the longest an execution waits before its start */
+  uint32_t start_bound_ms;          /* from the start to the init's run mark: past it the
+                                       engine is overloaded and the program never ran */
   uint32_t shutdown_grace_ms;       /* SIGTERM: the longest wait for executions in flight */
   uint32_t drain_delay_ms;          /* SIGTERM: how long /readyz fails while new executions are
                                        still taken, so a load balancer can notice first */

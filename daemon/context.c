@@ -36,6 +36,7 @@ sched_ctx_exec_config (const sched_ctx_t *ctx, exec_config_t *out)
   out->max_concurrent = ctx->cfg.max_concurrent;
   out->admission_queue_max = ctx->cfg.admission_queue_max;
   out->max_wait_ms = ctx->cfg.max_wait_ms;
+  out->start_bound_ms = ctx->cfg.start_bound_ms;
   out->exec_grace_ms = ctx->cfg.exec_grace_ms;
 }
 

@@ -16,8 +16,9 @@ sched_warn_short_grace (const sched_config_t *cfg, const prof_set_t *profiles)
   for (size_t i = 0; i < profiles->n; i++)
     {
       const prof_t *p = profiles->items[i];
-      uint64_t ms
-          = (uint64_t) p->max.timeout_ms + p->max.compile_timeout_ms + (p->compile_argv ? 1000 : 0);
+      /* The start bound before the run mark, then the stages. */
+      uint64_t ms = (uint64_t) cfg->start_bound_ms + p->max.timeout_ms + p->max.compile_timeout_ms
+                    + (p->compile_argv ? 1000 : 0);
       if (ms > longest)
         longest = ms;
     }
@@ -25,7 +26,8 @@ sched_warn_short_grace (const sched_config_t *cfg, const prof_set_t *profiles)
   if (cfg->shutdown_grace_ms < longest)
     wb_warn (
         "shutdown_grace_ms %u is shorter than the longest execution the profiles allow (%llu ms, "
-        "max_wait_ms included): at SIGTERM such an execution would be cut off without its answer",
+        "max_wait_ms and start_bound_ms included): at SIGTERM such an execution would be cut off "
+        "without its answer",
         cfg->shutdown_grace_ms, (unsigned long long) longest);
 }
 

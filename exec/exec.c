@@ -217,11 +217,13 @@ struct sched_exec
     char mark[64];                     /* "\x1ewarmbox-trailer <nonce>\n" */
     size_t mark_len, mark_seen;        /* ... and how much of it ends stderr so far */
     size_t streamed_out, streamed_err; /* bytes of each given to req.stream_cb */
-    /* A compiled language: the init writes "\x1ewarmbox-run <nonce>\n" to
-     * stderr, before any other byte, as the program starts. */
+    /* Every profile with warmbox's init: the init writes
+     * "\x1ewarmbox-run <nonce>\n" to stderr, before any other byte, as the
+     * program starts (a compiled one's after its compile stage); its
+     * timeout counts from there (take_run_mark). */
     char run_mark[64];
     size_t run_mark_len, run_mark_seen;
-    bool run_mark_done;
+    bool run_mark_done;    /* decided: the mark came whole (seen == len), or other bytes did */
     bool in_trailer;       /* stderr from here on is the init's */
     bool trailer_overflow; /* it passed its bound: ignored */
     bool trailer_done;     /* taken apart (take_trailer): stderr is final */
@@ -239,6 +241,7 @@ struct sched_exec
     bool outcome_set; /* the first reason to stop wins */
     sched_status_t outcome;
     const char *outcome_error; /* client-safe sentence for ERROR / ENGINE_LOST */
+    bool start_overdue;        /* stopped at the start bound, its run mark not seen (deadline_cb) */
   } end;
 
   /* One timer per purpose (each made on first use, freed by exec_end). */
@@ -784,6 +787,7 @@ recorded_cb (void *arg, uint64_t serial, int rc)
 }
 
 static void take_trailer (sched_exec_t *ex);
+static bool run_mark_came (const sched_exec_t *ex);
 
 /* The program may have run and is over (or we stopped waiting): decide the
  * status, give the container back, record, and reply once recorded. */
@@ -806,6 +810,18 @@ exec_finish (sched_exec_t *ex)
     }
   if (ex->end.outcome_set)
     res->status = ex->end.outcome;
+  if (ex->end.start_overdue)
+    /* Overload, said as such: not the program's timeout.  A mark that
+     * came in the output drained after the kill began the program just
+     * before it was stopped. */
+    ex->end.outcome_error
+        = run_mark_came (ex)
+              ? "the container engine took longer than its start bound to start the program (it "
+                "is overloaded); it was stopped as it began: try again"
+              : "the container engine did not start the program within its start bound (it is "
+                "overloaded); none of the program ran: try again";
+  if (ex->end.outcome_set)
+    ;
   else if (res->has_compile && strcmp (sched_compile_status (res), "ok") != 0)
     res->status = SCHED_ST_COMPILE_ERROR; /* the program never ran */
   else if (res->run_timed_out)
@@ -859,13 +875,13 @@ exec_finish (sched_exec_t *ex)
   if (res->status == SCHED_ST_ERROR || res->status == SCHED_ST_ENGINE_LOST
       || res->status == SCHED_ST_SANDBOX_ERROR)
     res->error = ex->end.outcome_error;
-  res->exit_code = ex->end.have_exit && res->status != SCHED_ST_COMPILE_ERROR
-                           && res->status != SCHED_ST_TIMEOUT
-                           && res->status != SCHED_ST_SANDBOX_ERROR
-                           && !(res->status == SCHED_ST_ERROR
-                                && (ex->out.drain_cut || ex->out.trailer_overflow))
-                       ? (int) ex->end.exit_code
-                       : -1;
+  res->exit_code
+      = ex->end.have_exit && res->status != SCHED_ST_COMPILE_ERROR
+                && res->status != SCHED_ST_TIMEOUT && res->status != SCHED_ST_SANDBOX_ERROR
+                && !(res->status == SCHED_ST_ERROR
+                     && (ex->out.drain_cut || ex->out.trailer_overflow || ex->end.start_overdue))
+            ? (int) ex->end.exit_code
+            : -1;
   res->duration_ms = ((ex->t_exit_us ? ex->t_exit_us : now) - ex->t_start_us) / 1000;
   res->total_ms = (now - ex->t_admit_us) / 1000;
   wb_info ("execution %s language=%s status=%s exit=%d pool_hit=%d duration_ms=%llu "
@@ -1190,19 +1206,46 @@ files_out_budget (const sched_exec_t *ex)
  * sandbox. */
 #define RUN_SLACK_MS 1000
 
-/* The run's deadline from the start: the program's timeout, and with a
- * compile stage the compiler's before it and RUN_SLACK_MS.  Once the init
- * says the program starts (take_run_mark), the deadline is that moment
- * plus timeout_ms and RUN_SLACK_MS: a program that stops its init (the
- * same uid may SIGSTOP it) still ends on time. */
+static bool uses_init (const sched_exec_t *ex);
+
+/* From the start to the init's run mark, at most (admission.start_bound_ms). */
+static uint32_t
+start_bound_ms (const sched_exec_t *ex)
+{
+  return ex->ctx->cfg.start_bound_ms ? ex->ctx->cfg.start_bound_ms : 10000;
+}
+
+/* The run's deadline from the start.  With warmbox's init the program's
+ * time counts from its run mark, not from the start (a loaded engine's
+ * slow start is not the program's): until the mark, the start bound (and
+ * with a compile stage the compiler's timeout and RUN_SLACK_MS, the init
+ * holding the compiler to its own); at the mark, timeout_ms (and
+ * RUN_SLACK_MS after a compile stage, for the init's own deadline to act
+ * first: take_run_mark).  Without the init, timeout_ms from the start. */
 static uint32_t
 run_deadline_ms (const sched_exec_t *ex)
 {
   const prof_limits_t *l = &ex->req.limits;
 
-  if (ex->req.profile->compile_argv == NULL)
+  if (!uses_init (ex))
     return l->timeout_ms;
-  return l->compile_timeout_ms + l->timeout_ms + RUN_SLACK_MS;
+  if (ex->req.profile->compile_argv == NULL)
+    return start_bound_ms (ex);
+  return start_bound_ms (ex) + l->compile_timeout_ms + l->timeout_ms + RUN_SLACK_MS;
+}
+
+/* The deadline from the run mark on. */
+static uint32_t
+run_deadline_after_mark_ms (const sched_exec_t *ex)
+{
+  return ex->req.limits.timeout_ms + (ex->req.profile->compile_argv ? RUN_SLACK_MS : 0);
+}
+
+/* Did the init's run mark come (the program started)? */
+static bool
+run_mark_came (const sched_exec_t *ex)
+{
+  return ex->out.run_mark_len && ex->out.run_mark_seen == ex->out.run_mark_len;
 }
 
 /* The init's report, gone: wiped first when it may hold a session's
@@ -1219,8 +1262,7 @@ trailer_free (sched_exec_t *ex)
 static bool
 uses_init (const sched_exec_t *ex)
 {
-  char *const *argv = ex->req.profile->argv;
-  return argv && argv[0] && strcmp (argv[0], "/warmbox/init") == 0;
+  return prof_runs_warmbox_init (ex->req.profile);
 }
 
 /* The init's trailer into the result, or a log line saying why not. */
@@ -1360,11 +1402,12 @@ stderr_data (sched_exec_t *ex, const char *data, size_t len)
   return true;
 }
 
-/* A compiled language's stderr begins with the init's run mark when the
- * compile succeeded (the trailer's mark comes instead when it failed).
- * Takes the mark's bytes off data and returns how many; on the mark the
- * deadline becomes now + timeout_ms + RUN_SLACK_MS.  Bytes held back that
- * turn out not to be the mark go on as stderr (*fits). */
+/* With warmbox's init stderr begins with its run mark (a compiled
+ * language's only when the compile succeeded: the trailer's mark comes
+ * instead when it failed).  Takes the mark's bytes off data and returns
+ * how many; on the mark the deadline becomes now plus
+ * run_deadline_after_mark_ms.  Bytes held back that turn out not to be
+ * the mark go on as stderr (*fits). */
 static size_t
 take_run_mark (sched_exec_t *ex, const char *data, size_t len, bool *fits)
 {
@@ -1388,8 +1431,7 @@ take_run_mark (sched_exec_t *ex, const char *data, size_t len, bool *fits)
        * re-arming an armed timer cannot fail for lack of memory, and if it
        * did, the deadline armed at the start still holds. */
       if (armed (ex->run_timer)
-          && arm_timer (ex, &ex->run_timer, deadline_cb, ex->req.limits.timeout_ms + RUN_SLACK_MS)
-                 < 0)
+          && arm_timer (ex, &ex->run_timer, deadline_cb, run_deadline_after_mark_ms (ex)) < 0)
         wb_log_error ("execution %s: cannot re-arm the deadline", ex->res.id);
     }
   return i;
@@ -1662,9 +1704,13 @@ write_frame (sched_exec_t *ex)
         {
           rc = wb_buf_printf (&frame, " %u %llu %u", l->compile_timeout_ms,
                               (unsigned long long) l->compile_output_bytes, l->timeout_ms);
-          ex->out.run_mark_len = (size_t) snprintf (ex->out.run_mark, sizeof ex->out.run_mark,
-                                                    "\x1ewarmbox-run %s\n", ex->out.nonce);
         }
+      /* Every profile's init marks the program's start (" m": a compiled
+       * one's does after its compile stage unasked). */
+      else if (rc == 0)
+        rc = wb_buf_append_str (&frame, " m");
+      ex->out.run_mark_len = (size_t) snprintf (ex->out.run_mark, sizeof ex->out.run_mark,
+                                                "\x1ewarmbox-run %s\n", ex->out.nonce);
       /* A session's: its section in the trailer, the state up to its cap. */
       if (rc == 0 && ex->req.session_state_max)
         rc = wb_buf_printf (&frame, " s%llu", (unsigned long long) ex->req.session_state_max);
@@ -1823,8 +1869,17 @@ deadline_cb (evutil_socket_t fd, short what, void *arg)
   (void) what;
   /* An exit already seen is in time, even if its output is still
    * draining. */
-  if ((ex->state == EX_STARTING || ex->state == EX_RUNNING) && !ex->end.wait_done)
-    exec_kill (ex, SCHED_ST_TIMEOUT, NULL);
+  if ((ex->state != EX_STARTING && ex->state != EX_RUNNING) || ex->end.wait_done)
+    return;
+  /* No run mark within the start bound: the engine never got the program
+   * going (a compiled one's own deadlines are its init's to report). */
+  if (ex->out.run_mark_len && !run_mark_came (ex) && ex->req.profile->compile_argv == NULL)
+    {
+      ex->end.start_overdue = true;
+      exec_kill (ex, SCHED_ST_ERROR, NULL); /* its sentence is exec_finish's */
+      return;
+    }
+  exec_kill (ex, SCHED_ST_TIMEOUT, NULL);
 }
 
 /* The pool for this request's key on the engine placed on: the language's

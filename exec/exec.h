@@ -140,6 +140,8 @@ typedef struct exec_config
   uint32_t max_concurrent;      /* executions running or preparing; past it they queue */
   uint32_t admission_queue_max; /* executions queued for room to run; past it 503 */
   uint32_t max_wait_ms;         /* the longest an execution waits before its start */
+  uint32_t start_bound_ms;      /* the start to the init's run mark (0: 10000): past it the
+                                   program never ran, and the engine is overloaded */
   uint32_t exec_grace_ms;       /* kill sent, or exit seen: how long the engine may take to
                                    report the exit, or the output's end (0: the defaults) */
 } exec_config_t;

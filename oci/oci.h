@@ -129,6 +129,10 @@ cJSON *oci_spec_from_body (const char *json, size_t len, const oci_spec_opts_t *
  * memory. */
 cJSON *oci_spec_hostconfig (const cJSON *spec, const char *seccomp_opt, const char *runtime);
 char *oci_spec_user (const cJSON *spec);
+/* What the container's PID 1 is, into an inspect object: Docker's "Path"
+ * (process.args[0]; an init bound in front shows as itself, with
+ * HostConfig.Init true) and "Args" (the rest).  -1 on memory. */
+WB_MUST_CHECK int oci_spec_process (const cJSON *spec, cJSON *inspect);
 
 /* ---- image.c: the image store ------------------------------------------ */
 

@@ -1436,6 +1436,8 @@ inspect_json (ctr_t *k)
         }
       if (!cJSON_AddArrayToObject (j, "Mounts"))
         goto oom;
+      if (oci_spec_process (spec, j) < 0)
+        goto oom;
     }
   free (user);
   cJSON_Delete (spec);

@@ -748,3 +748,22 @@ oci_spec_user (const cJSON *spec)
   snprintf (buf, sizeof buf, "%.0f:%.0f", num1 (u, "uid"), num1 (u, "gid"));
   return strdup (buf);
 }
+
+int
+oci_spec_process (const cJSON *spec, cJSON *inspect)
+{
+  const cJSON *args = get (get (spec, "process"), "args"), *w;
+  const char *a0 = cJSON_GetStringValue (cJSON_GetArrayItem (args, 0));
+  cJSON *rest = cJSON_AddArrayToObject (inspect, "Args");
+
+  if (rest == NULL || !cJSON_AddStringToObject (inspect, "Path", a0 ? a0 : ""))
+    return -1;
+  cJSON_ArrayForEach (w, args)
+  {
+    if (w == args->child || !cJSON_IsString (w))
+      continue;
+    if (!cJSON_AddItemToArray (rest, cJSON_CreateString (w->valuestring)))
+      return -1;
+  }
+  return 0;
+}

@@ -1,5 +1,14 @@
 /* profiles/init.c: /warmbox/init, the first program of every sandbox's
- * argv (under docker-init), built static into each image by build-image.sh.
+ * argv and the sandbox's PID 1 (no docker-init above it), built static
+ * into each image by build-image.sh.
+ *
+ * As PID 1 of the sandbox's pid namespace it is out of the program's
+ * reach: the kernel drops every signal a process of the namespace sends
+ * it unless it handles that signal, and it handles none but SIGALRM,
+ * which it takes only from the kernel's timer (on_alarm).  So kill(-1,
+ * SIGKILL), kill(1, SIGSTOP) and the like leave it reporting the
+ * program's own end.  It reaps every orphan of the namespace, as
+ * docker-init did.
  *
  *   /warmbox/init BOOTSTRAP ARGV...
  *   /warmbox/init --source NAME [--java] [--compile N WORD...] -- PROGRAM ARGV...
@@ -78,7 +87,7 @@
  *
  * Exit 125 (as the bootstraps) when the first line is not there.  Uses
  * only system calls every profile's allowlist already has (read, write,
- * prctl, clone, setpgid, execve, wait4, kill, fcntl, openat, getdents64,
+ * prctl, getpid, rt_sigaction, clone, setpgid, execve, wait4, kill, fcntl, openat, getdents64,
  * newfstatat, fstat, close, brk, mmap, nanosleep, exit_group). */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -302,6 +311,21 @@ is_hex (const char *p, size_t n)
 /* A session's execution (the first line's " s<state max>"): its state's
  * bound in bytes; 0: not a session. */
 static unsigned long long session_state_max;
+/* " m" on the first line: write the run mark before the program starts,
+ * whatever the profile (a compiled one's comes after its compile). */
+static bool run_mark_asked;
+
+/* " m", if it comes next. */
+static bool
+parse_mark (const char **p, const char *end)
+{
+  const char *q = *p;
+  if (end - q < 2 || q[0] != ' ' || q[1] != 'm' || (end - q > 2 && q[2] != ' '))
+    return false;
+  *p = q + 2;
+  run_mark_asked = true;
+  return true;
+}
 
 /* " s<number>" at *p, the line's last field: the session's state bound. */
 static bool
@@ -317,7 +341,7 @@ parse_session (const char **p, const char *end)
   return true;
 }
 
-/* "w1 <nonce>[ <files max> <files bytes> <inputs>[ <compile limits>][ s<state max>]]\n",
+/* "w1 <nonce>[ <files max> <files bytes> <inputs>[ <compile limits>][ m][ s<state max>]]\n",
  * then the inputs' lines. */
 static int
 read_first_lines (char nonce[NONCE_LEN + 1], unsigned long long *files_max,
@@ -345,11 +369,14 @@ read_first_lines (char nonce[NONCE_LEN + 1], unsigned long long *files_max,
   /* The stages' limits, for a profile with a compile stage. */
   memset (stages, 0, sizeof *stages);
   session_state_max = 0;
-  if (p != end && !parse_session (&p, end)
+  run_mark_asked = false;
+  if (p != end && !parse_mark (&p, end) && !parse_session (&p, end)
       && !(*p++ == ' ' && parse_number (&p, end, &stages->timeout_ms) && p < end && *p++ == ' '
            && parse_number (&p, end, &stages->output_bytes) && p < end && *p++ == ' '
            && parse_number (&p, end, &stages->run_timeout_ms)))
     return -1;
+  if (p != end && !run_mark_asked)
+    (void) parse_mark (&p, end);
   if (p != end && !parse_session (&p, end))
     return -1;
   if (session_state_max > SESSION_STATE_MAX)
@@ -1454,14 +1481,32 @@ compile_succeeded (const compile_report_t *rep)
 }
 
 /* SIGALRM at the program's own deadline (after a compile stage the daemon's
- * covers both stages; this one holds the program to its own timeout). */
+ * covers both stages; this one holds the program to its own timeout).
+ * Only the kernel's timer counts: a SIGALRM the program sends (kill,
+ * sigqueue, tgkill) must not end it as a timeout. */
 static volatile sig_atomic_t run_deadline_passed;
 
 static void
-on_alarm (int sig)
+on_alarm (int sig, siginfo_t *info, void *uctx)
 {
   (void) sig;
-  run_deadline_passed = 1;
+  (void) uctx;
+  if (info && info->si_code == SI_KERNEL)
+    run_deadline_passed = 1;
+}
+
+/* The run mark: the program starts now, and the daemon times it from here
+ * (its deadline no longer counts the sandbox's own start, however slow a
+ * loaded engine made it).  First on stderr, before any byte of the
+ * program's. */
+static void
+mark_run (bool secret, const char *nonce)
+{
+  char out[64];
+  if (!secret)
+    return;
+  snprintf (out, sizeof out, "\x1ewarmbox-run %s\n", nonce);
+  put (out, strlen (out));
 }
 
 /* End every process but us and PID 1 (the trace: none but our own
@@ -1571,7 +1616,10 @@ main (int argc, char **argv)
    * that lacks it) they go to PID 1, are not counted, and no files are
    * collected (a killed process might still be writing one). */
   bool secret = prctl (PR_SET_DUMPABLE, 0, 0, 0, 0) == 0;
-  bool reaper = prctl (PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;
+  /* PID 1 (the sandbox's init, as it runs there) reaps every orphan of
+   * its namespace whatever the kernel says of subreapers (gVisor refuses
+   * them). */
+  bool reaper = prctl (PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0 || getpid () == 1;
   if (read_first_lines (nonce, &files_max, &files_bytes, &stages) < 0)
     return fail ("malformed input frame");
   if (source && read_frame (source, java, &compile, &run, n_run, &plan, &msg) < 0)
@@ -1619,17 +1667,14 @@ main (int argc, char **argv)
           struct itimerval it = {{0, 50 * 1000},
                                  {(time_t) (stages.run_timeout_ms / 1000),
                                   (suseconds_t) (stages.run_timeout_ms % 1000) * 1000}};
-          sa.sa_handler = on_alarm; /* no SA_RESTART: wait4 returns EINTR */
+          sa.sa_sigaction = on_alarm; /* no SA_RESTART: wait4 returns EINTR */
+          sa.sa_flags = SA_SIGINFO;
           sigaction (SIGALRM, &sa, NULL);
-          /* The daemon times the program from this mark (the init can be
-           * stopped by the program; the daemon cannot). */
-          if (secret)
-            {
-              snprintf (out, sizeof out, "\x1ewarmbox-run %s\n", nonce);
-              put (out, strlen (out));
-            }
+          mark_run (secret, nonce);
           setitimer (ITIMER_REAL, &it, NULL);
         }
+      else if (run_mark_asked)
+        mark_run (secret, nonce);
       run_start_us = now_us ();
       child = fork ();
       if (child < 0)

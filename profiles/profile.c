@@ -452,7 +452,7 @@ parse_stages (cJSON *root, prof_t *p, wb_err_t *err)
                      "profile: \"source\" must be a file name ([A-Za-z0-9._-], "
                      "not starting with a dot)%s",
                      source == NULL ? ", and a compile stage needs one" : "");
-  if (strcmp (p->argv[0], "/warmbox/init") != 0 || p->argc < 2)
+  if (!prof_runs_warmbox_init (p) || p->argc < 2)
     return wb_error (err, WB_E_INVALID,
                      "profile: with \"source\", argv must be /warmbox/init and the "
                      "program's command");
@@ -870,4 +870,10 @@ fail:
     closedir (d);
   prof_set_free (set);
   return -1;
+}
+
+bool
+prof_runs_warmbox_init (const prof_t *p)
+{
+  return p->argv && p->argv[0] && strcmp (p->argv[0], PROF_INIT_PATH) == 0;
 }

@@ -235,7 +235,10 @@ build (const prof_t *p, const prof_limits_t *lim, const sbx_identity_t *id)
   TRY (push_ulimit (ulimits, "fsize", (double) lim->fsize_mb * 1024 * 1024));
   TRY (push_ulimit (ulimits, "cpu", cpu_s));
   TRY (push_ulimit (ulimits, "core", 0));
-  TRY (add_bool (hc, "Init", true));
+  /* warmbox's init is the sandbox's PID 1 itself: the kernel keeps the
+   * program's signals from it, which it would not for a child of
+   * docker-init.  Any other argv gets the engine's init to reap for it. */
+  TRY (add_bool (hc, "Init", !prof_runs_warmbox_init (p)));
   TRY (add_str (logcfg, "Type", "none"));
   TRY (add_str (hc, "Runtime", p->runtime));
   TRY (add_str (hc, "IpcMode", "private"));
@@ -583,10 +586,30 @@ sbx_verify_created (const sbx_tmpl_t *t, const char *json, size_t len, wb_err_t 
         goto out;
       }
   }
-  if (!cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (hc, "Init")))
+  if (cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (want, "Init")))
     {
-      wb_error (err, WB_E_ENGINE, "it runs no init");
-      goto out;
+      if (!cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (hc, "Init")))
+        {
+          wb_error (err, WB_E_ENGINE, "it runs no init");
+          goto out;
+        }
+    }
+  else
+    {
+      /* PID 1 must be warmbox's init, as asked: not an engine's init (the
+       * program could then kill warmbox's), nor an entrypoint in front. */
+      const char *path = cJSON_GetStringValue (cJSON_GetObjectItemCaseSensitive (root, "Path"));
+      const cJSON *cmd = cJSON_GetObjectItemCaseSensitive (t->root, "Cmd");
+      const char *asked = cJSON_GetStringValue (cJSON_GetArrayItem (cmd, 0));
+      if (cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (hc, "Init")) || path == NULL
+          || asked == NULL || strcmp (path, asked) != 0)
+        {
+          wb_error (err, WB_E_ENGINE, "its first process is %s%s, not %s",
+                    cJSON_IsTrue (cJSON_GetObjectItemCaseSensitive (hc, "Init")) ? "an init over "
+                                                                                 : "",
+                    path ? path : "(none shown)", asked ? asked : "?");
+          goto out;
+        }
     }
   /* No writable mount but those asked for (and each still noexec). */
   cJSON_ArrayForEach (item, cJSON_GetObjectItemCaseSensitive (hc, "Tmpfs"))

@@ -124,6 +124,16 @@ const prof_t *prof_find (const prof_set_t *set, const char *language);
 /* The same, matching a profile's aliases too. */
 const prof_t *prof_find_alias (const prof_set_t *set, const char *name);
 
+/* warmbox's init (profiles/init.c): the first word of every shipped
+ * profile's argv, which reads the nonce line and reports the program's
+ * end in a trailer. */
+#define PROF_INIT_PATH "/warmbox/init"
+/* Does p's argv start with warmbox's init?  Then the init is the
+ * sandbox's PID 1 (out of the program's reach: no docker-init above it);
+ * else the engine's init (HostConfig.Init) reaps for the argv.  Can't
+ * fail. */
+bool prof_runs_warmbox_init (const prof_t *p);
+
 /* The sandbox's memory limit for limits lim: memory_mb, or compile_memory_mb
  * when the profile compiles and that is larger (a cgroup's limit can't
  * change between the stages from inside).  Can't fail. */

@@ -134,7 +134,7 @@ def oci_leftovers(root):
     runtime state, bundles, cgroups (each with its processes), mounts
     under the root, processes whose root is in the image store."""
     left = []
-    for sub in ("state", "state-crun", "state-runsc", "bundles"):
+    for sub in ("state", "state-runsc", "bundles"):
         path = os.path.join(root, sub)
         if os.path.isdir(path):
             left += ["%s/%s" % (sub, n) for n in os.listdir(path)]

@@ -81,9 +81,9 @@ if ENGINE_KIND == "oci":
     # it holds: the runtime's state root is empty once it is gone.
     helper = d.helper_pid()
     t.ok(helper and wait_until(lambda: not os.path.exists("/proc/%d" % helper), timeout=60)
-         and oci_state(d.oci_root) == [],
+         and os.listdir(os.path.join(d.oci_root, "state")) == [],
          "OCI: the killed daemon's helper stops and removes its containers (runtime state empty)",
-         oci_state(d.oci_root))
+         os.listdir(os.path.join(d.oci_root, "state")))
 else:
     t.ok(len(ours(first)) >= 4, "the killed daemon's containers are still on the engine (%d)" % len(ours(first)))
 d2 = Daemon(extra_args=["--store-path", d.db])

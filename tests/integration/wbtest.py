@@ -428,7 +428,15 @@ LANGUAGE_EXT = {"python": ".py", "javascript": ".js", "typescript": ".ts", "bash
 def corpus_daemon():
     """For the corpora: the runtime from WARMBOX_RUNTIME (default runc), a
     Tap, and a daemon whose profiles use that runtime.  Prints a TAP skip
-    and exits when the engine has no such runtime."""
+    and exits when the engine has no such runtime.  The engine is the OCI
+    engine (crun where the host lets it, else runc: make run's default)
+    where this runs as root with warmbox-oci built, unless WARMBOX_ENGINE
+    says which."""
+    global ENGINE_KIND
+    if "WARMBOX_ENGINE" not in os.environ and os.getuid() == 0 \
+            and os.access(os.path.join(BIN, "warmbox-oci"), os.X_OK) \
+            and any(os.access(p, os.X_OK) for p in ("/usr/bin/crun", "/usr/sbin/runc", "/usr/bin/runc")):
+        ENGINE_KIND = "oci"
     runtime = os.environ.get("WARMBOX_RUNTIME", "runc")
     if runtime not in engine_runtimes():
         print("1..0 # SKIP the engine has no %s runtime" % runtime)

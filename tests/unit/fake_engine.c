@@ -89,6 +89,9 @@ struct fake_container
   bool init_timeout; /* the trailer says the init stopped the program ("inittimeout") */
   bool compiled;     /* the init's line carries a compile stage's limits: "compile 0" writes the run
                         mark */
+  bool run_mark;     /* the init's line asks for the run mark (" m"): written as the program
+                        starts */
+  bool mark_after_sleep; /* "slowstart": the mark once its sleep is over */
   /* A session's execution (the init's line ends " s<max>"): the state
    * the frame brought (its file .warmbox-session) and the one "state"
    * leaves, reported in the trailer's session section. */
@@ -659,6 +662,8 @@ frame_parse (fake_container_t *c)
               = sscanf (line, " %llu %llu %llu %llu %llu %llu", &fmax, &fbytes, &in, &ct, &co, &rt);
           inputs = got >= 3 ? (size_t) in : 0;
           c->compiled = got == 6;
+          const char *m = strstr (line, " m");
+          c->run_mark = m && (m[2] == '\0' || m[2] == ' ');
           const char *sess = strstr (line, " s");
           c->session = sess && sess[2] >= '0' && sess[2] <= '9';
         }
@@ -799,6 +804,13 @@ program_run (fake_container_t *c)
         emit_args (c);
       else if (word_is (code + s, w - s, "sleep") && has_num)
         {
+          prog_after (c, num);
+          return;
+        }
+      else if (word_is (code + s, w - s, "slowstart") && has_num)
+        {
+          /* The run mark N ms from now (prog_event_cb held it back). */
+          c->mark_after_sleep = c->run_mark;
           prog_after (c, num);
           return;
         }
@@ -963,6 +975,23 @@ prog_event_cb (evutil_socket_t fd, short what, void *arg)
           return;
         }
       c->prog_parsed = true;
+      /* "slowstart N" first: the init gets going N ms late (a loaded
+       * host), its run mark with it (the word itself writes it). */
+      if (c->run_mark
+          && !(c->code_len >= 10 && memcmp (c->in.data + c->code_off, "slowstart ", 10) == 0))
+        {
+          /* As the init does before it starts the program. */
+          char mark[64];
+          int n = snprintf (mark, sizeof mark, "\x1ewarmbox-run %s\n", c->nonce);
+          emit (c, ENG_STREAM_STDERR, mark, (size_t) n, false);
+        }
+    }
+  if (c->mark_after_sleep)
+    {
+      char mark[64];
+      int n = snprintf (mark, sizeof mark, "\x1ewarmbox-run %s\n", c->nonce);
+      c->mark_after_sleep = false;
+      emit (c, ENG_STREAM_STDERR, mark, (size_t) n, false);
     }
   if (c->flood_left)
     {
@@ -1433,15 +1462,19 @@ req_answer (eng_req_t *req)
       req->res.oom_killed = c->oom;
       req->res.running = c->state == FAKE_RUNNING;
       {
-        /* As Docker shows a container: its HostConfig as created, and
-         * Config.User. */
+        /* As Docker shows a container: its HostConfig as created,
+         * Config.User, and Path (its command's first word). */
         cJSON *o = cJSON_CreateObject (), *cfg = o ? cJSON_AddObjectToObject (o, "Config") : NULL;
         cJSON *hc
             = o ? cJSON_Duplicate (cJSON_GetObjectItemCaseSensitive (c->spec, "HostConfig"), true)
                 : NULL;
         cJSON *user = cJSON_GetObjectItemCaseSensitive (c->spec, "User");
+        const char *path = cJSON_GetStringValue (
+            cJSON_GetArrayItem (cJSON_GetObjectItemCaseSensitive (c->spec, "Cmd"), 0));
         if (cfg && cJSON_IsString (user))
           cJSON_AddStringToObject (cfg, "User", user->valuestring);
+        if (o && path)
+          cJSON_AddStringToObject (o, "Path", path);
         if (hc && !cJSON_AddItemToObject (o, "HostConfig", hc))
           cJSON_Delete (hc);
         req->json = cJSON_PrintUnformatted (o);

@@ -73,6 +73,7 @@ typedef struct call
   char output[2048]; /* stdout and stderr in their order (res->order) */
   bool output_whole; /* ... every byte of both, nothing else */
   bool has_error;    /* a client-safe sentence */
+  bool overloaded;   /* ... saying the engine was overloaded */
   bool has_compile;
   int compile_exit;
   char compile_err[128];
@@ -138,6 +139,7 @@ done_cb (void *arg, const sched_result_t *res, const wb_err_t *err)
         wb_buf_free (&both);
       }
       c->has_error = res->error && res->error[0];
+      c->overloaded = res->error && strstr (res->error, "overloaded");
       copy_text (c->err, sizeof c->err, res->err.data, res->err.len);
     }
   else
@@ -2102,6 +2104,52 @@ test_endings (void)
   is_int (teardown ("endings"), 0, "nothing left");
 }
 
+/* Issue 35: a program's timeout counts from its init's run mark, never
+ * from the start: a slow start on a loaded engine is not the program's
+ * time, and a start past admission.start_bound_ms reads as overload, never
+ * as the program's timeout. */
+static void
+test_start_counts_from_mark (void)
+{
+  call_t c[3];
+
+  if (!ok (setup ("{\"admission\":{\"start_bound_ms\":500}}"), "set up (start bound 500 ms)"))
+    return;
+  ok (run_until (pools_ready, NULL, 5000), "pools fill");
+  /* Every answer of the engine 150 ms late, the start's too: the program
+   * starts 150 ms after its start was sent. */
+  fake_engine_set_latency (fake (), 150);
+  submit (&c[0], "python", "out fine", "\"timeout_ms\":100");
+  submit (&c[1], "python", "hang", "\"timeout_ms\":100");
+  ok (wait_answers (c, 2, 30000) && c[0].has_result && c[1].has_result, "answered (%s %s)",
+      wb_code_name (c[0].err_code), wb_code_name (c[1].err_code));
+  ok (c[0].status == SCHED_ST_OK && strcmp (c[0].out, "fine\n") == 0,
+      "a start slower than the program's timeout (150 ms against 100 ms): ok, not timeout (%d)",
+      c[0].status);
+  ok (c[1].status == SCHED_ST_TIMEOUT,
+      "a program that runs past its own 100 ms after that start: timeout (%d)", c[1].status);
+  /* The init gets going 800 ms after the start (a host too loaded to
+   * schedule it): past the start bound. */
+  fake_engine_set_latency (fake (), 0);
+  submit (&c[2], "python", "slowstart 800; out late", "\"timeout_ms\":100");
+  ok (wait_answers (&c[2], 1, 60000) && c[2].has_result, "answered (%s)",
+      wb_code_name (c[2].err_code));
+  ok (c[2].status == SCHED_ST_ERROR && c[2].exit_code == -1 && c[2].overloaded
+          && c[2].out[0] == '\0',
+      "a program that had not started within the start bound: error, the engine overloaded, no "
+      "exit code, none of it ran (%d %d)",
+      c[2].status, c[2].exit_code);
+  {
+    /* And a slow start within the bound is no one's fault. */
+    call_t d;
+    submit (&d, "python", "slowstart 300; out late", "\"timeout_ms\":100");
+    ok (wait_answers (&d, 1, 10000) && d.status == SCHED_ST_OK && strcmp (d.out, "late\n") == 0,
+        "an init 300 ms late, within the 500 ms bound, a 100 ms timeout: ok (%d)", d.status);
+  }
+  ok (run_until (no_execs, NULL, 20000), "all ended");
+  is_int (teardown ("start bound"), 0, "nothing left");
+}
+
 /* ---- stdout and stderr in the order they came ------------------------ */
 
 static void
@@ -2789,6 +2837,7 @@ main (void)
       TIMED (test_engines ());
       TIMED (test_wait_fallback ());
       TIMED (test_endings ());
+      TIMED (test_start_counts_from_mark ());
       TIMED (test_output_order ());
       TIMED (test_alloc_faults ());
       TIMED (test_clear_in_flight ());

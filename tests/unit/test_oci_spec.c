@@ -46,6 +46,8 @@ inspect_of (const cJSON *spec, const char *seccomp_opt)
   char *user = oci_spec_user (spec), *text;
   cJSON_AddStringToObject (cfg, "User", user);
   cJSON_AddItemToObject (j, "HostConfig", oci_spec_hostconfig (spec, seccomp_opt, "runc"));
+  if (oci_spec_process (spec, j) < 0)
+    printf ("# out of memory\n");
   text = cJSON_PrintUnformatted (j);
   cJSON_Delete (j);
   free (user);
@@ -72,6 +74,15 @@ check_broken (const sbx_tmpl_t *t, const cJSON *spec, const char *seccomp_opt, c
   ok (verify (t, copy, seccomp_opt, &err) < 0, "%s: a bundle %s is refused (%s)", lang, what,
       err.msg);
   cJSON_Delete (copy);
+}
+
+static void
+init_over (cJSON *s)
+{
+  cJSON *args
+      = cJSON_GetObjectItemCaseSensitive (cJSON_GetObjectItemCaseSensitive (s, "process"), "args");
+  cJSON_InsertItemInArray (args, 0, cJSON_CreateString ("--"));
+  cJSON_InsertItemInArray (args, 0, cJSON_CreateString ("/sbin/docker-init"));
 }
 
 static void
@@ -235,8 +246,8 @@ check_profile (const prof_t *p)
           && cJSON_GetNumberValue (at (spec, "linux.resources.cpu.quota")) > 0,
       "%s: memory = memory + swap, pids and CPU limits", lang);
   cJSON_Delete (asked);
-  is_str (cJSON_GetStringValue (cJSON_GetArrayItem (at (spec, "process.args"), 0)),
-          "/sbin/docker-init", "%s: the init first, as Docker's Init does", lang);
+  is_str (cJSON_GetStringValue (cJSON_GetArrayItem (at (spec, "process.args"), 0)), "/warmbox/init",
+          "%s: warmbox's init first: the sandbox's PID 1", lang);
   ok (verify (t, spec, req.seccomp_opt, &err) == 0,
       "%s: what the bundle holds passes warmboxd's verification (%s)", lang, err.msg);
   check_broken (t, spec, req.seccomp_opt, lang, "with the host's network", drop_network_ns);
@@ -249,6 +260,7 @@ check_profile (const prof_t *p)
   check_broken (t, spec, req.seccomp_opt, lang, "running as root", root_user);
   check_broken (t, spec, req.seccomp_opt, lang, "with an executable /tmp", exec_tmp);
   check_broken (t, spec, req.seccomp_opt, lang, "without rlimits", no_rlimits);
+  check_broken (t, spec, req.seccomp_opt, lang, "with docker-init over warmbox's init", init_over);
   cJSON_Delete (spec);
   oci_request_free (&req);
 out:
@@ -400,9 +412,17 @@ main (void)
       oci_spec_opts_t o = {"/r", "/c", "/i", false, 0}, no_init = {"/r", "/c", NULL, false, 0};
       cJSON *s = oci_spec_from_body ("{", 1, &o, &req, &err);
       ok (s == NULL && err.code == WB_E_INVALID, "refused: a body that is not JSON");
-      s = oci_spec_from_body (body.data, body.len, &no_init, &req, &err);
+      cJSON *b = cJSON_Parse (body.data);
+      char *with_init;
+      cJSON_ReplaceItemInObject (cJSON_GetObjectItemCaseSensitive (b, "HostConfig"), "Init",
+                                 cJSON_CreateTrue ());
+      with_init = cJSON_PrintUnformatted (b);
+      s = with_init ? oci_spec_from_body (with_init, strlen (with_init), &no_init, &req, &err)
+                    : NULL;
       ok (s == NULL && strstr (err.msg, "init"), "refused: Init on an engine without an init (%s)",
           err.msg);
+      free (with_init);
+      cJSON_Delete (b);
     }
     wb_buf_free (&body);
     sbx_tmpl_free (t);

@@ -80,7 +80,8 @@ hardening_missing (const char *body, const prof_t *p, const prof_limits_t *lim)
          != prof_memory_mb (p, lim) * 1048576.0;
   bad += cJSON_GetNumberValue (get (j, "HostConfig.NanoCpus")) != lim->cpus * 1e9;
   bad += cJSON_GetArraySize (get (j, "HostConfig.Ulimits")) != 5;
-  bad += !cJSON_IsTrue (get (j, "HostConfig.Init"));
+  /* warmbox's init is PID 1 itself; any other argv under the engine's. */
+  bad += cJSON_IsTrue (get (j, "HostConfig.Init")) == prof_runs_warmbox_init (p);
   bad += strcmp (cJSON_GetStringValue (get (j, "HostConfig.LogConfig.Type")) ?: "", "none") != 0;
   bad += cJSON_IsTrue (get (j, "HostConfig.AutoRemove"));
   bad += strncmp (cJSON_GetStringValue (get (j, "User")) ?: "0", "0", 1) == 0;
@@ -203,6 +204,9 @@ test_fail_closed (const prof_t *p)
   is_int (partial, 0, "no body ever came out without a hardening field");
 }
 
+static char *inspect_of (const sbx_tmpl_t *t, void (*tweak) (cJSON *o));
+static void no_init (cJSON *o);
+
 static void
 test_runsc (void)
 {
@@ -221,6 +225,16 @@ test_runsc (void)
   ok (strstr (body.data, "\"PidsLimit\":272") != NULL,
       "runsc: PidsLimit = pids + 256 for gVisor's own threads");
   ok (strstr (body.data, "\"Runtime\":\"runsc\"") != NULL, "runtime from the profile");
+  ok (strstr (body.data, "\"Init\":true") != NULL,
+      "an argv without warmbox's init runs under the engine's init (it reaps)");
+  {
+    sbx_tmpl_t *t = sbx_tmpl_new (p, &p->def, "sha256:0", NULL, NULL);
+    char *j = t ? inspect_of (t, no_init) : NULL;
+    ok (j && sbx_verify_created (t, j, strlen (j), &err) < 0 && strstr (err.msg, "runs no init"),
+        "and a container created without it is refused: %s", j ? err.msg : "(no template)");
+    free (j);
+    sbx_tmpl_free (t);
+  }
   wb_buf_free (&body);
   prof_free (p);
 }
@@ -339,7 +353,7 @@ test_compiled (const prof_t *p)
 /* An engine's inspect of a created container, as Docker shows one: the
  * body's HostConfig and Config.User; tweak edits it first. */
 static char *
-inspect_of (const sbx_tmpl_t *t, void (*tweak) (cJSON *hc))
+inspect_of (const sbx_tmpl_t *t, void (*tweak) (cJSON *o))
 {
   wb_buf_t body = WB_BUF_INIT;
   wb_err_t err;
@@ -349,9 +363,12 @@ inspect_of (const sbx_tmpl_t *t, void (*tweak) (cJSON *hc))
   must (sbx_tmpl_render (t, "i", "o/w/n/er", 20003, &body, &err));
   b = cJSON_Parse (body.data);
   cJSON *hc = cJSON_DetachItemFromObject (b, "HostConfig");
-  if (tweak)
-    tweak (hc);
   cJSON_AddItemToObject (o, "HostConfig", hc);
+  /* PID 1, as Docker's inspect shows it: the command's first word. */
+  cJSON_AddStringToObject (
+      o, "Path", cJSON_GetStringValue (cJSON_GetArrayItem (cJSON_GetObjectItem (b, "Cmd"), 0)));
+  if (tweak)
+    tweak (o);
   cfg = cJSON_AddObjectToObject (o, "Config");
   cJSON_AddStringToObject (cfg, "User", cJSON_GetStringValue (cJSON_GetObjectItem (b, "User")));
   out = cJSON_PrintUnformatted (o);
@@ -362,103 +379,136 @@ inspect_of (const sbx_tmpl_t *t, void (*tweak) (cJSON *hc))
 }
 
 static void
-no_memory (cJSON *hc)
+no_memory (cJSON *o)
 {
+  cJSON *hc = cJSON_GetObjectItem (o, "HostConfig");
   cJSON_ReplaceItemInObject (hc, "Memory", cJSON_CreateNumber (0));
 }
 static void
-no_pids (cJSON *hc)
+no_pids (cJSON *o)
 {
+  cJSON *hc = cJSON_GetObjectItem (o, "HostConfig");
   cJSON_ReplaceItemInObject (hc, "PidsLimit", cJSON_CreateNumber (0));
 }
 static void
-writable_run (cJSON *hc)
+writable_run (cJSON *o)
 {
+  cJSON *hc = cJSON_GetObjectItem (o, "HostConfig");
   cJSON_DeleteItemFromObject (cJSON_GetObjectItem (hc, "Tmpfs"), "/run");
   cJSON_AddStringToObject (cJSON_GetObjectItem (hc, "Tmpfs"), "/run",
                            "rw,rprivate,nosuid,nodev,tmpcopyup");
 }
 static void
-cap_added (cJSON *hc)
+cap_added (cJSON *o)
 {
+  cJSON *hc = cJSON_GetObjectItem (o, "HostConfig");
   cJSON *a = cJSON_CreateArray ();
   cJSON_AddItemToArray (a, cJSON_CreateString ("SYS_ADMIN"));
   cJSON_DeleteItemFromObject (hc, "CapAdd");
   cJSON_AddItemToObject (hc, "CapAdd", a);
 }
 static void
-podman_caps (cJSON *hc)
+podman_caps (cJSON *o)
 {
+  cJSON *hc = cJSON_GetObjectItem (o, "HostConfig");
   const char *caps[] = {"AUDIT_WRITE", "CHOWN",   "DAC_OVERRIDE",     "FOWNER",    "FSETID",
                         "KILL",        "MKNOD",   "NET_BIND_SERVICE", "NET_RAW",   "SETFCAP",
                         "SETGID",      "SETPCAP", "SETUID",           "SYS_CHROOT"};
   cJSON_ReplaceItemInObject (hc, "CapDrop", cJSON_CreateStringArray (caps, 14));
 }
 static void
-some_caps (cJSON *hc)
+some_caps (cJSON *o)
 {
+  cJSON *hc = cJSON_GetObjectItem (o, "HostConfig");
   const char *caps[] = {"NET_RAW", "MKNOD"};
   cJSON_ReplaceItemInObject (hc, "CapDrop", cJSON_CreateStringArray (caps, 2));
 }
 static void
-no_seccomp (cJSON *hc)
+no_seccomp (cJSON *o)
 {
+  cJSON *hc = cJSON_GetObjectItem (o, "HostConfig");
   const char *opts[] = {"no-new-privileges"};
   cJSON_ReplaceItemInObject (hc, "SecurityOpt", cJSON_CreateStringArray (opts, 1));
 }
 static void
-host_network (cJSON *hc)
+host_network (cJSON *o)
 {
+  cJSON *hc = cJSON_GetObjectItem (o, "HostConfig");
   cJSON_ReplaceItemInObject (hc, "NetworkMode", cJSON_CreateString ("host"));
 }
 static void
-no_init (cJSON *hc)
+no_init (cJSON *o)
 {
+  cJSON *hc = cJSON_GetObjectItem (o, "HostConfig");
   cJSON_ReplaceItemInObject (hc, "Init", cJSON_CreateFalse ());
 }
 static void
-no_nproc (cJSON *hc)
+docker_init_over (cJSON *o)
 {
+  cJSON *hc = cJSON_GetObjectItem (o, "HostConfig");
+  cJSON_ReplaceItemInObject (hc, "Init", cJSON_CreateTrue ());
+}
+static void
+other_pid1 (cJSON *o)
+{
+  cJSON_ReplaceItemInObject (o, "Path", cJSON_CreateString ("/bin/sh"));
+}
+static void
+no_path (cJSON *o)
+{
+  cJSON_DeleteItemFromObject (o, "Path");
+}
+static void
+no_nproc (cJSON *o)
+{
+  cJSON *hc = cJSON_GetObjectItem (o, "HostConfig");
   cJSON_ReplaceItemInObject (hc, "Ulimits", cJSON_CreateArray ());
 }
 static void
-rw_root (cJSON *hc)
+rw_root (cJSON *o)
 {
+  cJSON *hc = cJSON_GetObjectItem (o, "HostConfig");
   cJSON_ReplaceItemInObject (hc, "ReadonlyRootfs", cJSON_CreateFalse ());
 }
 static void
-unconfined (cJSON *hc)
+unconfined (cJSON *o)
 {
+  cJSON *hc = cJSON_GetObjectItem (o, "HostConfig");
   const char *opts[] = {"no-new-privileges", "seccomp=unconfined"};
   cJSON_ReplaceItemInObject (hc, "SecurityOpt", cJSON_CreateStringArray (opts, 2));
 }
 static void
-privileged (cJSON *hc)
+privileged (cJSON *o)
 {
+  cJSON *hc = cJSON_GetObjectItem (o, "HostConfig");
   cJSON_AddTrueToObject (hc, "Privileged");
 }
 static void
-bind_mount (cJSON *hc)
+bind_mount (cJSON *o)
 {
+  cJSON *hc = cJSON_GetObjectItem (o, "HostConfig");
   const char *b[] = {"/:/host"};
   cJSON_AddItemToObject (hc, "Binds", cJSON_CreateStringArray (b, 1));
 }
 static void
-host_pid (cJSON *hc)
+host_pid (cJSON *o)
 {
+  cJSON *hc = cJSON_GetObjectItem (o, "HostConfig");
   cJSON_AddStringToObject (hc, "PidMode", "host");
 }
 
 static void
-kcore_unmasked (cJSON *hc)
+kcore_unmasked (cJSON *o)
 {
+  cJSON *hc = cJSON_GetObjectItem (o, "HostConfig");
   const char *m[] = {"/proc/acpi", "/sys/firmware"};
   cJSON_DeleteItemFromObject (hc, "MaskedPaths");
   cJSON_AddItemToObject (hc, "MaskedPaths", cJSON_CreateStringArray (m, 2));
 }
 static void
-nothing_masked (cJSON *hc)
+nothing_masked (cJSON *o)
 {
+  cJSON *hc = cJSON_GetObjectItem (o, "HostConfig");
   cJSON_DeleteItemFromObject (hc, "MaskedPaths");
 }
 
@@ -469,7 +519,7 @@ test_verify (const prof_t *p)
 {
   static const struct
   {
-    void (*tweak) (cJSON *hc);
+    void (*tweak) (cJSON *o);
     const char *name, *says;
   } bad[] = {
       {no_memory, "Memory 0 (rootless Podman on cgroup v1)", "Memory"},
@@ -479,7 +529,10 @@ test_verify (const prof_t *p)
       {some_caps, "only some capabilities dropped", "capability"},
       {no_seccomp, "no seccomp option", "seccomp"},
       {host_network, "the host network", "network"},
-      {no_init, "no init", "init"},
+      {docker_init_over, "an engine's init over warmbox's (the program could kill it)",
+       "an init over /warmbox/init"},
+      {other_pid1, "another first process", "first process is /bin/sh, not /warmbox/init"},
+      {no_path, "no first process shown", "(none shown)"},
       {no_nproc, "no ulimits", "limit"},
       {rw_root, "a writable root", "read-only"},
       {unconfined, "seccomp=unconfined", "seccomp"},
