@@ -62,12 +62,20 @@
  * and "error" when the engine never ended the output after the exit.
  *
  * "deadline" before the start is max_wait_ms from admission (the longest
- * wait for room, a container and a start slot); from the start on it is
- * the request's timeout_ms (with a compile stage: compile_timeout_ms +
- * timeout_ms + RUN_SLACK_MS, re-armed to timeout_ms + RUN_SLACK_MS when the
- * init's run mark says the program starts, take_run_mark).  "shutdown" is SIGTERM: executions in
- * flight, queued ones included, run to their end.  A second signal abandons them
- * (sched_exec_abandon_all): rows stay "running" and the next start-up marks them interrupted. */
+ * wait for room, a container and a start slot).  From the start on, with
+ * warmbox's init, it is the start bound until the init's run mark says
+ * the program starts (with a compile stage, the bound + compile_timeout_ms
+ * + timeout_ms + RUN_SLACK_MS), then timeout_ms from the mark (+
+ * RUN_SLACK_MS after a compile stage: take_run_mark); past the start bound
+ * without the mark it ends "error" saying the engine is overloaded
+ * (start_overdue), never "timeout".  Without warmbox's init it is
+ * timeout_ms from the start.  A deadline that finds the init's report
+ * already coming (the program ended in time; the engine's word of the
+ * exit is late) waits the kill's grace for the exit instead
+ * (reported_early), and past that ends "error", the engine's failure.  "shutdown" is SIGTERM: executions in flight,
+ * queued ones included, run to their end.  A second signal abandons them
+ * (sched_exec_abandon_all): rows stay "running" and the next start-up
+ * marks them interrupted. */
 #define _GNU_SOURCE
 #include "exec/exec.h"
 #include "exec/admission.h"
@@ -242,6 +250,7 @@ struct sched_exec
     sched_status_t outcome;
     const char *outcome_error; /* client-safe sentence for ERROR / ENGINE_LOST */
     bool start_overdue;        /* stopped at the start bound, its run mark not seen (deadline_cb) */
+    bool reported_early;       /* the deadline came after the init's report: waiting for the exit */
   } end;
 
   /* One timer per purpose (each made on first use, freed by exec_end). */
@@ -809,19 +818,19 @@ exec_finish (sched_exec_t *ex)
       ex->end.outcome = SCHED_ST_OUTPUT_LIMIT;
     }
   if (ex->end.outcome_set)
-    res->status = ex->end.outcome;
-  if (ex->end.start_overdue)
-    /* Overload, said as such: not the program's timeout.  A mark that
-     * came in the output drained after the kill began the program just
-     * before it was stopped. */
-    ex->end.outcome_error
-        = run_mark_came (ex)
-              ? "the container engine took longer than its start bound to start the program (it "
-                "is overloaded); it was stopped as it began: try again"
-              : "the container engine did not start the program within its start bound (it is "
-                "overloaded); none of the program ran: try again";
-  if (ex->end.outcome_set)
-    ;
+    {
+      res->status = ex->end.outcome;
+      if (ex->end.start_overdue)
+        /* Overload, said as such: not the program's timeout.  A mark that
+         * came in the output drained after the kill began the program
+         * just before it was stopped. */
+        ex->end.outcome_error
+            = run_mark_came (ex)
+                  ? "the container engine took longer than its start bound to start the program "
+                    "(it is overloaded); it was stopped as it began: try again"
+                  : "the container engine did not start the program within its start bound (it "
+                    "is overloaded); none of the program ran: try again";
+    }
   else if (res->has_compile && strcmp (sched_compile_status (res), "ok") != 0)
     res->status = SCHED_ST_COMPILE_ERROR; /* the program never ran */
   else if (res->run_timed_out)
@@ -875,13 +884,14 @@ exec_finish (sched_exec_t *ex)
   if (res->status == SCHED_ST_ERROR || res->status == SCHED_ST_ENGINE_LOST
       || res->status == SCHED_ST_SANDBOX_ERROR)
     res->error = ex->end.outcome_error;
-  res->exit_code
-      = ex->end.have_exit && res->status != SCHED_ST_COMPILE_ERROR
-                && res->status != SCHED_ST_TIMEOUT && res->status != SCHED_ST_SANDBOX_ERROR
-                && !(res->status == SCHED_ST_ERROR
-                     && (ex->out.drain_cut || ex->out.trailer_overflow || ex->end.start_overdue))
-            ? (int) ex->end.exit_code
-            : -1;
+  res->exit_code = ex->end.have_exit && res->status != SCHED_ST_COMPILE_ERROR
+                           && res->status != SCHED_ST_TIMEOUT
+                           && res->status != SCHED_ST_SANDBOX_ERROR
+                           && !(res->status == SCHED_ST_ERROR
+                                && (ex->out.drain_cut || ex->out.trailer_overflow
+                                    || ex->end.start_overdue || ex->end.reported_early))
+                       ? (int) ex->end.exit_code
+                       : -1;
   res->duration_ms = ((ex->t_exit_us ? ex->t_exit_us : now) - ex->t_start_us) / 1000;
   res->total_ms = (now - ex->t_admit_us) / 1000;
   wb_info ("execution %s language=%s status=%s exit=%d pool_hit=%d duration_ms=%llu "
@@ -1871,11 +1881,31 @@ deadline_cb (evutil_socket_t fd, short what, void *arg)
    * draining. */
   if ((ex->state != EX_STARTING && ex->state != EX_RUNNING) || ex->end.wait_done)
     return;
+  /* The init reported the program's end before its deadline: the program
+   * ended in time, only the engine's word of the container's exit is
+   * late (a loaded Docker answers the wait seconds after the exit).  The
+   * exit gets the kill's grace; past it the engine failed, not the
+   * program. */
+  if (ex->out.in_trailer && ex->state == EX_RUNNING)
+    {
+      if (!ex->end.reported_early)
+        {
+          ex->end.reported_early = true;
+          if (arm_timer (ex, &ex->run_timer, deadline_cb, kill_grace (ex)) == 0)
+            return;
+        }
+      exec_kill (ex, SCHED_ST_ERROR,
+                 "the container engine did not report the sandbox's end after the program's own; "
+                 "it was stopped");
+      return;
+    }
   /* No run mark within the start bound: the engine never got the program
    * going (a compiled one's own deadlines are its init's to report). */
   if (ex->out.run_mark_len && !run_mark_came (ex) && ex->req.profile->compile_argv == NULL)
     {
-      ex->end.start_overdue = true;
+      /* Only as the first reason to stop: an earlier one (a cancel, the
+       * engine lost) keeps its own sentence. */
+      ex->end.start_overdue = !ex->end.outcome_set;
       exec_kill (ex, SCHED_ST_ERROR, NULL); /* its sentence is exec_finish's */
       return;
     }

@@ -87,6 +87,9 @@ NEVER = {
     "clone", "clone3", "socket",
 }
 
+# Allowed only with the arguments a hand-written rule below names.
+ARGS_FILTERED = {"prlimit64"}
+
 # What a language's own regression tests (tests/benign/LANGUAGE-stdlib)
 # call only to probe privileges a sandbox never has: changing ids and
 # groups, capabilities (dropped), an executable memory file (memfd_create:
@@ -117,6 +120,11 @@ def hand_rules(traced, families):
         {"names": ["clone3"], "action": "SCMP_ACT_ERRNO", "errnoRet": 38,
          "comment": "ENOSYS: its flags sit in memory seccomp cannot read; glibc falls back to clone"},
     ]
+    if "prlimit64" in traced:
+        rules.append({"names": ["prlimit64"], "action": "SCMP_ACT_ALLOW",
+                      "args": [{"index": 0, "value": 0, "valueTwo": 0, "op": "SCMP_CMP_EQ"}],
+                      "comment": "the caller's own limits only (pid 0): another process's, the "
+                                 "init's above all, are out of reach (RLIMIT_CPU would end it)"})
     if "socket" not in traced:
         return rules
     if "AF_UNIX" in families:
@@ -399,10 +407,12 @@ def main():
             before = json.load(f)["syscalls"]
         traced |= set(before[0]["names"]) - NEVER
         for rule in before:
+            if rule["names"] == ["prlimit64"] and rule["action"] == "SCMP_ACT_ALLOW":
+                traced.add("prlimit64")
             if rule["names"] == ["socket"] and rule["action"] == "SCMP_ACT_ALLOW":
                 traced.add("socket")
                 families.add({AF_UNIX: "AF_UNIX", AF_INET: "AF_INET", AF_INET6: "AF_INET6"}[rule["args"][0]["value"]])
-    allowed = sorted((traced | set(RUNC_TAIL) | set(VDSO) | set(ALWAYS)) - NEVER)
+    allowed = sorted((traced | set(RUNC_TAIL) | set(VDSO) | set(ALWAYS)) - NEVER - ARGS_FILTERED)
     dropped = sorted(traced & (NEVER - {"clone", "clone3", "socket"}))
     doc = {
         "comment": "warmbox %s allowlist, derived by profiles/derive-seccomp.py %s%s from %d programs "

@@ -5,7 +5,8 @@
  * As PID 1 of the sandbox's pid namespace it is out of the program's
  * reach: the kernel drops every signal a process of the namespace sends
  * it unless it handles that signal, and it handles none but SIGALRM,
- * which it takes only from the kernel's timer (on_alarm).  So kill(-1,
+ * which counts only once the program's deadline has passed by the clock
+ * (on_alarm).  So kill(-1,
  * SIGKILL), kill(1, SIGSTOP) and the like leave it reporting the
  * program's own end.  It reaps every orphan of the namespace, as
  * docker-init did.
@@ -347,7 +348,10 @@ static int
 read_first_lines (char nonce[NONCE_LEN + 1], unsigned long long *files_max,
                   unsigned long long *files_bytes, stage_limits_t *stages)
 {
-  char line[3 + NONCE_LEN + 64];
+  /* Room for every field at its widest: six numbers of up to 20 digits
+   * (files, compile limits), " m", " s" and a seventh, each with its
+   * space (171 bytes). */
+  char line[3 + NONCE_LEN + 192];
   size_t n = read_line (line, sizeof line);
   unsigned long long inputs_n = 0;
   const char *p, *end;
@@ -1482,29 +1486,30 @@ compile_succeeded (const compile_report_t *rep)
 
 /* SIGALRM at the program's own deadline (after a compile stage the daemon's
  * covers both stages; this one holds the program to its own timeout).
- * Only the kernel's timer counts: a SIGALRM the program sends (kill,
- * sigqueue, tgkill) must not end it as a timeout. */
+ * A SIGALRM counts only once the deadline is reached by the clock: one the
+ * program sends (kill, sigqueue, tgkill) before it ends nothing, and one
+ * that swallowed the kernel's (a pending signal is not queued twice) is
+ * followed by the timer's next, 50 ms on. */
 static volatile sig_atomic_t run_deadline_passed;
+static long long run_deadline_us; /* set before the timer; 0: none */
 
 static void
-on_alarm (int sig, siginfo_t *info, void *uctx)
+on_alarm (int sig)
 {
   (void) sig;
-  (void) uctx;
-  if (info && info->si_code == SI_KERNEL)
+  if (run_deadline_us && now_us () >= run_deadline_us)
     run_deadline_passed = 1;
 }
 
 /* The run mark: the program starts now, and the daemon times it from here
  * (its deadline no longer counts the sandbox's own start, however slow a
  * loaded engine made it).  First on stderr, before any byte of the
- * program's. */
+ * program's, so written even when the nonce could not be kept secret: the
+ * daemon takes it only as stderr's first bytes, which no program writes. */
 static void
-mark_run (bool secret, const char *nonce)
+mark_run (const char *nonce)
 {
   char out[64];
-  if (!secret)
-    return;
   snprintf (out, sizeof out, "\x1ewarmbox-run %s\n", nonce);
   put (out, strlen (out));
 }
@@ -1667,14 +1672,14 @@ main (int argc, char **argv)
           struct itimerval it = {{0, 50 * 1000},
                                  {(time_t) (stages.run_timeout_ms / 1000),
                                   (suseconds_t) (stages.run_timeout_ms % 1000) * 1000}};
-          sa.sa_sigaction = on_alarm; /* no SA_RESTART: wait4 returns EINTR */
-          sa.sa_flags = SA_SIGINFO;
+          sa.sa_handler = on_alarm; /* no SA_RESTART: wait4 returns EINTR */
           sigaction (SIGALRM, &sa, NULL);
-          mark_run (secret, nonce);
+          mark_run (nonce);
+          run_deadline_us = now_us () + (long long) stages.run_timeout_ms * 1000;
           setitimer (ITIMER_REAL, &it, NULL);
         }
       else if (run_mark_asked)
-        mark_run (secret, nonce);
+        mark_run (nonce);
       run_start_us = now_us ();
       child = fork ();
       if (child < 0)

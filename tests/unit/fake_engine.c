@@ -839,6 +839,18 @@ program_run (fake_container_t *c)
           container_exits (c, (long) num, false);
           return;
         }
+      else if (word_is (code + s, w - s, "lateexit") && has_num)
+        {
+          /* The program ends (exit 0) and its init reports it, but the
+           * engine reports the container's exit N ms later (a loaded
+           * Docker's wait). */
+          emit_trailer (c);
+          c->exiting = true;
+          c->exit_next = 0;
+          c->oom_next = false;
+          prog_after (c, (uint64_t) num);
+          return;
+        }
       else if (word_is (code + s, w - s, "stall") && has_num)
         {
           /* It exits, but the engine never ends its output stream (the

@@ -2146,6 +2146,24 @@ test_start_counts_from_mark (void)
     ok (wait_answers (&d, 1, 10000) && d.status == SCHED_ST_OK && strcmp (d.out, "late\n") == 0,
         "an init 300 ms late, within the 500 ms bound, a 100 ms timeout: ok (%d)", d.status);
   }
+  {
+    /* The program ends in time and its init reports it, but the engine
+     * reports the exit 160 ms later, past the 100 ms timeout and within
+     * the kill's grace (100 ms here) after it: ok (the
+     * program's own end); an exit never reported within the kill's grace
+     * after that is the engine's failure, not a timeout. */
+    call_t e[2];
+    submit (&e[0], "python", "out done; lateexit 160", "\"timeout_ms\":100");
+    submit (&e[1], "python", "out done; lateexit 600000", "\"timeout_ms\":100");
+    ok (wait_answers (e, 2, 120000) && e[0].has_result && e[1].has_result, "answered");
+    ok (e[0].status == SCHED_ST_OK && e[0].exit_code == 0 && strcmp (e[0].out, "done\n") == 0,
+        "its init's report in time, the engine's exit 160 ms late against a 100 ms timeout: ok, "
+        "exit 0 (%d %d)",
+        e[0].status, e[0].exit_code);
+    ok (e[1].status == SCHED_ST_ERROR && e[1].exit_code == -1,
+        "an exit the engine never reports after the init's report: error, not timeout (%d)",
+        e[1].status);
+  }
   ok (run_until (no_execs, NULL, 20000), "all ended");
   is_int (teardown ("start bound"), 0, "nothing left");
 }
