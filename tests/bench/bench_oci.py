@@ -18,6 +18,9 @@ with others measured in the same minutes on the same machine.
   gvisor      Python warm p50 under runsc: Docker (runsc registered) vs the
               OCI engine running runsc
 
+A call that fails is counted in its row (by what it ended as), never a
+traceback; progress goes to stderr as it runs.
+
   python3 tests/bench/bench_oci.py [--n 30] [--duration 20] [--json FILE]
 """
 import argparse
@@ -37,6 +40,22 @@ import bench_pool as bp  # noqa: E402
 from wbtest import Daemon, wait_until  # noqa: E402
 
 DOCKER = "unix:///var/run/docker.sock"
+
+
+def say(msg):
+    bp.say("bench_oci", msg)
+
+
+def p50_ms(v):
+    return statistics.median(v) * 1000 if v else None
+
+
+def fmt(v, spec="%.1f"):
+    return spec % v if v is not None else "-"
+
+
+def ratio(a, b):
+    return a / b if a and b else None
 
 
 def pools_ready(d, language, n):
@@ -78,7 +97,7 @@ def python_run(d, used):
     st, r = d.run("python", bp.PROGRAMS["python"])
     elapsed = time.time() - t0
     if st != 200 or r.get("stdout") != "42\n":
-        raise RuntimeError("run: %s %s" % (st, r))
+        raise bp.CallFailed(st, r)
     u = r.get("usage") or {}
     used.append((u.get("cpu_user_ms") or 0) + (u.get("cpu_system_ms") or 0))
     return elapsed, r.get("pool_hit")
@@ -89,6 +108,7 @@ def sequential(n, docker_d, oci_d):
     for language in ("python", "javascript"):
         body = bp.spec(language)
         times = {"bare": [], "floor": [], "docker": [], "oci": []}
+        fails = {k: bp.Failures() for k in times}
 
         def bare():
             t0 = time.time()
@@ -109,7 +129,7 @@ def sequential(n, docker_d, oci_d):
                 time.sleep(bp.IDLE)
                 secs, hit = bp.daemon_run(d, language)
                 if not hit:
-                    raise RuntimeError("not a pool hit")
+                    raise bp.CallFailed(200, {"status": "not a pool hit"})
                 return secs
             return run
 
@@ -119,11 +139,17 @@ def sequential(n, docker_d, oci_d):
                 name, fn = modes[(i + k) % len(modes)]
                 if name == "bare":
                     time.sleep(bp.IDLE)
-                times[name].append(fn())
-        p50 = {k: statistics.median(v) * 1000 for k, v in times.items()}
-        out[language] = {"p50_ms": p50, "p90_ms": {k: bp.pct(v, 90) * 1000 for k, v in times.items()},
-                         "oci_vs_bare": p50["oci"] / p50["bare"], "oci_vs_docker": p50["oci"] / p50["docker"],
-                         "oci_vs_floor": p50["oci"] / p50["floor"]}
+                secs = fails[name].catch(fn)
+                if secs is not None:
+                    times[name].append(secs)
+            if (i + 1) % 10 == 0 or i + 1 == n:
+                say("sequential %s: %d of %d rounds" % (language, i + 1, n))
+        p50 = {k: p50_ms(v) for k, v in times.items()}
+        out[language] = {"p50_ms": p50, "p90_ms": {k: bp.pct(v, 90) * 1000 if v else None for k, v in times.items()},
+                         "oci_vs_bare": ratio(p50["oci"], p50["bare"]),
+                         "oci_vs_docker": ratio(p50["oci"], p50["docker"]),
+                         "oci_vs_floor": ratio(p50["oci"], p50["floor"]),
+                         "failed": {k: str(f) for k, f in fails.items() if len(f)}}
     return out
 
 
@@ -140,17 +166,20 @@ def gvisor(n):
         d.cfg_path = path
         ds[name] = d
     times = {"docker": [], "oci": []}
+    fails = bp.Failures()
     for i in range(n):
         for name in (("docker", "oci") if i % 2 == 0 else ("oci", "docker")):
             d = ds[name]
             wait_until(lambda: pools_ready(d, "python", 2), timeout=60, step=0.02)
             time.sleep(bp.IDLE)
-            secs, hit = bp.daemon_run(d, "python")
-            times[name].append(secs)
+            r = fails.catch(bp.daemon_run, d, "python")
+            if r is not None:
+                times[name].append(r[0])
+        say("gVisor: %d of %d rounds" % (i + 1, n))
     for d in ds.values():
         stop(d)
-    p50 = {k: statistics.median(v) * 1000 for k, v in times.items()}
-    return {"p50_ms": p50, "ratio": p50["oci"] / p50["docker"]}
+    p50 = {k: p50_ms(v) for k, v in times.items()}
+    return {"p50_ms": p50, "ratio": ratio(p50["oci"], p50["docker"]), "failed": str(fails)}
 
 
 def throughput(duration, clients_levels=(4, 8, 16)):
@@ -158,16 +187,17 @@ def throughput(duration, clients_levels=(4, 8, 16)):
     for clients in clients_levels:
         row = {}
         for name, engine in (("docker", DOCKER), ("oci", "oci:" + tempfile.mkdtemp(prefix="warmbox-bench-oci-"))):
+            say("throughput: %d clients on %s, %g s" % (clients, name, duration))
             d = daemon(engine, {"python": {"min_ready": clients, "max_ready": clients * 2},
                                 "default": {"min_ready": 0, "max_ready": 0}})
             wait_until(lambda: pools_ready(d, "python", clients), timeout=120)
             time.sleep(1)
             h0, c0 = helper_cpu(d)
-            used = []
-            rate, cpu_ms = bp.sustained(d, lambda: python_run(d, used), clients, duration)
+            used, fails = [], bp.Failures()
+            rate, cpu_ms = bp.sustained(d, lambda: python_run(d, used), clients, duration, fails=fails)
             h1, c1 = helper_cpu(d)
             done = max(1, len(used))
-            row[name] = {"per_s": rate, "daemon_cpu_ms": cpu_ms}
+            row[name] = {"per_s": rate, "daemon_cpu_ms": cpu_ms, "failed": str(fails)}
             if name == "oci":
                 # The children's CPU less the programs' own: the runtime
                 # (runc create, runc init's set-up, delete) with tini and
@@ -176,7 +206,7 @@ def throughput(duration, clients_levels=(4, 8, 16)):
                                  program_cpu_ms=sum(used) / done,
                                  runtime_cpu_ms=((c1 - c0) * 1000 - sum(used)) / done)
             stop(d)
-        row["ratio"] = row["oci"]["per_s"] / row["docker"]["per_s"]
+        row["ratio"] = ratio(row["oci"]["per_s"], row["docker"]["per_s"])
         out[clients] = row
     return out
 
@@ -186,17 +216,19 @@ def burst(n=32):
     for name, engine in (("docker", DOCKER), ("oci", "oci:" + tempfile.mkdtemp(prefix="warmbox-bench-oci-"))):
         d = daemon(engine, {"python": {"min_ready": n, "max_ready": n},
                             "default": {"min_ready": 0, "max_ready": 0}})
-        rates = []
-        for _ in range(3):
+        rates, fails = [], bp.Failures()
+        for k in range(3):
+            say("burst of %d on %s: round %d of 3" % (n, name, k + 1))
             wait_until(lambda: pools_ready(d, "python", n), timeout=180)
             time.sleep(1)
             t0 = time.time()
             with cf.ThreadPoolExecutor(n) as ex:
-                hits = sum(bool(h) for _, h in ex.map(lambda _: bp.daemon_run(d, "python"), range(n)))
-            rates.append(n / (time.time() - t0))
-        out[name] = {"per_s": statistics.median(rates), "hits_last_round": hits}
+                got = [r for r in ex.map(lambda _: fails.catch(bp.daemon_run, d, "python"), range(n)) if r]
+            rates.append(len(got) / (time.time() - t0))
+            hits = sum(bool(h) for _, h in got)
+        out[name] = {"per_s": statistics.median(rates), "hits_last_round": hits, "failed": str(fails)}
         stop(d)
-    out["ratio"] = out["oci"]["per_s"] / out["docker"]["per_s"]
+    out["ratio"] = ratio(out["oci"]["per_s"], out["docker"]["per_s"])
     return out
 
 
@@ -210,6 +242,7 @@ def mem_available():
 
 def capacity():
     out = {}
+    say("capacity: 100 ready containers, then refills of 16")
     root = tempfile.mkdtemp(prefix="warmbox-bench-oci-")
     d = daemon("oci:" + root, {"default": {"min_ready": 0, "max_ready": 0},
                                "python": {"min_ready": 0, "max_ready": 0}})
@@ -228,16 +261,17 @@ def capacity():
     stop(d)
     d = daemon("oci:" + root, {"default": {"min_ready": 0, "max_ready": 0},
                                "python": {"min_ready": 16, "max_ready": 16}})
-    refills = []
+    refills, fails = [], bp.Failures()
     for _ in range(3):
         wait_until(lambda: pools_ready(d, "python", 16), timeout=120)
         time.sleep(1)
         with cf.ThreadPoolExecutor(16) as ex:
-            list(ex.map(lambda _: bp.daemon_run(d, "python"), range(16)))
+            list(ex.map(lambda _: fails.catch(bp.daemon_run, d, "python"), range(16)))
         t0 = time.time()
         wait_until(lambda: pools_ready(d, "python", 16), timeout=120, step=0.02)
         refills.append(time.time() - t0)
     out["refill_16_s"] = statistics.median(refills)
+    out["failed"] = str(fails)
     stop(d)
     return out
 
@@ -256,37 +290,43 @@ def main():
                    {"default": {"min_ready": 0, "max_ready": 0},
                     "python": {"min_ready": 2, "max_ready": 2},
                     "javascript": {"min_ready": 2, "max_ready": 2}})
+    say("sequential: %d rounds per language" % args.n)
     result["sequential"] = sequential(args.n, docker_d, oci_d)
     stop(docker_d)
     stop(oci_d)
     print("sequential, %d rounds interleaved (ms, p50 / p90):" % args.n)
     for lang, r in result["sequential"].items():
-        print("  %-10s bare %6.1f / %6.1f   floor %6.1f / %6.1f   docker warm %6.1f / %6.1f   oci warm %6.1f / %6.1f"
-              % (lang, r["p50_ms"]["bare"], r["p90_ms"]["bare"], r["p50_ms"]["floor"], r["p90_ms"]["floor"],
-                 r["p50_ms"]["docker"], r["p90_ms"]["docker"], r["p50_ms"]["oci"], r["p90_ms"]["oci"]))
-        print("  %-10s oci/bare %.2fx   oci/docker warm %.2fx   oci/floor %.2fx"
-              % ("", r["oci_vs_bare"], r["oci_vs_docker"], r["oci_vs_floor"]))
+        p50, p90 = r["p50_ms"], r["p90_ms"]
+        print("  %-10s bare %s / %s   floor %s / %s   docker warm %s / %s   oci warm %s / %s"
+              % (lang, fmt(p50["bare"]), fmt(p90["bare"]), fmt(p50["floor"]), fmt(p90["floor"]),
+                 fmt(p50["docker"]), fmt(p90["docker"]), fmt(p50["oci"]), fmt(p90["oci"])))
+        print("  %-10s oci/bare %sx   oci/docker warm %sx   oci/floor %sx   failed: %s"
+              % ("", fmt(r["oci_vs_bare"], "%.2f"), fmt(r["oci_vs_docker"], "%.2f"), fmt(r["oci_vs_floor"], "%.2f"),
+                 ", ".join("%s %s" % kv for kv in r["failed"].items()) or "none"))
     result["throughput"] = throughput(args.duration)
     print("throughput, %g s per level (executions/s; warmboxd CPU ms per execution):" % args.duration)
     for c, r in result["throughput"].items():
         print("  %2d clients  docker %6.1f/s (%.2f ms)   oci %6.1f/s (%.2f ms, helper %.2f ms, runtime and inits "
-              "%.2f ms, program %.2f ms)   oci/docker %.2fx"
+              "%.2f ms, program %.2f ms)   oci/docker %sx   failed: docker %s, oci %s"
               % (c, r["docker"]["per_s"], r["docker"]["daemon_cpu_ms"], r["oci"]["per_s"], r["oci"]["daemon_cpu_ms"],
-                 r["oci"]["helper_cpu_ms"], r["oci"]["runtime_cpu_ms"], r["oci"]["program_cpu_ms"], r["ratio"]))
+                 r["oci"]["helper_cpu_ms"], r["oci"]["runtime_cpu_ms"], r["oci"]["program_cpu_ms"],
+                 fmt(r["ratio"], "%.2f"), r["docker"]["failed"], r["oci"]["failed"]))
     result["burst"] = burst(32)
     b = result["burst"]
-    print("burst of 32 (median of 3): docker %.1f/s   oci %.1f/s   oci/docker %.2fx"
-          % (b["docker"]["per_s"], b["oci"]["per_s"], b["ratio"]))
+    print("burst of 32 (median of 3): docker %.1f/s   oci %.1f/s   oci/docker %sx   failed: docker %s, oci %s"
+          % (b["docker"]["per_s"], b["oci"]["per_s"], fmt(b["ratio"], "%.2f"), b["docker"]["failed"],
+             b["oci"]["failed"]))
     result["capacity"] = capacity()
     c = result["capacity"]
     print("capacity: 100 ready OCI containers held (filled in %s s), %.1f MB each (MemAvailable); "
-          "a pool of 16 refills in %.2f s after a burst"
-          % ("%.1f" % c["fill_100_s"] if c["fill_100_s"] else "-", c["mem_per_ready_mb"], c["refill_16_s"]))
+          "a pool of 16 refills in %.2f s after a burst (its calls failed: %s)"
+          % ("%.1f" % c["fill_100_s"] if c["fill_100_s"] else "-", c["mem_per_ready_mb"], c["refill_16_s"],
+             c["failed"]))
     if "runsc" in subprocess.run(["docker", "info", "--format", "{{json .Runtimes}}"], capture_output=True,
                                  text=True).stdout:
         result["gvisor"] = g = gvisor(max(6, args.n // 2))
-        print("gVisor, python warm p50: Docker/runsc %.1f ms   OCI/runsc %.1f ms   oci/docker %.2fx"
-              % (g["p50_ms"]["docker"], g["p50_ms"]["oci"], g["ratio"]))
+        print("gVisor, python warm p50: Docker/runsc %s ms   OCI/runsc %s ms   oci/docker %sx   failed: %s"
+              % (fmt(g["p50_ms"]["docker"]), fmt(g["p50_ms"]["oci"]), fmt(g["ratio"], "%.2f"), g["failed"]))
     else:
         print("gVisor: not measured (Docker has no runsc runtime registered)")
     if args.json:

@@ -173,12 +173,55 @@ def run_through_socket(path, cid):
         raise RuntimeError("start through the proxy: %s" % st)
 
 
+class CallFailed(RuntimeError):
+    """A call that did not give 42; kind is what it ended as, short enough
+    for a table's row ("503 busy", "200 timeout")."""
+
+    def __init__(self, st, r):
+        r = r if isinstance(r, dict) else {}
+        err = r.get("error")
+        self.kind = "%s %s" % (st, r.get("status") or (err.get("code") if isinstance(err, dict) else err))
+        super().__init__("run: %s %s" % (st, r))
+
+
+class Failures:
+    """Calls that failed, counted by what they ended as: a benchmark shows
+    them as a row of its table instead of ending with a traceback."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.by = {}
+
+    def add(self, what):
+        with self.lock:
+            self.by[what] = self.by.get(what, 0) + 1
+
+    def catch(self, fn, *a, **kw):
+        """fn(*a, **kw), or None when it raised (counted by its kind)."""
+        try:
+            return fn(*a, **kw)
+        except Exception as e:  # noqa: BLE001: a failed call is a row, not a traceback
+            self.add(getattr(e, "kind", type(e).__name__))
+            return None
+
+    def __len__(self):
+        return sum(self.by.values())
+
+    def __str__(self):
+        return ", ".join("%d %s" % (n, k) for k, n in sorted(self.by.items())) or "none"
+
+
+def say(bench, msg):
+    """Progress, as a benchmark runs: to stderr, at once."""
+    print("%s: %s" % (bench, msg), file=sys.stderr, flush=True)
+
+
 def daemon_run(d, language, **kw):
     t0 = time.time()
     st, r = d.run(language, PROGRAMS[language], **kw)
     elapsed = time.time() - t0
     if st != 200 or r.get("stdout") != "42\n":
-        raise RuntimeError("run: %s %s" % (st, r))
+        raise CallFailed(st, r)
     return elapsed, r.get("pool_hit")
 
 
@@ -348,16 +391,24 @@ def cpu_seconds(pid):
     return total
 
 
-def sustained(d, run, clients, duration):
+def sustained(d, run, clients, duration, fails=None):
     """clients loops calling run() for duration seconds against daemon d:
-    (runs per second, d's CPU ms per run)."""
+    (successful runs per second, d's CPU ms per successful run).  With
+    fails (Failures), a run that raises is counted there and the loop goes
+    on; without, it ends the benchmark."""
     stop_at = time.time() + duration
     done = [0]
     lock = threading.Lock()
 
     def worker():
         while time.time() < stop_at:
-            run()
+            try:
+                run()
+            except Exception as e:  # noqa: BLE001
+                if fails is None:
+                    raise
+                fails.add(getattr(e, "kind", type(e).__name__))
+                continue
             with lock:
                 done[0] += 1
 

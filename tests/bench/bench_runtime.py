@@ -28,7 +28,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -40,7 +39,7 @@ from wbtest import Daemon, wait_until  # noqa: E402
 
 
 def say(msg):
-    print("bench_runtime: " + msg, file=sys.stderr, flush=True)
+    bp.say("bench_runtime", msg)
 
 
 def runtimes():
@@ -73,34 +72,18 @@ def stop(d):
     shutil.rmtree(d.bench_root, ignore_errors=True)
 
 
-class Failures:
-    """Calls that did not give 42: counted by what they ended as."""
-
-    def __init__(self):
-        self.lock = threading.Lock()
-        self.by = {}
-
-    def add(self, what):
-        with self.lock:
-            self.by[what] = self.by.get(what, 0) + 1
-
-    def __str__(self):
-        return ", ".join("%d %s" % (n, k) for k, n in sorted(self.by.items())) or "none"
+Failures = bp.Failures
 
 
-def run_once(d, fails, used=None, own=None):
-    """One Python call: its round trip in s, or None when it failed (then
-    counted in fails by its HTTP status and result status)."""
+def call(d, used=None, own=None):
+    """One Python call: its round trip in s; bp.CallFailed when it did not
+    give 42.  The program's CPU (its init's report) into used, warmboxd's
+    own part (the round trip less the run it reports) into own."""
     t0 = time.time()
-    try:
-        st, r = d.run("python", bp.PROGRAMS["python"])
-    except Exception as e:  # noqa: BLE001: a failed call is a row, not a traceback
-        fails.add(type(e).__name__)
-        return None
+    st, r = d.run("python", bp.PROGRAMS["python"])
     elapsed = time.time() - t0
     if st != 200 or r.get("stdout") != "42\n":
-        fails.add("%s %s" % (st, r.get("status") or (r.get("error") or {}).get("code")))
-        return None
+        raise bp.CallFailed(st, r)
     if used is not None:
         u = r.get("usage") or {}
         used.append((u.get("cpu_user_ms") or 0) + (u.get("cpu_system_ms") or 0))
@@ -127,7 +110,7 @@ def sequential(n, daemons):
         def run():
             wait_until(lambda: bo.pools_ready(d, "python", 2), timeout=30, step=0.02)
             time.sleep(bp.IDLE)
-            return run_once(d, fails[rt], own=own[rt])
+            return fails[rt].catch(call, d, own=own[rt])
         return run
 
     modes = [("bare", bare)] + [(rt, warm(rt)) for rt in daemons]
@@ -158,7 +141,7 @@ def throughput(duration, rts, levels=(4, 8, 16)):
             time.sleep(1)
             h0, c0 = bo.helper_cpu(d)
             used, fails = [], Failures()
-            rate, cpu_ms = bp.sustained(d, lambda: run_once(d, fails, used=used), clients, duration)
+            rate, cpu_ms = bp.sustained(d, lambda: call(d, used=used), clients, duration, fails=fails)
             h1, c1 = bo.helper_cpu(d)
             done = max(1, len(used))
             row[rt] = {"per_s": rate, "ok": len(used), "failed": str(fails), "daemon_cpu_ms": cpu_ms,
