@@ -72,10 +72,11 @@
  * timeout_ms from the start.  A deadline that finds the init's report
  * already coming (the program ended in time; the engine's word of the
  * exit is late) waits the kill's grace for the exit instead
- * (reported_early), and past that ends "error", the engine's failure.  "shutdown" is SIGTERM: executions in flight,
- * queued ones included, run to their end.  A second signal abandons them
- * (sched_exec_abandon_all): rows stay "running" and the next start-up
- * marks them interrupted. */
+ * (reported_early), and past that ends "error", the engine's failure.
+ *
+ * "shutdown" is SIGTERM: executions in flight, queued ones included, run
+ * to their end.  A second signal abandons them (sched_exec_abandon_all):
+ * rows stay "running" and the next start-up marks them interrupted. */
 #define _GNU_SOURCE
 #include "exec/exec.h"
 #include "exec/admission.h"
