@@ -89,7 +89,7 @@ $(BIN)/warmboxd: $(BUILD)/daemon/main.o $(BUILD)/libwarmbox.a
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $^ $(LIBS) -o $@
 
 # The OCI engine's helper (oci/oci.h): another program, beside warmboxd.
-OCI_SRC := oci/runtime.c oci/spec.c oci/image.c oci/events.c oci/server.c oci/keeper.c
+OCI_SRC := oci/request.c oci/runtime.c oci/spec.c oci/image.c oci/events.c oci/server.c oci/keeper.c
 $(BUILD)/liboci.a: $(OCI_SRC:%.c=$(BUILD)/%.o)
 	@rm -f $@
 	ar rcs $@ $^
@@ -151,6 +151,11 @@ $(BUILD)/tests/test_oci_events: tests/unit/test_oci_events.c tests/unit/tap.h $(
 $(BUILD)/tests/replay_oci_spec: tests/fuzz/fuzz_oci_spec.c tests/fuzz/replay.c $(BUILD)/liboci.a $(BUILD)/libwarmbox.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -DCORPUS_DIR='"$(CURDIR)/tests/fuzz/corpus/oci_spec"' \
+	  $(ALL_LDFLAGS) $^ $(LIBS) -o $@
+
+$(BUILD)/tests/replay_oci_request: tests/fuzz/fuzz_oci_request.c tests/fuzz/replay.c $(BUILD)/liboci.a $(BUILD)/libwarmbox.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -DCORPUS_DIR='"$(CURDIR)/tests/fuzz/corpus/oci_request"' \
 	  $(ALL_LDFLAGS) $^ $(LIBS) -o $@
 
 $(BUILD)/tests/replay_oci_events: tests/fuzz/fuzz_oci_events.c tests/fuzz/replay.c $(BUILD)/liboci.a $(BUILD)/libwarmbox.a

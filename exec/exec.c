@@ -1219,11 +1219,20 @@ files_out_budget (const sched_exec_t *ex)
 
 static bool uses_init (const sched_exec_t *ex);
 
-/* From the start to the init's run mark, at most (admission.start_bound_ms). */
+/* From the start to the init's run mark, at most: admission.start_bound_ms,
+ * or what is left of the request's max_wait_ms when that is more (all the
+ * time before its program starts is the request's wait: a loaded Docker
+ * takes 10 s and more to start one of 64, and a request that may wait
+ * longer is served, not told the engine is overloaded). */
 static uint32_t
 start_bound_ms (const sched_exec_t *ex)
 {
-  return ex->ctx->cfg.start_bound_ms ? ex->ctx->cfg.start_bound_ms : 10000;
+  uint32_t bound = ex->ctx->cfg.start_bound_ms ? ex->ctx->cfg.start_bound_ms : 10000;
+  uint64_t waited_ms = (wb_now_us () - ex->t_admit_us) / 1000;
+
+  if (waited_ms < ex->ctx->cfg.max_wait_ms && ex->ctx->cfg.max_wait_ms - waited_ms > bound)
+    bound = (uint32_t) (ex->ctx->cfg.max_wait_ms - waited_ms);
+  return bound;
 }
 
 /* The run's deadline from the start.  With warmbox's init the program's

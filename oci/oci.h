@@ -32,6 +32,53 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* ---- request.c: a request's head, route and query ------------------------ */
+
+typedef struct oci_head
+{
+  char method[8];
+  char path[1024];  /* the target up to its '?' */
+  char query[1024]; /* after it ("" if none) */
+  uint64_t body_len;
+  bool has_length;  /* a Content-Length came */
+  bool close_after; /* Connection: close */
+} oci_head_t;
+
+/* head: a request's head, NUL-terminated, with its blank line; cut up in
+ * place.  0; -1 malformed, -2 a chunked body (not taken), with err. */
+int oci_head_parse (char *head, oci_head_t *h, wb_err_t *err);
+
+typedef enum oci_route_id
+{
+  OCI_R_PING,
+  OCI_R_VERSION,
+  OCI_R_INFO,
+  OCI_R_EVENTS,
+  OCI_R_IMAGE_LOAD,
+  OCI_R_IMAGE_INSPECT, /* arg: the reference, still URL-encoded */
+  OCI_R_IMAGE_GET,
+  OCI_R_CREATE,
+  OCI_R_LIST,
+  OCI_R_REMOVE, /* arg: the container's id or name, as are the five below */
+  OCI_R_INSPECT,
+  OCI_R_START,
+  OCI_R_ATTACH,
+  OCI_R_KILL,
+  OCI_R_WAIT,
+} oci_route_id_t;
+
+/* The route h asks for (request.c's table): 0 with *id and its path's
+ * variable part in arg (arg_size > 0); else the HTTP status to answer,
+ * 404 (no such path) or 405 (another method's). */
+int oci_route (const oci_head_t *h, oci_route_id_t *id, char *arg, size_t arg_size);
+
+/* %XX and '+' of in[0..in_len) decoded into out; false when it does not
+ * fit, holds a bad escape or decodes to a NUL. */
+bool oci_url_decode (const char *in, size_t in_len, char *out, size_t size);
+/* The query's name=, decoded into out: 1; 0 when absent; -1 malformed
+ * (oci_url_decode). */
+int oci_query_param (const char *query, const char *name, char *out, size_t size);
+
 /* ---- runtime.c: the native runtime ---------------------------------------- */
 
 /* The runtime that runs profiles of runtime "runc" (the host's kernel,

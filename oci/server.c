@@ -128,9 +128,10 @@ struct conn
   server_t *srv;
   struct bufferevent *bev;
   conn_kind_t kind;
-  char method[8];
-  char path[1024];
-  char query[1024];
+  oci_head_t head;      /* the request being answered */
+  oci_route_id_t route; /* ... its route (route_status 0) */
+  int route_status;     /* 0, or the status its path gets (404, 405) */
+  char route_arg[1024]; /* its path's variable part */
   uint64_t body_len, body_have;
   wb_buf_t body;
   int body_fd;      /* image load: the archive */
@@ -479,7 +480,6 @@ ctr_find (server_t *s, const char *id)
 
 static void attach_end (conn_t *c);
 static void answer_waits (ctr_t *k);
-static const char *query_param (const char *query, const char *name, char *out, size_t size);
 
 /* ---- events ------------------------------------------------------------ */
 
@@ -929,12 +929,14 @@ do_create (conn_t *c)
   k->in_w = k->out_r = k->err_r = k->fifo_fd = -1;
   /* A name the client chose: what it removes the container by when it
    * never heard this answer. */
-  if (query_param (c->query, "name", k->name, sizeof k->name)
-      && (k->name[0] == '\0' || strlen (k->name) >= sizeof k->name - 1
-          || strspn (k->name, "abcdefghijklmnopqrstuvwxyz"
-                              "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                              "0123456789_.-")
-                 != strlen (k->name)))
+  int named = oci_query_param (c->head.query, "name", k->name, sizeof k->name);
+  if (named < 0
+      || (named
+          && (k->name[0] == '\0' || strlen (k->name) >= sizeof k->name - 1
+              || strspn (k->name, "abcdefghijklmnopqrstuvwxyz"
+                                  "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                  "0123456789_.-")
+                     != strlen (k->name))))
     {
       free (k);
       reply_error (c, 400, "invalid container name");
@@ -1471,54 +1473,16 @@ labels_match (const ctr_t *k, const cJSON *want)
 }
 
 static void
-url_decode (const char *in, char *out, size_t size)
-{
-  size_t k = 0;
-  for (; *in && k + 1 < size; in++)
-    {
-      unsigned int v;
-      if (*in == '%' && isxdigit ((unsigned char) in[1]) && isxdigit ((unsigned char) in[2])
-          && sscanf (in + 1, "%2x", &v) == 1)
-        {
-          out[k++] = (char) v;
-          in += 2;
-        }
-      else
-        out[k++] = *in == '+' ? ' ' : *in;
-    }
-  out[k] = '\0';
-}
-
-static const char *
-query_param (const char *query, const char *name, char *out, size_t size)
-{
-  size_t n = strlen (name);
-  for (const char *p = query; p && *p;)
-    {
-      const char *amp = strchr (p, '&');
-      size_t len = amp ? (size_t) (amp - p) : strlen (p);
-      if (len > n && strncmp (p, name, n) == 0 && p[n] == '=')
-        {
-          char raw[1024];
-          snprintf (raw, sizeof raw, "%.*s", (int) (len - n - 1), p + n + 1);
-          url_decode (raw, out, size);
-          return out;
-        }
-      p = amp ? amp + 1 : NULL;
-    }
-  return NULL;
-}
-
-static void
 do_list (conn_t *c)
 {
   char filters[1024];
   cJSON *f = NULL, *arr = cJSON_CreateArray ();
   const cJSON *want = NULL, *states = NULL;
 
-  if (query_param (c->query, "filters", filters, sizeof filters))
+  int has_filters = oci_query_param (c->head.query, "filters", filters, sizeof filters);
+  if (has_filters)
     {
-      f = cJSON_Parse (filters);
+      f = has_filters > 0 ? cJSON_Parse (filters) : NULL;
       if (f == NULL || !cJSON_IsObject (f))
         {
           cJSON_Delete (f);
@@ -1568,12 +1532,19 @@ do_events (conn_t *c)
   static const char head[] = "HTTP/1.1 200 OK\r\nApi-Version: 1.41\r\nContent-Type: "
                              "application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
   char filters[1024], since_s[64], until_s[64];
-  const char *fq = query_param (c->query, "filters", filters, sizeof filters);
-  const char *sq = query_param (c->query, "since", since_s, sizeof since_s);
-  const char *uq = query_param (c->query, "until", until_s, sizeof until_s);
+  int fr = oci_query_param (c->head.query, "filters", filters, sizeof filters);
+  int sr = oci_query_param (c->head.query, "since", since_s, sizeof since_s);
+  int ur = oci_query_param (c->head.query, "until", until_s, sizeof until_s);
+  const char *fq = fr > 0 ? filters : NULL, *sq = sr > 0 ? since_s : NULL,
+             *uq = ur > 0 ? until_s : NULL;
   int64_t since = 0, until = 0, now = now_nano ();
   wb_err_t err;
 
+  if (fr < 0 || sr < 0 || ur < 0)
+    {
+      reply_error (c, 400, "a malformed query parameter");
+      return;
+    }
   if ((sq && oci_event_time_parse (sq, &since, &err) < 0)
       || (uq && oci_event_time_parse (uq, &until, &err) < 0)
       || oci_event_filter_parse (&c->ev_filter, fq, &err) < 0)
@@ -1683,13 +1654,36 @@ do_load (conn_t *c)
 }
 
 static void
-do_image_inspect (conn_t *c, const char *ref)
+do_ping (conn_t *c)
 {
+  reply (c, 200, "text/plain", "OK", 2);
+}
+
+static void
+do_image_get (conn_t *c)
+{
+  reply_error (c, 501, "this engine does not export images");
+}
+
+static void
+do_inspect (conn_t *c, ctr_t *k)
+{
+  reply_json (c, 200, inspect_json (k));
+}
+
+static void
+do_image_inspect (conn_t *c)
+{
+  const char *ref = c->route_arg;
   char id[72], decoded[512];
   wb_err_t err;
   cJSON *j;
 
-  url_decode (ref, decoded, sizeof decoded);
+  if (!oci_url_decode (ref, strlen (ref), decoded, sizeof decoded))
+    {
+      reply_error (c, 400, "a malformed image reference");
+      return;
+    }
   if (oci_image_find (c->srv->paths->images, decoded, id, NULL, 0, &err) < 0)
     {
       reply_error (c, 404, "No such image: %.200s", decoded);
@@ -1742,155 +1736,109 @@ do_info (conn_t *c)
 }
 
 static void
+do_version (conn_t *c)
+{
+  cJSON *j = cJSON_CreateObject ();
+  if (j
+      && (!cJSON_AddStringToObject (j, "ApiVersion", "1.41")
+          || !cJSON_AddStringToObject (j, "Version", WB_VERSION)))
+    {
+      cJSON_Delete (j);
+      j = NULL;
+    }
+  reply_json (c, 200, j);
+}
+
+static void
+do_remove (conn_t *c, ctr_t *k)
+{
+  if (k->state == C_CREATING || k->state == C_REMOVING)
+    reply_error (c, 409, "container %.12s is being %s", k->id,
+                 k->state == C_CREATING ? "created" : "removed");
+  else
+    ctr_remove (k, c);
+}
+
+static void
+do_kill (conn_t *c, ctr_t *k)
+{
+  char name[32];
+  int given = oci_query_param (c->head.query, "signal", name, sizeof name);
+  int sig = given < 0 ? -1 : signal_number (given ? name : NULL);
+  if (sig < 0)
+    reply_error (c, 400, "unknown signal");
+  else if (k->state != C_RUNNING || k->init_gone)
+    reply_error (c, 409, "container %.12s is not running", k->id);
+  else if (kill (k->init_pid, sig) < 0)
+    reply_error (c, 500, "kill: %s", strerror (errno));
+  else
+    {
+      emit_code (k, "kill", "signal", sig);
+      reply (c, 204, "text/plain", "", 0);
+    }
+}
+
+static void
+do_wait (conn_t *c, ctr_t *k)
+{
+  char cond[32];
+  bool next = oci_query_param (c->head.query, "condition", cond, sizeof cond) > 0
+              && strcmp (cond, "next-exit") == 0;
+  static const char head[] = "HTTP/1.1 200 OK\r\nApi-Version: 1.41\r\nContent-Type: "
+                             "application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
+  if (evbuffer_add (bufferevent_get_output (c->bev), head, sizeof head - 1) < 0)
+    {
+      conn_free (c);
+      return;
+    }
+  c->kind = K_WAIT;
+  c->ctr = k;
+  c->wait_next = next;
+  /* next-exit waits for an exit to come, as Docker's does; a container
+   * that is removed answers every wait (ctr_free). */
+  if (!next && (k->init_gone || k->state == C_CREATED))
+    wait_answer (c, k);
+}
+
+/* What each route does (request.c's table says which a request is).  A
+ * container's route finds its container first. */
+static const struct
+{
+  void (*serve) (conn_t *c);
+  void (*on_container) (conn_t *c, ctr_t *k);
+} handlers[] = {
+    [OCI_R_PING] = {do_ping, NULL},           [OCI_R_VERSION] = {do_version, NULL},
+    [OCI_R_INFO] = {do_info, NULL},           [OCI_R_EVENTS] = {do_events, NULL},
+    [OCI_R_IMAGE_LOAD] = {do_load, NULL},     [OCI_R_IMAGE_INSPECT] = {do_image_inspect, NULL},
+    [OCI_R_IMAGE_GET] = {do_image_get, NULL}, [OCI_R_CREATE] = {do_create, NULL},
+    [OCI_R_LIST] = {do_list, NULL},           [OCI_R_REMOVE] = {NULL, do_remove},
+    [OCI_R_INSPECT] = {NULL, do_inspect},     [OCI_R_START] = {NULL, do_start},
+    [OCI_R_ATTACH] = {NULL, do_attach},       [OCI_R_KILL] = {NULL, do_kill},
+    [OCI_R_WAIT] = {NULL, do_wait},
+};
+
+static void
 route (conn_t *c)
 {
-  char *p = c->path, *id, *op;
   ctr_t *k;
-  bool get = strcmp (c->method, "GET") == 0, post = strcmp (c->method, "POST") == 0;
 
-  /* "/v1.41/..." is "/...". */
-  if (p[0] == '/' && p[1] == 'v' && p[2] >= '0' && p[2] <= '9')
+  if (c->route_status)
     {
-      char *slash = strchr (p + 1, '/');
-      p = slash ? slash : p + strlen (p);
-    }
-  if (get && strcmp (p, "/_ping") == 0)
-    {
-      reply (c, 200, "text/plain", "OK", 2);
+      reply_error (c, c->route_status,
+                   c->route_status == 405 ? "method not allowed" : "page not found");
       return;
     }
-  if (get && strcmp (p, "/events") == 0)
+  if (handlers[c->route].serve)
     {
-      do_events (c);
+      handlers[c->route].serve (c);
       return;
     }
-  if (get && strcmp (p, "/info") == 0)
+  if ((k = ctr_find (c->srv, c->route_arg)) == NULL)
     {
-      do_info (c);
+      reply_error (c, 404, "No such container: %.64s", c->route_arg);
       return;
     }
-  if (get && strcmp (p, "/version") == 0)
-    {
-      cJSON *j = cJSON_CreateObject ();
-      if (j
-          && (!cJSON_AddStringToObject (j, "ApiVersion", "1.41")
-              || !cJSON_AddStringToObject (j, "Version", WB_VERSION)))
-        {
-          cJSON_Delete (j);
-          j = NULL;
-        }
-      reply_json (c, 200, j);
-      return;
-    }
-  if (strncmp (p, "/images/", 8) == 0)
-    {
-      size_t n = strlen (p);
-      if (post && strcmp (p, "/images/load") == 0)
-        {
-          do_load (c);
-          return;
-        }
-      if (get && n > 13 && strcmp (p + n - 5, "/json") == 0)
-        {
-          p[n - 5] = '\0';
-          do_image_inspect (c, p + 8);
-          return;
-        }
-      if (get && n > 12 && strcmp (p + n - 4, "/get") == 0)
-        {
-          reply_error (c, 501, "this engine does not export images");
-          return;
-        }
-      reply_error (c, 404, "page not found");
-      return;
-    }
-  if (post && strcmp (p, "/containers/create") == 0)
-    {
-      do_create (c);
-      return;
-    }
-  if (get && strcmp (p, "/containers/json") == 0)
-    {
-      do_list (c);
-      return;
-    }
-  if (strncmp (p, "/containers/", 12) != 0)
-    {
-      reply_error (c, 404, "page not found");
-      return;
-    }
-  id = p + 12;
-  op = strchr (id, '/');
-  if (op)
-    *op++ = '\0';
-  if ((k = ctr_find (c->srv, id)) == NULL)
-    {
-      reply_error (c, 404, "No such container: %.64s", id);
-      return;
-    }
-  if (op == NULL && strcmp (c->method, "DELETE") == 0)
-    {
-      if (k->state == C_CREATING || k->state == C_REMOVING)
-        reply_error (c, 409, "container %.12s is being %s", k->id,
-                     k->state == C_CREATING ? "created" : "removed");
-      else
-        ctr_remove (k, c);
-      return;
-    }
-  if (get && op && strcmp (op, "json") == 0)
-    {
-      reply_json (c, 200, inspect_json (k));
-      return;
-    }
-  if (post && op && strcmp (op, "start") == 0)
-    {
-      do_start (c, k);
-      return;
-    }
-  if (post && op && strcmp (op, "attach") == 0)
-    {
-      do_attach (c, k);
-      return;
-    }
-  if (post && op && strcmp (op, "kill") == 0)
-    {
-      char name[32];
-      int sig = signal_number (query_param (c->query, "signal", name, sizeof name));
-      if (sig < 0)
-        reply_error (c, 400, "unknown signal");
-      else if (k->state != C_RUNNING || k->init_gone)
-        reply_error (c, 409, "container %.12s is not running", k->id);
-      else if (kill (k->init_pid, sig) < 0)
-        reply_error (c, 500, "kill: %s", strerror (errno));
-      else
-        {
-          emit_code (k, "kill", "signal", sig);
-          reply (c, 204, "text/plain", "", 0);
-        }
-      return;
-    }
-  if (post && op && strcmp (op, "wait") == 0)
-    {
-      char cond[32];
-      const char *cd = query_param (c->query, "condition", cond, sizeof cond);
-      bool next = cd && strcmp (cd, "next-exit") == 0;
-      static const char head[] = "HTTP/1.1 200 OK\r\nApi-Version: 1.41\r\nContent-Type: "
-                                 "application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
-      if (evbuffer_add (bufferevent_get_output (c->bev), head, sizeof head - 1) < 0)
-        {
-          conn_free (c);
-          return;
-        }
-      c->kind = K_WAIT;
-      c->ctr = k;
-      c->wait_next = next;
-      /* next-exit waits for an exit to come, as Docker's does; a container
-       * that is removed answers every wait (ctr_free). */
-      if (!next && (k->init_gone || k->state == C_CREATED))
-        wait_answer (c, k);
-      return;
-    }
-  reply_error (c, 404, "page not found");
+  handlers[c->route].on_container (c, k);
 }
 
 /* ---- connections ------------------------------------------------------- */
@@ -1961,44 +1909,6 @@ conn_next (conn_t *c)
     bufferevent_trigger (c->bev, EV_READ, BEV_TRIG_IGNORE_WATERMARKS | BEV_TRIG_DEFER_CALLBACKS);
 }
 
-static int
-parse_head (conn_t *c, char *head)
-{
-  char *save = NULL, *line = strtok_r (head, "\r\n", &save), *target, *q;
-  if (line == NULL || sscanf (line, "%7s", c->method) != 1 || (target = strchr (line, ' ')) == NULL)
-    return -1;
-  target++;
-  q = strchr (target, ' ');
-  if (q == NULL || strncmp (q, " HTTP/1.", 8) != 0)
-    return -1;
-  *q = '\0';
-  q = strchr (target, '?');
-  if (q)
-    *q++ = '\0';
-  if (strlen (target) >= sizeof c->path || (q && strlen (q) >= sizeof c->query))
-    return -1;
-  snprintf (c->path, sizeof c->path, "%s", target);
-  snprintf (c->query, sizeof c->query, "%s", q ? q : "");
-  c->body_len = 0;
-  c->close_after = false;
-  while ((line = strtok_r (NULL, "\r\n", &save)) != NULL)
-    {
-      if (strncasecmp (line, "Content-Length:", 15) == 0)
-        {
-          char *end;
-          errno = 0;
-          c->body_len = strtoull (line + 15, &end, 10);
-          if (errno || (*end && *end != ' '))
-            return -1;
-        }
-      else if (strncasecmp (line, "Transfer-Encoding:", 18) == 0)
-        return -2; /* warmbox's client always sends a length */
-      else if (strncasecmp (line, "Connection:", 11) == 0 && strcasestr (line + 11, "close"))
-        c->close_after = true;
-    }
-  return 0;
-}
-
 static void
 conn_read (conn_t *c)
 {
@@ -2033,7 +1943,8 @@ conn_read (conn_t *c)
     {
       struct evbuffer_ptr end = evbuffer_search (in, "\r\n\r\n", 4, NULL);
       char *head;
-      int r;
+      wb_err_t err;
+      int r, rr;
       if (end.pos < 0)
         {
           if (evbuffer_get_length (in) > HEAD_MAX)
@@ -2047,16 +1958,19 @@ conn_read (conn_t *c)
         }
       evbuffer_remove (in, head, (size_t) end.pos + 4);
       head[end.pos + 4] = '\0';
-      r = parse_head (c, head);
+      r = oci_head_parse (head, &c->head, &err);
       free (head);
       if (r < 0)
         {
           c->close_after = true;
-          reply_error (c, 400,
-                       r == -2 ? "chunked request bodies are not taken" : "malformed request");
+          reply_error (c, 400, "%s", err.msg);
           return;
         }
-      bool load = strcmp (c->method, "POST") == 0 && strstr (c->path, "/images/load") != NULL;
+      c->body_len = c->head.body_len;
+      c->close_after = c->head.close_after;
+      rr = oci_route (&c->head, &c->route, c->route_arg, sizeof c->route_arg);
+      c->route_status = rr;
+      bool load = rr == 0 && c->route == OCI_R_IMAGE_LOAD;
       if (c->body_len > (load ? LOAD_MAX : BODY_MAX))
         {
           c->close_after = true;

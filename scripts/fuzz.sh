@@ -14,7 +14,7 @@ pkgs="libevent libevent_openssl libcurl libcjson libseccomp sqlite3 libcrypto li
 # The library as the Makefile builds it (one list to keep), and the CLI's
 # parsers, the sandbox's Java scanner and the OCI helper's translation and events the
 # harnesses reach.
-lib_src="$(make -s --no-print-directory print-lib-src) cli/mcp.c cli/client.c profiles/java_scan.c oci/spec.c oci/events.c"
+lib_src="$(make -s --no-print-directory print-lib-src) cli/mcp.c cli/client.c profiles/java_scan.c oci/spec.c oci/events.c oci/request.c"
 status=0
 # FUZZ_ONLY=name runs one harness.
 for harness in tests/fuzz/fuzz_${FUZZ_ONLY:-*}.c; do

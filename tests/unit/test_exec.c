@@ -343,7 +343,8 @@ setup (const char *config_json)
   ctx.cfg.removal_retry_ms = 10;
   ctx.cfg.pool_backoff_ms = 5;
   ctx.cfg.engine_timeout_ms = 60;
-  ctx.cfg.max_wait_ms = 400;
+  if (strstr (cfg, "max_wait_ms") == NULL)
+    ctx.cfg.max_wait_ms = 400;
   ctx.cfg.exec_grace_ms = 100;
   ctx.profiles = profiles;
   fake_engine_config_reset ();
@@ -2113,7 +2114,8 @@ test_start_counts_from_mark (void)
 {
   call_t c[3];
 
-  if (!ok (setup ("{\"admission\":{\"start_bound_ms\":500}}"), "set up (start bound 500 ms)"))
+  if (!ok (setup ("{\"admission\":{\"start_bound_ms\":500}}"),
+           "set up (start bound 500 ms; max wait 400 ms, setup's)"))
     return;
   ok (run_until (pools_ready, NULL, 5000), "pools fill");
   /* Every answer of the engine 150 ms late, the start's too: the program
@@ -2166,6 +2168,28 @@ test_start_counts_from_mark (void)
   }
   ok (run_until (no_execs, NULL, 20000), "all ended");
   is_int (teardown ("start bound"), 0, "nothing left");
+}
+
+/* The start bound stretches to what is left of the request's max_wait_ms:
+ * a start slower than admission.start_bound_ms is still served when the
+ * request may wait that long. */
+static void
+test_start_within_max_wait (void)
+{
+  call_t c;
+
+  if (!ok (setup ("{\"admission\":{\"start_bound_ms\":300,\"max_wait_ms\":5000}}"),
+           "set up (start bound 300 ms, max wait 5 s)"))
+    return;
+  ok (run_until (pools_ready, NULL, 5000), "pools fill");
+  submit (&c, "python", "slowstart 800; out late", "\"timeout_ms\":100");
+  ok (wait_answers (&c, 1, 60000) && c.has_result, "answered");
+  ok (c.status == SCHED_ST_OK && strcmp (c.out, "late\n") == 0,
+      "an init 800 ms late, past the 300 ms start bound but within the 5 s max wait: ok (%d %d "
+      "\"%s\")",
+      c.status, c.overloaded, c.err);
+  ok (run_until (no_execs, NULL, 20000), "all ended");
+  is_int (teardown ("start within max wait"), 0, "nothing left");
 }
 
 /* ---- stdout and stderr in the order they came ------------------------ */
@@ -2856,6 +2880,7 @@ main (void)
       TIMED (test_wait_fallback ());
       TIMED (test_endings ());
       TIMED (test_start_counts_from_mark ());
+      TIMED (test_start_within_max_wait ());
       TIMED (test_output_order ());
       TIMED (test_alloc_faults ());
       TIMED (test_clear_in_flight ());
