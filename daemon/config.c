@@ -18,7 +18,7 @@
  *                {"name": "pod", "endpoint": "unix:///run/podman/podman.sock",
  *                 "seccomp_dir": "/var/lib/warmbox/seccomp"}],
  *    "profiles_dir": "/usr/local/share/warmbox/profiles",
- *    "max_concurrent": 64, "shutdown_grace_ms": 200000, "drain_delay_ms": 0,
+ *    "max_concurrent": 64, "shutdown_grace_ms": 210000, "drain_delay_ms": 0,
  *    "request_read_timeout_ms": 30000, "ready_pool_grace_ms": 30000,
  *    "agent_listen": "127.0.0.1:8081",  (HAProxy agent-check: free capacity)
  *    "admission": {"queue_max": 1024, "max_wait_ms": 60000},
@@ -101,7 +101,7 @@ sched_config_defaults (sched_config_t *cfg, wb_err_t *err)
   cfg->admission_queue_max = 1024;
   cfg->max_wait_ms = 60000;
   cfg->start_bound_ms = 10000;
-  cfg->shutdown_grace_ms = 200000;
+  cfg->shutdown_grace_ms = 210000;
   cfg->request_read_timeout_ms = 30000;
   cfg->ready_pool_grace_ms = 30000;
   cfg->max_body_bytes = 48u * 1024 * 1024;

@@ -22,7 +22,10 @@ sched_warn_short_grace (const sched_config_t *cfg, const prof_set_t *profiles)
       if (ms > longest)
         longest = ms;
     }
-  longest += cfg->max_wait_ms + 5000;
+  /* Past the deadline: the wait for an exit the engine reports late after
+   * the init's report, the kill's grace, the output's drain. */
+  uint64_t grace = cfg->exec_grace_ms ? cfg->exec_grace_ms : 5000;
+  longest += cfg->max_wait_ms + 2 * grace + (cfg->exec_grace_ms ? cfg->exec_grace_ms : 2000);
   if (cfg->shutdown_grace_ms < longest)
     wb_warn (
         "shutdown_grace_ms %u is shorter than the longest execution the profiles allow (%llu ms, "

@@ -252,6 +252,7 @@ struct sched_exec
     const char *outcome_error; /* client-safe sentence for ERROR / ENGINE_LOST */
     bool start_overdue;        /* stopped at the start bound, its run mark not seen (deadline_cb) */
     bool reported_early;       /* the deadline came after the init's report: waiting for the exit */
+    bool exit_unreported;      /* ... which the engine did not report within the kill's grace */
   } end;
 
   /* One timer per purpose (each made on first use, freed by exec_end). */
@@ -890,7 +891,7 @@ exec_finish (sched_exec_t *ex)
                            && res->status != SCHED_ST_SANDBOX_ERROR
                            && !(res->status == SCHED_ST_ERROR
                                 && (ex->out.drain_cut || ex->out.trailer_overflow
-                                    || ex->end.start_overdue || ex->end.reported_early))
+                                    || ex->end.start_overdue || ex->end.exit_unreported))
                        ? (int) ex->end.exit_code
                        : -1;
   res->duration_ms = ((ex->t_exit_us ? ex->t_exit_us : now) - ex->t_start_us) / 1000;
@@ -1896,7 +1897,7 @@ deadline_cb (evutil_socket_t fd, short what, void *arg)
    * late (a loaded Docker answers the wait seconds after the exit).  The
    * exit gets the kill's grace; past it the engine failed, not the
    * program. */
-  if (ex->out.in_trailer && ex->state == EX_RUNNING)
+  if (ex->out.in_trailer)
     {
       if (!ex->end.reported_early)
         {
@@ -1904,6 +1905,7 @@ deadline_cb (evutil_socket_t fd, short what, void *arg)
           if (arm_timer (ex, &ex->run_timer, deadline_cb, kill_grace (ex)) == 0)
             return;
         }
+      ex->end.exit_unreported = true;
       exec_kill (ex, SCHED_ST_ERROR,
                  "the container engine did not report the sandbox's end after the program's own; "
                  "it was stopped");

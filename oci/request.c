@@ -131,6 +131,8 @@ oci_route (const oci_head_t *h, oci_route_id_t *id, char *arg, size_t arg_size)
   const char *p = h->path;
   bool path_known = false;
 
+  if (arg_size)
+    arg[0] = '\0'; /* a route without a variable part leaves it empty */
   /* "/v1.41/..." is "/...". */
   if (p[0] == '/' && p[1] == 'v' && p[2] >= '0' && p[2] <= '9')
     {

@@ -375,6 +375,8 @@ status_text (int status)
       return "Bad Request";
     case 404:
       return "Not Found";
+    case 405:
+      return "Method Not Allowed";
     case 409:
       return "Conflict";
     case 413:
