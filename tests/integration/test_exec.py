@@ -464,22 +464,24 @@ t.ok(p.returncode == 125 and b"the sandbox ended before the program did" in p.st
 
 # ---- overload is not the program's timeout ---------------------------------
 
-# A burst of trivial programs on a saturated engine, each with a 3 s
-# timeout: the engine's starts queue and slow down (here up to ~10 s from
-# the start sent to the exit seen), and so does its word of each exit, but
-# a program's time counts from its init's run mark and ends with its
-# init's report, so none ends "timeout" (print(i) does not run 3 s once
-# started, even on a CPU the burst's own starts keep busy: with 1 s, a
-# quarter of them did, which is the program's wall time, not the
-# engine's); what the engine could not start in time says so (503 busy at
-# the door, or error "overloaded"), never as the program's.
+# A burst of trivial programs on a saturated engine, each with a 6 s
+# timeout: the engine's starts queue and slow down (here 10-15 s from the
+# start sent to the exit seen), and so does its word of each exit, but a
+# program's time counts from its init's run mark and ends with its init's
+# report, so none ends "timeout"; what the engine could not start in time
+# says so (503 busy at the door, or error "overloaded"), never as the
+# program's.  The timeout is the program's wall time after its mark, on a
+# CPU the burst's own starts keep busy: python's start and print(i) took
+# more than 1 s there for a quarter of them, and more than 3 s for up to 7
+# of 48 (measured 2026-12-06), which the daemon, timing from the mark it
+# receives, cannot tell from a slow program.
 import concurrent.futures as cf  # noqa: E402
 
 BURST = 48
 
 
 def burst_one(i):
-    return d.run("python", "print(%d)" % i, timeout_ms=3000)
+    return d.run("python", "print(%d)" % i, timeout_ms=6000)
 
 
 with cf.ThreadPoolExecutor(BURST) as pool:
@@ -499,9 +501,9 @@ for i, (st, r) in enumerate(answers):
         wrong.append((i, st, {k: r.get(k) for k in ("status", "error", "duration_ms", "stdout")}))
     kinds[kind] = kinds.get(kind, 0) + 1
 slow = sorted(r.get("duration_ms", 0) for st, r in answers if isinstance(r, dict) and r.get("status") == "ok")
-t.diag("burst of %d print(i), 3 s timeout: %s; ok ones' start-to-exit ms: median %s, max %s (%d past 3000)"
+t.diag("burst of %d print(i), 6 s timeout: %s; ok ones' start-to-exit ms: median %s, max %s (%d past 6000)"
        % (BURST, kinds, slow[len(slow) // 2] if slow else None, slow[-1] if slow else None,
-          sum(1 for x in slow if x > 3000)))
+          sum(1 for x in slow if x > 6000)))
 t.ok(not wrong and kinds.get("ok", 0) > 0,
      "a burst of %d trivial programs on a saturated engine: none ends timeout, each is ok or says the "
      "engine was busy (%s)" % (BURST, ", ".join("%d %s" % (n, k) for k, n in sorted(kinds.items()))), wrong[:5])
