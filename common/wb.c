@@ -447,8 +447,8 @@ wb_base64_encode (wb_buf_t *out, const void *data, size_t len)
   return 0;
 }
 
-static int
-hex_value (char c)
+int
+wb_hex_digit (char c)
 {
   if (c >= '0' && c <= '9')
     return c - '0';
@@ -466,7 +466,7 @@ wb_hex_decode (wb_buf_t *out, const char *s, size_t len)
     return -1;
   for (size_t i = 0; i < len; i += 2)
     {
-      int hi = hex_value (s[i]), lo = hex_value (s[i + 1]);
+      int hi = wb_hex_digit (s[i]), lo = wb_hex_digit (s[i + 1]);
       char c = (char) (hi * 16 + lo);
       if (hi < 0 || lo < 0 || wb_buf_append (out, &c, 1) < 0)
         return -1;

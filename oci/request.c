@@ -154,18 +154,6 @@ oci_route (const oci_head_t *h, oci_route_id_t *id, char *arg, size_t arg_size)
   return path_known ? 405 : 404;
 }
 
-static int
-hex_value (char ch)
-{
-  if (ch >= '0' && ch <= '9')
-    return ch - '0';
-  if (ch >= 'a' && ch <= 'f')
-    return ch - 'a' + 10;
-  if (ch >= 'A' && ch <= 'F')
-    return ch - 'A' + 10;
-  return -1;
-}
-
 bool
 oci_url_decode (const char *in, size_t in_len, char *out, size_t size)
 {
@@ -178,8 +166,8 @@ oci_url_decode (const char *in, size_t in_len, char *out, size_t size)
       char ch = in[i];
       if (ch == '%')
         {
-          int hi = i + 2 < in_len ? hex_value (in[i + 1]) : -1;
-          int lo = hi >= 0 ? hex_value (in[i + 2]) : -1;
+          int hi = i + 2 < in_len ? wb_hex_digit (in[i + 1]) : -1;
+          int lo = hi >= 0 ? wb_hex_digit (in[i + 2]) : -1;
           if (lo < 0)
             return false;
           ch = (char) (hi * 16 + lo);

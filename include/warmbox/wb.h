@@ -179,6 +179,8 @@ WB_MUST_CHECK size_t wb_utf8_sanitize (wb_buf_t *out, const char *s, size_t len,
 /* Standard base64 with padding.  -1 on allocation failure / bad input. */
 WB_MUST_CHECK int wb_base64_encode (wb_buf_t *out, const void *data, size_t len);
 WB_MUST_CHECK int wb_base64_decode (wb_buf_t *out, const char *s, size_t len);
+/* The value of one hex digit (either case), or -1. */
+int wb_hex_digit (char c);
 /* Append the bytes of hex digits s[0..len) (either case); -1 when len is
  * odd, a character is not a hex digit, or memory runs out. */
 WB_MUST_CHECK int wb_hex_decode (wb_buf_t *out, const char *s, size_t len);
