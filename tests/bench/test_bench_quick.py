@@ -72,7 +72,10 @@ if rts:
     t.ok(all(rate_ok(tp[2][rt]["per_s"]) and tp[2][rt]["ok"] > 0 and tp[2][rt]["runtime_cpu_ms"] > 0
              for rt in rts) and ("crun_vs_runc" in tp[2]) == ("crun" in rts),
          "runtimes: throughput and the runtime's CPU per execution measured for each", tp)
-    t.ok(rate == 0 and len(refusals) >= 2 and list(refusals.by) == ["400 invalid_request"],
+    # The loop is faster than the Unix caller's default rate: the refusals
+    # past its bucket are counted too, by what they ended as.
+    t.ok(rate == 0 and len(refusals) >= 2 and "400 invalid_request" in refusals.by
+         and set(refusals.by) <= {"400 invalid_request", "429 rate_limited"},
          "a failed call is counted as a row by what it ended as, not raised (%s)" % refusals, refusals.by)
 else:
     t.ok(True, "# SKIP the runtimes' bench needs root and crun or runc")
