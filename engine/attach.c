@@ -23,10 +23,15 @@ struct eng_attach
   eng_t *eng;
   struct bufferevent *bev;
   eng_attach_cbs_t cbs;
+  eng_event_cb on_event; /* a run's (eng_run_open); NULL: an attach */
   void *arg;
+  int status;      /* the answer's HTTP status (0 before its head) */
+  char event[512]; /* a run's event line being gathered */
+  size_t event_len;
   wb_buf_t head; /* response head while waiting for 101 */
   eng_demux_t demux;
   bool upgraded;
+  bool connected;
   bool close_stdin_pending;
   bool stdin_closed;
   bool ended;
@@ -54,11 +59,39 @@ attach_end (eng_attach_t *a, int rc, const wb_err_t *err)
   a->cbs.on_end (a->arg, rc, err);
 }
 
+/* A run's event line, gathered across pieces: given whole at its frame's
+ * end (even while paused: the exit is not output).  One longer than the
+ * room for it is malformed. */
+static void
+deliver_event (eng_attach_t *a, const char *data, size_t len)
+{
+  wb_err_t err;
+
+  if (len >= sizeof a->event - a->event_len)
+    {
+      wb_error (&err, WB_E_ENGINE, "run: an event line longer than %zu bytes", sizeof a->event);
+      a->event_len = 0;
+      attach_end (a, -1, &err);
+      return;
+    }
+  memcpy (a->event + a->event_len, data, len);
+  a->event_len += len;
+  if (a->demux.remaining > 0)
+    return;
+  a->event[a->event_len] = '\0';
+  a->event_len = 0;
+  a->on_event (a->arg, a->event);
+}
+
 static void
 deliver (void *arg, int stream, const char *data, size_t len)
 {
   eng_attach_t *a = arg;
-  if (!a->dead && !a->paused && stream != ENG_STREAM_STDIN)
+  if (a->dead || a->ended)
+    return;
+  if (stream == ENG_STREAM_EVENT)
+    deliver_event (a, data, len);
+  else if (!a->paused && stream != ENG_STREAM_STDIN)
     a->cbs.on_data (a->arg, stream, data, len);
 }
 
@@ -67,7 +100,7 @@ feed_stream (eng_attach_t *a, const char *data, size_t len)
 {
   wb_err_t err;
 
-  if (len == 0 || a->paused)
+  if (len == 0 || (a->paused && a->on_event == NULL))
     return;
   if (eng_demux_feed (&a->demux, data, len, deliver, a) < 0)
     {
@@ -92,10 +125,12 @@ handle_head (eng_attach_t *a)
       attach_end (a, -1, &err);
       return;
     }
+  a->status = status;
   if (status != 101)
     {
       /* The error body normally arrives with the head; take what is here. */
-      eng_http_error (&err, status, "attach", a->head.data + head_len, a->head.len - head_len);
+      eng_http_error (&err, status, a->on_event ? "run" : "attach", a->head.data + head_len,
+                      a->head.len - head_len);
       attach_end (a, -1, &err);
       return;
     }
@@ -134,7 +169,7 @@ read_cb (struct bufferevent *bev, void *arg)
         }
       handle_head (a);
     }
-  if (a->paused)
+  if (a->paused && a->on_event == NULL)
     evbuffer_drain (in, evbuffer_get_length (in));
   if (--a->busy == 0 && a->dead)
     attach_destroy (a);
@@ -175,6 +210,20 @@ write_cb (struct bufferevent *bev, void *arg)
 static int
 send_request (eng_attach_t *a, const char *path)
 {
+  if (a->on_event)
+    return evbuffer_add_printf (bufferevent_get_output (a->bev),
+                                "POST %s HTTP/1.1\r\n"
+                                "Host: %s\r\n"
+                                "User-Agent: warmbox\r\n"
+                                "Content-Length: 0\r\n"
+                                "Connection: Upgrade\r\n"
+                                "Upgrade: tcp\r\n"
+                                "\r\n",
+                                path, a->eng->host)
+                   < 0
+               ? -1
+               : 0;
+
   int n = evbuffer_add_printf (bufferevent_get_output (a->bev),
                                "POST %s HTTP/1.1\r\n"
                                "Host: %s\r\n"
@@ -198,7 +247,10 @@ event_cb (struct bufferevent *bev, short what, void *arg)
   (void) bev;
   a->busy++;
   if (what & BEV_EVENT_CONNECTED)
-    goto out;
+    {
+      a->connected = true;
+      goto out;
+    }
   if (what & BEV_EVENT_EOF)
     {
       /* Whatever is still buffered was delivered by read_cb already. */
@@ -207,7 +259,7 @@ event_cb (struct bufferevent *bev, short what, void *arg)
           wb_error (&err, WB_E_ENGINE_DOWN, "attach: engine closed the connection early");
           attach_end (a, -1, &err);
         }
-      else if (!eng_demux_idle (&a->demux) && !a->paused)
+      else if (!eng_demux_idle (&a->demux) && (!a->paused || a->on_event))
         {
           wb_error (&err, WB_E_ENGINE, "attach: stream ended inside a frame");
           attach_end (a, -1, &err);
@@ -262,24 +314,26 @@ attach_ssl_ctx (eng_t *eng, wb_err_t *err)
   return ctx;
 }
 
-eng_attach_t *
-eng_attach_open (eng_t *eng, const char *id, const eng_attach_cbs_t *cbs, void *arg, wb_err_t *err)
+static bool
+id_ok (const char *id)
+{
+  for (const char *p = id; *p; p++)
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')
+          || *p == '_' || *p == '-' || *p == '.'))
+      return false;
+  return *id != '\0';
+}
+
+/* Connect and send the request for path: the attach's, or a run's (with
+ * on_event, and frame[0..len) behind the head, stdin closed after it). */
+static eng_attach_t *
+stream_open (eng_t *eng, const char *path, const void *frame, size_t len,
+             const eng_attach_cbs_t *cbs, eng_event_cb on_event, void *arg, wb_err_t *err)
 {
   eng_attach_t *a;
   struct sockaddr_un sun;
   const struct sockaddr *sa;
   int salen;
-  char path[512];
-
-  for (const char *p = id; *p; p++)
-    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')
-          || *p == '_' || *p == '-' || *p == '.'))
-      {
-        wb_error (err, WB_E_INVALID, "attach: invalid container id");
-        return NULL;
-      }
-  snprintf (path, sizeof path, "/v%s/containers/%s/attach?stream=1&stdin=1&stdout=1&stderr=1",
-            eng->api_version, id);
 
   a = calloc (1, sizeof *a);
   if (a == NULL)
@@ -289,8 +343,11 @@ eng_attach_open (eng_t *eng, const char *id, const eng_attach_cbs_t *cbs, void *
     }
   a->eng = eng;
   a->cbs = *cbs;
+  a->on_event = on_event;
   a->arg = arg;
   eng_demux_init (&a->demux);
+  if (on_event)
+    a->demux.max_stream = ENG_STREAM_EVENT;
 
   if (eng->tls)
     {
@@ -343,11 +400,14 @@ eng_attach_open (eng_t *eng, const char *id, const eng_attach_cbs_t *cbs, void *
       sa = (const struct sockaddr *) &eng->addr;
       salen = (int) eng->addr_len;
     }
-  if (send_request (a, path) < 0)
+  if (send_request (a, path) < 0
+      || (on_event && len > 0 && bufferevent_write (a->bev, frame, len) < 0))
     {
       wb_error (err, WB_E_NOMEM, "attach: out of memory queueing the request");
       goto fail;
     }
+  if (on_event)
+    a->close_stdin_pending = true; /* write_cb half-closes once it is all sent */
   /* For unix sockets the connect completes (or fails) at once; a failure is
    * reported through event_cb on the next loop pass, never re-entrantly. */
   if (bufferevent_socket_connect (a->bev, sa, salen) < 0)
@@ -363,6 +423,42 @@ fail:
     bufferevent_free (a->bev);
   free (a);
   return NULL;
+}
+
+eng_attach_t *
+eng_attach_open (eng_t *eng, const char *id, const eng_attach_cbs_t *cbs, void *arg, wb_err_t *err)
+{
+  char path[512];
+
+  if (!id_ok (id))
+    {
+      wb_error (err, WB_E_INVALID, "attach: invalid container id");
+      return NULL;
+    }
+  snprintf (path, sizeof path, "/v%s/containers/%s/attach?stream=1&stdin=1&stdout=1&stderr=1",
+            eng->api_version, id);
+  return stream_open (eng, path, NULL, 0, cbs, NULL, arg, err);
+}
+
+eng_attach_t *
+eng_run_open (eng_t *eng, const char *id, const void *frame, size_t len,
+              const eng_attach_cbs_t *cbs, eng_event_cb on_event, void *arg, wb_err_t *err)
+{
+  char path[512];
+
+  if (!id_ok (id) || strlen (id) > 128)
+    {
+      wb_error (err, WB_E_INVALID, "run: invalid container id");
+      return NULL;
+    }
+  snprintf (path, sizeof path, "/warmbox/v1/containers/%s/run", id);
+  return stream_open (eng, path, frame, len, cbs, on_event, arg, err);
+}
+
+int
+eng_attach_status (const eng_attach_t *a)
+{
+  return a->status ? a->status : a->connected ? 0 : -1;
 }
 
 int

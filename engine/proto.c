@@ -60,6 +60,7 @@ void
 eng_demux_init (eng_demux_t *d)
 {
   memset (d, 0, sizeof *d);
+  d->max_stream = ENG_STREAM_STDERR;
 }
 
 bool
@@ -76,8 +77,8 @@ eng_demux_feed (eng_demux_t *d, const char *data, size_t len, eng_demux_cb cb, v
       if (d->remaining > 0)
         {
           size_t n = len < d->remaining ? len : d->remaining;
-          cb (arg, d->stream, data, n);
           d->remaining -= (uint32_t) n;
+          cb (arg, d->stream, data, n);
           data += n;
           len -= n;
           continue;
@@ -90,7 +91,7 @@ eng_demux_feed (eng_demux_t *d, const char *data, size_t len, eng_demux_cb cb, v
       len -= n;
       if (d->head_have < sizeof d->head)
         break;
-      if (d->head[0] > ENG_STREAM_STDERR)
+      if (d->head[0] > d->max_stream)
         return -1;
       d->stream = d->head[0];
       d->remaining = ((uint32_t) d->head[4] << 24) | ((uint32_t) d->head[5] << 16)

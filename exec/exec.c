@@ -12,11 +12,13 @@
  *   QUEUED          waiting for room to run (max_concurrent executions
  *                   are past this state), fair across clients
  *   WAIT_CONTAINER  queued on its pool for a never-started container
- *   PREPARING       holds a container; attach (101, frame written, stdin
- *                   half-closed) and wait (armed) being set up; its row
- *                   written ahead may still be on its way to the disk
- *   WAIT_SLOT       all three done; queued at the start gate
- *   STARTING        start sent; the run's deadline is armed
+ *   PREPARING       holds a container; its run (sandbox/run.c: on Docker
+ *                   the attach, frame written and stdin half-closed, and
+ *                   the wait armed) being set up; its row written ahead
+ *                   may still be on its way to the disk
+ *   WAIT_SLOT       both done; queued at the start gate
+ *   STARTING        start sent (warmbox-oci: the run's one exchange, the
+ *                   frame with it); the run's deadline is armed
  *   RUNNING         started; output flows in, capped
  *   KILLING         a kill was sent (deadline, output cap, client gone,
  *                   engine failure); waiting for the exit, bounded by grace
@@ -37,7 +39,9 @@
  *   STARTING       | kill once       | kill (timeout)  | engine down: may | finish normally
  *                  | started         |                 | have run -> kill,|
  *                  |                 |                 | engine_lost;     |
- *                  |                 |                 | answered: refuse |
+ *                  |                 |                 | answered: refuse;|
+ *                  |                 |                 | never reached:   |
+ *                  |                 |                 | move             |
  *   RUNNING        | kill (cancelled)| kill (timeout)  | kill, engine_lost| finish normally
  *   KILLING        | forget client   | grace: give up  | (already ending) | finish normally
  *   INSPECTING     | forget client   | -               | finish, not OOM  | finish normally
@@ -52,8 +56,8 @@
  * the output's drain after the exit, the inspect's bound.
  *
  * A wait the engine answers with an error (not a lost engine) while
- * RUNNING is followed by one inspect: an exited container gives its exit
- * code, a running one is waited on again.
+ * RUNNING is followed by one inspect (sandbox/run.c): an exited container
+ * gives its exit code, a running one is waited on again.
  *
  * An exit nothing of ours caused is the program's only when the init's
  * trailer, this execution's nonce and all, says the program ended
@@ -119,8 +123,9 @@ static const unsigned exec_transitions[EX_N_STATES] = {
     [EX_WAIT_CONTAINER] = TO (EX_PREPARING) | TO (EX_QUEUED) | TO (EX_ENDED),
     [EX_PREPARING] = TO (EX_WAIT_SLOT) | TO (EX_QUEUED) | TO (EX_ENDED),
     [EX_WAIT_SLOT] = TO (EX_STARTING) | TO (EX_QUEUED) | TO (EX_ENDED),
-    /* the start answered; or the engine said no (refused: nothing ran) */
-    [EX_STARTING] = TO (EX_RUNNING) | TO (EX_ENDED),
+    /* the start answered; or the engine said no (refused: nothing ran), or
+     * was never reached (back to WAIT_SLOT, to be moved: start_undo) */
+    [EX_STARTING] = TO (EX_RUNNING) | TO (EX_WAIT_SLOT) | TO (EX_ENDED),
     /* stopped; exit 137 to check for OOM; finished */
     [EX_RUNNING] = TO (EX_KILLING) | TO (EX_INSPECTING) | TO (EX_RECORDING) | TO (EX_ENDED),
     [EX_KILLING] = TO (EX_RECORDING) | TO (EX_ENDED),
@@ -194,17 +199,13 @@ struct sched_exec
   char container_id[80];
   char recorded_container[80];
 
-  /* Engine calls in flight on it (each cancelled by release_container). */
-  eng_attach_t *attach;
-  eng_req_t *wait_req;
-  eng_req_t *op; /* start or inspect */
-  eng_req_t *kill_req;
+  /* Its run on the container (sandbox/run.c; freed by release_container). */
+  sbx_run_t *run;
 
   /* PREPARING: all three before the start. */
   struct
   {
-    bool attach_ready; /* the attach answered, the frame is written */
-    bool wait_armed;
+    bool run_ready;       /* streams attached, exit watched, the frame is given */
     bool ahead_submitted; /* its row ahead went to the store (once) */
     bool ahead_committed; /* ... and is on disk */
   } prep;
@@ -377,11 +378,11 @@ exec_check (const sched_exec_t *ex)
   RULE (!armed (ex->run_timer) || ex->state == EX_STARTING || ex->state == EX_RUNNING);
   RULE (!armed (ex->kill_timer) || ex->state == EX_KILLING);
   RULE (!armed (ex->inspect_timer) || ex->state == EX_INSPECTING);
-  RULE (ex->state != EX_RECORDING || (ex->container_id[0] == '\0' && ex->attach == NULL));
+  RULE (ex->state != EX_RECORDING || (ex->container_id[0] == '\0' && ex->run == NULL));
   RULE (ex->state != EX_RECORDING
         || (!armed (ex->run_timer) && !armed (ex->kill_timer) && !armed (ex->drain_timer)
             && !armed (ex->inspect_timer)));
-  RULE (ex->state != EX_INSPECTING || ex->op != NULL);
+  RULE (ex->state != EX_INSPECTING || ex->run != NULL);
   RULE (!armed (ex->drain_timer) || ex->state == EX_RUNNING || ex->state == EX_KILLING);
   RULE (pre || !armed (ex->prestart_timer));
   /* No program runs without a deadline, and none is killed without a
@@ -530,14 +531,8 @@ leave_node (sched_exec_t *ex)
 static void
 release_container (sched_exec_t *ex)
 {
-  eng_attach_free (ex->attach);
-  ex->attach = NULL;
-  eng_req_cancel (ex->wait_req);
-  ex->wait_req = NULL;
-  eng_req_cancel (ex->op);
-  ex->op = NULL;
-  eng_req_cancel (ex->kill_req);
-  ex->kill_req = NULL;
+  sbx_run_free (ex->run);
+  ex->run = NULL;
   if (ex->container_id[0])
     pool_release (ex->pool, ex->container_id, ex->t_start_us && !ex->end.have_exit);
   ex->container_id[0] = '\0';
@@ -698,7 +693,7 @@ leave_engine (sched_exec_t *ex)
   ex->waiter = NULL;
   leave_node (ex);
   ex->pool = NULL;
-  ex->prep.attach_ready = ex->prep.wait_armed = false;
+  ex->prep.run_ready = false;
   ex->end.attach_done = ex->end.wait_done = ex->end.have_exit = false;
   ex->res.pool_hit = false;
   ex->t_container_us = 0;
@@ -1000,18 +995,17 @@ drain_grace (const sched_exec_t *ex)
 }
 
 static void
-killed_cb (void *arg, const eng_result_t *r)
+on_kill_failed (void *arg, const wb_err_t *err)
 {
   sched_exec_t *ex = arg;
 
-  ex->kill_req = NULL;
-  if (r->rc < 0 && !ex->end.wait_done)
+  if (!ex->end.wait_done)
     {
       /* The program may still run: stop waiting for its exit; giving the
        * container back removes it with force, which kills it, retried
        * while the engine is away. */
       wb_warn ("execution %s: kill failed (%s); removing the container instead", ex->res.id,
-               r->err.msg);
+               err->msg);
       exec_finish (ex);
     }
 }
@@ -1048,9 +1042,7 @@ exec_kill (sched_exec_t *ex, sched_status_t reason, const char *error)
     }
   if (arm_timer (ex, &ex->kill_timer, kill_timer_cb, kill_grace (ex)) < 0)
     cannot_bound (ex, "the exit after the kill");
-  ex->kill_req = eng_container_kill (node_engine (ex->node), ex->container_id, "SIGKILL", killed_cb,
-                                     ex, &err);
-  if (ex->kill_req == NULL)
+  if (sbx_run_kill (ex->run, &err) < 0)
     wb_log_error ("execution %s: %s", ex->res.id, err.msg);
 }
 
@@ -1069,15 +1061,14 @@ lost_status (const wb_err_t *err)
 }
 
 static void
-inspected_cb (void *arg, const eng_result_t *r)
+on_oom (void *arg, int rc, bool oom, const wb_err_t *err)
 {
   sched_exec_t *ex = arg;
 
-  ex->op = NULL;
-  if (r->rc == 0 && r->oom_killed)
+  if (rc == 0 && oom)
     ex->res.status = SCHED_ST_OOM;
-  else if (r->rc < 0)
-    wb_warn ("execution %s: inspect failed: %s", ex->res.id, r->err.msg);
+  else if (rc < 0)
+    wb_warn ("execution %s: inspect failed: %s", ex->res.id, err->msg);
   exec_finish (ex);
 }
 
@@ -1092,9 +1083,7 @@ after_run (sched_exec_t *ex)
     return;
   if (ex->end.have_exit && ex->end.exit_code == 137 && !ex->end.outcome_set)
     {
-      ex->op = eng_container_inspect (node_engine (ex->node), ex->container_id, inspected_cb, ex,
-                                      &err);
-      if (ex->op)
+      if (sbx_run_oom (ex->run, &err) == 0)
         {
           set_state (ex, EX_INSPECTING);
           disarm (ex->run_timer); /* exited: in time */
@@ -1110,83 +1099,30 @@ after_run (sched_exec_t *ex)
 
 static void deadline_cb (evutil_socket_t fd, short what, void *arg);
 
-static void wait_cb (void *arg, const eng_result_t *r);
-
-/* The wait failed; the container's state says whether (and how) the
- * program exited, or that it still runs (then wait again). */
+/* The container's exit (sandbox/run.c asked the engine, and its state
+ * when a wait failed). */
 static void
-wait_inspected_cb (void *arg, const eng_result_t *r)
+on_exited (void *arg, int rc, long code, const wb_err_t *err)
 {
   sched_exec_t *ex = arg;
-  wb_err_t err;
+  wb_err_t e;
 
-  ex->op = NULL;
-  if (r->rc == 0 && r->running && ex->state == EX_RUNNING)
-    {
-      /* not-running: an exit between the inspect and this wait is met at
-       * once (next-exit would wait for an exit that has been). */
-      ex->wait_req = eng_container_wait_stopped (node_engine (ex->node), ex->container_id, wait_cb,
-                                                 ex, &err);
-      if (ex->wait_req)
-        return;
-    }
-  ex->t_exit_us = wb_now_us ();
-  if (r->rc == 0 && !r->running)
-    {
-      wb_info ("execution %s: its exit status (%ld) came from the container's state", ex->res.id,
-               r->exit_code);
-      ex->end.exit_code = r->exit_code;
-      ex->end.have_exit = true;
-    }
-  /* Running, or not known: killed before the wait counts as over (a
-   * kill is skipped once it is). */
-  else if (r->rc < 0)
-    exec_kill (ex, lost_status (&r->err), lost_sentence (&r->err));
-  else
-    exec_kill (ex, SCHED_ST_ERROR, "the sandbox failed while the program ran; it was stopped");
-  ex->end.wait_done = true;
-  if (!ex->end.attach_done)
-    arm_drain (ex);
-  after_run (ex);
-}
-
-static void
-wait_cb (void *arg, const eng_result_t *r)
-{
-  sched_exec_t *ex = arg;
-  wb_err_t err;
-
-  ex->wait_req = NULL;
   if (before_start (ex))
     {
-      /* Before the start, a wait that ends is an engine failure. */
-      err = r->err;
-      if (r->rc == 0)
-        wb_error (&err, WB_E_ENGINE, "the container exited before it was started");
-      wb_err_wrap (&err, "waiting on the container");
-      exec_failed_before_start (ex, &err);
+      /* Before the start, an exit is an engine failure. */
+      if (rc == 0)
+        wb_error (&e, WB_E_ENGINE, "the container exited before it was started");
+      else
+        e = *err;
+      exec_failed_before_start (ex, &e);
       return;
     }
-  if (r->rc < 0)
-    wb_warn ("execution %s: engine %s: the wait for its exit failed: %s", ex->res.id,
-             node_name (ex->node), r->err.msg);
-  /* A wait the engine answered with an error (not a lost engine) says
-   * nothing of the program: ask the container itself, once. */
-  if (r->rc < 0 && r->err.code != WB_E_ENGINE_DOWN && ex->state == EX_RUNNING && ex->op == NULL
-      && !ex->end.wait_asked)
-    {
-      ex->end.wait_asked = true;
-      ex->op = eng_container_inspect (node_engine (ex->node), ex->container_id, wait_inspected_cb,
-                                      ex, &err);
-      if (ex->op)
-        return;
-    }
   ex->t_exit_us = wb_now_us ();
-  if (r->rc < 0)
-    exec_kill (ex, lost_status (&r->err), lost_sentence (&r->err)); /* before wait_done: sent */
+  if (rc < 0)
+    exec_kill (ex, lost_status (err), lost_sentence (err)); /* before wait_done: sent */
   else
     {
-      ex->end.exit_code = r->exit_code;
+      ex->end.exit_code = code;
       ex->end.have_exit = true;
     }
   ex->end.wait_done = true;
@@ -1516,13 +1452,13 @@ on_data (void *arg, int stream, const char *data, size_t len)
     {
       /* Past the cap the program is stopped: output it cannot deliver is
        * not worth the CPU it burns. */
-      eng_attach_pause (ex->attach);
+      sbx_run_mute (ex->run);
       exec_kill (ex, SCHED_ST_OUTPUT_LIMIT, NULL);
     }
 }
 
 static void
-on_attach_end (void *arg, int rc, const wb_err_t *err)
+on_output_end (void *arg, int rc, const wb_err_t *err)
 {
   sched_exec_t *ex = arg;
   wb_err_t e;
@@ -1531,10 +1467,9 @@ on_attach_end (void *arg, int rc, const wb_err_t *err)
     {
       /* Before the start: the engine failed us; nothing ran. */
       if (rc == 0)
-        wb_error (&e, WB_E_ENGINE, "the engine closed the attach stream before the start");
+        wb_error (&e, WB_E_ENGINE, "the engine ended the container's output before the start");
       else
         e = *err;
-      wb_err_wrap (&e, "attaching to the container");
       exec_failed_before_start (ex, &e);
       return;
     }
@@ -1548,14 +1483,15 @@ on_attach_end (void *arg, int rc, const wb_err_t *err)
 
 /* ---- start ----------------------------------------------------------- */
 
+static int start_undo (sched_exec_t *ex);
+
 static void
-started_cb (void *arg, const eng_result_t *r)
+on_started (void *arg, int rc, bool not_started, const wb_err_t *why)
 {
   sched_exec_t *ex = arg;
   execs_t *ctx = ex->ctx;
   wb_err_t err;
 
-  ex->op = NULL;
   ex->start.holds_slot = false;
   ex->t_started_us = wb_now_us ();
   /* A start that failed slowly (a timeout, a 5xx under load) is a sample
@@ -1563,32 +1499,36 @@ started_cb (void *arg, const eng_result_t *r)
    * starts take (a refusal, a dead socket) says nothing of the engine's
    * pace and would teach the gate that starts are nearly free. */
   double rtt_ms = (double) (ex->t_started_us - ex->t_start_us) / 1000.0;
-  if (r->rc == 0 || rtt_ms >= node_gate (ex->node)->last_rtt_ms)
+  if (rc == 0 || rtt_ms >= node_gate (ex->node)->last_rtt_ms)
     startgate_sample (node_gate (ex->node), rtt_ms, ex->start.start_ticket,
                       (double) ex->t_started_us / 1000.0);
   startgate_leave (node_gate (ex->node), (double) ex->t_started_us / 1000.0);
   node_yield_update (ex->node);
-  if (r->rc < 0 && r->not_started)
+  if (rc < 0 && not_started)
     {
-      /* The engine said no (engine/ decides which answers say so): the
-       * container did not start. */
-      err = r->err;
+      /* The engine said no (engine/ and sandbox/ decide which answers say
+       * so): the container did not start.  One that was never reached
+       * (warmbox-oci's run: the start is the exchange) may go to another
+       * engine while time is left, as a failure before the start does. */
+      err = *why;
       wb_err_wrap (&err, "starting the container");
-      exec_refuse (ex, &err, false); /* STARTING: no other engine may take it now */
+      if (err.code == WB_E_ENGINE_DOWN && start_undo (ex) == 0 && replace (ex, &err) == 0)
+        return;
+      exec_refuse (ex, &err, false);
       return;
     }
   set_state (ex, EX_RUNNING);
   metrics_observe (ctx->metrics, ex->res.language, M_START,
                    (double) (ex->t_started_us - ex->t_start_us) / 1e6);
-  if (r->rc < 0)
+  if (rc < 0)
     {
       /* No answer, or an error after which it may have started anyway (a
        * 500 from a start half done, a proxy's 502): make sure it is
        * stopped, and never say it did not run. */
-      wb_warn ("execution %s: start failed, it may have run: %s", ex->res.id, r->err.msg);
-      exec_kill (ex, lost_status (&r->err),
-                 r->err.code == WB_E_ENGINE_DOWN
-                     ? lost_sentence (&r->err)
+      wb_warn ("execution %s: start failed, it may have run: %s", ex->res.id, why->msg);
+      exec_kill (ex, lost_status (why),
+                 why->code == WB_E_ENGINE_DOWN
+                     ? lost_sentence (why)
                      : "the sandbox failed while starting the program; it may have run, and "
                        "was stopped");
     }
@@ -1597,6 +1537,31 @@ started_cb (void *arg, const eng_result_t *r)
   else if (ex->end.wait_done && !ex->end.attach_done)
     arm_drain (ex); /* it exited during the start: a fast program */
   after_run (ex);
+}
+
+static void prestart_deadline_cb (evutil_socket_t fd, short what, void *arg);
+
+/* The start was never reached (on_started: not_started, the engine
+ * down): nothing ran, so back to WAIT_SLOT, its pre-start bound armed
+ * again with what is left of it, for replace to move it.  -1 (nothing
+ * changed) when too little time is left or a reason to stop came while
+ * it was STARTING (a cancel, the deadline): it is refused then. */
+static int
+start_undo (sched_exec_t *ex)
+{
+  uint64_t waited_ms = (wb_now_us () - ex->t_admit_us) / 1000;
+  uint32_t max_wait = ex->ctx->cfg.max_wait_ms;
+
+  if (ex->end.outcome_set || ex->end.wait_done || waited_ms + ADMIT_MIN_LEFT_MS > max_wait
+      || arm_timer (ex, &ex->prestart_timer, prestart_deadline_cb,
+                    (uint32_t) (max_wait - waited_ms))
+             < 0)
+    return -1;
+  disarm (ex->run_timer);
+  ex->t_start_us = ex->t_started_us = 0;
+  ex->start.kill_when_started = false;
+  set_state (ex, EX_WAIT_SLOT);
+  return 0;
 }
 
 static void
@@ -1619,8 +1584,7 @@ send_start (sched_exec_t *ex)
   ex->start.start_ticket
       = startgate_ticket (node_gate (ex->node), (double) ex->t_start_us / 1000.0);
   node_yield_update (ex->node);
-  ex->op = eng_container_start (node_engine (ex->node), ex->container_id, started_cb, ex, &err);
-  if (ex->op == NULL)
+  if (sbx_run_start (ex->run, &err) < 0)
     exec_refuse (ex, &err, false); /* STARTING: nothing ran, but no other engine may take it now */
 }
 
@@ -1641,8 +1605,7 @@ maybe_start (sched_exec_t *ex)
   wb_err_t err;
   int r;
 
-  if (ex->state != EX_PREPARING || !ex->prep.attach_ready || !ex->prep.wait_armed
-      || !ex->prep.ahead_committed)
+  if (ex->state != EX_PREPARING || !ex->prep.run_ready || !ex->prep.ahead_committed)
     return;
   set_state (ex, EX_WAIT_SLOT);
   r = startgate_enter (node_gate (ex->node), (double) wb_now_us () / 1000.0, gate_open_cb, ex,
@@ -1700,7 +1663,7 @@ program_name (const sched_exec_t *ex)
 }
 
 static int
-write_frame (sched_exec_t *ex)
+write_frame (sched_exec_t *ex, wb_err_t *err)
 {
   wb_buf_t frame = WB_BUF_INIT;
   int rc = 0;
@@ -1746,43 +1709,34 @@ write_frame (sched_exec_t *ex)
       || sched_frame_build (program_name (ex), ex->req.code, ex->req.code_len, ex->req.args,
                             ex->req.n_args, ex->req.files, ex->req.n_files, ex->req.stdin_data,
                             ex->req.stdin_len, &frame)
-             < 0
-      || eng_attach_write (ex->attach, frame.data, frame.len) < 0)
-    rc = -1;
+             < 0)
+    rc = wb_error (err, WB_E_NOMEM, "out of memory building the input");
+  else
+    rc = sbx_run_input (ex->run, frame.data, frame.len, err);
   /* Wipe our copy: the frame held the user's code. */
   if (frame.data)
     explicit_bzero (frame.data, frame.cap);
   wb_buf_free (&frame);
-  eng_attach_close_stdin (ex->attach);
   return rc;
 }
 
 static void
-on_attach_ready (void *arg)
+on_run_ready (void *arg)
 {
   sched_exec_t *ex = arg;
   wb_err_t err;
 
-  ex->prep.attach_ready = true;
-  if (write_frame (ex) < 0)
+  ex->prep.run_ready = true;
+  if (write_frame (ex, &err) < 0)
     {
-      wb_error (&err, WB_E_NOMEM, "out of memory writing the input");
       exec_failed_before_start (ex, &err);
       return;
     }
   maybe_start (ex);
 }
 
-static void
-on_wait_armed (void *arg)
-{
-  sched_exec_t *ex = arg;
-
-  ex->prep.wait_armed = true;
-  maybe_start (ex);
-}
-
-static const eng_attach_cbs_t attach_cbs = {on_attach_ready, on_data, on_attach_end};
+static const sbx_run_cbs_t run_cbs
+    = {on_run_ready, on_started, on_data, on_exited, on_output_end, on_kill_failed, on_oom};
 
 /* ex->container_id is ours now: attach and arm the wait together. */
 static int
@@ -1795,12 +1749,8 @@ have_container (sched_exec_t *ex, wb_err_t *err)
   snprintf (ex->recorded_container, sizeof ex->recorded_container, "%s", ex->container_id);
   metrics_observe (ctx->metrics, ex->res.language, M_QUEUE_WAIT,
                    (double) (ex->t_container_us - ex->t_admit_us) / 1e6);
-  ex->attach = eng_attach_open (node_engine (ex->node), ex->container_id, &attach_cbs, ex, err);
-  if (ex->attach == NULL)
-    return -1;
-  ex->wait_req = eng_container_wait (node_engine (ex->node), ex->container_id, on_wait_armed,
-                                     wait_cb, ex, err);
-  if (ex->wait_req == NULL)
+  ex->run = sbx_run_open (node_sandbox (ex->node), ex->container_id, &run_cbs, ex, err);
+  if (ex->run == NULL)
     return -1;
   /* From here the execution is in the history (with its container, so
    * an operator can match an interrupted row to it), and no code starts

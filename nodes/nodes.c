@@ -309,6 +309,12 @@ node_engine (sched_node_t *n)
   return n->eng;
 }
 
+sbx_t *
+node_sandbox (sched_node_t *n)
+{
+  return n->sbx;
+}
+
 pool_mgr_t *
 node_pools (sched_node_t *n)
 {
@@ -1406,6 +1412,8 @@ info_cb (void *arg, const eng_result_t *r)
       return;
     }
   n->facts = now;
+  /* warmbox-oci names its runtime: it speaks the one-exchange run. */
+  sbx_set_one_request (n->sbx, now.oci_runtime[0] != '\0');
   node_check_recovered (n);
 }
 

@@ -216,6 +216,8 @@ const char *node_name (const sched_node_t *n);
 size_t node_index (const sched_node_t *n);
 sched_node_state_t node_state (const sched_node_t *n);
 eng_t *node_engine (sched_node_t *n);
+/* Its containers' sandbox (their life: sandbox.h). */
+sbx_t *node_sandbox (sched_node_t *n);
 pool_mgr_t *node_pools (sched_node_t *n);
 startgate_t *node_gate (sched_node_t *n);
 /* The verified image id of profile i it holds, or NULL. */

@@ -65,6 +65,7 @@ typedef enum oci_route_id
   OCI_R_ATTACH,
   OCI_R_KILL,
   OCI_R_WAIT,
+  OCI_R_RUN, /* warmboxd's own: attach, start, output and exit on one exchange */
 } oci_route_id_t;
 
 /* The route h asks for (request.c's table): 0 with *id and its path's

@@ -41,6 +41,7 @@ static const struct
     {"POST", "/containers/{}/attach", OCI_R_ATTACH},
     {"POST", "/containers/{}/kill", OCI_R_KILL},
     {"POST", "/containers/{}/wait", OCI_R_WAIT},
+    {"POST", "/warmbox/v1/containers/{}/run", OCI_R_RUN},
 };
 
 int

@@ -141,6 +141,10 @@ struct conn
   /* attached: */
   struct bufferevent *in, *out, *err;
   bool in_eof; /* the client half-closed: stdin ends once flushed */
+  /* a run (do_run): its events go out on this stream, and it ends after
+   * the exit's once the output has ended */
+  bool run;
+  bool run_exit_sent;
   pid_t load_pid;
   /* events: */
   oci_event_filter_t ev_filter;
@@ -481,6 +485,7 @@ ctr_find (server_t *s, const char *id)
 }
 
 static void attach_end (conn_t *c);
+static void attach_check_done (conn_t *c);
 static void answer_waits (ctr_t *k);
 
 /* ---- events ------------------------------------------------------------ */
@@ -616,6 +621,34 @@ answer_waits (ctr_t *k)
     }
 }
 
+/* ---- the run: warmboxd's one exchange per hand-out ------------------- */
+
+/* An event line of a run (stream 3 of its multiplexed stream): what
+ * happened to its container, for warmboxd (engine/attach.c's run reads
+ * it).  A connection out of memory is closed. */
+static void run_event (conn_t *c, const char *fmt, ...) __attribute__ ((format (printf, 2, 3)));
+static void
+run_event (conn_t *c, const char *fmt, ...)
+{
+  char line[256];
+  unsigned char head[8] = {3, 0, 0, 0, 0, 0, 0, 0};
+  va_list ap;
+  int n;
+
+  va_start (ap, fmt);
+  n = vsnprintf (line, sizeof line, fmt, ap);
+  va_end (ap);
+  if (n < 0)
+    return;
+  if ((size_t) n >= sizeof line)
+    n = (int) sizeof line - 1;
+  head[6] = (unsigned char) (n >> 8);
+  head[7] = (unsigned char) n;
+  if (evbuffer_add (bufferevent_get_output (c->bev), head, 8) < 0
+      || evbuffer_add (bufferevent_get_output (c->bev), line, (size_t) n) < 0)
+    attach_end (c);
+}
+
 static void
 start_finish (ctr_t *k, bool ok, const char *why)
 {
@@ -641,6 +674,13 @@ start_finish (ctr_t *k, bool ok, const char *why)
     }
   else if (!k->init_gone && k->init_pid > 0)
     kill (k->init_pid, SIGKILL); /* never started: it must not start later (its exit follows) */
+  if (k->attach && k->attach->run)
+    {
+      if (ok)
+        run_event (k->attach, "started");
+      else
+        run_event (k->attach, "not-started %s", why);
+    }
   if (c == NULL)
     return;
   c->ctr = NULL;
@@ -752,6 +792,13 @@ ctr_exited (ctr_t *k, int status)
     }
   if (!removing)
     k->state = C_EXITED;
+  if (k->attach && k->attach->run)
+    {
+      conn_t *c = k->attach;
+      run_event (c, "exit %d %d", k->exit_code, k->oom ? 1 : 0);
+      c->run_exit_sent = true;
+      attach_check_done (c); /* its end, if the output has ended too */
+    }
   answer_waits (k);
   if (removing)
     ctr_delete (k);
@@ -1101,11 +1148,65 @@ start_timeout_cb (evutil_socket_t fd, short what, void *arg)
  * about to exec the program.  A fifo never opened by a writer reports
  * nothing, so there is no race with runc's init: the read end waits for
  * its byte or its close. */
-static void
-do_start (conn_t *c, ctr_t *k)
+/* Let k's program go: release its init through the exec fifo it waits
+ * on, as the runtime's own start does (this saves a runtime process,
+ * about 10 ms), or run runsc start.  crun's init takes our byte at once;
+ * runc's writes one, which says it is about to exec the program.  A fifo
+ * never opened by a writer reports nothing, so there is no race with
+ * runc's init: the read end waits for its byte or its close.
+ *
+ * k must be C_CREATED with its init.  0: k is C_STARTING and
+ * start_finish follows (crun: already, before this returns; runc: from
+ * fifo_cb or start_timeout_cb; runsc: from runsc_started_cb), telling
+ * k->start_conn or k's run.  -1 with *why (static or errno's) when
+ * nothing was begun: k is unchanged. */
+static int
+start_begin (ctr_t *k, const char **why)
 {
   char path[PATH_MAX + 80];
   struct timeval tv = {START_TIMEOUT_S, 0};
+
+  if (k->gvisor)
+    {
+      char *argv[12];
+      size_t n = runtime_words (k->srv, k, argv);
+      argv[n++] = "start";
+      argv[n++] = k->id;
+      argv[n] = NULL;
+      if (job_spawn (k->srv, argv, -1, -1, -1, runsc_started_cb, k) < 0)
+        {
+          *why = strerror (errno);
+          return -1;
+        }
+      k->state = C_STARTING;
+      return 0;
+    }
+  snprintf (path, sizeof path, "%s/%s/exec.fifo", k->srv->state_dir, k->id);
+  switch (oci_exec_fifo_release (k->srv->paths->runtime.kind, path, &k->fifo_fd))
+    {
+    case 1: /* crun: it runs the program now */
+      k->state = C_STARTING;
+      start_finish (k, true, NULL);
+      return 0;
+    case 0: /* runc: its byte says so (fifo_cb) */
+      break;
+    default:
+      *why = strerror (errno);
+      return -1;
+    }
+  k->state = C_STARTING;
+  k->fifo_ev = event_new (k->srv->base, k->fifo_fd, EV_READ | EV_PERSIST, fifo_cb, k);
+  k->start_timer = evtimer_new (k->srv->base, start_timeout_cb, k);
+  if (k->fifo_ev == NULL || k->start_timer == NULL || event_add (k->fifo_ev, NULL) < 0
+      || evtimer_add (k->start_timer, &tv) < 0)
+    start_finish (k, false, "out of memory");
+  return 0;
+}
+
+static void
+do_start (conn_t *c, ctr_t *k)
+{
+  const char *why = NULL;
 
   if (k->started || k->state == C_STARTING)
     {
@@ -1117,53 +1218,15 @@ do_start (conn_t *c, ctr_t *k)
       reply_error (c, 409, "container %.12s cannot be started (%s)", k->id, state_names[k->state]);
       return;
     }
-  if (k->gvisor)
-    {
-      char *argv[12];
-      size_t n = runtime_words (k->srv, k, argv);
-      argv[n++] = "start";
-      argv[n++] = k->id;
-      argv[n] = NULL;
-      if (job_spawn (k->srv, argv, -1, -1, -1, runsc_started_cb, k) < 0)
-        {
-          reply_error (c, 500, "cannot run runsc: %s", strerror (errno));
-          return;
-        }
-      k->state = C_STARTING;
-      k->start_conn = c;
-      c->kind = K_BUSY;
-      c->ctr = k;
-      return;
-    }
-  snprintf (path, sizeof path, "%s/%s/exec.fifo", k->srv->state_dir, k->id);
-  switch (oci_exec_fifo_release (k->srv->paths->runtime.kind, path, &k->fifo_fd))
-    {
-    case 1: /* crun: it runs the program now */
-      k->state = C_STARTING;
-      k->start_conn = c;
-      c->kind = K_BUSY;
-      c->ctr = k;
-      start_finish (k, true, NULL);
-      return;
-    case 0: /* runc: its byte says so (fifo_cb) */
-      break;
-    default:
-      reply_error (c, 500, "cannot start through the exec fifo: %s", strerror (errno));
-      return;
-    }
-  k->fifo_ev = event_new (k->srv->base, k->fifo_fd, EV_READ | EV_PERSIST, fifo_cb, k);
-  k->start_timer = evtimer_new (k->srv->base, start_timeout_cb, k);
-  if (k->fifo_ev == NULL || k->start_timer == NULL || event_add (k->fifo_ev, NULL) < 0
-      || evtimer_add (k->start_timer, &tv) < 0)
-    {
-      start_finish (k, false, "out of memory");
-      reply_error (c, 500, "out of memory");
-      return;
-    }
-  k->state = C_STARTING;
   k->start_conn = c;
   c->kind = K_BUSY;
   c->ctr = k;
+  if (start_begin (k, &why) < 0)
+    {
+      k->start_conn = NULL;
+      c->ctr = NULL;
+      reply_error (c, 500, "cannot start container %.12s: %s", k->id, why);
+    }
 }
 
 static int
@@ -1272,6 +1335,10 @@ attach_check_done (conn_t *c)
 {
   if (c->out || c->err)
     return;
+  /* A run's stream ends with its container's exit (ctr_exited comes
+   * back here), or when its container goes (ctr_free). */
+  if (c->run && !c->run_exit_sent && c->ctr && !c->ctr->init_gone)
+    return;
   if (c->in)
     {
       bufferevent_free (c->in);
@@ -1375,6 +1442,36 @@ do_attach (conn_t *c, ctr_t *k)
     attach_end (c);
   else if (evbuffer_get_length (bufferevent_get_input (c->bev)) > 0)
     client_attached_read (c);
+}
+
+/* POST /warmbox/v1/containers/{id}/run: warmboxd's hand-out, one
+ * exchange (docs/architecture.md, "The helper's run").  The container's
+ * streams are attached as do_attach does (the input frame behind the
+ * request head goes to its stdin), its program is let go, and the
+ * stream carries "started" (or "not-started <why>"), the output, and
+ * "exit <code> <oom>" before it ends.  A container that cannot run is
+ * refused with an HTTP error before anything starts: it never will. */
+static void
+do_run (conn_t *c, ctr_t *k)
+{
+  const char *why = NULL;
+
+  if (k->started || k->state != C_CREATED || k->orphan || k->init_gone)
+    {
+      reply_error (c, 409, "container %.12s cannot be run (%s)", k->id,
+                   k->started ? "it ran already" : state_names[k->state]);
+      return;
+    }
+  do_attach (c, k);
+  if (c->kind != K_ATTACHED || k->attach != c)
+    return; /* refused (its answer is sent), or ended at once */
+  c->run = true;
+  if (start_begin (k, &why) < 0)
+    {
+      run_event (c, "not-started %s", why);
+      if (k->init_pid > 0)
+        kill (k->init_pid, SIGKILL); /* never started: it must not start later (its exit follows) */
+    }
 }
 
 /* ---- inspect and list -------------------------------------------------- */
@@ -1816,7 +1913,7 @@ static const struct
     [OCI_R_LIST] = {do_list, NULL},           [OCI_R_REMOVE] = {NULL, do_remove},
     [OCI_R_INSPECT] = {NULL, do_inspect},     [OCI_R_START] = {NULL, do_start},
     [OCI_R_ATTACH] = {NULL, do_attach},       [OCI_R_KILL] = {NULL, do_kill},
-    [OCI_R_WAIT] = {NULL, do_wait},
+    [OCI_R_WAIT] = {NULL, do_wait},           [OCI_R_RUN] = {NULL, do_run},
 };
 
 static void

@@ -112,7 +112,32 @@ struct sbx
   uint64_t creates_started;
   struct event *reconcile;
   bool reconciling;
+  bool one_request; /* runs as warmbox-oci's one exchange (run.c) */
 };
+
+eng_t *
+sbx_engine (const sbx_t *s)
+{
+  return s->eng;
+}
+
+struct event_base *
+sbx_base (const sbx_t *s)
+{
+  return s->base;
+}
+
+void
+sbx_set_one_request (sbx_t *s, bool one_request)
+{
+  s->one_request = one_request;
+}
+
+bool
+sbx_one_request (const sbx_t *s)
+{
+  return s->one_request;
+}
 
 /* ---- identity -------------------------------------------------------- */
 

@@ -20,4 +20,8 @@ WB_MUST_CHECK int sbx_uid_dir_open (const char *dir, wb_err_t *err);
 WB_MUST_CHECK int sbx_uid_lease (int dirfd, uint32_t *cursor, uint32_t *uid, int *fd,
                                  wb_err_t *err);
 
+/* The engine and loop a sandbox works on (run.c). */
+eng_t *sbx_engine (const sbx_t *s);
+struct event_base *sbx_base (const sbx_t *s);
+
 #endif

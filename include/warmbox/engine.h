@@ -170,6 +170,7 @@ enum
   ENG_STREAM_STDIN = 0,
   ENG_STREAM_STDOUT = 1,
   ENG_STREAM_STDERR = 2,
+  ENG_STREAM_EVENT = 3, /* warmbox-oci's run only: a line of what happened to the container */
 };
 
 typedef struct eng_attach_cbs
@@ -199,6 +200,38 @@ void eng_attach_pause (eng_attach_t *a);
 /* Close the socket and free; no callback runs afterwards.  NULL is a no-op. */
 void eng_attach_free (eng_attach_t *a);
 
+/* ---- warmbox-oci's run: one exchange per hand-out ------------------- */
+
+/* What a run tells besides the output, each a whole line without its
+ * newline (docs/architecture.md, "The helper's run"):
+ *   "started"             the program was let go
+ *   "not-started <why>"   it was not, and never will be
+ *   "exit <code> <oom>"   the container's init ended: its exit code, and
+ *                         1 when the kernel killed a process of it for
+ *                         memory, else 0
+ * Unknown lines are for a later helper and are skipped by the caller. */
+typedef void (*eng_event_cb) (void *arg, const char *line);
+
+/* Open POST /warmbox/v1/containers/{id}/run, an upgraded stream like the
+ * attach's, with the whole input frame[0..len) sent behind the request
+ * head and stdin half-closed after it: the helper attaches the
+ * container's streams, starts it, and sends its output (streams 1 and 2)
+ * and its events (stream 3, on_event) on this one connection, which ends
+ * after "exit" once the output has ended.  cbs->on_ready runs at the
+ * helper's 101 (nothing to do then: the input is on its way).  The frame
+ * is copied into the connection's buffer; the caller wipes its own.
+ * Returns NULL with err set when the socket cannot even be opened;
+ * otherwise exactly one on_end follows.  An answer other than 101 ends it
+ * with err from that answer: eng_attach_status says which (the container
+ * was then not started). */
+eng_attach_t *eng_run_open (eng_t *eng, const char *id, const void *frame, size_t len,
+                            const eng_attach_cbs_t *cbs, eng_event_cb on_event, void *arg,
+                            wb_err_t *err);
+/* The HTTP status of the answer's head (101 once upgraded), 0 before one
+ * came, -1 when the connection was never made (nothing reached the
+ * engine).  Can't fail. */
+int eng_attach_status (const eng_attach_t *a);
+
 /* ---- pure protocol helpers (no I/O; fuzzed) -------------------------- */
 
 /* Parse the HTTP response head of a hijack request in buf[0..len).
@@ -214,16 +247,17 @@ typedef struct eng_demux
 {
   unsigned char head[8];
   size_t head_have;
-  uint32_t remaining;
+  uint32_t remaining; /* of the current frame, after the piece cb is given */
   int stream;
+  int max_stream; /* the highest type taken (eng_demux_init: ENG_STREAM_STDERR) */
 } eng_demux_t;
 
 typedef void (*eng_demux_cb) (void *arg, int stream, const char *data, size_t len);
 
 void eng_demux_init (eng_demux_t *d);
 /* Feed bytes; calls cb for each payload piece (possibly split across
- * feeds).  Returns 0, or -1 on a header with an unknown stream type (the
- * demuxer is then unusable). */
+ * feeds; d->remaining is 0 during the call for a frame's last piece).  Returns 0, or -1 on a header
+ * with an unknown stream type (the demuxer is then unusable). */
 WB_MUST_CHECK int eng_demux_feed (eng_demux_t *d, const char *data, size_t len, eng_demux_cb cb,
                                   void *arg);
 /* True when the stream stopped at a frame boundary. */

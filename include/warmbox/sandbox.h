@@ -205,6 +205,69 @@ void sbx_reap_orphans (sbx_t *s, void (*done) (void *arg, int n), void *arg);
  * pass now (deferred while creates are in flight).  Async; can't fail. */
 void sbx_reconcile (sbx_t *s);
 
+/* ---- a container's run (run.c) --------------------------------------- */
+
+/* Runs on this sandbox's engine go out as warmbox-oci's one exchange
+ * (eng_run_open) when one_request, else as the Docker Engine API's four
+ * (attach, wait, start, and an inspect after exit code 137).  nodes/ sets
+ * it from what the engine says of itself (warmbox-oci names its runtime
+ * in /info).  Runs already open keep theirs.  Can't fail. */
+void sbx_set_one_request (sbx_t *s, bool one_request);
+bool sbx_one_request (const sbx_t *s);
+
+/* One run of one created container, which the caller owns (sbx_create)
+ * and still removes with sbx_remove after sbx_run_free: the run opens its
+ * streams and watches its exit (ready), takes its input, starts it, and
+ * reports its output, its exit and its output's end, each once; a kill
+ * and an OOM check may be asked on the way.  Every callback runs on the
+ * loop, never inside the call that asked for it, and may free the run
+ * (sbx_run_free), after which none runs. */
+typedef struct sbx_run sbx_run_t;
+typedef struct sbx_run_cbs
+{
+  /* Streams attached, exit watched: give the input, then start. */
+  void (*ready) (void *arg);
+  /* The start's answer.  rc -1 with err: not_started when the engine
+   * said outright that the container did not start (it never will);
+   * otherwise it may have run. */
+  void (*started) (void *arg, int rc, bool not_started, const wb_err_t *err);
+  /* Output, stream ENG_STREAM_STDOUT or ENG_STREAM_STDERR, in order. */
+  void (*data) (void *arg, int stream, const char *data, size_t len);
+  /* The container's exit: rc 0 with its code, or -1 with err when it
+   * cannot be learned (WB_E_ENGINE_DOWN: the engine was lost).  Before a
+   * start was sent or answered, either is the engine failing the run. */
+  void (*exited) (void *arg, int rc, long code, const wb_err_t *err);
+  /* The output ended: rc 0, or -1 with err (it was cut). */
+  void (*output_end) (void *arg, int rc, const wb_err_t *err);
+  /* A kill (sbx_run_kill) the engine did not carry out. */
+  void (*kill_failed) (void *arg, const wb_err_t *err);
+  /* sbx_run_oom's answer: did the kernel kill it for memory? */
+  void (*oom) (void *arg, int rc, bool oom, const wb_err_t *err);
+} sbx_run_cbs_t;
+
+/* Open a run of container id (its id as sbx_create gave it).  NULL with
+ * err when nothing could be sent; no callback then. */
+sbx_run_t *sbx_run_open (sbx_t *s, const char *id, const sbx_run_cbs_t *cbs, void *arg,
+                         wb_err_t *err);
+/* The container's whole stdin, after ready and before the start: copied
+ * (the caller wipes its own), then stdin is closed.  -1 with err when it
+ * cannot be queued (memory, the streams gone). */
+WB_MUST_CHECK int sbx_run_input (sbx_run_t *r, const void *data, size_t len, wb_err_t *err);
+/* Start it (once).  -1 with err when nothing could be sent: it did not
+ * start, and started is not called. */
+WB_MUST_CHECK int sbx_run_start (sbx_run_t *r, wb_err_t *err);
+/* SIGKILL it; kill_failed if the engine does not.  -1 with err when
+ * nothing could be sent. */
+WB_MUST_CHECK int sbx_run_kill (sbx_run_t *r, wb_err_t *err);
+/* After its exit: ask whether it was killed for memory (oom answers).
+ * -1 with err when nothing could be asked. */
+WB_MUST_CHECK int sbx_run_oom (sbx_run_t *r, wb_err_t *err);
+/* No more output wanted (data is not called again).  Can't fail. */
+void sbx_run_mute (sbx_run_t *r);
+/* Close its streams and cancel what is in flight; no callback runs
+ * afterwards.  The container is left as it is.  NULL is a no-op. */
+void sbx_run_free (sbx_run_t *r);
+
 /* Resolve an image reference to its id ("sha256:...").  cb(arg, id, NULL)
  * or cb(arg, NULL, err) (not found: WB_E_NOT_FOUND).  NULL with err when
  * nothing could be sent. */

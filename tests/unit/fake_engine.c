@@ -34,6 +34,8 @@
 #include <cjson/cJSON.h>
 #include <event2/event.h>
 #include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/queue.h>
 
@@ -169,6 +171,11 @@ struct eng_attach
   wb_err_t fail_err;
   bool stdin_closed, paused, dead;
   int busy;
+  /* a run (eng_run_open): */
+  eng_event_cb on_event; /* NULL: an attach */
+  int status;            /* eng_attach_status */
+  char event[512];
+  size_t event_len;
 };
 
 struct eng
@@ -186,6 +193,7 @@ struct eng
   } loaded[16]; /* images an image load added */
   size_t n_loaded;
   bool down;
+  bool oci;                           /* /info names an OCI runtime: warmbox-oci */
   const char *version;                /* /info's ServerVersion (borrowed), "fake" by default */
   bool podman;                        /* its ping says Libpod-Api-Version */
   unsigned long calls[FAKE_OP_COUNT]; /* [FAKE_OP_ANY]: all of them */
@@ -233,6 +241,8 @@ op_what (fake_op_t op)
       return "image save";
     case FAKE_OP_IMAGE_LOAD:
       return "image load";
+    case FAKE_OP_RUN:
+      return "run";
     case FAKE_OP_ANY:
     case FAKE_OP_COUNT:
       break;
@@ -415,6 +425,8 @@ container_stdin_eof (fake_container_t *c)
 }
 
 static void attach_finish (eng_attach_t *a);
+static void run_event (eng_attach_t *a, const char *fmt, ...)
+    __attribute__ ((format (printf, 2, 3)));
 static void req_error (eng_req_t *req, wb_code_t code, long http_status, const char *fmt, ...)
     __attribute__ ((format (printf, 4, 5)));
 
@@ -463,8 +475,14 @@ container_exit (fake_container_t *c, long code, bool oom)
   c->flood_left = 0;
   wake_waiters (c);
   TAILQ_FOREACH (a, &c->eng->attaches, link)
-  if (a->c == c && !c->hold_attach)
-    attach_finish (a);
+  {
+    if (a->c != c)
+      continue;
+    if (a->on_event)
+      run_event (a, "exit %ld %d", code & 255, oom ? 1 : 0);
+    if (!c->hold_attach)
+      attach_finish (a);
+  }
 }
 
 /* DELETE ?force=1: a running container is killed first. */
@@ -554,6 +572,25 @@ queue_frames (eng_attach_t *a, int stream, const char *data, size_t len, bool nl
 }
 
 static void attach_fail (eng_attach_t *a, wb_code_t code, const char *msg);
+
+/* A run's event line, as warmbox-oci sends it (stream 3). */
+static void
+run_event (eng_attach_t *a, const char *fmt, ...)
+{
+  char line[256];
+  va_list ap;
+  int n;
+
+  if (a->dead || a->failing || a->phase == AT_ENDED)
+    return;
+  va_start (ap, fmt);
+  n = vsnprintf (line, sizeof line, fmt, ap);
+  va_end (ap);
+  if (n < 0 || queue_frames (a, ENG_STREAM_EVENT, line, (size_t) n, false) < 0)
+    attach_fail (a, WB_E_NOMEM, "run: out of memory");
+  else
+    kick (a->ev);
+}
 
 /* Output of c's program, to every stream attached to it. */
 static void
@@ -1387,6 +1424,7 @@ req_answer (eng_req_t *req)
         req->res.server_version = req->eng->version ? req->eng->version : "fake";
         req->res.cgroup_version = "1";
         req->res.engine_id = "FAKE:ENGINE";
+        req->res.oci_runtime = req->eng->oci ? "fake-runc version 1" : NULL;
         req->res.security_options = security;
         req->res.n_security_options = 1;
         req_ok (req, 200);
@@ -1509,6 +1547,7 @@ req_answer (eng_req_t *req)
       apply_list (req);
       break;
     case FAKE_OP_ANY:
+    case FAKE_OP_RUN:
     case FAKE_OP_ATTACH:
     case FAKE_OP_COUNT:
       req_error (req, WB_E_INTERNAL, 0, "fake engine: bad request kind");
@@ -1867,8 +1906,29 @@ static void
 deliver_data (void *arg, int stream, const char *data, size_t len)
 {
   eng_attach_t *a = arg;
+  wb_err_t err;
 
-  if (!a->dead && !a->paused && !a->failing && a->phase == AT_READY && stream != ENG_STREAM_STDIN)
+  if (a->dead || a->failing || a->phase != AT_READY)
+    return;
+  if (stream == ENG_STREAM_EVENT)
+    {
+      /* Gathered whole, as engine/attach.c does (even while paused). */
+      if (len >= sizeof a->event - a->event_len)
+        {
+          wb_error (&err, WB_E_ENGINE, "run: an event line too long");
+          attach_end (a, -1, &err);
+          return;
+        }
+      memcpy (a->event + a->event_len, data, len);
+      a->event_len += len;
+      if (a->demux.remaining > 0)
+        return;
+      a->event[a->event_len] = '\0';
+      a->event_len = 0;
+      a->on_event (a->arg, a->event);
+      return;
+    }
+  if (!a->paused && stream != ENG_STREAM_STDIN)
     a->cbs.on_data (a->arg, stream, data, len);
 }
 
@@ -1880,8 +1940,28 @@ attach_connect (eng_attach_t *a)
   fake_container_t *c;
   wb_err_t err;
 
+  if (a->on_event && a->fault == FAULT_LOST)
+    {
+      /* Performed, the answer lost: it starts, and its stdin closes with
+       * the connection. */
+      c = find_container (a->eng, a->id);
+      if (c && c->state == FAKE_CREATED)
+        {
+          if (a->in_early.len && wb_buf_append (&c->in, a->in_early.data, a->in_early.len) < 0)
+            c->in.len = 0; /* out of memory: the program sees a bad frame */
+          c->starts++;
+          c->state = FAKE_RUNNING;
+          a->eng->started++;
+          container_stdin_eof (c);
+        }
+      wb_error (&err, WB_E_ENGINE_DOWN, "run: connection to the engine lost (fake engine)");
+      attach_end (a, -1, &err);
+      return;
+    }
   if (a->fault == FAULT_DOWN || a->fault == FAULT_FAIL || a->fault == FAULT_LOST)
     {
+      if (a->fault != FAULT_LOST)
+        a->status = -1; /* never connected */
       wb_error (&err, WB_E_ENGINE_DOWN,
                 "attach: connection to the engine failed: Connection %s (fake engine%s)",
                 a->fault == FAULT_LOST ? "reset by peer" : "refused",
@@ -1894,10 +1974,21 @@ attach_connect (eng_attach_t *a)
     {
       wb_error (&err, WB_E_NOT_FOUND, "attach: engine answered 404: No such container: %s", a->id);
       err.engine_status = 404;
+      a->status = 404;
+      attach_end (a, -1, &err);
+      return;
+    }
+  if (a->on_event && c->state != FAKE_CREATED)
+    {
+      wb_error (&err, WB_E_ENGINE, "run: engine answered 409: container %.12s cannot be run",
+                a->id);
+      err.engine_status = 409;
+      a->status = 409;
       attach_end (a, -1, &err);
       return;
     }
   a->phase = AT_READY;
+  a->status = 101;
   if (c->state != FAKE_EXITED)
     a->c = c;
   else
@@ -1912,6 +2003,16 @@ attach_connect (eng_attach_t *a)
   if (a->fault == FAULT_GARBAGE && !a->failing
       && wb_buf_append (&a->out, garbage, sizeof garbage) < 0)
     attach_fail (a, WB_E_NOMEM, "attach: out of memory");
+  /* The run's start, as the start op's (after a garbage fault's bytes:
+   * its "started" is never read). */
+  if (a->on_event && !a->failing)
+    {
+      c->starts++;
+      c->state = FAKE_RUNNING;
+      a->eng->started++;
+      run_event (a, "started");
+      program_maybe_start (c);
+    }
   if (a->failing)
     return;
   a->cbs.on_ready (a->arg);
@@ -1922,7 +2023,8 @@ attach_deliver (eng_attach_t *a)
 {
   wb_err_t err;
 
-  while (!a->dead && !a->failing && !a->paused && a->phase == AT_READY && a->out.len > 0)
+  while (!a->dead && !a->failing && (!a->paused || a->on_event) && a->phase == AT_READY
+         && a->out.len > 0)
     {
       /* Taken out first: on_data may pause or free the stream. */
       wb_buf_t batch = a->out;
@@ -1939,7 +2041,7 @@ attach_deliver (eng_attach_t *a)
     }
   if (a->dead || a->phase != AT_READY)
     return;
-  if (a->paused)
+  if (a->paused && a->on_event == NULL)
     wb_buf_free (&a->out);
   if (a->failing)
     attach_end (a, -1, &a->fail_err);
@@ -1979,8 +2081,45 @@ out:
     attach_destroy (a);
 }
 
+static eng_attach_t *stream_open (eng_t *eng, fake_op_t op, const char *id,
+                                  const eng_attach_cbs_t *cbs, eng_event_cb on_event, void *arg,
+                                  wb_err_t *err);
+
 eng_attach_t *
 eng_attach_open (eng_t *eng, const char *id, const eng_attach_cbs_t *cbs, void *arg, wb_err_t *err)
+{
+  return stream_open (eng, FAKE_OP_ATTACH, id, cbs, NULL, arg, err);
+}
+
+eng_attach_t *
+eng_run_open (eng_t *eng, const char *id, const void *frame, size_t len,
+              const eng_attach_cbs_t *cbs, eng_event_cb on_event, void *arg, wb_err_t *err)
+{
+  eng_attach_t *a = stream_open (eng, FAKE_OP_RUN, id, cbs, on_event, arg, err);
+
+  if (a == NULL)
+    return NULL;
+  /* The frame goes behind the request head, stdin closed after it. */
+  if (wb_buf_append (&a->in_early, frame, len) < 0)
+    {
+      eng_attach_free (a);
+      wb_error (err, WB_E_NOMEM, "run: out of memory");
+      return NULL;
+    }
+  a->close_early = true;
+  a->stdin_closed = true;
+  return a;
+}
+
+int
+eng_attach_status (const eng_attach_t *a)
+{
+  return a->status;
+}
+
+static eng_attach_t *
+stream_open (eng_t *eng, fake_op_t op, const char *id, const eng_attach_cbs_t *cbs,
+             eng_event_cb on_event, void *arg, wb_err_t *err)
 {
   eng_attach_t *a;
   fault_t fault;
@@ -1992,7 +2131,7 @@ eng_attach_open (eng_t *eng, const char *id, const eng_attach_cbs_t *cbs, void *
         wb_error (err, WB_E_INVALID, "attach: invalid container id");
         return NULL;
       }
-  fault = call_begin (eng, FAKE_OP_ATTACH);
+  fault = call_begin (eng, op);
   if (fault == FAULT_NULL)
     goto oom;
   a = calloc (1, sizeof *a);
@@ -2012,7 +2151,10 @@ eng_attach_open (eng_t *eng, const char *id, const eng_attach_cbs_t *cbs, void *
   a->cbs = *cbs;
   a->arg = arg;
   a->fault = fault;
+  a->on_event = on_event;
   eng_demux_init (&a->demux);
+  if (on_event)
+    a->demux.max_stream = ENG_STREAM_EVENT;
   TAILQ_INSERT_TAIL (&eng->attaches, a, link);
   eng->n_attaches++;
   if (fault == FAULT_HANG)
@@ -2023,8 +2165,9 @@ eng_attach_open (eng_t *eng, const char *id, const eng_attach_cbs_t *cbs, void *
     }
   else
     {
+      /* A refused connection answers at once, whatever the latency. */
       a->phase = AT_CONNECTING;
-      fire (eng, a->ev, eng->latency_ms);
+      fire (eng, a->ev, fault == FAULT_FAIL || fault == FAULT_DOWN ? 0 : eng->latency_ms);
     }
   return a;
 
@@ -2061,7 +2204,8 @@ void
 eng_attach_pause (eng_attach_t *a)
 {
   a->paused = true;
-  wb_buf_free (&a->out);
+  if (a->on_event == NULL)
+    wb_buf_free (&a->out); /* a run's events still come: deliver_data drops its output */
 }
 
 void
@@ -2093,6 +2237,7 @@ eng_new (struct event_base *base, const eng_config_t *cfg, eng_t **out, wb_err_t
   eng->images = fake_engine_config.images;
   eng->n_images = fake_engine_config.n_images;
   eng->down = fake_engine_config.down;
+  eng->oci = fake_engine_config.oci;
   TAILQ_INIT (&eng->reqs);
   TAILQ_INIT (&eng->attaches);
   TAILQ_INIT (&eng->containers);

@@ -62,6 +62,15 @@
  * container (409 when the name is taken); every call on a container takes
  * its full id or its name.
  *
+ * eng_run_open (warmbox-oci's run) is one call, FAKE_OP_RUN: the attach,
+ * the frame as its stdin, the start and, on stream 3, "started" and
+ * "exit <code> <oom>" (before the stream's end).  A container that is
+ * gone or not created answers 404 / 409 (eng_attach_status; nothing
+ * starts); down/fail: never connected (status -1); hang: no 101, the
+ * request timeout ends it (status 0; nothing starts); garbage: started,
+ * then a malformed stream; lost: started, then the connection drops
+ * before the 101 (status 0).
+ *
  * Not supported (as with the real client): eng_free from inside one of its
  * own callbacks, or using an attach handle after eng_free (eng_free closes
  * and frees every attach stream).  Single-threaded, like the daemon. */
@@ -92,6 +101,7 @@ typedef enum fake_op
   FAKE_OP_INFO,
   FAKE_OP_IMAGE_SAVE,
   FAKE_OP_IMAGE_LOAD,
+  FAKE_OP_RUN, /* eng_run_open: warmbox-oci's one exchange */
   FAKE_OP_COUNT
 } fake_op_t;
 
@@ -127,6 +137,9 @@ typedef struct fake_engine_config
   const fake_image_t *images;
   size_t n_images;
   bool down; /* start as if set_down (fake, true) */
+  /* It is warmbox-oci: /info names a runtime ("fake-runc"), so warmboxd
+   * runs its containers with eng_run_open (fake_engine.c: the run). */
+  bool oci;
 } fake_engine_config_t;
 
 extern fake_engine_config_t fake_engine_config;
