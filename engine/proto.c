@@ -101,6 +101,57 @@ eng_demux_feed (eng_demux_t *d, const char *data, size_t len, eng_demux_cb cb, v
   return 0;
 }
 
+/* ---- warmbox-oci's run events --------------------------------------------- */
+
+/* A decimal in [0, max] spanning the whole of s[0..len). */
+static bool
+small_number (const char *s, size_t len, int max, int *out)
+{
+  int v = 0;
+
+  if (len == 0 || len > 3)
+    return false;
+  for (size_t i = 0; i < len; i++)
+    {
+      if (s[i] < '0' || s[i] > '9')
+        return false;
+      v = v * 10 + (s[i] - '0');
+    }
+  if (v > max)
+    return false;
+  *out = v;
+  return true;
+}
+
+eng_run_event_kind_t
+eng_run_event_parse (const char *line, eng_run_event_t *ev)
+{
+  memset (ev, 0, sizeof *ev);
+  ev->why = "";
+  if (strcmp (line, "started") == 0)
+    return ev->kind = ENG_RUN_STARTED;
+  if (strncmp (line, "not-started", 11) == 0 && (line[11] == '\0' || line[11] == ' '))
+    {
+      ev->why = line[11] ? line + 12 : "";
+      return ev->kind = ENG_RUN_NOT_STARTED;
+    }
+  if (strncmp (line, "exit ", 5) == 0)
+    {
+      /* "exit <code> <oom>": exactly, nothing around. */
+      const char *code = line + 5, *sp = strchr (code, ' ');
+      int oom;
+      if (sp == NULL || !small_number (code, (size_t) (sp - code), 255, &ev->exit_code)
+          || !small_number (sp + 1, strlen (sp + 1), 1, &oom))
+        {
+          ev->exit_code = 0;
+          return ev->kind = ENG_RUN_BAD;
+        }
+      ev->oom = oom == 1;
+      return ev->kind = ENG_RUN_EXIT;
+    }
+  return ev->kind = ENG_RUN_OTHER;
+}
+
 /* ---- image archives (docker save) ---------------------------------------- */
 
 #define TAR_BLOCK 512

@@ -1456,6 +1456,13 @@ do_run (conn_t *c, ctr_t *k)
 {
   const char *why = NULL;
 
+  if (c->body_len)
+    {
+      /* The input follows the head as the stream's own bytes. */
+      c->close_after = true;
+      reply_error (c, 400, "a run takes no body: its input follows the request's head");
+      return;
+    }
   if (k->started || k->state != C_CREATED || k->orphan || k->init_gone)
     {
       reply_error (c, 409, "container %.12s cannot be run (%s)", k->id,

@@ -302,41 +302,38 @@ static void
 o_event (void *arg, const char *line)
 {
   sbx_run_t *r = arg;
+  eng_run_event_t ev;
   wb_err_t err;
-  int code, oom;
-  char tail;
 
   hold (r);
-  if (strcmp (line, "started") == 0)
-    tell_started (r, 0, false, NULL);
-  else if (strncmp (line, "not-started", 11) == 0)
+  switch (eng_run_event_parse (line, &ev))
     {
+    case ENG_RUN_STARTED:
+      tell_started (r, 0, false, NULL);
+      break;
+    case ENG_RUN_NOT_STARTED:
       wb_error (&err, WB_E_ENGINE, "the helper did not start it: %.200s",
-                line[11] == ' ' ? line + 12 : "(no reason given)");
+                ev.why[0] ? ev.why : "(no reason given)");
       tell_started (r, -1, true, &err);
-    }
-  else if (strncmp (line, "exit ", 5) == 0)
-    {
-      if (sscanf (line + 5, "%d %d%c", &code, &oom, &tail) != 2 || code < 0 || code > 255
-          || (oom != 0 && oom != 1))
+      break;
+    case ENG_RUN_EXIT:
+      r->have_oom = true;
+      r->oom = ev.oom;
+      if (!r->started_told)
         {
-          wb_error (&err, WB_E_ENGINE, "the helper's exit line does not parse: %.64s", line);
-          tell_exited (r, -1, 0, &err);
-        }
-      else
-        {
-          r->have_oom = true;
-          r->oom = oom == 1;
           /* An exit before a start answer is the helper's bug: said so. */
-          if (!r->started_told)
-            {
-              wb_error (&err, WB_E_ENGINE, "the helper reported an exit before the start");
-              tell_started (r, -1, false, &err);
-            }
-          tell_exited (r, 0, code, NULL);
+          wb_error (&err, WB_E_ENGINE, "the helper reported an exit before the start");
+          tell_started (r, -1, false, &err);
         }
+      tell_exited (r, 0, ev.exit_code, NULL);
+      break;
+    case ENG_RUN_BAD:
+      wb_error (&err, WB_E_ENGINE, "the helper's exit line does not parse: %.64s", line);
+      tell_exited (r, -1, 0, &err);
+      break;
+    case ENG_RUN_OTHER:
+      break; /* a later helper's: skipped */
     }
-  /* Other lines are a later helper's: skipped. */
   release (r);
 }
 

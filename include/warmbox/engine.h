@@ -227,6 +227,29 @@ typedef void (*eng_event_cb) (void *arg, const char *line);
 eng_attach_t *eng_run_open (eng_t *eng, const char *id, const void *frame, size_t len,
                             const eng_attach_cbs_t *cbs, eng_event_cb on_event, void *arg,
                             wb_err_t *err);
+/* One event line of a run (without its newline), taken apart: what it
+ * says, and for "exit" the code (0..255) and the OOM flag, for
+ * "not-started" the reason (a pointer into line; "" if none).  Pure;
+ * fuzzed (tests/fuzz/fuzz_run_stream.c). */
+typedef enum eng_run_event_kind
+{
+  ENG_RUN_STARTED,
+  ENG_RUN_NOT_STARTED,
+  ENG_RUN_EXIT,
+  ENG_RUN_OTHER, /* a line for a later helper: skipped */
+  ENG_RUN_BAD,   /* an exit line that does not parse */
+} eng_run_event_kind_t;
+
+typedef struct eng_run_event
+{
+  eng_run_event_kind_t kind;
+  int exit_code;
+  bool oom;
+  const char *why;
+} eng_run_event_t;
+
+eng_run_event_kind_t eng_run_event_parse (const char *line, eng_run_event_t *ev);
+
 /* The HTTP status of the answer's head (101 once upgraded), 0 before one
  * came, -1 when the connection was never made (nothing reached the
  * engine).  Can't fail. */

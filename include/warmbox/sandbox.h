@@ -1,8 +1,9 @@
 /* sandbox: one container's life on one engine, and nothing else.
  *
  * This is the only module that builds a container's create body, labels a
- * container, picks its uid, creates it, removes it and reaps what a dead
- * daemon left behind.  Pools (policy) and executions (what runs in a
+ * container, picks its uid, creates it, runs it (run.c: attach, start,
+ * wait, kill, inspect, or warmbox-oci's one exchange), removes it and
+ * reaps what a dead daemon left behind.  Pools (policy) and executions (what runs in a
  * container) go through it, so no path can create a container that differs
  * in hardening or labels, or that the reaper cannot find.
  *

@@ -42,7 +42,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     abort ();
   r = oci_route (&h, &id, arg, sizeof arg);
   if ((r != 0 && r != 404 && r != 405) || strlen (arg) >= sizeof arg
-      || (r == 0 && (id < OCI_R_PING || id > OCI_R_WAIT)))
+      || (r == 0 && (id < OCI_R_PING || id > OCI_R_RUN)))
     abort ();
   if (r == 0 && id >= OCI_R_REMOVE && (arg[0] == '\0' || strchr (arg, '/')))
     abort (); /* a container's id is one segment, never empty */

@@ -107,6 +107,12 @@ cases = [
     ("an events filter it does not take", b"GET /events?filters=%7B%22until%22%3A%5B%5D%7D HTTP/1.1\r\nConnection: close\r\n\r\n", 400),
     ("an events since that is not a time", b"GET /events?since=10m HTTP/1.1\r\nConnection: close\r\n\r\n", 400),
     ("an events until that is not a time", b"GET /events?until=-1 HTTP/1.1\r\nConnection: close\r\n\r\n", 400),
+    # warmboxd's own run (docs/architecture.md, "The helper's run").
+    ("a run of an unknown container", b"POST /warmbox/v1/containers/" + b"ab" * 32 + b"/run HTTP/1.1\r\n"
+     b"Content-Length: 0\r\nConnection: Upgrade\r\nUpgrade: tcp\r\n\r\nframe bytes", 404),
+    ("a run asked with GET", b"GET /warmbox/v1/containers/zz/run HTTP/1.1\r\nConnection: close\r\n\r\n", 405),
+    ("a run with a path of two segments", b"POST /warmbox/v1/containers/a/b/run HTTP/1.1\r\n"
+     b"Content-Length: 0\r\n\r\n", 404),
 ]
 for name, data, want in cases:
     got = raw(data)
