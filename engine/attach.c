@@ -52,8 +52,8 @@ attach_destroy (eng_attach_t *a)
 static void
 attach_end (eng_attach_t *a, int rc, const wb_err_t *err)
 {
-  if (a->ended)
-    return;
+  if (a->ended || a->dead)
+    return; /* freed by its owner (inside a callback of this feed): nobody to tell */
   a->ended = true;
   bufferevent_disable (a->bev, EV_READ | EV_WRITE);
   a->cbs.on_end (a->arg, rc, err);

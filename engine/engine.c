@@ -871,6 +871,12 @@ fail:
   return -1;
 }
 
+long
+eng_request_timeout_ms (const eng_t *eng)
+{
+  return eng->request_timeout_ms;
+}
+
 void
 eng_free (eng_t *eng)
 {

@@ -135,6 +135,11 @@ eng_run_event_parse (const char *line, eng_run_event_t *ev)
       ev->why = line[11] ? line + 12 : "";
       return ev->kind = ENG_RUN_NOT_STARTED;
     }
+  if (strncmp (line, "start-failed", 12) == 0 && (line[12] == '\0' || line[12] == ' '))
+    {
+      ev->why = line[12] ? line + 13 : "";
+      return ev->kind = ENG_RUN_START_FAILED;
+    }
   if (strncmp (line, "exit ", 5) == 0)
     {
       /* "exit <code> <oom>": exactly, nothing around. */

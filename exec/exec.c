@@ -881,14 +881,17 @@ exec_finish (sched_exec_t *ex)
   if (res->status == SCHED_ST_ERROR || res->status == SCHED_ST_ENGINE_LOST
       || res->status == SCHED_ST_SANDBOX_ERROR)
     res->error = ex->end.outcome_error;
-  res->exit_code = ex->end.have_exit && res->status != SCHED_ST_COMPILE_ERROR
-                           && res->status != SCHED_ST_TIMEOUT
-                           && res->status != SCHED_ST_SANDBOX_ERROR
-                           && !(res->status == SCHED_ST_ERROR
-                                && (ex->out.drain_cut || ex->out.trailer_overflow
-                                    || ex->end.start_overdue || ex->end.exit_unreported))
-                       ? (int) ex->end.exit_code
-                       : -1;
+  res->exit_code
+      = ex->end.have_exit && res->status != SCHED_ST_COMPILE_ERROR
+                && res->status != SCHED_ST_TIMEOUT && res->status != SCHED_ST_SANDBOX_ERROR
+                && !(res->status == SCHED_ST_ERROR
+                     && (ex->out.drain_cut || ex->out.trailer_overflow || ex->end.start_overdue
+                         || ex->end.exit_unreported))
+                /* We stopped it for a failure: its exit is our kill's. */
+                && !((res->status == SCHED_ST_ERROR || res->status == SCHED_ST_ENGINE_LOST)
+                     && ex->end.outcome_set)
+            ? (int) ex->end.exit_code
+            : -1;
   res->duration_ms = ((ex->t_exit_us ? ex->t_exit_us : now) - ex->t_start_us) / 1000;
   res->total_ms = (now - ex->t_admit_us) / 1000;
   wb_info ("execution %s language=%s status=%s exit=%d pool_hit=%d duration_ms=%llu "
@@ -1510,11 +1513,12 @@ on_started (void *arg, int rc, bool not_started, const wb_err_t *why)
        * so): the container did not start.  One that was never reached
        * (warmbox-oci's run: the start is the exchange) may go to another
        * engine while time is left, as a failure before the start does. */
+      bool cancelled = ex->end.outcome_set && ex->end.outcome == SCHED_ST_CANCELLED;
       err = *why;
       wb_err_wrap (&err, "starting the container");
       if (err.code == WB_E_ENGINE_DOWN && start_undo (ex) == 0 && replace (ex, &err) == 0)
         return;
-      exec_refuse (ex, &err, false);
+      exec_refuse (ex, &err, cancelled);
       return;
     }
   set_state (ex, EX_RUNNING);
@@ -1585,7 +1589,14 @@ send_start (sched_exec_t *ex)
       = startgate_ticket (node_gate (ex->node), (double) ex->t_start_us / 1000.0);
   node_yield_update (ex->node);
   if (sbx_run_start (ex->run, &err) < 0)
-    exec_refuse (ex, &err, false); /* STARTING: nothing ran, but no other engine may take it now */
+    {
+      /* Nothing was sent.  warmbox-oci's start is the run's connection:
+       * a socket that is gone (a helper restarting) is an engine failure
+       * before the start, and another engine may run it. */
+      if (err.code == WB_E_ENGINE_DOWN && start_undo (ex) == 0 && replace (ex, &err) == 0)
+        return;
+      exec_refuse (ex, &err, false); /* nothing ran */
+    }
 }
 
 static void

@@ -100,6 +100,7 @@ struct ctr
   int exit_code;
   bool oom;
   bool started;        /* its fifo was read (runsc: its start answered): the program may have run */
+  bool start_failed;   /* its start failed (start_finish): its init is killed, its exit follows */
   bool gvisor;         /* runsc's, not runc's */
   bool deleting;       /* the runtime's delete is under way (one at a time) */
   bool announced;      /* its create event went out: its destroy event will */
@@ -626,8 +627,10 @@ answer_waits (ctr_t *k)
 /* An event line of a run (stream 3 of its multiplexed stream): what
  * happened to its container, for warmboxd (engine/attach.c's run reads
  * it).  A connection out of memory is closed. */
-static void run_event (conn_t *c, const char *fmt, ...) __attribute__ ((format (printf, 2, 3)));
-static void
+static bool run_event (conn_t *c, const char *fmt, ...) __attribute__ ((format (printf, 2, 3)));
+/* false when it could not be queued: c was ended (attach_end) and may be
+ * gone. */
+static bool
 run_event (conn_t *c, const char *fmt, ...)
 {
   char line[256];
@@ -639,19 +642,35 @@ run_event (conn_t *c, const char *fmt, ...)
   n = vsnprintf (line, sizeof line, fmt, ap);
   va_end (ap);
   if (n < 0)
-    return;
+    n = 0;
   if ((size_t) n >= sizeof line)
     n = (int) sizeof line - 1;
   head[6] = (unsigned char) (n >> 8);
   head[7] = (unsigned char) n;
   if (evbuffer_add (bufferevent_get_output (c->bev), head, 8) < 0
       || evbuffer_add (bufferevent_get_output (c->bev), line, (size_t) n) < 0)
-    attach_end (c);
+    {
+      attach_end (c);
+      return false;
+    }
+  return true;
 }
 
-static void
-start_finish (ctr_t *k, bool ok, const char *why)
+/* How a start ended: the program let go; certainly not (its init ended
+ * before it was released, or nothing was begun); or not known (a
+ * release that failed half-way, runsc's start failing or timing out):
+ * it may have run. */
+typedef enum
 {
+  START_OK,
+  START_NEVER,
+  START_UNKNOWN,
+} start_outcome_t;
+
+static void
+start_finish (ctr_t *k, start_outcome_t outcome, const char *why)
+{
+  bool ok = outcome == START_OK;
   conn_t *c = k->start_conn;
   k->start_conn = NULL;
   if (k->fifo_ev)
@@ -672,14 +691,21 @@ start_finish (ctr_t *k, bool ok, const char *why)
       now_rfc3339 (k->started_at);
       emit (k, "start", NULL, NULL);
     }
-  else if (!k->init_gone && k->init_pid > 0)
-    kill (k->init_pid, SIGKILL); /* never started: it must not start later (its exit follows) */
+  else
+    {
+      k->start_failed = true;
+      if (!k->init_gone && k->init_pid > 0)
+        kill (k->init_pid, SIGKILL); /* it must not start later (its exit follows) */
+    }
+  /* A run hears "not-started" only when nothing ran: warmboxd then says
+   * so to its client, who may send the code again. */
   if (k->attach && k->attach->run)
     {
       if (ok)
-        run_event (k->attach, "started");
+        (void) run_event (k->attach, "started");
       else
-        run_event (k->attach, "not-started %s", why);
+        (void) run_event (k->attach, "%s %s",
+                          outcome == START_NEVER ? "not-started" : "start-failed", why);
     }
   if (c == NULL)
     return;
@@ -782,22 +808,24 @@ ctr_exited (ctr_t *k, int status)
   emit_code (k, "die", "exitCode", k->exit_code);
   /* runsc's start may answer after the program is over: it ran.  runc's
    * init that ends before its fifo is read never ran the program. */
-  if (k->state == C_STARTING)
+  if (k->state == C_STARTING && !k->start_failed)
     {
       /* runc's init may have written its byte and run the program within
        * one turn of the loop: a byte in the fifo says it started. */
       char b[16];
       bool ran = k->gvisor || (k->fifo_fd >= 0 && read (k->fifo_fd, b, sizeof b) > 0);
-      start_finish (k, ran, "its init ended before it started");
+      start_finish (k, ran ? START_OK : START_NEVER, "its init ended before it started");
     }
   if (!removing)
     k->state = C_EXITED;
   if (k->attach && k->attach->run)
     {
       conn_t *c = k->attach;
-      run_event (c, "exit %d %d", k->exit_code, k->oom ? 1 : 0);
-      c->run_exit_sent = true;
-      attach_check_done (c); /* its end, if the output has ended too */
+      if (run_event (c, "exit %d %d", k->exit_code, k->oom ? 1 : 0))
+        {
+          c->run_exit_sent = true;
+          attach_check_done (c); /* its end, if the output has ended too */
+        }
     }
   answer_waits (k);
   if (removing)
@@ -873,8 +901,8 @@ ctr_remove (ctr_t *k, conn_t *c)
       c->kind = K_BUSY;
       c->ctr = k;
     }
-  if (k->state == C_STARTING)
-    start_finish (k, false, "it is being removed");
+  if (k->state == C_STARTING && !k->start_failed)
+    start_finish (k, START_UNKNOWN, "it is being removed");
   k->state = C_REMOVING;
   close_fd (&k->in_w);
   if (!k->init_gone && k->init_pid > 0)
@@ -1109,7 +1137,7 @@ fifo_cb (evutil_socket_t fd, short what, void *arg)
 
   if (what & EV_TIMEOUT)
     {
-      start_finish (k, false, "its init did not answer");
+      start_finish (k, START_UNKNOWN, "its init did not answer");
       return;
     }
   n = read (fd, b, sizeof b);
@@ -1120,10 +1148,13 @@ fifo_cb (evutil_socket_t fd, short what, void *arg)
       char path[PATH_MAX + 80];
       snprintf (path, sizeof path, "%s/%s/exec.fifo", k->srv->state_dir, k->id);
       unlink (path); /* as runc start does: the state now says running */
-      start_finish (k, true, NULL);
+      start_finish (k, START_OK, NULL);
       return;
     }
-  start_finish (k, false, n == 0 ? "its init closed the fifo" : strerror (errno));
+  /* Closed without its byte: the init ended before it could run the
+   * program. */
+  start_finish (k, n == 0 ? START_NEVER : START_UNKNOWN,
+                n == 0 ? "its init closed the fifo" : strerror (errno));
 }
 
 /* runsc start answered (gVisor has no exec fifo to open). */
@@ -1133,13 +1164,14 @@ runsc_started_cb (void *arg, int status)
   ctr_t *k = arg;
   if (k->state != C_STARTING)
     return; /* it ended first (ctr_exited finished the start), or is being removed */
-  start_finish (k, WIFEXITED (status) && WEXITSTATUS (status) == 0, "runsc start failed");
+  start_finish (k, WIFEXITED (status) && WEXITSTATUS (status) == 0 ? START_OK : START_UNKNOWN,
+                "runsc start failed");
 }
 
 static void
 start_timeout_cb (evutil_socket_t fd, short what, void *arg)
 {
-  start_finish (arg, false, "its init did not answer in time");
+  start_finish (arg, START_UNKNOWN, "its init did not answer in time");
 }
 
 /* Start: release the init through the exec fifo it waits on, as the
@@ -1186,7 +1218,7 @@ start_begin (ctr_t *k, const char **why)
     {
     case 1: /* crun: it runs the program now */
       k->state = C_STARTING;
-      start_finish (k, true, NULL);
+      start_finish (k, START_OK, NULL);
       return 0;
     case 0: /* runc: its byte says so (fifo_cb) */
       break;
@@ -1199,7 +1231,7 @@ start_begin (ctr_t *k, const char **why)
   k->start_timer = evtimer_new (k->srv->base, start_timeout_cb, k);
   if (k->fifo_ev == NULL || k->start_timer == NULL || event_add (k->fifo_ev, NULL) < 0
       || evtimer_add (k->start_timer, &tv) < 0)
-    start_finish (k, false, "out of memory");
+    start_finish (k, START_UNKNOWN, "out of memory");
   return 0;
 }
 
@@ -1402,8 +1434,11 @@ pipe_bev (conn_t *c, int *fd, short enable)
   return b;
 }
 
-static void
-do_attach (conn_t *c, ctr_t *k)
+/* Hijack c for k's streams.  true when attached (c is K_ATTACHED);
+ * false when refused (its answer is queued) or ended at once: c may be
+ * gone then. */
+static bool
+attach_streams (conn_t *c, ctr_t *k)
 {
   static const char head[]
       = "HTTP/1.1 101 UPGRADED\r\nContent-Type: application/vnd.docker.raw-stream\r\n"
@@ -1411,7 +1446,7 @@ do_attach (conn_t *c, ctr_t *k)
   if (k->attach || k->out_r < 0 || k->orphan)
     {
       reply_error (c, 409, "container %.12s: its streams are taken", k->id);
-      return;
+      return false;
     }
   {
     /* All three or none: on a failure the container keeps its pipes. */
@@ -1430,7 +1465,7 @@ do_attach (conn_t *c, ctr_t *k)
             }
         c->in = c->out = c->err = NULL;
         reply_error (c, 500, "cannot attach");
-        return;
+        return false;
       }
     k->in_w = k->out_r = k->err_r = -1;
   }
@@ -1439,9 +1474,19 @@ do_attach (conn_t *c, ctr_t *k)
   k->attach = c;
   bufferevent_enable (c->bev, EV_READ);
   if (evbuffer_add (bufferevent_get_output (c->bev), head, sizeof head - 1) < 0)
-    attach_end (c);
-  else if (evbuffer_get_length (bufferevent_get_input (c->bev)) > 0)
-    client_attached_read (c);
+    {
+      attach_end (c);
+      return false;
+    }
+  if (evbuffer_get_length (bufferevent_get_input (c->bev)) > 0)
+    client_attached_read (c); /* may end it: c stays until the loop's next turn */
+  return k->attach == c;
+}
+
+static void
+do_attach (conn_t *c, ctr_t *k)
+{
+  (void) attach_streams (c, k);
 }
 
 /* POST /warmbox/v1/containers/{id}/run: warmboxd's hand-out, one
@@ -1456,10 +1501,11 @@ do_run (conn_t *c, ctr_t *k)
 {
   const char *why = NULL;
 
+  /* A refused run's connection is closed (conn_read set close_after): the
+   * input behind its head is never read as a request. */
   if (c->body_len)
     {
       /* The input follows the head as the stream's own bytes. */
-      c->close_after = true;
       reply_error (c, 400, "a run takes no body: its input follows the request's head");
       return;
     }
@@ -1469,15 +1515,16 @@ do_run (conn_t *c, ctr_t *k)
                    k->started ? "it ran already" : state_names[k->state]);
       return;
     }
-  do_attach (c, k);
-  if (c->kind != K_ATTACHED || k->attach != c)
-    return; /* refused (its answer is sent), or ended at once */
+  if (!attach_streams (c, k))
+    return; /* refused (its answer is queued), or ended at once */
   c->run = true;
   if (start_begin (k, &why) < 0)
     {
-      run_event (c, "not-started %s", why);
-      if (k->init_pid > 0)
-        kill (k->init_pid, SIGKILL); /* never started: it must not start later (its exit follows) */
+      /* Nothing was begun: it never ran, and must not run later. */
+      k->start_failed = true;
+      (void) run_event (c, "not-started %s", why); /* failing, it ends c */
+      if (k->init_pid > 0 && !k->init_gone)
+        kill (k->init_pid, SIGKILL); /* its exit follows */
     }
 }
 
@@ -2076,6 +2123,10 @@ conn_read (conn_t *c)
       c->close_after = c->head.close_after;
       rr = oci_route (&c->head, &c->route, c->route_arg, sizeof c->route_arg);
       c->route_status = rr;
+      /* A run's connection serves that run alone: refused, it is closed
+       * (what follows its head is the user's input, never a request). */
+      if (rr == 0 && c->route == OCI_R_RUN)
+        c->close_after = true;
       bool load = rr == 0 && c->route == OCI_R_IMAGE_LOAD;
       if (c->body_len > (load ? LOAD_MAX : BODY_MAX))
         {

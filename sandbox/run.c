@@ -40,7 +40,8 @@ struct sbx_run
   eng_req_t *start_req; /* Docker */
   eng_req_t *op;        /* Docker: the wait's fallback inspect, or the OOM inspect */
   eng_req_t *kill_req;
-  struct event *soon; /* one request: ready and the OOM answer, on a later pass */
+  struct event *soon;        /* one request: ready and the OOM answer, on a later pass */
+  struct event *start_bound; /* one request: "started" within the engine's request bound */
 
   bool attach_ready, wait_armed, ready_told;
   bool start_sent, started_told, started_ok;
@@ -63,6 +64,8 @@ run_destroy (sbx_run_t *r)
   eng_req_cancel (r->kill_req);
   if (r->soon)
     event_free (r->soon);
+  if (r->start_bound)
+    event_free (r->start_bound);
   if (r->frame.data)
     explicit_bzero (r->frame.data, r->frame.cap);
   wb_buf_free (&r->frame);
@@ -104,6 +107,8 @@ tell_started (sbx_run_t *r, int rc, bool not_started, const wb_err_t *err)
   if (r->started_told || r->dead)
     return;
   r->started_told = true;
+  if (r->start_bound)
+    event_del (r->start_bound);
   r->started_ok = rc == 0;
   r->cbs.started (r->arg, rc, not_started, err);
 }
@@ -298,6 +303,34 @@ o_ready (void *arg)
   (void) arg; /* the 101: the input went with the request */
 }
 
+/* The exchange is unusable (a start that never answered, an event that
+ * does not parse): closed, and whatever was not told is told now, in
+ * order, with err (the start: it may have run). */
+static void
+o_fail (sbx_run_t *r, const wb_err_t *err)
+{
+  hold (r);
+  eng_attach_free (r->attach);
+  r->attach = NULL;
+  tell_started (r, -1, false, err);
+  tell_exited (r, -1, 0, err);
+  tell_output_end (r, -1, err);
+  release (r);
+}
+
+static void
+start_bound_cb (evutil_socket_t fd, short what, void *arg)
+{
+  sbx_run_t *r = arg;
+  wb_err_t err;
+
+  (void) fd;
+  (void) what;
+  wb_error (&err, WB_E_ENGINE_DOWN, "the engine did not answer the run's start within %ld ms",
+            eng_request_timeout_ms (r->eng));
+  o_fail (r, &err);
+}
+
 static void
 o_event (void *arg, const char *line)
 {
@@ -312,9 +345,14 @@ o_event (void *arg, const char *line)
       tell_started (r, 0, false, NULL);
       break;
     case ENG_RUN_NOT_STARTED:
-      wb_error (&err, WB_E_ENGINE, "the helper did not start it: %.200s",
+      wb_error (&err, WB_E_ENGINE, "the engine did not start it: %.200s",
                 ev.why[0] ? ev.why : "(no reason given)");
       tell_started (r, -1, true, &err);
+      break;
+    case ENG_RUN_START_FAILED:
+      wb_error (&err, WB_E_ENGINE, "its start failed, it may have run: %.200s",
+                ev.why[0] ? ev.why : "(no reason given)");
+      tell_started (r, -1, false, &err);
       break;
     case ENG_RUN_EXIT:
       r->have_oom = true;
@@ -322,14 +360,14 @@ o_event (void *arg, const char *line)
       if (!r->started_told)
         {
           /* An exit before a start answer is the helper's bug: said so. */
-          wb_error (&err, WB_E_ENGINE, "the helper reported an exit before the start");
+          wb_error (&err, WB_E_ENGINE, "the engine reported an exit before the start");
           tell_started (r, -1, false, &err);
         }
       tell_exited (r, 0, ev.exit_code, NULL);
       break;
     case ENG_RUN_BAD:
-      wb_error (&err, WB_E_ENGINE, "the helper's exit line does not parse: %.64s", line);
-      tell_exited (r, -1, 0, &err);
+      wb_error (&err, WB_E_ENGINE, "the engine's exit line does not parse: %.64s", line);
+      o_fail (r, &err);
       break;
     case ENG_RUN_OTHER:
       break; /* a later helper's: skipped */
@@ -355,11 +393,13 @@ o_end (void *arg, int rc, const wb_err_t *err)
               "the engine's connection ended without the container's exit (the engine went away)");
   if (!r->started_told)
     {
-      /* Refused with an answer of its own (404, 409: nothing started), or
-       * never reached: it did not start.  Cut after its 101: it may. */
+      /* Any answer but the 101 comes before the helper begins anything
+       * (404, 409, a 500 that could not attach), and a connection never
+       * made reached nobody: it did not start.  Cut after its 101: it
+       * may have. */
       wb_err_t se = e;
       wb_err_wrap (&se, "running the container");
-      tell_started (r, -1, (status >= 400 && status < 500) || status == -1, &se);
+      tell_started (r, -1, status == -1 || (status > 0 && status != 101), &se);
     }
   tell_exited (r, -1, 0, &e);
   tell_output_end (r, rc, rc < 0 ? err : NULL);
@@ -442,6 +482,16 @@ sbx_run_start (sbx_run_t *r, wb_err_t *err)
       wb_buf_free (&r->frame);
       if (r->attach == NULL)
         return -1;
+      /* The Docker start's request has its bound; the run's start too. */
+      long ms = eng_request_timeout_ms (r->eng);
+      struct timeval tv = {ms / 1000, (ms % 1000) * 1000};
+      if ((r->start_bound = evtimer_new (sbx_base (r->s), start_bound_cb, r)) == NULL
+          || evtimer_add (r->start_bound, &tv) < 0)
+        {
+          eng_attach_free (r->attach);
+          r->attach = NULL;
+          return wb_error (err, WB_E_NOMEM, "cannot arm the start's bound (out of memory)");
+        }
     }
   else if ((r->start_req = eng_container_start (r->eng, r->id, d_started_cb, r, err)) == NULL)
     return -1;

@@ -59,6 +59,9 @@ bool eng_err_refused (const wb_err_t *err);
  * On error returns -1 with *out untouched (bad endpoint, no memory). */
 WB_MUST_CHECK int eng_new (struct event_base *base, const eng_config_t *cfg, eng_t **out,
                            wb_err_t *err);
+/* The bound of every request but a wait (eng_config_t.request_timeout_ms,
+ * or its default), in ms.  Can't fail. */
+long eng_request_timeout_ms (const eng_t *eng);
 /* Cancel every pending request (their callbacks are not called), close every
  * attach stream and free the client.  NULL is a no-op. */
 void eng_free (eng_t *eng);
@@ -206,6 +209,7 @@ void eng_attach_free (eng_attach_t *a);
  * newline (docs/architecture.md, "The helper's run"):
  *   "started"             the program was let go
  *   "not-started <why>"   it was not, and never will be
+ *   "start-failed <why>"  the start failed half-way: it may have run
  *   "exit <code> <oom>"   the container's init ended: its exit code, and
  *                         1 when the kernel killed a process of it for
  *                         memory, else 0
@@ -229,12 +233,14 @@ eng_attach_t *eng_run_open (eng_t *eng, const char *id, const void *frame, size_
                             wb_err_t *err);
 /* One event line of a run (without its newline), taken apart: what it
  * says, and for "exit" the code (0..255) and the OOM flag, for
- * "not-started" the reason (a pointer into line; "" if none).  Pure;
+ * "not-started" and "start-failed" the reason (a pointer into line; ""
+ * if none).  Pure;
  * fuzzed (tests/fuzz/fuzz_run_stream.c). */
 typedef enum eng_run_event_kind
 {
   ENG_RUN_STARTED,
   ENG_RUN_NOT_STARTED,
+  ENG_RUN_START_FAILED,
   ENG_RUN_EXIT,
   ENG_RUN_OTHER, /* a line for a later helper: skipped */
   ENG_RUN_BAD,   /* an exit line that does not parse */

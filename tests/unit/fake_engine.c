@@ -194,6 +194,7 @@ struct eng
   size_t n_loaded;
   bool down;
   bool oci;                           /* /info names an OCI runtime: warmbox-oci */
+  const char *run_answer;             /* fake_engine_set_run_answer (borrowed), or NULL */
   const char *version;                /* /info's ServerVersion (borrowed), "fake" by default */
   bool podman;                        /* its ping says Libpod-Api-Version */
   unsigned long calls[FAKE_OP_COUNT]; /* [FAKE_OP_ANY]: all of them */
@@ -2004,13 +2005,25 @@ attach_connect (eng_attach_t *a)
       && wb_buf_append (&a->out, garbage, sizeof garbage) < 0)
     attach_fail (a, WB_E_NOMEM, "attach: out of memory");
   /* The run's start, as the start op's (after a garbage fault's bytes:
-   * its "started" is never read). */
-  if (a->on_event && !a->failing)
+   * its "started" is never read), or the answer a test asked for. */
+  const char *answer = a->eng->run_answer;
+  if (a->on_event && !a->failing && answer
+      && (answer[0] == '\0' || strncmp (answer, "not-started", 11) == 0))
+    {
+      if (answer[0])
+        {
+          run_event (a, "%s", answer);
+          attach_finish (a); /* its init killed, nothing ran: the stream ends */
+        }
+      else
+        attach_detach (a); /* stuck: nothing more comes */
+    }
+  else if (a->on_event && !a->failing)
     {
       c->starts++;
       c->state = FAKE_RUNNING;
       a->eng->started++;
-      run_event (a, "started");
+      run_event (a, "%s", answer ? answer : "started");
       program_maybe_start (c);
     }
   if (a->failing)
@@ -2245,6 +2258,24 @@ eng_new (struct event_base *base, const eng_config_t *cfg, eng_t **out, wb_err_t
   current = eng;
   *out = eng;
   return 0;
+}
+
+void
+fake_engine_set_run_answer (fake_engine_t *fe, const char *line)
+{
+  fe->run_answer = line;
+}
+
+void
+fake_engine_set_request_timeout (fake_engine_t *fe, long ms)
+{
+  fe->request_timeout_ms = ms > 0 ? ms : DEFAULT_TIMEOUT_MS;
+}
+
+long
+eng_request_timeout_ms (const eng_t *eng)
+{
+  return eng->request_timeout_ms;
 }
 
 void

@@ -163,6 +163,15 @@ void fake_engine_reset_faults (fake_engine_t *fe);
 unsigned long fake_engine_calls (const fake_engine_t *fe, fake_op_t op);
 
 void fake_engine_set_latency (fake_engine_t *fe, long ms);
+/* Runs from now on (NULL: as warmbox-oci does) answer first with line
+ * instead of "started" (borrowed): "not-started ..." leaves the
+ * container unstarted and ends the stream; "" says nothing after the 101
+ * and starts nothing (a stuck helper); any other line ("start-failed
+ * ...", an exit line that does not parse) starts it as usual. */
+void fake_engine_set_run_answer (fake_engine_t *fe, const char *line);
+/* The request bound from now on (eng_config_t.request_timeout_ms): what
+ * hung requests wait, and what eng_request_timeout_ms says. */
+void fake_engine_set_request_timeout (fake_engine_t *fe, long ms);
 /* What /info says as ServerVersion from now on (borrowed; NULL: "fake"):
  * as if the engine were restarted in another version. */
 void fake_engine_set_version (fake_engine_t *fe, const char *version);

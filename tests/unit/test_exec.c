@@ -930,6 +930,62 @@ test_start_may_have_run (void)
   is_int (teardown ("start may have run"), 0, "nothing left");
 }
 
+/* warmbox-oci's run answers other than "started": each ends the call as
+ * what it means, once, and leaves nothing running. */
+static void
+test_run_answers (void)
+{
+  static const struct
+  {
+    const char *answer;
+    bool refused;          /* nothing ran: no result, a refusal */
+    sched_status_t status; /* else: the result's */
+    const char *what;
+  } cases[] = {
+      {"not-started its init ended before it started", true, SCHED_ST_OK,
+       "\"not-started\": refused, nothing ran, never started"},
+      {"start-failed runsc start failed", false, SCHED_ST_ERROR,
+       "\"start-failed\": it may have run, a result with status error"},
+      {"exit 999 0", false, SCHED_ST_ERROR,
+       "an exit line that does not parse, before the start: error, the run ended"},
+      {"", false, SCHED_ST_ENGINE_LOST,
+       "nothing after the 101 (a stuck helper): ended at the start's bound, engine_lost"},
+  };
+
+  if (!one_request)
+    return;
+  if (!setup ("{\"pools\":{\"python\":{\"min_ready\":1,\"max_ready\":1}}}"))
+    return;
+  for (size_t i = 0; i < WB_ARRAY_SIZE (cases); i++)
+    {
+      call_t c;
+      unsigned long started;
+      int refused_before = rows ("refused"), error_rows = rows ("error") + rows ("engine_lost");
+
+      run_until (pools_ready, NULL, 3000);
+      started = fake_engine_stats (fake ()).started;
+      fake_engine_set_run_answer (fake (), cases[i].answer);
+      submit (&c, "python", "sleep 50; out x", "\"timeout_ms\":2000");
+      ok (wait_answers (&c, 1, 10000), "%s: answered", cases[i].what);
+      fake_engine_set_run_answer (fake (), NULL);
+      if (cases[i].refused)
+        {
+          ok (!c.has_result && c.answers == 1 && fake_engine_stats (fake ()).started == started,
+              "%s", cases[i].what);
+          run_until (one_final_row, NULL, 2000);
+          is_int (rows ("refused"), refused_before + 1, "  its row says refused");
+        }
+      else
+        {
+          ok (c.has_result && c.status == cases[i].status && c.exit_code == -1, "%s (%d %d)",
+              cases[i].what, c.status, c.exit_code);
+          run_until (one_final_row, NULL, 2000);
+          is_int (rows ("error") + rows ("engine_lost"), error_rows + 1, "  its row says so");
+        }
+    }
+  is_int (teardown ("run answers"), 0, "nothing left");
+}
+
 /* Starts the engine refused at once teach the start gate nothing: they
  * would make starts look nearly free and every real level a ceiling. */
 static void
@@ -2142,6 +2198,9 @@ test_start_counts_from_mark (void)
   /* Every answer of the engine 150 ms late, the start's too: the program
    * starts 150 ms after its start was sent. */
   fake_engine_set_latency (fake (), 150);
+  /* ... within the engine's request bound (60 ms in these tests: a real
+   * client's start, and the run's, would time out before that answer). */
+  fake_engine_set_request_timeout (fake (), 1000);
   submit (&c[0], "python", "out fine", "\"timeout_ms\":100");
   submit (&c[1], "python", "hang", "\"timeout_ms\":100");
   ok (wait_answers (c, 2, 30000) && c[0].has_result && c[1].has_result, "answered (%s %s)",
@@ -2866,6 +2925,7 @@ test_all (void)
   TIMED (test_engine_loss_everywhere ());
   TIMED (test_cap_eviction ());
   TIMED (test_start_may_have_run ());
+  TIMED (test_run_answers ());
   TIMED (test_fast_refusals_not_sampled ());
   TIMED (test_drain_no_topup ());
   TIMED (test_reaper_retry ());
