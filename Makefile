@@ -89,7 +89,8 @@ $(BIN)/warmboxd: $(BUILD)/daemon/main.o $(BUILD)/libwarmbox.a
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $^ $(LIBS) -o $@
 
 # The OCI engine's helper (oci/oci.h): another program, beside warmboxd.
-OCI_SRC := oci/request.c oci/runtime.c oci/spec.c oci/image.c oci/events.c oci/server.c oci/keeper.c
+OCI_SRC := oci/request.c oci/runtime.c oci/spec.c oci/image.c oci/events.c oci/server.c oci/container.c \
+           oci/stream.c oci/cgroup.c oci/keeper.c
 $(BUILD)/liboci.a: $(OCI_SRC:%.c=$(BUILD)/%.o)
 	@rm -f $@
 	ar rcs $@ $^

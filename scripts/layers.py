@@ -51,7 +51,7 @@ ORDER = ["common", "engine", "profiles", "sandbox", "pool", "store", "nodes", "e
          "daemon", "cli", "oci"]
 # Headers only their own folder (and the tests) may include.
 PRIVATE = {"engine/engine_int.h": "engine", "sandbox/sandbox_int.h": "sandbox",
-           "nodes/nodes_int.h": "nodes"}
+           "nodes/nodes_int.h": "nodes", "oci/server_int.h": "oci"}
 PUBLIC = {"wb": "common", "engine": "engine", "profile": "profiles", "sandbox": "sandbox",
           "pool": "pool", "store": "store"}
 

@@ -104,6 +104,19 @@ except OSError as e:
 
 MEMORY_BOMB = "x = []\nwhile True:\n    x.append(bytearray(16 << 20))\n"
 
+# Every process of the sandbox the program may signal but itself and PID 1,
+# warmbox's init, which the kernel shields: the init still reports the
+# program's own end (issue 35: on runc, crun, and under test_hostile_gvisor
+# runsc).
+KILL_ALL = r"""
+import os, signal
+try:
+    os.kill(-1, signal.SIGKILL)
+except OSError as e:
+    print('kill -1:', e)
+print('still here')
+"""
+
 CPU = r"""
 import os, time
 # Four busy processes against the profile's 1 CPU (the machine has 2),
@@ -137,6 +150,8 @@ def facts_of(d):
     out["cpu"] = (r.get("status"), r.get("stdout"))
     st, r = d.run("python", "import time; time.sleep(30)", timeout_ms=1000)
     out["timeout"] = (r.get("status"), r.get("exit_code"))
+    st, r = d.run("python", KILL_ALL)
+    out["kill_all"] = (r.get("status"), r.get("exit_code"), r.get("stdout"))
     return out
 
 
@@ -190,6 +205,8 @@ def prove_runtime(rt, state):
     t.ok(on_oci["cpu"] == ("ok", "100000 True\n"), "%s: the CPU quota holds (1 CPU: four busy processes are throttled)"
          % rt, on_oci["cpu"])
     t.is_eq(on_oci["timeout"], ("timeout", None), "%s: a program past its timeout is killed: timeout" % rt)
+    t.is_eq(on_oci["kill_all"], ("ok", 0, "still here\n"),
+            "%s: kill(-1, SIGKILL) from the program leaves its init: ok, the program's own exit code" % rt)
 
     # The engine's own events, replayed from before the daemon started.
     ev = EngineEvents(os.path.join(root, "engine.sock"), since=int(t_oci) - 1,

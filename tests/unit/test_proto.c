@@ -183,11 +183,54 @@ test_archive (void)
         "%s: refused (%s)", refused[i].file, err.msg);
 }
 
+/* warmbox-oci's run events (docs/architecture.md, "The helper's run"). */
+static void
+test_run_events (void)
+{
+  static const struct
+  {
+    const char *line;
+    eng_run_event_kind_t kind;
+    int code;
+    bool oom;
+    const char *why;
+  } cases[] = {
+      {"started", ENG_RUN_STARTED, 0, false, ""},
+      {"not-started its init ended", ENG_RUN_NOT_STARTED, 0, false, "its init ended"},
+      {"not-started", ENG_RUN_NOT_STARTED, 0, false, ""},
+      {"start-failed runsc start failed", ENG_RUN_START_FAILED, 0, false, "runsc start failed"},
+      {"exit 0 0", ENG_RUN_EXIT, 0, false, ""},
+      {"exit 137 1", ENG_RUN_EXIT, 137, true, ""},
+      {"exit 255 0", ENG_RUN_EXIT, 255, false, ""},
+      {"exit 256 0", ENG_RUN_BAD, 0, false, ""},
+      {"exit -1 0", ENG_RUN_BAD, 0, false, ""},
+      {"exit 1 2", ENG_RUN_BAD, 0, false, ""},
+      {"exit 1 0 ", ENG_RUN_BAD, 0, false, ""},
+      {"exit 1", ENG_RUN_BAD, 0, false, ""},
+      {"exit  1 0", ENG_RUN_BAD, 0, false, ""},
+      {"exit 0001 0", ENG_RUN_BAD, 0, false, ""},
+      {"started ", ENG_RUN_OTHER, 0, false, ""},
+      {"not-startedx", ENG_RUN_OTHER, 0, false, ""},
+      {"usage 1 2", ENG_RUN_OTHER, 0, false, ""},
+      {"", ENG_RUN_OTHER, 0, false, ""},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    {
+      eng_run_event_t ev;
+      eng_run_event_kind_t k = eng_run_event_parse (cases[i].line, &ev);
+      ok (k == cases[i].kind && ev.kind == k && ev.exit_code == cases[i].code
+              && ev.oom == cases[i].oom && strcmp (ev.why, cases[i].why) == 0,
+          "run event \"%s\": kind %d, exit %d, oom %d, why \"%s\"", cases[i].line, (int) k,
+          ev.exit_code, ev.oom, ev.why);
+    }
+}
+
 int
 main (void)
 {
   test_hijack ();
   test_demux ();
+  test_run_events ();
   test_archive ();
   return tap_done ();
 }
