@@ -25,10 +25,9 @@ struct eng_attach
   eng_attach_cbs_t cbs;
   eng_event_cb on_event; /* a run's (eng_run_open); NULL: an attach */
   void *arg;
-  int status;      /* the answer's HTTP status (0 before its head) */
-  char event[512]; /* a run's event line being gathered */
-  size_t event_len;
-  wb_buf_t head; /* response head while waiting for 101 */
+  int status;             /* the answer's HTTP status (0 before its head) */
+  eng_event_line_t event; /* a run's event line being gathered */
+  wb_buf_t head;          /* response head while waiting for 101 */
   eng_demux_t demux;
   bool upgraded;
   bool connected;
@@ -67,20 +66,18 @@ deliver_event (eng_attach_t *a, const char *data, size_t len)
 {
   wb_err_t err;
 
-  if (len >= sizeof a->event - a->event_len)
+  switch (eng_event_line_add (&a->event, data, len, a->demux.remaining == 0))
     {
-      wb_error (&err, WB_E_ENGINE, "run: an event line longer than %zu bytes", sizeof a->event);
-      a->event_len = 0;
+    case 1:
+      a->on_event (a->arg, a->event.line);
+      break;
+    case 0:
+      break;
+    default:
+      wb_error (&err, WB_E_ENGINE, "run: an event line longer than %d bytes", ENG_EVENT_LINE_MAX);
       attach_end (a, -1, &err);
-      return;
+      break;
     }
-  memcpy (a->event + a->event_len, data, len);
-  a->event_len += len;
-  if (a->demux.remaining > 0)
-    return;
-  a->event[a->event_len] = '\0';
-  a->event_len = 0;
-  a->on_event (a->arg, a->event);
 }
 
 static void

@@ -157,6 +157,23 @@ eng_run_event_parse (const char *line, eng_run_event_t *ev)
   return ev->kind = ENG_RUN_OTHER;
 }
 
+int
+eng_event_line_add (eng_event_line_t *l, const char *data, size_t len, bool frame_end)
+{
+  if (len > ENG_EVENT_LINE_MAX - l->len)
+    {
+      l->len = 0;
+      return -1;
+    }
+  memcpy (l->line + l->len, data, len);
+  l->len += len;
+  if (!frame_end)
+    return 0;
+  l->line[l->len] = '\0';
+  l->len = 0;
+  return 1;
+}
+
 /* ---- image archives (docker save) ---------------------------------------- */
 
 #define TAR_BLOCK 512

@@ -256,6 +256,22 @@ typedef struct eng_run_event
 
 eng_run_event_kind_t eng_run_event_parse (const char *line, eng_run_event_t *ev);
 
+/* A run's event line gathered from its frame's pieces (as eng_demux_feed
+ * gives them).  eng_event_line_add: 1 when piece data[0..len), the last of
+ * its frame when frame_end, completed the line (l->line, NUL-terminated,
+ * valid until the next add); 0 when more is to come; -1 when the line
+ * passes ENG_EVENT_LINE_MAX bytes (the run is then malformed).  Pure;
+ * fuzzed with the stream (tests/fuzz/fuzz_run_stream.c). */
+#define ENG_EVENT_LINE_MAX 511
+typedef struct eng_event_line
+{
+  char line[ENG_EVENT_LINE_MAX + 1];
+  size_t len;
+} eng_event_line_t;
+
+WB_MUST_CHECK int eng_event_line_add (eng_event_line_t *l, const char *data, size_t len,
+                                      bool frame_end);
+
 /* The HTTP status of the answer's head (101 once upgraded), 0 before one
  * came, -1 when the connection was never made (nothing reached the
  * engine).  Can't fail. */

@@ -1,5 +1,7 @@
 /* Fuzz what warmboxd reads of warmbox-oci's run (engine/: the stream's
- * frames with type 3 taken, and each event line taken apart): the frames
+ * frames with type 3 taken, each event line gathered by
+ * eng_event_line_add and taken apart by eng_run_event_parse, as
+ * engine/attach.c does): the frames
  * and the events must come out the same whether the bytes are fed whole
  * or in two pieces, and every event parses to something sane (an exit
  * code in 0..255, a reason inside its line). */
@@ -9,15 +11,12 @@
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 
-#define EVENT_MAX 512
-
 typedef struct seen
 {
   eng_demux_t demux;
   wb_buf_t out[2];
   wb_buf_t events; /* each event's kind, code and OOM flag, as bytes */
-  char line[EVENT_MAX];
-  size_t line_len;
+  eng_event_line_t line;
   bool too_long;
 } seen_t;
 
@@ -33,21 +32,24 @@ take (void *arg, int stream, const char *d, size_t n)
         abort ();
       return;
     }
-  if (s->too_long || n >= sizeof s->line - s->line_len)
+  if (s->too_long)
+    return;
+  switch (eng_event_line_add (&s->line, d, n, s->demux.remaining == 0))
     {
+    case 0:
+      return;
+    case 1:
+      break;
+    default:
       s->too_long = true; /* as engine/attach.c: the run ends */
       return;
     }
-  memcpy (s->line + s->line_len, d, n);
-  s->line_len += n;
-  if (s->demux.remaining > 0)
-    return;
-  s->line[s->line_len] = '\0';
-  s->line_len = 0;
-  eng_run_event_parse (s->line, &ev);
+  if (strlen (s->line.line) > ENG_EVENT_LINE_MAX)
+    abort ();
+  eng_run_event_parse (s->line.line, &ev);
   if (ev.exit_code < 0 || ev.exit_code > 255
       || (ev.kind != ENG_RUN_EXIT && (ev.exit_code || ev.oom)) || ev.why == NULL
-      || (ev.why[0] && (ev.why < s->line || ev.why > s->line + strlen (s->line))))
+      || (ev.why[0] && (ev.why < s->line.line || ev.why > s->line.line + strlen (s->line.line))))
     abort ();
   unsigned char rec[3] = {(unsigned char) ev.kind, (unsigned char) ev.exit_code, ev.oom};
   if (wb_buf_append (&s->events, rec, sizeof rec) < 0)

@@ -174,8 +174,7 @@ struct eng_attach
   /* a run (eng_run_open): */
   eng_event_cb on_event; /* NULL: an attach */
   int status;            /* eng_attach_status */
-  char event[512];
-  size_t event_len;
+  eng_event_line_t event;
 };
 
 struct eng
@@ -1914,19 +1913,14 @@ deliver_data (void *arg, int stream, const char *data, size_t len)
   if (stream == ENG_STREAM_EVENT)
     {
       /* Gathered whole, as engine/attach.c does (even while paused). */
-      if (len >= sizeof a->event - a->event_len)
+      int r = eng_event_line_add (&a->event, data, len, a->demux.remaining == 0);
+      if (r < 0)
         {
           wb_error (&err, WB_E_ENGINE, "run: an event line too long");
           attach_end (a, -1, &err);
-          return;
         }
-      memcpy (a->event + a->event_len, data, len);
-      a->event_len += len;
-      if (a->demux.remaining > 0)
-        return;
-      a->event[a->event_len] = '\0';
-      a->event_len = 0;
-      a->on_event (a->arg, a->event);
+      else if (r == 1)
+        a->on_event (a->arg, a->event.line);
       return;
     }
   if (!a->paused && stream != ENG_STREAM_STDIN)
