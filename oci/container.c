@@ -704,7 +704,8 @@ do_start (conn_t *c, ctr_t *k)
       http_reply (c, 304, "text/plain", "", 0); /* a 304 has no body */
       return;
     }
-  if (k->state != C_CREATED || k->orphan || k->init_gone)
+  /* A start that failed (a run's) killed the init: it never starts. */
+  if (k->state != C_CREATED || k->orphan || k->init_gone || k->start_failed)
     {
       http_reply_error (c, 409, "container %.12s cannot be started (%s)", k->id,
                         ctr_state_names[k->state]);

@@ -300,7 +300,8 @@ do_run (conn_t *c, ctr_t *k)
     {
       /* Nothing was begun: it never ran, and must not run later. */
       k->start_failed = true;
-      (void) run_send_event (c, "not-started %s", why); /* failing, it ends c */
+      (void) run_send_event (c, "not-started %s",
+                             why); /* failing, it drops c's pipes; c waits for the exit */
       if (k->init_pid > 0 && !k->init_gone)
         kill (k->init_pid, SIGKILL); /* its exit follows */
     }
